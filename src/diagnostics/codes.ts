@@ -1,0 +1,95 @@
+/**
+ * Every diagnostic `contractgen validate` can report: stable kebab-case code → severity, one-line
+ * title (for docs) and the default fix hint. Codes are never renamed; tests pin them.
+ */
+export const DIAGNOSTIC_CODES = {
+  // --- reading the file ---
+  "file-not-found": { severity: "error", title: "The file does not exist.", hint: "Check the path; it is resolved from the current directory." },
+  "file-is-directory": { severity: "error", title: "The path is a directory.", hint: "Pass a contract file (for example specs/billing.v2.yaml), not a folder." },
+  "file-unreadable": { severity: "error", title: "The file cannot be read.", hint: "Check the file's permissions." },
+  "file-too-large": { severity: "error", title: "The file exceeds the size limit.", hint: "A contract is expected to be well under 10 MiB; split shared types into files referenced with $ref." },
+  "file-binary": { severity: "error", title: "The file is not UTF-8 text.", hint: "Save the contract as UTF-8 YAML." },
+  "file-empty": { severity: "error", title: "The file has no content.", hint: "Start from `contractgen init` or one of the examples in specs/." },
+
+  // --- YAML ---
+  "yaml-syntax": { severity: "error", title: "The YAML cannot be parsed.", hint: "Fix the YAML syntax at the position shown." },
+  "yaml-duplicate-key": { severity: "error", title: "A mapping repeats a key.", hint: "Remove or rename one of the duplicate keys; YAML keeps only one of them." },
+  "yaml-tab-indent": { severity: "error", title: "A tab is used for indentation.", hint: "Indent with spaces; YAML forbids tabs in indentation." },
+  "yaml-non-string-key": { severity: "error", title: "A mapping key is not a string.", hint: "Quote the key (\"200\": …) or use a plain word." },
+  "yaml-alias-limit": { severity: "error", title: "Too many alias expansions.", hint: "The document expands aliases beyond the safety limit (a \"billion laughs\" pattern); write the content out or use $ref." },
+  "yaml-multiple-documents": { severity: "error", title: "The file holds more than one YAML document.", hint: "Keep one contract per file; remove the extra `---` separator." },
+  "yaml-unsupported-tag": { severity: "error", title: "A YAML tag is not supported.", hint: "Remove the custom tag (`!name`); contracts use plain YAML values." },
+
+  // --- structure (the published JSON Schema) ---
+  "document-not-mapping": { severity: "error", title: "The document is not a mapping.", hint: "A contract is a YAML mapping starting with `contract:` and `version:`." },
+  "contract-required-field": { severity: "error", title: "A required field is missing.", hint: "Add the field; docs/contract-format.md describes it." },
+  "contract-unknown-field": { severity: "error", title: "A field is not part of the contract format.", hint: "Remove it, fix its spelling, or prefix it with `x-` for an extension." },
+  "contract-invalid-type": { severity: "error", title: "A field has the wrong type.", hint: "Use the type the format expects (quote versions and dates)." },
+  "contract-invalid-value": { severity: "error", title: "A field has a value the format does not allow.", hint: "Use one of the allowed values shown in docs/contract-format.md." },
+
+  // --- $ref ---
+  "ref-unresolved": { severity: "error", title: "A $ref points at nothing.", hint: "Point $ref at an existing definition, e.g. '#/types/Name' or './common.yaml#/types/Name'." },
+  "ref-cycle": { severity: "error", title: "$refs refer to each other without any schema between them.", hint: "Break the loop: one of the definitions must contain a schema, not only a $ref." },
+  "ref-invalid": { severity: "error", title: "A $ref is not a supported reference.", hint: "Use a local pointer ('#/types/Name') or a relative file ('./file.yaml#/types/Name'); remote URLs are not fetched." },
+
+  // --- header ---
+  "version-not-semver": { severity: "error", title: "A version is not semantic (MAJOR.MINOR.PATCH).", hint: "Write the version as \"1.2.3\" (quoted), optionally with a -prerelease suffix." },
+  "changelog-missing-current-version": { severity: "error", title: "The changelog has no entry for the current version.", hint: "Add a dated changelog entry for this version at the top of `changelog`." },
+  "changelog-unsorted": { severity: "error", title: "The changelog is not ordered newest first.", hint: "Order entries by version, newest first, with dates not increasing." },
+  "changelog-future-version": { severity: "warning", title: "A changelog entry is newer than the contract version.", hint: "Bump `version` or remove the entry." },
+  "changelog-target-unresolved": { severity: "error", title: "A changelog change points at nothing in the contract.", hint: "Point `target` at an existing node, e.g. /operations/refund_invoice/input/properties/amount_cents." },
+
+  // --- errors taxonomy ---
+  "error-code-undeclared": { severity: "error", title: "An error code is used but not declared in `errors`.", hint: "Declare the code under `errors:` with a class, an action and an HTTP status, or fix its spelling." },
+  "error-action-mismatch": { severity: "warning", title: "An error's recovery action does not fit its class.", hint: "Pick the action a caller of this class can take (e.g. transient → retry_same_key)." },
+  "error-status-mismatch": { severity: "warning", title: "An error's HTTP status does not fit its class.", hint: "Use the conventional status (invalid_input 400/422, not_found 404, conflict 409/412, permission 403, rate_limited 429, transient 5xx)." },
+  "behaviour-error-class": { severity: "error", title: "A behaviour names an error of the wrong class.", hint: "Idempotency mismatches, invalid confirm tokens and stale preconditions are `conflict` (or `invalid_input` for tokens) errors." },
+  "behaviour-error-not-listed": { severity: "warning", title: "An operation can raise a behaviour error it does not list.", hint: "Add the code to the operation's `errors` so clients and docs know it can arrive." },
+
+  // --- effects, idempotency, preview ---
+  "idempotency-key-missing": { severity: "error", title: "The idempotency key field is not an input property.", hint: "Add the field to `input.properties` (a string, e.g. format uuid)." },
+  "idempotency-key-not-required": { severity: "error", title: "The idempotency key field is optional.", hint: "List the key field in `input.required`, so no call goes out without a key." },
+  "idempotency-mode-mismatch": { severity: "error", title: "`effects.idempotent` and `idempotency` disagree.", hint: "Use `idempotent: key` together with an `idempotency` block, and only then." },
+  "read-with-idempotency-key": { severity: "warning", title: "A read operation declares an idempotency key.", hint: "Reads are naturally idempotent; remove the `idempotency` block or mark the operation mutating." },
+  "preview-dry-run-missing": { severity: "error", title: "The preview's dry-run field is not a boolean input property.", hint: "Add the dry-run field to `input.properties` as `{ type: boolean }`." },
+  "preview-confirm-token-missing": { severity: "error", title: "The preview's confirm-token field is not an input property.", hint: "Add the confirm-token field to `input.properties` as a string." },
+  "preview-default-mismatch": { severity: "warning", title: "The dry-run field's schema default differs from `preview.default`.", hint: "Make the schema default equal `preview.default` (true is safest)." },
+  "preview-on-read": { severity: "warning", title: "A read operation declares a preview.", hint: "Previews guard effects; remove `preview` from read operations." },
+  "destructive-unguarded": { severity: "warning", title: "A destructive operation has neither preview nor idempotency.", hint: "Add `preview` (dry run + confirm token) or an `idempotency` key so a retry or a misread cannot repeat the damage." },
+  "effects-inconsistent": { severity: "error", title: "The effects contradict each other.", hint: "A read operation cannot be destructive and its idempotency is `natural`." },
+
+  // --- names ---
+  "operation-name-collision": { severity: "error", title: "Two operations get the same name once converted for an adapter.", hint: "Rename one operation; names must stay distinct in snake_case, camelCase and kebab-case." },
+  "input-field-collision": { severity: "error", title: "Two input fields get the same name once converted for an adapter.", hint: "Rename one field; `user_id` and `userId` become the same SDK property and CLI flag." },
+  "toolset-undeclared": { severity: "error", title: "An operation names a toolset not declared in `toolsets`.", hint: "Declare the toolset under `toolsets:` or fix its spelling." },
+  "operation-ref-unknown": { severity: "error", title: "A field names an operation that does not exist.", hint: "Use the name of an operation declared under `operations:`." },
+
+  // --- transport ---
+  "http-path-param-missing": { severity: "error", title: "A path parameter is not an input property.", hint: "Add the field to `input.properties` and `input.required`, or fix the path template." },
+  "http-path-param-optional": { severity: "error", title: "A path parameter is optional in the input.", hint: "List the path parameter in `input.required`; a URL cannot have an empty segment." },
+  "http-binding-field-missing": { severity: "error", title: "A query or header binding names a field that is not an input property.", hint: "Add the field to `input.properties` or remove the binding." },
+  "http-route-duplicate": { severity: "error", title: "Two operations share a method and path.", hint: "Give each operation its own route." },
+
+  // --- schemas ---
+  "schema-invalid": { severity: "error", title: "A schema is not valid JSON Schema 2020-12.", hint: "Fix the schema keyword shown; see https://json-schema.org/draft/2020-12." },
+  "schema-invalid-pattern": { severity: "error", title: "A `pattern` is not a valid regular expression.", hint: "Write an ECMAScript regular expression (with the `u` flag semantics)." },
+  "schema-unknown-format": { severity: "warning", title: "A `format` is not one the generated validators know.", hint: "Use a standard format (uuid, date-time, date, email, uri, …) or drop it." },
+  "input-not-object": { severity: "error", title: "An operation's input is not an object schema.", hint: "Declare `input: { type: object, properties: {…} }` so each field becomes a parameter." },
+
+  // --- reads ---
+  "pagination-field-missing": { severity: "error", title: "A pagination field is absent from the input or output schema.", hint: "Add the field to the schema named in the message, or fix the name in `pagination`." },
+  "pagination-limit-inconsistent": { severity: "error", title: "The page-size limit disagrees with its schema.", hint: "Make `limit.max` equal the field's `maximum`, and `limit.default` at most `max`." },
+  "projection-field-missing": { severity: "error", title: "The projection's selection field is not an array input property.", hint: "Add the selection field to `input.properties` as an array of strings." },
+  "projection-field-unknown": { severity: "error", title: "A projected field is not in the output.", hint: "Project only properties the output (or each page item) declares." },
+  "filter-field-missing": { severity: "error", title: "A filter names a field that is not an input property.", hint: "Add the filter field to `input.properties` or remove it from `filters`." },
+  "task-field-missing": { severity: "error", title: "A task-scope field is absent from the output.", hint: "Add the field (recordsExamined: integer, complete: boolean, continuation: string|null) to the output." },
+  "precondition-field-missing": { severity: "error", title: "A precondition field is not an input property.", hint: "Add the field to `input.properties`." },
+  "outcome-partial-field-missing": { severity: "error", title: "The partial-completion field is not an output array.", hint: "Add the field to the output as an array with one result per effect." },
+
+  // --- catalogue ---
+  "budget-max-tools-exceeded": { severity: "error", title: "The catalogue has more tools than `budget.maxTools`.", hint: "Raise the budget, hide operations with `mcp.expose: false`, or split them into toolsets." },
+  "summary-not-one-line": { severity: "warning", title: "A summary spans several lines.", hint: "Keep `summary` to one line; put details in `description`." },
+  "mcp-tool-name-collision": { severity: "error", title: "Two operations expose the same MCP tool name.", hint: "Change one `mcp.name`." },
+} as const satisfies Record<string, { severity: "error" | "warning" | "info"; title: string; hint: string }>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

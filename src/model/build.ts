@@ -1,0 +1,258 @@
+import type { CheckContext } from "../spec/context.js";
+import { pathParameters } from "../spec/checks/operations.js";
+import type { RawOperation } from "../spec/raw.js";
+import { bundleSchema } from "../spec/refs.js";
+import { joinPointer } from "../spec/source.js";
+import { durationMs } from "./duration.js";
+import { camelCase, kebabCase, pascalCase } from "./naming.js";
+import type {
+  AuthModel,
+  ChangelogChangeKind,
+  ContractModel,
+  ErrorClass,
+  ErrorModel,
+  FieldBinding,
+  HttpMethod,
+  OperationErrorRef,
+  OperationModel,
+  OutcomeState,
+  RecoveryAction,
+  SchemaModel,
+} from "./types.js";
+
+const RETRYABLE_CLASSES: ReadonlySet<ErrorClass> = new Set(["transient", "rate_limited"]);
+
+/**
+ * Build the model from a document that passed every check. Applies defaults, derives names,
+ * bindings and MCP annotations, bundles schemas, and freezes the result.
+ */
+export function buildModel(ctx: CheckContext): ContractModel {
+  const { doc, file } = ctx;
+  const schemaAt = (pointer: string): SchemaModel => ({
+    schema: bundleSchema(ctx.ws, file, pointer) as SchemaModel["schema"],
+    loc: file.locate(pointer),
+  });
+
+  const rawAuth = doc.transport.auth ?? { type: "none" as const };
+  const authLoc = file.locate("/transport/auth");
+  const auth: AuthModel =
+    rawAuth.type === "bearer"
+      ? { type: "bearer", tokenEnv: rawAuth.tokenEnv, loc: authLoc }
+      : rawAuth.type === "apiKey"
+        ? { type: "apiKey", header: rawAuth.header, tokenEnv: rawAuth.tokenEnv, loc: authLoc }
+        : { type: "none", loc: authLoc };
+
+  const errors: ErrorModel[] = Object.entries(doc.errors).map(([code, e]) => ({
+    code,
+    class: e.class as ErrorClass,
+    action: e.action as RecoveryAction,
+    httpStatus: e.http,
+    description: e.description ?? "",
+    since: e.since ?? null,
+    retryable: RETRYABLE_CLASSES.has(e.class as ErrorClass),
+    loc: file.locate(joinPointer("/errors", code)),
+  }));
+
+  const model: ContractModel = {
+    format: 1,
+    name: doc.contract,
+    version: doc.version,
+    title: doc.title ?? doc.contract,
+    description: doc.description ?? "",
+    changelog: (doc.changelog ?? []).map((entry, i) => ({
+      version: entry.version,
+      date: entry.date,
+      summary: entry.summary ?? "",
+      changes: (entry.changes ?? []).map((c, j) => ({
+        kind: c.kind as ChangelogChangeKind,
+        target: c.target,
+        description: c.description,
+        loc: file.locate(`/changelog/${i}/changes/${j}`),
+      })),
+      loc: file.locate(`/changelog/${i}`),
+    })),
+    budget: {
+      catalogTokens: doc.budget?.catalogTokens ?? null,
+      maxTools: doc.budget?.maxTools ?? null,
+      loc: file.locate("/budget"),
+    },
+    transport: {
+      baseUrl: doc.transport.http.baseUrl,
+      baseUrlEnv: doc.transport.http.baseUrlEnv ?? null,
+      timeoutMs: durationMs(doc.transport.http.timeout ?? "30s") ?? 30_000,
+      auth,
+      loc: file.locate("/transport"),
+    },
+    toolsets: Object.entries(doc.toolsets ?? {}).map(([name, t]) => ({
+      name,
+      description: t.description,
+      loc: file.locate(joinPointer("/toolsets", name)),
+    })),
+    types: Object.keys(doc.types ?? {}).map((name) => ({
+      name,
+      schema: schemaAt(joinPointer("/types", name)),
+      loc: file.locateKey(joinPointer("/types", name)),
+    })),
+    errors,
+    operations: Object.entries(doc.operations).map(([name, op]) => buildOperation(ctx, name, op, schemaAt)),
+    files: ctx.ws.paths,
+    loc: file.locate(""),
+  };
+  return deepFreeze(model);
+}
+
+function buildOperation(
+  ctx: CheckContext,
+  name: string,
+  op: RawOperation,
+  schemaAt: (pointer: string) => SchemaModel,
+): OperationModel {
+  const { file } = ctx;
+  const at = ctx.operationPointer(name);
+  const loc = (...segments: Array<string | number>) => file.locate(joinPointer(at, ...segments));
+  const isRead = op.effects.kind === "read";
+  const idempotent = isRead ? "natural" : op.effects.idempotent!;
+  const destructive = !isRead && op.effects.destructive === true;
+  const effects = {
+    kind: op.effects.kind,
+    idempotent,
+    destructive,
+    reversible: op.effects.reversible ?? !destructive,
+    openWorld: op.effects.openWorld ?? false,
+    loc: loc("effects"),
+  } as const;
+
+  const inputFields = [...ctx.inputShape(name).properties.keys()];
+  const pathParams = pathParameters(op.http.path);
+  const headerFor = op.http.headers ?? {};
+  const queryFields = new Set(op.http.query ?? []);
+  const queryByDefault = op.http.method === "GET" || op.http.method === "DELETE";
+  const bindings: FieldBinding[] = inputFields.map((field) => {
+    if (pathParams.includes(field)) return { field, in: "path", name: field };
+    const header = headerFor[field];
+    if (header !== undefined) return { field, in: "header", name: header };
+    if (queryFields.has(field) || queryByDefault) return { field, in: "query", name: field };
+    return { field, in: "body", name: field };
+  });
+
+  // Behaviour errors are part of what the operation can raise, even when the author did not list them.
+  const errorRefs: OperationErrorRef[] = (op.errors ?? []).map((code, i) => ({ code, loc: loc("errors", i) }));
+  const addImplied = (code: string | undefined, ...segments: Array<string | number>) => {
+    if (code !== undefined && !errorRefs.some((e) => e.code === code)) errorRefs.push({ code, loc: loc(...segments) });
+  };
+  addImplied(op.idempotency?.mismatchError, "idempotency", "mismatchError");
+  addImplied(op.preview?.invalidTokenError, "preview", "invalidTokenError");
+  (op.preconditions ?? []).forEach((p, i) => addImplied(p.error, "preconditions", i, "error"));
+
+  const defaultStates: OutcomeState[] = isRead ? ["completed", "rejected"] : ["completed", "rejected", "unknown"];
+  const page = op.pagination;
+
+  return {
+    names: {
+      id: name,
+      camel: camelCase(name),
+      pascal: pascalCase(name),
+      kebab: op.cli?.name ?? kebabCase(name),
+      tool: op.mcp?.name ?? name,
+    },
+    summary: op.summary.trim(),
+    description: op.description?.trim() ?? "",
+    toolset: op.toolset ?? null,
+    scopes: op.scopes ?? [],
+    deprecated: op.deprecated
+      ? { since: op.deprecated.since, sunset: op.deprecated.sunset ?? null, replacement: op.deprecated.replacement ?? null, loc: loc("deprecated") }
+      : null,
+    http: {
+      method: op.http.method as HttpMethod,
+      path: op.http.path,
+      pathParams,
+      bindings,
+      successStatus: op.http.successStatus ?? 200,
+      loc: loc("http"),
+    },
+    effects,
+    annotations: {
+      readOnlyHint: isRead,
+      destructiveHint: destructive,
+      idempotentHint: idempotent !== "none",
+      openWorldHint: effects.openWorld,
+    },
+    input: schemaAt(joinPointer(at, "input")),
+    output: schemaAt(joinPointer(at, "output")),
+    errors: errorRefs,
+    idempotency: op.idempotency
+      ? {
+          keyField: op.idempotency.key,
+          retention: op.idempotency.retention,
+          retentionMs: durationMs(op.idempotency.retention)!,
+          scope: op.idempotency.scope ?? "caller",
+          mismatchError: op.idempotency.mismatchError ?? null,
+          loc: loc("idempotency"),
+        }
+      : null,
+    preview: op.preview
+      ? {
+          dryRunField: op.preview.dryRun,
+          defaultDryRun: op.preview.default ?? true,
+          confirmTokenField: op.preview.confirmToken,
+          ttl: op.preview.ttl,
+          ttlMs: durationMs(op.preview.ttl)!,
+          output: op.preview.output !== undefined ? schemaAt(joinPointer(at, "preview", "output")) : null,
+          invalidTokenError: op.preview.invalidTokenError ?? null,
+          loc: loc("preview"),
+        }
+      : null,
+    preconditions: (op.preconditions ?? []).map((p, i) => ({
+      kind: p.kind,
+      field: p.field,
+      compares: p.compares ?? "revision",
+      required: p.required ?? false,
+      error: p.error,
+      loc: loc("preconditions", i),
+    })),
+    outcomes: {
+      states: op.outcomes?.states ?? defaultStates,
+      pollWith: op.outcomes?.pollWith ?? null,
+      partialField: op.outcomes?.partial?.field ?? null,
+      loc: loc("outcomes"),
+    },
+    pagination: page
+      ? {
+          cursorField: page.cursor,
+          nextCursorField: page.nextCursor,
+          itemsField: page.items,
+          limitField: page.limit.field,
+          limitDefault: page.limit.default ?? null,
+          limitMax: page.limit.max,
+          totalField: page.total ?? null,
+          partialField: page.partial ?? null,
+          errorsField: page.errors ?? null,
+          loc: loc("pagination"),
+        }
+      : null,
+    filters: op.filters ?? [],
+    projection: op.projection
+      ? { field: op.projection.field, selectable: op.projection.selectable, identity: op.projection.identity ?? [], loc: loc("projection") }
+      : null,
+    task: op.task
+      ? {
+          recordsExaminedField: op.task.recordsExamined,
+          completeField: op.task.complete,
+          continuationField: op.task.continuation ?? null,
+          loc: loc("task"),
+        }
+      : null,
+    mcp: { exposed: op.mcp?.expose ?? true, title: op.mcp?.title ?? null },
+    extensions: Object.fromEntries(Object.entries(op).filter(([k]) => k.startsWith("x-"))),
+    loc: file.locateKey(at),
+  };
+}
+
+/** Freeze a plain object graph so no emitter or rule can modify the model it was given. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}

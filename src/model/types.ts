@@ -1,0 +1,286 @@
+/**
+ * The contract model: the one normalized, immutable representation every emitter and the diff read.
+ * Defaults are applied, derived facts (names, MCP annotations, HTTP bindings) are computed, schemas are
+ * self-contained, and every node keeps the source location it came from.
+ */
+import type { SourceLocation } from "../diagnostics/diagnostic.js";
+
+/** A JSON Schema 2020-12 document (object or boolean form). */
+export type JsonSchema = { readonly [keyword: string]: unknown } | boolean;
+
+export interface SchemaModel {
+  /** Self-contained schema: every $ref rewritten to point into its own `$defs`. */
+  readonly schema: JsonSchema;
+  /** Where the schema was written (the node holding it, before $ref resolution). */
+  readonly loc: SourceLocation;
+}
+
+export interface ContractModel {
+  /** Version of the contract format the document was read as. */
+  readonly format: 1;
+  readonly name: string;
+  readonly version: string;
+  readonly title: string;
+  readonly description: string;
+  readonly changelog: readonly ChangelogEntryModel[];
+  readonly budget: BudgetModel;
+  readonly transport: TransportModel;
+  readonly toolsets: readonly ToolsetModel[];
+  readonly types: readonly TypeModel[];
+  /** The error taxonomy, in document order. */
+  readonly errors: readonly ErrorModel[];
+  /** Operations in document order. */
+  readonly operations: readonly OperationModel[];
+  /** Files read to build the model (the contract first, then referenced files). */
+  readonly files: readonly string[];
+  readonly loc: SourceLocation;
+}
+
+export interface ChangelogEntryModel {
+  readonly version: string;
+  readonly date: string;
+  readonly summary: string;
+  readonly changes: readonly ChangelogChangeModel[];
+  readonly loc: SourceLocation;
+}
+
+export type ChangelogChangeKind =
+  | "unit"
+  | "default"
+  | "predicate"
+  | "semantics"
+  | "behaviour"
+  | "added"
+  | "removed"
+  | "deprecated"
+  | "fixed";
+
+export interface ChangelogChangeModel {
+  readonly kind: ChangelogChangeKind;
+  /** JSON pointer into the contract document. */
+  readonly target: string;
+  readonly description: string;
+  readonly loc: SourceLocation;
+}
+
+export interface BudgetModel {
+  readonly catalogTokens: number | null;
+  readonly maxTools: number | null;
+  readonly loc: SourceLocation;
+}
+
+export type AuthModel =
+  | { readonly type: "none"; readonly loc: SourceLocation }
+  | { readonly type: "bearer"; readonly tokenEnv: string; readonly loc: SourceLocation }
+  | { readonly type: "apiKey"; readonly header: string; readonly tokenEnv: string; readonly loc: SourceLocation };
+
+export interface TransportModel {
+  readonly baseUrl: string;
+  readonly baseUrlEnv: string | null;
+  readonly timeoutMs: number;
+  readonly auth: AuthModel;
+  readonly loc: SourceLocation;
+}
+
+export interface ToolsetModel {
+  readonly name: string;
+  readonly description: string;
+  readonly loc: SourceLocation;
+}
+
+export interface TypeModel {
+  readonly name: string;
+  readonly schema: SchemaModel;
+  readonly loc: SourceLocation;
+}
+
+export type ErrorClass =
+  | "invalid_input"
+  | "not_found"
+  | "conflict"
+  | "permission"
+  | "unauthenticated"
+  | "rate_limited"
+  | "transient"
+  | "internal";
+
+export type RecoveryAction =
+  | "fix_field"
+  | "verify_identifier"
+  | "reread_and_replan"
+  | "reconcile"
+  | "stop_and_surface"
+  | "reauthenticate"
+  | "retry_after"
+  | "retry_same_key";
+
+export interface ErrorModel {
+  readonly code: string;
+  readonly class: ErrorClass;
+  readonly action: RecoveryAction;
+  readonly httpStatus: number;
+  readonly description: string;
+  readonly since: string | null;
+  /** Whether a caller may retry automatically (derived from the class). */
+  readonly retryable: boolean;
+  readonly loc: SourceLocation;
+}
+
+export interface NamesModel {
+  /** The key in the contract: stable identity of the operation. */
+  readonly id: string;
+  /** SDK method name. */
+  readonly camel: string;
+  /** Type-name stem (RefundInvoiceInput). */
+  readonly pascal: string;
+  /** CLI command name. */
+  readonly kebab: string;
+  /** MCP tool name. */
+  readonly tool: string;
+}
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type BindingLocation = "path" | "query" | "header" | "body";
+
+export interface FieldBinding {
+  readonly field: string;
+  readonly in: BindingLocation;
+  /** Wire name: the path segment, query key or header name. */
+  readonly name: string;
+}
+
+export interface HttpModel {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly pathParams: readonly string[];
+  /** Where each input property goes, in input-property order. */
+  readonly bindings: readonly FieldBinding[];
+  readonly successStatus: number;
+  readonly loc: SourceLocation;
+}
+
+export type EffectKind = "read" | "mutating";
+export type IdempotencyMode = "natural" | "key" | "none";
+
+export interface EffectsModel {
+  readonly kind: EffectKind;
+  readonly idempotent: IdempotencyMode;
+  readonly destructive: boolean;
+  readonly reversible: boolean;
+  readonly openWorld: boolean;
+  readonly loc: SourceLocation;
+}
+
+/** MCP tool annotations, derived from effects (never defaulted independently). */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+export interface IdempotencyModel {
+  readonly keyField: string;
+  readonly retention: string;
+  readonly retentionMs: number;
+  readonly scope: "caller" | "tenant" | "global";
+  readonly mismatchError: string | null;
+  readonly loc: SourceLocation;
+}
+
+export interface PreviewModel {
+  readonly dryRunField: string;
+  /** Whether omitting the dry-run field previews (true) or executes (false). */
+  readonly defaultDryRun: boolean;
+  readonly confirmTokenField: string;
+  readonly ttl: string;
+  readonly ttlMs: number;
+  readonly output: SchemaModel | null;
+  readonly invalidTokenError: string | null;
+  readonly loc: SourceLocation;
+}
+
+export interface PreconditionModel {
+  readonly kind: "revision" | "value";
+  readonly field: string;
+  readonly compares: string;
+  readonly required: boolean;
+  readonly error: string;
+  readonly loc: SourceLocation;
+}
+
+export type OutcomeState = "completed" | "pending" | "rejected" | "unknown";
+
+export interface OutcomesModel {
+  readonly states: readonly OutcomeState[];
+  readonly pollWith: string | null;
+  readonly partialField: string | null;
+  readonly loc: SourceLocation;
+}
+
+export interface PaginationModel {
+  readonly cursorField: string;
+  readonly nextCursorField: string;
+  readonly itemsField: string;
+  readonly limitField: string;
+  readonly limitDefault: number | null;
+  readonly limitMax: number;
+  readonly totalField: string | null;
+  readonly partialField: string | null;
+  readonly errorsField: string | null;
+  readonly loc: SourceLocation;
+}
+
+export interface ProjectionModel {
+  readonly field: string;
+  readonly selectable: readonly string[];
+  readonly identity: readonly string[];
+  readonly loc: SourceLocation;
+}
+
+export interface TaskScopeModel {
+  readonly recordsExaminedField: string;
+  readonly completeField: string;
+  readonly continuationField: string | null;
+  readonly loc: SourceLocation;
+}
+
+export interface DeprecationModel {
+  readonly since: string;
+  readonly sunset: string | null;
+  readonly replacement: string | null;
+  readonly loc: SourceLocation;
+}
+
+export interface OperationErrorRef {
+  readonly code: string;
+  readonly loc: SourceLocation;
+}
+
+export interface OperationModel {
+  readonly names: NamesModel;
+  readonly summary: string;
+  readonly description: string;
+  readonly toolset: string | null;
+  readonly scopes: readonly string[];
+  readonly deprecated: DeprecationModel | null;
+  readonly http: HttpModel;
+  readonly effects: EffectsModel;
+  readonly annotations: ToolAnnotations;
+  readonly input: SchemaModel;
+  readonly output: SchemaModel;
+  /** Codes the operation may raise, including those its behaviours imply, in declaration order. */
+  readonly errors: readonly OperationErrorRef[];
+  readonly idempotency: IdempotencyModel | null;
+  readonly preview: PreviewModel | null;
+  readonly preconditions: readonly PreconditionModel[];
+  readonly outcomes: OutcomesModel;
+  readonly pagination: PaginationModel | null;
+  readonly filters: readonly string[];
+  readonly projection: ProjectionModel | null;
+  readonly task: TaskScopeModel | null;
+  readonly mcp: { readonly exposed: boolean; readonly title: string | null };
+  /** Extension fields (`x-…`) as written. */
+  readonly extensions: { readonly [key: string]: unknown };
+  readonly loc: SourceLocation;
+}

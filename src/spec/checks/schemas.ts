@@ -1,0 +1,100 @@
+import type { ErrorObject } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { fullFormats } from "ajv-formats/dist/formats.js";
+import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
+import { collisionKey } from "../../model/naming.js";
+import type { CheckContext } from "../context.js";
+import { checkRefs } from "../refs.js";
+import { isSchemaObject, walkSchema } from "../schema-walk.js";
+import { getAtPointer, joinPointer, type SourceFile } from "../source.js";
+
+const addFormats = addFormatsModule.default;
+
+/** Formats the generated validators understand (ajv-formats' full set). */
+export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormats));
+
+let metaAjv: Ajv2020 | undefined;
+function metaValidator(): Ajv2020 {
+  if (!metaAjv) {
+    metaAjv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+    addFormats(metaAjv);
+  }
+  return metaAjv;
+}
+
+/** Every schema position in the contract: shared types, inputs, outputs and preview outputs. */
+export function schemaPointers(ctx: CheckContext): string[] {
+  const pointers = Object.keys(ctx.doc.types ?? {}).map((name) => joinPointer("/types", name));
+  for (const [name, op] of Object.entries(ctx.doc.operations)) {
+    const at = ctx.operationPointer(name);
+    pointers.push(joinPointer(at, "input"), joinPointer(at, "output"));
+    if (op.preview?.output !== undefined) pointers.push(joinPointer(at, "preview", "output"));
+  }
+  return pointers;
+}
+
+/** $refs resolve, schemas are valid 2020-12, patterns compile, formats are known, inputs are objects. */
+export function checkSchemas(ctx: CheckContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const visited = new Set<string>();
+  for (const pointer of schemaPointers(ctx)) {
+    checkRefs(ctx.ws, ctx.file, pointer, out, visited);
+    out.push(...checkSchemaAt(ctx.file, pointer));
+  }
+  for (const name of Object.keys(ctx.doc.operations)) {
+    const at = ctx.operationPointer(name);
+    const input = ctx.inputShape(name);
+    if (!input.isObject) {
+      out.push(diagnostic("input-not-object", `The input of ${JSON.stringify(name)} is not an object schema.`, ctx.file.locate(joinPointer(at, "input"))));
+      continue;
+    }
+    const seen = new Map<string, string>();
+    for (const field of input.properties.keys()) {
+      const key = collisionKey(field);
+      const other = seen.get(key);
+      if (other !== undefined) {
+        const info = input.properties.get(field)!;
+        out.push(diagnostic("input-field-collision", `Input fields ${JSON.stringify(other)} and ${JSON.stringify(field)} of ${JSON.stringify(name)} become the same parameter name.`, info.file.locateKey(info.pointer)));
+      } else seen.set(key, field);
+    }
+  }
+  return out;
+}
+
+/** Validate one raw schema against the 2020-12 meta-schema and compile its patterns. */
+export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const schema = getAtPointer(file.value, pointer);
+  const ajv = metaValidator();
+  if (!ajv.validateSchema(schema as object)) {
+    for (const error of (ajv.errors ?? []) as ErrorObject[]) {
+      if (error.keyword === "anyOf" || error.keyword === "oneOf" || error.keyword === "if") continue;
+      const at = pointer + error.instancePath;
+      out.push(diagnostic("schema-invalid", `Schema at ${at}: ${error.message ?? error.keyword}.`, file.locate(at)));
+    }
+    if (out.length > 0) return out.slice(0, 5);
+  }
+  walkSchema(schema, pointer, (node, at) => {
+    if (typeof node.pattern === "string") {
+      try {
+        new RegExp(node.pattern, "u");
+      } catch (e) {
+        out.push(diagnostic("schema-invalid-pattern", `Pattern ${JSON.stringify(node.pattern)} does not compile: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}.`, file.locate(joinPointer(at, "pattern"))));
+      }
+    }
+    if (isSchemaObject(node.patternProperties)) {
+      for (const key of Object.keys(node.patternProperties)) {
+        try {
+          new RegExp(key, "u");
+        } catch {
+          out.push(diagnostic("schema-invalid-pattern", `patternProperties key ${JSON.stringify(key)} does not compile as a regular expression.`, file.locateKey(joinPointer(at, "patternProperties", key))));
+        }
+      }
+    }
+    if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format)) {
+      out.push(diagnostic("schema-unknown-format", `Format ${JSON.stringify(node.format)} is not known to the generated validators; it will not be checked.`, file.locate(joinPointer(at, "format"))));
+    }
+  });
+  return out;
+}

@@ -1,0 +1,136 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { RawContract } from "./raw.js";
+import type { Workspace } from "./refs.js";
+import { isSchemaObject, type SchemaObject } from "./schema-walk.js";
+import { getAtPointer, joinPointer, type SourceFile } from "./source.js";
+
+/** A schema node after following `$ref`s, with the place it was found. */
+export interface ResolvedSchema {
+  readonly file: SourceFile;
+  readonly pointer: string;
+  readonly value: unknown;
+}
+
+export interface FieldInfo extends ResolvedSchema {
+  readonly name: string;
+  readonly required: boolean;
+}
+
+/** The top-level shape of an object schema: its properties (allOf branches merged) and whether it is an object. */
+export interface ObjectShape {
+  readonly isObject: boolean;
+  readonly properties: ReadonlyMap<string, FieldInfo>;
+}
+
+const EMPTY_SHAPE: ObjectShape = { isObject: false, properties: new Map() };
+
+/** What every check sees: the root file, the structurally valid document and the $ref workspace. */
+export class CheckContext {
+  private readonly shapes = new Map<string, ObjectShape>();
+
+  constructor(
+    readonly file: SourceFile,
+    readonly doc: RawContract,
+    readonly ws: Workspace,
+  ) {}
+
+  /** Follow `$ref`s from a node to the schema they name (the node itself when it has none). */
+  deref(file: SourceFile, pointer: string): ResolvedSchema | undefined {
+    let current: ResolvedSchema = { file, pointer, value: getAtPointer(file.value, pointer) };
+    for (let hops = 0; hops < 64; hops++) {
+      const v = current.value;
+      if (!(isSchemaObject(v) && typeof v.$ref === "string")) return current;
+      const target = this.ws.resolve(current.file, v.$ref, joinPointer(current.pointer, "$ref"));
+      if ("code" in target) return undefined;
+      current = { file: target.file, pointer: target.pointer, value: getAtPointer(target.file.value, target.pointer) };
+    }
+    return undefined;
+  }
+
+  shape(file: SourceFile, pointer: string): ObjectShape {
+    const key = `${file.path}#${pointer}`;
+    const cached = this.shapes.get(key);
+    if (cached) return cached;
+    this.shapes.set(key, EMPTY_SHAPE); // guards against allOf cycles
+    const result = this.computeShape(file, pointer);
+    this.shapes.set(key, result);
+    return result;
+  }
+
+  private computeShape(file: SourceFile, pointer: string): ObjectShape {
+    const node = this.deref(file, pointer);
+    if (!node || !isSchemaObject(node.value)) return EMPTY_SHAPE;
+    const schema = node.value;
+    const properties = new Map<string, FieldInfo>();
+    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
+    let isObject = schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
+    if (Array.isArray(schema.allOf)) {
+      schema.allOf.forEach((_, i) => {
+        const branch = this.shape(node.file, joinPointer(node.pointer, "allOf", i));
+        if (branch.isObject) isObject = true;
+        for (const [name, info] of branch.properties) properties.set(name, info);
+      });
+    }
+    if (isSchemaObject(schema.properties)) {
+      if (schema.type === undefined) isObject = true;
+      for (const name of Object.keys(schema.properties)) {
+        const at = joinPointer(node.pointer, "properties", name);
+        const resolved = this.deref(node.file, at) ?? { file: node.file, pointer: at, value: undefined };
+        properties.set(name, { ...resolved, name, required: false });
+      }
+    }
+    for (const [name, info] of properties) if (required.has(name)) properties.set(name, { ...info, required: true });
+    return { isObject, properties };
+  }
+
+  operationPointer(name: string): string {
+    return joinPointer("/operations", name);
+  }
+
+  inputShape(operation: string): ObjectShape {
+    return this.shape(this.file, joinPointer(this.operationPointer(operation), "input"));
+  }
+
+  outputShape(operation: string): ObjectShape {
+    return this.shape(this.file, joinPointer(this.operationPointer(operation), "output"));
+  }
+
+  /** Shape of each item of an array-valued field, or the empty shape. */
+  itemShape(field: FieldInfo | undefined): ObjectShape {
+    if (!field || !isSchemaObject(field.value)) return EMPTY_SHAPE;
+    if (!("items" in field.value)) return EMPTY_SHAPE;
+    return this.shape(field.file, joinPointer(field.pointer, "items"));
+  }
+}
+
+/** The JSON types a (resolved) schema admits, as far as its `type` keyword says; empty = unconstrained. */
+export function schemaTypes(value: unknown): string[] {
+  if (!isSchemaObject(value)) return [];
+  const t = value.type;
+  if (typeof t === "string") return [t];
+  if (Array.isArray(t)) return t.filter((x): x is string => typeof x === "string");
+  if ("const" in value) return [jsonType(value.const)];
+  if (Array.isArray(value.enum)) return [...new Set(value.enum.map(jsonType))];
+  return [];
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}
+
+/** True when the schema's declared types include (or do not restrict away) `type`. */
+export function admitsType(value: unknown, type: string): boolean {
+  const types = schemaTypes(value);
+  if (types.length === 0) return true;
+  if (type === "number" && types.includes("integer")) return true;
+  return types.includes(type);
+}
+
+export type Check = (ctx: CheckContext) => Diagnostic[];
+
+export function keywordOf(value: unknown, keyword: string): unknown {
+  return isSchemaObject(value) ? (value as SchemaObject)[keyword] : undefined;
+}

@@ -1,0 +1,64 @@
+import { type Diagnostic, dedupeDiagnostics, hasErrors, sortDiagnostics } from "../diagnostics/diagnostic.js";
+import { buildModel } from "../model/build.js";
+import type { ContractModel } from "../model/types.js";
+import { checkBehaviour } from "./checks/behaviour.js";
+import { checkHeader } from "./checks/header.js";
+import { checkErrorReferences, checkOperationSet, checkTransport } from "./checks/operations.js";
+import { checkReads } from "./checks/reads.js";
+import { checkSchemas } from "./checks/schemas.js";
+import { checkTaxonomy } from "./checks/taxonomy.js";
+import { type Check, CheckContext } from "./context.js";
+import { loadSourceFile, parseSource } from "./load.js";
+import type { RawContract } from "./raw.js";
+import { Workspace } from "./refs.js";
+import type { SourceFile } from "./source.js";
+import { checkStructure } from "./structure.js";
+
+export interface ParseResult {
+  /** Present when the contract has no errors (warnings allowed). */
+  readonly model?: ContractModel;
+  /** Sorted by file, line and column. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Semantic checks, run in this order once the document has the published structure. */
+export const SEMANTIC_CHECKS: readonly Check[] = [
+  checkHeader,
+  checkTaxonomy,
+  checkSchemas,
+  checkOperationSet,
+  checkErrorReferences,
+  checkTransport,
+  checkBehaviour,
+  checkReads,
+];
+
+/** Read, check and model one contract file. Never throws on bad input. */
+export function parseContract(path: string): ParseResult {
+  const loaded = loadSourceFile(path);
+  return analyse(loaded.file, loaded.diagnostics);
+}
+
+/** Same as parseContract, for content that is not on disk (git refs, tests). */
+export function parseContractText(path: string, text: string | Uint8Array): ParseResult {
+  const loaded = parseSource(path, typeof text === "string" ? new TextEncoder().encode(text) : text);
+  return analyse(loaded.file, loaded.diagnostics);
+}
+
+function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnostic[]): ParseResult {
+  const diagnostics = [...loadDiagnostics];
+  if (!file || hasErrors(diagnostics) || file.value === undefined) return finish(diagnostics);
+  diagnostics.push(...checkStructure(file));
+  if (hasErrors(diagnostics)) return finish(diagnostics);
+
+  const ws = new Workspace(file);
+  const ctx = new CheckContext(file, file.value as RawContract, ws);
+  for (const check of SEMANTIC_CHECKS) diagnostics.push(...check(ctx));
+  diagnostics.push(...ws.diagnostics);
+  if (hasErrors(diagnostics)) return finish(diagnostics);
+  return { ...finish(diagnostics), model: buildModel(ctx) };
+}
+
+function finish(diagnostics: Diagnostic[]): ParseResult {
+  return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
+}

@@ -1,0 +1,68 @@
+/**
+ * The contract document as written, once it has passed the structural check against
+ * schema/contract.schema.json. Only the checks and the model builder read these types.
+ */
+export interface RawContract {
+  format?: 1;
+  contract: string;
+  version: string;
+  title?: string;
+  description?: string;
+  changelog?: RawChangelogEntry[];
+  budget?: { catalogTokens?: number; maxTools?: number };
+  transport: {
+    http: { baseUrl: string; baseUrlEnv?: string; timeout?: string };
+    auth?: { type: "none" } | { type: "bearer"; tokenEnv: string } | { type: "apiKey"; header: string; tokenEnv: string };
+  };
+  toolsets?: Record<string, { description: string }>;
+  types?: Record<string, unknown>;
+  errors: Record<string, RawError>;
+  operations: Record<string, RawOperation>;
+}
+
+export interface RawChangelogEntry {
+  version: string;
+  date: string;
+  summary?: string;
+  changes?: Array<{ kind: string; target: string; description: string }>;
+}
+
+export interface RawError {
+  class: string;
+  action: string;
+  http: number;
+  description?: string;
+  since?: string;
+}
+
+export interface RawOperation {
+  summary: string;
+  description?: string;
+  toolset?: string;
+  scopes?: string[];
+  deprecated?: { since: string; sunset?: string; replacement?: string };
+  http: { method: string; path: string; query?: string[]; headers?: Record<string, string>; successStatus?: number };
+  effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean };
+  idempotency?: { key: string; retention: string; scope?: "caller" | "tenant" | "global"; mismatchError?: string };
+  preview?: { dryRun: string; default?: boolean; confirmToken: string; ttl: string; output?: unknown; invalidTokenError?: string };
+  preconditions?: Array<{ kind: "revision" | "value"; field: string; compares?: string; required?: boolean; error: string }>;
+  outcomes?: { states?: Array<"completed" | "pending" | "rejected" | "unknown">; pollWith?: string; partial?: { field: string } };
+  pagination?: {
+    cursor: string;
+    nextCursor: string;
+    items: string;
+    limit: { field: string; default?: number; max: number };
+    total?: string;
+    partial?: string;
+    errors?: string;
+  };
+  filters?: string[];
+  projection?: { field: string; selectable: string[]; identity?: string[] };
+  task?: { recordsExamined: string; complete: string; continuation?: string };
+  input: unknown;
+  output: unknown;
+  errors?: string[];
+  mcp?: { name?: string; title?: string; expose?: boolean };
+  cli?: { name?: string };
+  [extension: `x-${string}`]: unknown;
+}
