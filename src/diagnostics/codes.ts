@@ -74,12 +74,15 @@ export const DIAGNOSTIC_CODES = {
   "schema-invalid": { severity: "error", title: "A schema is not valid JSON Schema 2020-12.", hint: "Fix the schema keyword shown; see https://json-schema.org/draft/2020-12." },
   "schema-invalid-pattern": { severity: "error", title: "A `pattern` is not a valid regular expression.", hint: "Write an ECMAScript regular expression (with the `u` flag semantics)." },
   "schema-unknown-format": { severity: "warning", title: "A `format` is not one the generated validators know.", hint: "Use a standard format (uuid, date-time, date, email, uri, …) or drop it." },
+  "schema-unknown-keyword": { severity: "warning", title: "A schema uses a keyword JSON Schema 2020-12 does not define.", hint: "Fix the spelling, prefix extensions with `x-`, or quote a flow-mapping value that contains a comma ({ description: \"a, b\" })." },
   "input-not-object": { severity: "error", title: "An operation's input is not an object schema.", hint: "Declare `input: { type: object, properties: {…} }` so each field becomes a parameter." },
 
   // --- reads ---
   "pagination-field-missing": { severity: "error", title: "A pagination field is absent from the input or output schema.", hint: "Add the field to the schema named in the message, or fix the name in `pagination`." },
   "pagination-limit-inconsistent": { severity: "error", title: "The page-size limit disagrees with its schema.", hint: "Make `limit.max` equal the field's `maximum`, and `limit.default` at most `max`." },
   "projection-field-missing": { severity: "error", title: "The projection's selection field is not an array input property.", hint: "Add the selection field to `input.properties` as an array of strings." },
+  "projection-selectable-mismatch": { severity: "error", title: "The selection field's allowed values differ from `projection.selectable`.", hint: "Make the selection field's `items.enum` list exactly the selectable fields." },
+  "projection-identity-optional": { severity: "warning", title: "An identity field is not required in the output.", hint: "Identity fields are always returned: list them in the item schema's `required`." },
   "projection-field-unknown": { severity: "error", title: "A projected field is not in the output.", hint: "Project only properties the output (or each page item) declares." },
   "filter-field-missing": { severity: "error", title: "A filter names a field that is not an input property.", hint: "Add the filter field to `input.properties` or remove it from `filters`." },
   "task-field-missing": { severity: "error", title: "A task-scope field is absent from the output.", hint: "Add the field (recordsExamined: integer, complete: boolean, continuation: string|null) to the output." },

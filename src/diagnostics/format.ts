@@ -26,7 +26,8 @@ export function formatDiagnosticText(d: Diagnostic, options: TextFormatOptions):
   const paint = (kind: keyof typeof COLORS, text: string) => (options.color ? `${COLORS[kind][0]}${text}${COLORS[kind][1]}` : text);
   const { file, line, col, endLine, endCol, pointer } = d.location;
   const lines = [`${paint("bold", `${file}:${line}:${col}`)}: ${paint(d.severity, d.severity)} [${d.code}] ${d.message}`];
-  const source = options.lineOf(file, line);
+  // File-level problems (missing, binary, too large) have no meaningful source line to show.
+  const source = d.code.startsWith("file-") ? undefined : options.lineOf(file, line);
   if (source !== undefined && source.length > 0) {
     const gutter = String(line);
     const shown = source.replace(/\t/g, " ");

@@ -13,6 +13,7 @@ import {
 } from "yaml";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { type Diagnostic, diagnostic, fileLocation } from "../diagnostics/diagnostic.js";
+import { defineOwn } from "./schema-walk.js";
 import { joinPointer, SourceFile, type Span } from "./source.js";
 
 /** A contract is a hand-written document; anything this large is a mistake or an attack. */
@@ -162,13 +163,7 @@ class Converter {
         const child = joinPointer(pointer, key);
         const keySpan = spanOf(keyNode);
         if (keySpan && !viaAlias) this.keySpans.set(child, keySpan);
-        // Define with defineProperty so a "__proto__" key stays an ordinary own property.
-        Object.defineProperty(out, key, {
-          value: this.convert(pair.value as YamlNode | null, child, viaAlias),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        defineOwn(out, key, this.convert(pair.value as YamlNode | null, child, viaAlias));
         if (pair.value === null && keySpan && !this.valueSpans.has(child)) this.valueSpans.set(child, keySpan);
       }
       return out;

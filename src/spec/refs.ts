@@ -32,7 +32,9 @@ export class Workspace {
     if (this.files.has(absolute)) return this.files.get(absolute)!;
     const display = relative(process.cwd(), absolute) || absolute;
     const loaded = loadSourceFile(display.startsWith("..") ? absolute : display);
-    this.diagnostics.push(...loaded.diagnostics);
+    // Problems inside the referenced file are reported there; a file that cannot be read at all is
+    // reported once, at the $ref that needs it (ref-unresolved), not at a position in a missing file.
+    this.diagnostics.push(...loaded.diagnostics.filter((d) => !d.code.startsWith("file-")));
     const usable = loaded.file && loaded.file.value !== undefined && loaded.diagnostics.every((d) => d.severity !== "error") ? loaded.file : null;
     this.files.set(absolute, usable);
     return usable;

@@ -66,7 +66,9 @@ export function mapSchema(
 
 /** Assign an own property even when the key is "__proto__". */
 export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Plain assignment keeps objects fast; only "__proto__" needs defineProperty to stay an own property.
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 export function structuredCloneJson(value: unknown): unknown {

@@ -34,7 +34,9 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
 
       const limitField = input.properties.get(page.limit.field);
       const maximum = keywordOf(limitField?.value, "maximum");
-      if (limitField && typeof maximum === "number" && maximum !== page.limit.max) {
+      if (limitField && typeof maximum !== "number") {
+        out.push(diagnostic("pagination-limit-inconsistent", `Limit field ${JSON.stringify(page.limit.field)} has no maximum; pagination.limit.max is ${page.limit.max}.`, limitField.file.locateKey(limitField.pointer), `Add \`maximum: ${page.limit.max}\` to the limit field so every adapter enforces the bound.`));
+      } else if (limitField && maximum !== page.limit.max) {
         out.push(diagnostic("pagination-limit-inconsistent", `Limit field ${JSON.stringify(page.limit.field)} allows up to ${maximum} but pagination.limit.max is ${page.limit.max}.`, file.locate(joinPointer(pp, "limit", "max"))));
       } else if (page.limit.default !== undefined && page.limit.default > page.limit.max) {
         out.push(diagnostic("pagination-limit-inconsistent", `pagination.limit.default ${page.limit.default} exceeds limit.max ${page.limit.max}.`, file.locate(joinPointer(pp, "limit", "default"))));
@@ -55,14 +57,26 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
       if (input.isObject && (!selector || !(admitsType(selector.value, "array") && schemaTypes(selector.value).length > 0))) {
         out.push(diagnostic("projection-field-missing", `Projection field ${JSON.stringify(projection.field)} of ${JSON.stringify(name)} is ${selector ? "not an array" : "not an input property"}.`, file.locate(joinPointer(pp, "field"))));
       }
+      const allowed = keywordOf(keywordOf(selector?.value, "items"), "enum");
+      if (Array.isArray(allowed)) {
+        const selectable = new Set(projection.selectable);
+        const extra = allowed.filter((v) => typeof v !== "string" || !selectable.has(v));
+        const missing = projection.selectable.filter((f) => !allowed.includes(f));
+        if (extra.length > 0 || missing.length > 0) {
+          out.push(diagnostic("projection-selectable-mismatch", `Selection field ${JSON.stringify(projection.field)} of ${JSON.stringify(name)} allows ${extra.length ? `${extra.map((v) => JSON.stringify(v)).join(", ")} (not selectable)` : ""}${extra.length && missing.length ? " and " : ""}${missing.length ? `lacks ${missing.map((v) => JSON.stringify(v)).join(", ")}` : ""}.`, file.locate(joinPointer(pp, "selectable"))));
+        }
+      }
       // Paginated reads project each item; other reads project the output itself.
       const target = page ? itemShape : output;
       if (target && target.isObject) {
         const where = page ? `each ${page.items} item` : "the output";
         for (const list of ["selectable", "identity"] as const) {
           (projection[list] ?? []).forEach((field, i) => {
-            if (!target.properties.has(field)) {
+            const info = target.properties.get(field);
+            if (!info) {
               out.push(diagnostic("projection-field-unknown", `Projected field ${JSON.stringify(field)} of ${JSON.stringify(name)} is not a property of ${where}.`, file.locate(joinPointer(pp, list, i))));
+            } else if (list === "identity" && !info.required) {
+              out.push(diagnostic("projection-identity-optional", `Identity field ${JSON.stringify(field)} of ${JSON.stringify(name)} is not required in ${where}.`, file.locate(joinPointer(pp, list, i))));
             }
           });
         }
@@ -76,8 +90,8 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
         const field = task[key];
         if (field === undefined) continue;
         const info = output.properties.get(field);
-        if (!info || !admitsType(info.value, type)) {
-          out.push(diagnostic("task-field-missing", `Task field ${key} → ${JSON.stringify(field)} of ${JSON.stringify(name)} is ${info ? `not a ${type}` : "not an output property"}.`, file.locate(joinPointer(at, "task", key))));
+        if (!info || !admitsType(info.value, type) || schemaTypes(info.value).length === 0) {
+          out.push(diagnostic("task-field-missing", `Task field ${key} → ${JSON.stringify(field)} of ${JSON.stringify(name)} is ${info ? `not declared as ${type}` : "not an output property"}.`, file.locate(joinPointer(at, "task", key))));
         }
       }
     }

@@ -11,6 +11,17 @@ import { getAtPointer, joinPointer, type SourceFile } from "../source.js";
 
 const addFormats = addFormatsModule.default;
 
+/** Every keyword JSON Schema 2020-12 defines (core, applicator, validation, meta-data, format, content, unevaluated). */
+export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
+  "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs",
+  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "contains",
+  "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength",
+  "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties",
+  "minProperties", "required", "dependentRequired", "title", "description", "default", "deprecated", "readOnly",
+  "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema",
+]);
+
 /** Formats the generated validators understand (ajv-formats' full set). */
 export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormats));
 
@@ -76,6 +87,11 @@ export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
     if (out.length > 0) return out.slice(0, 5);
   }
   walkSchema(schema, pointer, (node, at) => {
+    for (const key of Object.keys(node)) {
+      if (!SCHEMA_KEYWORDS.has(key) && !key.startsWith("x-")) {
+        out.push(diagnostic("schema-unknown-keyword", `Schema keyword ${JSON.stringify(key)} is not JSON Schema 2020-12; it is ignored by validators.`, file.locateKey(joinPointer(at, key))));
+      }
+    }
     if (typeof node.pattern === "string") {
       try {
         new RegExp(node.pattern, "u");
