@@ -87,6 +87,7 @@ export const DIAGNOSTIC_CODES = {
   "filter-field-missing": { severity: "error", title: "A filter names a field that is not an input property.", hint: "Add the filter field to `input.properties` or remove it from `filters`." },
   "task-field-missing": { severity: "error", title: "A task-scope field is absent from the output.", hint: "Add the field (recordsExamined: integer, complete: boolean, continuation: string|null) to the output." },
   "precondition-field-missing": { severity: "error", title: "A precondition field is not an input property.", hint: "Add the field to `input.properties`." },
+  "precondition-not-required": { severity: "error", title: "A required precondition's field is optional in the input.", hint: "List the field in `input.required`, or set the precondition's `required: false`." },
   "outcome-partial-field-missing": { severity: "error", title: "The partial-completion field is not an output array.", hint: "Add the field to the output as an array with one result per effect." },
 
   // --- catalogue ---

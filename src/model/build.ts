@@ -95,6 +95,7 @@ export function buildModel(ctx: CheckContext): ContractModel {
     })),
     errors,
     operations: Object.entries(doc.operations).map(([name, op]) => buildOperation(ctx, name, op, schemaAt)),
+    extensions: Object.fromEntries(Object.entries(doc).filter(([k]) => k.startsWith("x-"))),
     files: ctx.ws.paths,
     loc: file.locate(""),
   };

@@ -31,6 +31,8 @@ export interface ContractModel {
   readonly errors: readonly ErrorModel[];
   /** Operations in document order. */
   readonly operations: readonly OperationModel[];
+  /** Extension fields (`x-…`) of the document root, as written. */
+  readonly extensions: { readonly [key: string]: unknown };
   /** Files read to build the model (the contract first, then referenced files). */
   readonly files: readonly string[];
   readonly loc: SourceLocation;

@@ -22,6 +22,8 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_ALIASES = 100;
 /** Nodes materialised in total, aliases expanded: bounds "billion laughs" work to milliseconds. */
 export const MAX_EXPANDED_NODES = 500_000;
+/** YAML errors reported per file. */
+export const MAX_YAML_ERRORS = 10;
 
 export interface LoadResult {
   readonly file?: SourceFile;
@@ -80,7 +82,8 @@ export function parseSource(path: string, bytes: Uint8Array): LoadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
   const empty = new SourceFile(path, text, undefined, new Map(), new Map());
-  const problems = [...doc.errors, ...doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED")];
+  // One broken bracket can make the parser report an error on every later line; the first few say it all.
+  const problems = [...doc.errors, ...doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED")].slice(0, MAX_YAML_ERRORS);
   if (problems.length > 0) {
     return { file: empty, diagnostics: problems.map((e) => yamlDiagnostic(empty, e)) };
   }

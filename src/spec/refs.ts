@@ -111,8 +111,19 @@ function firstMissingSegment(root: unknown, pointer: string): string {
   return segments[segments.length - 1] ?? "";
 }
 
-/** Check every $ref in the schema at (file, pointer); report problems into `out`. */
-export function checkRefs(ws: Workspace, file: SourceFile, pointer: string, out: Diagnostic[], visited = new Set<string>()): void {
+/**
+ * Check every $ref in the schema at (file, pointer); report problems into `out`. References that
+ * leave the file are followed, and `onExternalSchema` is told of each schema reached in another file
+ * (so it can be checked where it is written).
+ */
+export function checkRefs(
+  ws: Workspace,
+  file: SourceFile,
+  pointer: string,
+  out: Diagnostic[],
+  onExternalSchema: (file: SourceFile, pointer: string) => void = () => {},
+  visited = new Set<string>(),
+): void {
   const key = `${resolvePath(file.path)}#${pointer}`;
   if (visited.has(key)) return;
   visited.add(key);
@@ -120,8 +131,16 @@ export function checkRefs(ws: Workspace, file: SourceFile, pointer: string, out:
     if (!("$ref" in node)) return;
     const target = ws.resolve(file, node.$ref, joinPointer(at, "$ref"));
     if ("code" in target) out.push(target);
-    // Schemas in other files are checked where they are: follow references out of this file.
-    else if (target.file !== file) checkRefs(ws, target.file, target.pointer, out, visited);
+    else if (target.file !== file) {
+      const targetKey = `${resolvePath(target.file.path)}#${target.pointer}`;
+      if (!visited.has(targetKey)) onExternalSchema(target.file, target.pointer);
+      checkRefs(ws, target.file, target.pointer, out, onExternalSchema, visited);
+    } else if (file !== ws.root) {
+      // Inside a referenced file, local references lead to further schemas of that file.
+      const targetKey = `${resolvePath(target.file.path)}#${target.pointer}`;
+      if (!visited.has(targetKey)) onExternalSchema(target.file, target.pointer);
+      checkRefs(ws, target.file, target.pointer, out, onExternalSchema, visited);
+    }
   });
 }
 

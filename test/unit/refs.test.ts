@@ -40,6 +40,13 @@ describe("$ref resolution", () => {
     expect(result.model!.files).toEqual(["test/fixtures/refs/main.yaml", "test/fixtures/refs/common.yaml"]);
   });
 
+  it("checks schemas in referenced files where they are written", () => {
+    const result = parseContract("test/fixtures/refs/main-bad.yaml");
+    expect(result.diagnostics.map((d) => `${d.code} ${d.location.file}:${d.location.line}:${d.location.col}`)).toEqual([
+      "schema-invalid test/fixtures/refs/bad-common.yaml:5:41",
+    ]);
+  });
+
   it("names the missing target of an unresolved local reference", () => {
     const result = parseContractText("x.yaml", `${header}types:\n  A: { type: string }\n${op('{ $ref: "#/types/B" }')}`);
     expect(result.diagnostics.map((d) => d.code)).toEqual(["ref-unresolved"]);

@@ -65,8 +65,11 @@ export function checkBehaviour(ctx: CheckContext): Diagnostic[] {
 
     if (input.isObject) {
       (op.preconditions ?? []).forEach((p, i) => {
-        if (!input.properties.has(p.field)) {
+        const field = input.properties.get(p.field);
+        if (!field) {
           out.push(diagnostic("precondition-field-missing", `Precondition field ${JSON.stringify(p.field)} of ${JSON.stringify(name)} is not an input property.`, file.locate(joinPointer(at, "preconditions", i, "field"))));
+        } else if (p.required === true && !field.required) {
+          out.push(diagnostic("precondition-not-required", `Precondition field ${JSON.stringify(p.field)} of ${JSON.stringify(name)} is required by the precondition but optional in the input.`, file.locate(joinPointer(at, "preconditions", i, "required"))));
         }
       });
     }

@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
-import { collisionKey } from "../../model/naming.js";
+import { collisionKey, kebabCase } from "../../model/naming.js";
 import type { CheckContext } from "../context.js";
 import type { RawOperation } from "../raw.js";
 import { joinPointer } from "../source.js";
@@ -16,6 +16,7 @@ export function checkOperationSet(ctx: CheckContext): Diagnostic[] {
   const byKey = new Map<string, string>();
   const routes = new Map<string, string>();
   const tools = new Map<string, string>();
+  const commands = new Map<string, string>();
   let exposed = 0;
   for (const [name, op] of Object.entries(doc.operations)) {
     const at = ctx.operationPointer(name);
@@ -24,6 +25,12 @@ export function checkOperationSet(ctx: CheckContext): Diagnostic[] {
     if (clash !== undefined) {
       out.push(diagnostic("operation-name-collision", `Operation ${JSON.stringify(name)} and ${JSON.stringify(clash)} both become ${JSON.stringify(key.replace(/ /g, "_"))} once converted to identifiers.`, file.locateKey(at)));
     } else byKey.set(key, name);
+
+    const command = op.cli?.name ?? kebabCase(name);
+    const commandClash = commands.get(command);
+    if (commandClash !== undefined && clash === undefined) {
+      out.push(diagnostic("operation-name-collision", `Operation ${JSON.stringify(name)} and ${JSON.stringify(commandClash)} both become CLI command ${JSON.stringify(command)}.`, file.locate(op.cli?.name ? joinPointer(at, "cli", "name") : at)));
+    } else if (commandClash === undefined) commands.set(command, name);
 
     const route = `${op.http.method} ${op.http.path.replace(/\{[^{}]+\}/g, "{}")}`;
     const routeClash = routes.get(route);

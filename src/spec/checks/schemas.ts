@@ -50,7 +50,7 @@ export function checkSchemas(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const visited = new Set<string>();
   for (const pointer of schemaPointers(ctx)) {
-    checkRefs(ctx.ws, ctx.file, pointer, out, visited);
+    checkRefs(ctx.ws, ctx.file, pointer, out, (file, at) => out.push(...checkSchemaAt(file, at)), visited);
     out.push(...checkSchemaAt(ctx.file, pointer));
   }
   for (const name of Object.keys(ctx.doc.operations)) {
