@@ -75,3 +75,8 @@ export function dedupeDiagnostics(diagnostics: readonly Diagnostic[]): Diagnosti
   }
   return out;
 }
+
+/** "a string", "an integer", "an invalid_input error": the indefinite article English wants. */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
+}

@@ -82,10 +82,9 @@ export function parseSource(path: string, bytes: Uint8Array): LoadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
   const empty = new SourceFile(path, text, undefined, new Map(), new Map());
-  // One broken bracket can make the parser report an error on every later line; the first few say it all.
-  const problems = [...doc.errors, ...doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED")].slice(0, MAX_YAML_ERRORS);
+  const problems = primaryYamlErrors([...doc.errors, ...doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED")]);
   if (problems.length > 0) {
-    return { file: empty, diagnostics: problems.map((e) => yamlDiagnostic(empty, e)) };
+    return { file: empty, diagnostics: problems.map((e) => yamlDiagnostic(empty, text, e)) };
   }
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
     return { file: empty, diagnostics: [diagnostic("file-empty", `${path} holds no contract.`, where)] };
@@ -104,11 +103,57 @@ function fail(d: Diagnostic): LoadResult {
   return { diagnostics: [d] };
 }
 
-function yamlDiagnostic(file: SourceFile, error: YAMLError): Diagnostic {
+/** Errors that stand on their own: duplicate keys and unknown tags do not derail the parser. */
+const INDEPENDENT_ERRORS = new Set(["DUPLICATE_KEY", "TAG_RESOLVE_FAILED"]);
+
+/**
+ * The errors worth reporting. After the first structural error the parser's view of the document is
+ * off, so every later line tends to fail too: keep that first error, and the independent ones
+ * (duplicate keys, unknown tags) found before it.
+ */
+function primaryYamlErrors(errors: YAMLError[]): YAMLError[] {
+  const sorted = [...errors].sort((a, b) => a.pos[0] - b.pos[0]);
+  const firstStructural = sorted.find((e) => !INDEPENDENT_ERRORS.has(e.code));
+  const cut = firstStructural ? firstStructural.pos[0] : Infinity;
+  return sorted
+    .filter((e) => e === firstStructural || (INDEPENDENT_ERRORS.has(e.code) && e.pos[0] < cut))
+    .slice(0, MAX_YAML_ERRORS);
+}
+
+function yamlDiagnostic(file: SourceFile, text: string, error: YAMLError): Diagnostic {
   const code = YAML_ERROR_CODES[error.code] ?? "yaml-syntax";
-  const span: Span = { start: error.pos[0], end: error.pos[1] };
-  const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-  return diagnostic(code, message.endsWith(".") ? message : `${message}.`, file.spanLocation(span, ""));
+  let start = error.pos[0];
+  let end = error.pos[1];
+  let message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+  const unclosed = /^Flow (sequence|map) in block collection must be sufficiently indented and end with a ([\]}])/.exec(message);
+  if (unclosed) {
+    // The parser notices a missing bracket where it gives up; point at the bracket left open instead.
+    const opener = unmatchedOpener(text, start, unclosed[2] === "]" ? "[" : "{", unclosed[2]!);
+    if (opener !== undefined) {
+      start = opener;
+      end = opener + 1;
+      message = `This flow ${unclosed[1]} is never closed with "${unclosed[2]}"`;
+    }
+  } else if (code !== "yaml-tab-indent") {
+    // Indentation errors are reported at column 1; the offending token is the first non-blank one.
+    while (start < text.length && (text[start] === " " || text[start] === "\t")) start++;
+    end = Math.max(end, start);
+  }
+  return diagnostic(code, message.endsWith(".") ? message : `${message}.`, file.spanLocation({ start, end }, ""));
+}
+
+/** Offset of the bracket `open` that is still unclosed before `before` (a heuristic that ignores quotes). */
+function unmatchedOpener(text: string, before: number, open: string, close: string): number | undefined {
+  let depth = 0;
+  for (let i = Math.min(before, text.length) - 1; i >= 0; i--) {
+    const c = text[i];
+    if (c === close) depth++;
+    else if (c === open) {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return undefined;
 }
 
 /** AST → plain JSON value, recording spans by JSON pointer and bounding alias expansion. */
@@ -119,6 +164,7 @@ class Converter {
   private aliases = 0;
   private nodes = 0;
   private aborted = false;
+  private expanding: { node: YamlNode; pointer: string } | undefined;
 
   constructor(
     private readonly doc: Document,
@@ -128,21 +174,25 @@ class Converter {
   convert(node: YamlNode | null, pointer: string, viaAlias = false): unknown {
     if (this.aborted) return null;
     if (++this.nodes > MAX_EXPANDED_NODES) {
-      this.abort(node, pointer, `Aliases expand to more than ${MAX_EXPANDED_NODES} nodes.`);
+      this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `Aliases expand to more than ${MAX_EXPANDED_NODES} nodes.`);
       return null;
     }
     if (node === null) return null;
     const span = spanOf(node);
     if (span && !viaAlias && !this.valueSpans.has(pointer)) this.valueSpans.set(pointer, span);
     if (isAlias(node)) {
+      // Blame the alias written in the document, not one reached while expanding it.
+      const outermost = !viaAlias;
+      if (outermost) this.expanding = { node, pointer };
       if (++this.aliases > MAX_ALIASES) {
-        this.abort(node, pointer, `More than ${MAX_ALIASES} alias references.`);
+        this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `More than ${MAX_ALIASES} alias references.`);
         return null;
       }
       if (span) this.valueSpans.set(pointer, span);
       const target = node.resolve(this.doc);
-      if (!target) return null;
-      return this.convert(target as YamlNode, pointer, true);
+      const value = target ? this.convert(target as YamlNode, pointer, true) : null;
+      if (outermost) this.expanding = undefined;
+      return value;
     }
     if (isScalar(node)) return toJsonScalar(node.value);
     if (isSeq(node)) return node.items.map((item, i) => this.convert(item as YamlNode, joinPointer(pointer, i), viaAlias));
@@ -153,7 +203,9 @@ class Converter {
         const keyNode = pair.key as YamlNode | null;
         const key = isScalar(keyNode) && typeof keyNode.value === "string" ? keyNode.value : undefined;
         if (key === undefined) {
-          const at = spanOf(keyNode) ?? span;
+          // An empty key has a zero-width node at the start of its line: move to the ":" itself.
+          const raw = spanOf(keyNode) ?? spanOf(pair.value as YamlNode | null) ?? span;
+          const at = raw && raw.start === raw.end ? { start: skipBlanks(this.file.text, raw.start), end: skipBlanks(this.file.text, raw.start) + 1 } : raw;
           this.diagnostics.push(
             diagnostic(
               "yaml-non-string-key",
@@ -167,7 +219,9 @@ class Converter {
         const keySpan = spanOf(keyNode);
         if (keySpan && !viaAlias) this.keySpans.set(child, keySpan);
         defineOwn(out, key, this.convert(pair.value as YamlNode | null, child, viaAlias));
-        if (pair.value === null && keySpan && !this.valueSpans.has(child)) this.valueSpans.set(child, keySpan);
+        // A key with no value ("summary:") has an empty or missing value node: point at the key.
+        const valueRange = (pair.value as YamlNode | null)?.range;
+        if (keySpan && !viaAlias && (!valueRange || valueRange[0] === valueRange[1])) this.valueSpans.set(child, keySpan);
       }
       return out;
     }
@@ -194,8 +248,14 @@ function toJsonScalar(value: unknown): unknown {
   return value ?? null;
 }
 
+function skipBlanks(text: string, offset: number): number {
+  let i = offset;
+  while (i < text.length && (text[i] === " " || text[i] === "\t")) i++;
+  return i;
+}
+
 function describeKey(node: YamlNode | null): string {
-  if (node === null) return "(empty)";
+  if (node === null || (isScalar(node) && node.value === null)) return "(empty)";
   if (isScalar(node)) return JSON.stringify(node.value) ?? String(node.value);
   if (isMap(node)) return "(a mapping)";
   if (isSeq(node)) return "(a sequence)";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { type Diagnostic, diagnostic } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, diagnostic, withArticle } from "../diagnostics/diagnostic.js";
 import { joinPointer, type SourceFile } from "./source.js";
 
 /** The published JSON Schema of the contract format (schema/contract.schema.json). */
@@ -25,7 +25,7 @@ export function checkStructure(file: SourceFile): Diagnostic[] {
     return [
       diagnostic(
         "document-not-mapping",
-        `The document is ${Array.isArray(value) ? "a sequence" : `a ${value === null ? "null" : typeof value} value`}, not a mapping.`,
+        `The document is ${Array.isArray(value) ? "a sequence" : `${withArticle(value === null ? "null" : typeof value)} value`}, not a mapping.`,
         file.locate(""),
       ),
     ];
@@ -112,7 +112,7 @@ function describeValue(value: unknown): string {
 }
 
 function article(type: string): string {
-  const names = type.split(",").map((t) => (t === "object" ? "a mapping" : t === "array" ? "a sequence" : `a ${t}`));
+  const names = type.split(",").map((t) => (t === "object" ? "a mapping" : t === "array" ? "a sequence" : withArticle(t)));
   return names.join(" or ");
 }
 

@@ -1,4 +1,4 @@
-import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
+import { type Diagnostic, diagnostic, withArticle } from "../../diagnostics/diagnostic.js";
 import { collisionKey, kebabCase } from "../../model/naming.js";
 import type { CheckContext } from "../context.js";
 import type { RawOperation } from "../raw.js";
@@ -29,7 +29,7 @@ export function checkOperationSet(ctx: CheckContext): Diagnostic[] {
     const command = op.cli?.name ?? kebabCase(name);
     const commandClash = commands.get(command);
     if (commandClash !== undefined && clash === undefined) {
-      out.push(diagnostic("operation-name-collision", `Operation ${JSON.stringify(name)} and ${JSON.stringify(commandClash)} both become CLI command ${JSON.stringify(command)}.`, file.locate(op.cli?.name ? joinPointer(at, "cli", "name") : at)));
+      out.push(diagnostic("operation-name-collision", `Operation ${JSON.stringify(name)} and ${JSON.stringify(commandClash)} both become CLI command ${JSON.stringify(command)}.`, op.cli?.name ? file.locate(joinPointer(at, "cli", "name")) : file.locateKey(at)));
     } else if (commandClash === undefined) commands.set(command, name);
 
     const route = `${op.http.method} ${op.http.path.replace(/\{[^{}]+\}/g, "{}")}`;
@@ -43,7 +43,7 @@ export function checkOperationSet(ctx: CheckContext): Diagnostic[] {
       const tool = op.mcp?.name ?? name;
       const toolClash = tools.get(tool);
       if (toolClash !== undefined) {
-        out.push(diagnostic("mcp-tool-name-collision", `Operation ${JSON.stringify(name)} exposes MCP tool ${JSON.stringify(tool)}, like ${JSON.stringify(toolClash)}.`, file.locate(op.mcp?.name ? joinPointer(at, "mcp", "name") : at)));
+        out.push(diagnostic("mcp-tool-name-collision", `Operation ${JSON.stringify(name)} exposes MCP tool ${JSON.stringify(tool)}, like ${JSON.stringify(toolClash)}.`, op.mcp?.name ? file.locate(joinPointer(at, "mcp", "name")) : file.locateKey(at)));
       } else tools.set(tool, name);
     }
 
@@ -83,7 +83,7 @@ export function checkErrorReferences(ctx: CheckContext): Diagnostic[] {
     if (!declared(code)) return;
     const actual = ctx.doc.errors[code]!.class;
     if (!classes.includes(actual)) {
-      out.push(diagnostic("behaviour-error-class", `${role} of ${JSON.stringify(name)} is ${code}, a ${actual} error; it must be ${classes.join(" or ")}.`, ctx.file.locate(pointer)));
+      out.push(diagnostic("behaviour-error-class", `${role} of ${JSON.stringify(name)} is ${code}, ${withArticle(actual)} error; it must be ${classes.join(" or ")}.`, ctx.file.locate(pointer)));
     }
   };
   for (const [name, op] of Object.entries(ctx.doc.operations)) {

@@ -1,4 +1,4 @@
-import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
+import { type Diagnostic, diagnostic, withArticle } from "../../diagnostics/diagnostic.js";
 import { admitsType, type CheckContext, keywordOf, type ObjectShape, schemaTypes } from "../context.js";
 import { joinPointer } from "../source.js";
 
@@ -16,7 +16,7 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
       if (!info) {
         out.push(diagnostic("pagination-field-missing", `${what} ${JSON.stringify(field)} of ${JSON.stringify(name)} is not an ${side} property.`, file.locate(pointer)));
       } else if (type && !(admitsType(info.value, type) && schemaTypes(info.value).length > 0)) {
-        out.push(diagnostic("pagination-field-missing", `${what} ${JSON.stringify(field)} of ${JSON.stringify(name)} is not ${type === "array" ? "an array" : `a ${type}`} in the ${side}.`, file.locate(pointer)));
+        out.push(diagnostic("pagination-field-missing", `${what} ${JSON.stringify(field)} of ${JSON.stringify(name)} is not ${withArticle(type)} in the ${side}.`, file.locate(pointer)));
       }
     };
 

@@ -79,12 +79,23 @@ export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
   const schema = getAtPointer(file.value, pointer);
   const ajv = metaValidator();
   if (!ajv.validateSchema(schema as object)) {
+    // The meta-schema reports one error per alternative of an anyOf (e.g. `type` may be a name or a
+    // list): keep one per place, preferring the one that lists the allowed values.
+    const byPlace = new Map<string, ErrorObject>();
     for (const error of (ajv.errors ?? []) as ErrorObject[]) {
       if (error.keyword === "anyOf" || error.keyword === "oneOf" || error.keyword === "if") continue;
-      const at = pointer + error.instancePath;
-      out.push(diagnostic("schema-invalid", `Schema at ${at}: ${error.message ?? error.keyword}.`, file.locate(at)));
+      // A malformed $ref is reported by the reference check, with a better message.
+      if (/\/\$ref$/.test(error.instancePath)) continue;
+      const existing = byPlace.get(error.instancePath);
+      if (!existing || (error.keyword === "enum" && existing.keyword !== "enum")) byPlace.set(error.instancePath, error);
     }
-    if (out.length > 0) return out.slice(0, 5);
+    for (const error of [...byPlace.values()].slice(0, 5)) {
+      const at = pointer + error.instancePath;
+      const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+      const detail = allowed ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` : (error.message ?? error.keyword);
+      out.push(diagnostic("schema-invalid", `Schema at ${at}: ${detail}.`, file.locate(at)));
+    }
+    if (out.length > 0) return out;
   }
   walkSchema(schema, pointer, (node, at) => {
     for (const key of Object.keys(node)) {
