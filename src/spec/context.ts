@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { RawContract } from "./raw.js";
+import type { RawContract, RawOperation } from "./raw.js";
 import type { Workspace } from "./refs.js";
 import { isSchemaObject, type SchemaObject } from "./schema-walk.js";
 import { getAtPointer, joinPointer, type SourceFile } from "./source.js";
@@ -20,6 +20,15 @@ export interface FieldInfo extends ResolvedSchema {
 export interface ObjectShape {
   readonly isObject: boolean;
   readonly properties: ReadonlyMap<string, FieldInfo>;
+}
+
+/** One operation as most checks need it: name, raw node, JSON pointer and top-level shapes. */
+export interface OperationView {
+  readonly name: string;
+  readonly op: RawOperation;
+  readonly at: string;
+  readonly input: ObjectShape;
+  readonly output: ObjectShape;
 }
 
 const EMPTY_SHAPE: ObjectShape = { isObject: false, properties: new Map() };
@@ -81,6 +90,13 @@ export class CheckContext {
     }
     for (const [name, info] of properties) if (required.has(name)) properties.set(name, { ...info, required: true });
     return { isObject, properties };
+  }
+
+  /** Every operation, in document order (shapes are computed once and cached). */
+  *operations(): Generator<OperationView> {
+    for (const [name, op] of Object.entries(this.doc.operations)) {
+      yield { name, op, at: this.operationPointer(name), input: this.inputShape(name), output: this.outputShape(name) };
+    }
   }
 
   operationPointer(name: string): string {

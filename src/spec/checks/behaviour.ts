@@ -6,10 +6,7 @@ import { joinPointer } from "../source.js";
 export function checkBehaviour(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const { file } = ctx;
-  for (const [name, op] of Object.entries(ctx.doc.operations)) {
-    const at = ctx.operationPointer(name);
-    const input = ctx.inputShape(name);
-    const output = ctx.outputShape(name);
+  for (const { name, op, at, input, output } of ctx.operations()) {
     const effects = op.effects;
     const isRead = effects.kind === "read";
 

@@ -112,9 +112,7 @@ export function checkErrorReferences(ctx: CheckContext): Diagnostic[] {
 /** Path parameters and query/header bindings name required input properties. */
 export function checkTransport(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const [name, op] of Object.entries(ctx.doc.operations)) {
-    const at = ctx.operationPointer(name);
-    const input = ctx.inputShape(name);
+  for (const { name, op, at, input } of ctx.operations()) {
     if (!input.isObject) continue; // reported as input-not-object
     for (const param of pathParameters(op.http.path)) {
       const field = input.properties.get(param);
