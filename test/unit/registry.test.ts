@@ -1,0 +1,50 @@
+/** Meta-tests over the rule-code table: each code is documented and pinned by a fixture. */
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { DIAGNOSTIC_CODES } from "../../src/diagnostics/codes.js";
+import { parseContract } from "../../src/spec/parse.js";
+
+const codes = Object.keys(DIAGNOSTIC_CODES) as Array<keyof typeof DIAGNOSTIC_CODES>;
+
+/** Codes that cannot be written as a fixture file, and where they are tested instead. */
+const FIXTURE_WAIVERS: Record<string, string> = {
+  "file-not-found": "test/unit/load.test.ts (a path that does not exist)",
+  "file-is-directory": "test/unit/load.test.ts (a directory)",
+  "file-too-large": "test/unit/load.test.ts (generated at test time)",
+  "file-binary": "test/unit/load.test.ts (NUL bytes, invalid UTF-8)",
+  "file-unreadable": "needs a permission error, which root (CI) never gets; mapped in load.ts next to file-not-found",
+};
+
+describe("the diagnostic code table", () => {
+  it("uses kebab-case codes with a title and an actionable hint", () => {
+    for (const code of codes) {
+      expect(code).toMatch(/^[a-z]+(-[a-z0-9]+)+$/);
+      expect(DIAGNOSTIC_CODES[code].title).toMatch(/\.$/);
+      expect(DIAGNOSTIC_CODES[code].hint.length).toBeGreaterThan(15);
+    }
+  });
+
+  it.each(codes)("%s is documented in docs/contract-format.md", (code) => {
+    expect(readFileSync("docs/contract-format.md", "utf8")).toContain(`\`${code}\``);
+  });
+
+  it.each(codes)("%s has a fixture (or a written waiver)", (code) => {
+    if (FIXTURE_WAIVERS[code]) return;
+    expect(existsSync(`test/fixtures/invalid/${code}.yaml`), `test/fixtures/invalid/${code}.yaml`).toBe(true);
+  });
+});
+
+describe("hostile but valid contracts", () => {
+  it("are accepted and their strings kept verbatim for emitters to escape", () => {
+    const result = parseContract("test/fixtures/valid/hostile.yaml");
+    expect(result.diagnostics).toEqual([]);
+    const model = result.model!;
+    expect(model.title).toBe("Hostile */ /* <script> ${'$'}{process.exit(1)} `backtick`");
+    const del = model.operations.find((o) => o.names.id === "delete")!;
+    expect(del.names.camel).toBe("delete");
+    expect(del.summary).toBe("Deletes */ things; `rm -rf /` ${HOME}");
+    const weird = model.types.find((t) => t.name === "Weird")!.schema.schema as { properties: Record<string, unknown> };
+    expect(Object.keys(weird.properties)).toContain("__proto__");
+    expect(Object.prototype.hasOwnProperty.call(weird.properties, "__proto__")).toBe(true);
+  });
+});
