@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { parse } from "yaml";
-import { parseContractText } from "../dist/spec/parse.js";
+import { parseContractText } from "../dist/src/spec/parse.js";
 
 function median(samples) {
   const s = [...samples].sort((a, b) => a - b);

@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { run } from "../dist/cli/main.js";
+import { run } from "../dist/src/cli/main.js";
 
 process.exitCode = await run(process.argv.slice(2));

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { diagnosticToJson, formatDiagnosticText, summaryLine } from "../diagnostics/format.js";
+import { packagePath } from "../package-root.js";
 import { parseContract } from "../spec/parse.js";
 
 /** Exit codes of the contractgen tool itself. */
@@ -83,7 +84,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
 function readVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+    const pkg = JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version?: string };
     return pkg.version ?? "0.0.0";
   } catch {
     return "0.0.0";

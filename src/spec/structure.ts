@@ -2,16 +2,17 @@ import { readFileSync } from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { type Diagnostic, diagnostic, withArticle } from "../diagnostics/diagnostic.js";
+import { packagePath } from "../package-root.js";
 import { joinPointer, type SourceFile } from "./source.js";
 
-/** The published JSON Schema of the contract format (schema/contract.schema.json). */
-export const CONTRACT_SCHEMA_URL = new URL("../../schema/contract.schema.json", import.meta.url);
+/** The published JSON Schema of the contract format. */
+export const CONTRACT_SCHEMA_PATH = packagePath("schema", "contract.schema.json");
 
 let validator: ValidateFunction | undefined;
 
 function contractValidator(): ValidateFunction {
   if (!validator) {
-    const schema = JSON.parse(readFileSync(CONTRACT_SCHEMA_URL, "utf8")) as object;
+    const schema = JSON.parse(readFileSync(CONTRACT_SCHEMA_PATH, "utf8")) as object;
     const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
     validator = ajv.compile(schema);
   }
