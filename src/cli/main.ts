@@ -1,65 +1,11 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
-import { diagnosticToJson, formatDiagnosticText, summaryLine } from "../diagnostics/format.js";
 import { packagePath } from "../package-root.js";
-import { parseContract } from "../spec/parse.js";
+import { generateCommand, type GenerateOptions } from "./commands/generate.js";
+import { validateCommand, type ValidateOptions } from "./commands/validate.js";
+import { EXIT, type Io, processIo } from "./io.js";
 
-/** Exit codes of the contractgen tool itself. */
-export const EXIT = { ok: 0, invalid: 1, usage: 2, internal: 70 } as const;
-
-export interface Io {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly color: boolean;
-}
-
-const processIo: Io = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
-};
-
-function readLine(cache: Map<string, string[] | null>, file: string, line: number): string | undefined {
-  if (!cache.has(file)) {
-    try {
-      cache.set(file, readFileSync(file, "utf8").split(/\r?\n/));
-    } catch {
-      cache.set(file, null);
-    }
-  }
-  return cache.get(file)?.[line - 1];
-}
-
-/** `contractgen validate <spec...>`: exit 0 when every file is valid, 1 when any has an error. */
-function validateCommand(specs: string[], options: { format: "text" | "json"; warnings: boolean }, io: Io): number {
-  const results = specs.map((spec) => ({ spec, result: parseContract(spec) }));
-  const visible = (spec: (typeof results)[number]) =>
-    spec.result.diagnostics.filter((d) => options.warnings || d.severity === "error");
-  const invalid = results.some((r) => r.result.model === undefined);
-  if (options.format === "json") {
-    const report = {
-      valid: !invalid,
-      files: results.map((r) => ({
-        file: r.spec,
-        valid: r.result.model !== undefined,
-        diagnostics: visible(r).map(diagnosticToJson),
-      })),
-    };
-    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    const cache = new Map<string, string[] | null>();
-    const all = results.flatMap(visible);
-    for (const d of all) {
-      io.stderr(`${formatDiagnosticText(d, { color: io.color, lineOf: (f, l) => readLine(cache, f, l) })}\n\n`);
-    }
-    for (const r of results) {
-      if (r.result.model) io.stdout(`${r.spec}: valid (${r.result.model.name} ${r.result.model.version}, ${r.result.model.operations.length} operations)\n`);
-      else io.stdout(`${r.spec}: invalid\n`);
-    }
-    io.stderr(`${summaryLine(all, results.length)}\n`);
-  }
-  return invalid ? EXIT.invalid : EXIT.ok;
-}
+export { EXIT, type Io } from "./io.js";
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("contractgen")
@@ -75,8 +21,24 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<spec...>", "contract files (YAML)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .option("--no-warnings", "report errors only")
-    .action((specs: string[], options: { format: "text" | "json"; warnings: boolean }) => {
+    .action((specs: string[], options: ValidateOptions) => {
       setExit(validateCommand(specs, options, io));
+    });
+
+  program
+    .command("generate")
+    .description("Generate the SDK package for a contract into a folder, atomically and deterministically. Exit 0 done (or up to date with --check), 1 invalid contract or stale output, 2 usage.")
+    .argument("<spec>", "contract file (YAML)")
+    .requiredOption("-o, --out <dir>", "output folder (replaced as a whole; must be empty or contractgen output)")
+    .option("--check", "write nothing; exit 1 listing the files that differ from what would be generated", false)
+    .option("--watch", "regenerate whenever the contract or a file it references changes", false)
+    .action(async (spec: string, options: GenerateOptions) => {
+      if (options.check && options.watch) {
+        io.stderr("contractgen: --check and --watch cannot be combined.\n");
+        setExit(EXIT.usage);
+        return;
+      }
+      setExit(await generateCommand(spec, options, io, readVersion()));
     });
 
   return program;

@@ -93,6 +93,9 @@ export interface CallOptions {
 
 type Input = Record<string, unknown>;
 
+/** `T` with the fields `K` made optional (e.g. an operation key the journal can supply). */
+export type WithOptional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
 /** Network failures that prove the request never left (safe to resend whatever the operation). */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
@@ -141,17 +144,17 @@ export class ContractClient {
    * Execute an operation. For previewable operations this is the real execution (dry run off) and
    * needs the confirm token a `preview` of the same parameters returned.
    */
-  async call<O>(op: OperationSpec, input: Input, options: CallOptions = {}): Promise<O> {
-    const prepared = op.preview ? { ...input, [op.preview.dryRunField]: false } : { ...input };
+  async call<O>(op: OperationSpec, input: object, options: CallOptions = {}): Promise<O> {
+    const prepared: Input = op.preview ? { ...input, [op.preview.dryRunField]: false } : { ...input };
     if (op.keyField && op.idempotent === "key") return this.callKeyed<O>(op, prepared, options);
     this.validateInput(op, prepared, null);
     return (await this.sendWithRetries(op, prepared, options, null, op.validateOutput)) as O;
   }
 
   /** Ask for a preview: nothing executes; the answer carries the expected effect and a confirm token. */
-  async preview<P>(op: OperationSpec, input: Input, options: CallOptions = {}): Promise<P> {
+  async preview<P>(op: OperationSpec, input: object, options: CallOptions = {}): Promise<P> {
     if (!op.preview || !op.validatePreview) throw new TypeError(`${op.id} has no preview`);
-    const prepared = { ...input, [op.preview.dryRunField]: true };
+    const prepared: Input = { ...input, [op.preview.dryRunField]: true };
     // A preview executes nothing, so it needs no key; send a throwaway one if the schema wants one.
     if (op.keyField && prepared[op.keyField] === undefined) prepared[op.keyField] = randomUUID();
     this.validateInput(op, prepared, null);
@@ -159,13 +162,14 @@ export class ContractClient {
   }
 
   /** A bounded traversal of a paginated read; iterate it or `collect()` it for items plus completeness. */
-  paginate<T>(op: OperationSpec, input: Input, bounds: TraversalBounds): Paginator<T> {
+  paginate<T>(op: OperationSpec, input: object, bounds: TraversalBounds): Paginator<T> {
     const page = op.pagination;
     if (!page) throw new TypeError(`${op.id} is not paginated`);
-    const start = typeof input[page.cursorField] === "string" ? (input[page.cursorField] as string) : null;
+    const given = input as Input;
+    const start = typeof given[page.cursorField] === "string" ? (given[page.cursorField] as string) : null;
     return new Paginator<T>(
       async (cursor, signal) => {
-        const pageInput = { ...input };
+        const pageInput: Input = { ...given };
         if (cursor === null) delete pageInput[page.cursorField];
         else pageInput[page.cursorField] = cursor;
         return this.call<Record<string, unknown>>(op, pageInput, { signal });

@@ -49,12 +49,15 @@ export class MemoryJournal implements OperationJournal {
     const existing = this.entries.get(MemoryJournal.id(intent));
     if (existing && existing.status !== "rejected") return { entry: existing, created: false };
     const entry: JournalEntry = { ...intent, status: "sending", result: null, createdAt: now, updatedAt: now };
+    // Delete first so that the map's order is the order entries were begun (newest last).
+    this.entries.delete(MemoryJournal.id(intent));
     this.entries.set(MemoryJournal.id(intent), entry);
     return { entry, created: true };
   }
 
   findUnfinished(operation: string, target: string, paramsHash: string): JournalEntry | undefined {
     return [...this.entries.values()]
+      .reverse() // the sort is stable: on equal createdAt, the entry begun last wins (as rowid DESC in SQLite)
       .filter((e) => e.operation === operation && e.target === target && e.paramsHash === paramsHash && e.status !== "completed" && e.status !== "rejected")
       .sort((a, b) => b.createdAt - a.createdAt)[0];
   }
@@ -117,10 +120,10 @@ export class SqliteJournal implements OperationJournal {
       if (inserted.changes === 1) return { entry: this.get(intent)!, created: true };
       const rebound = this.db
         .prepare(
-          `UPDATE operation_journal SET params_hash = ?, status = 'sending', result = NULL, updated_at = ?
+          `UPDATE operation_journal SET params_hash = ?, status = 'sending', result = NULL, created_at = ?, updated_at = ?
            WHERE target = ? AND operation = ? AND key = ? AND status = 'rejected'`,
         )
-        .run(intent.paramsHash, now, intent.target, intent.operation, intent.key);
+        .run(intent.paramsHash, now, now, intent.target, intent.operation, intent.key);
       return { entry: this.get(intent)!, created: rebound.changes === 1 };
     });
     return run.immediate();

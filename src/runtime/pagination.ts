@@ -67,6 +67,8 @@ export class Paginator<T> implements AsyncIterable<T> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    // A new traversal: until it finishes, there is no report (never the previous traversal's).
+    this.report = undefined;
     const { maxPages, maxItems, signal } = this.bounds;
     const shape = this.shape;
     let cursor = this.startCursor;

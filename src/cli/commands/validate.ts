@@ -1,0 +1,31 @@
+import { diagnosticToJson, summaryLine } from "../../diagnostics/format.js";
+import { parseContract } from "../../spec/parse.js";
+import { EXIT, type Io, printDiagnostics } from "../io.js";
+
+export interface ValidateOptions {
+  readonly format: "text" | "json";
+  readonly warnings: boolean;
+}
+
+/** `contractgen validate <spec...>`: exit 0 when every file is valid, 1 when any has an error. */
+export function validateCommand(specs: string[], options: ValidateOptions, io: Io): number {
+  const results = specs.map((spec) => ({ spec, result: parseContract(spec) }));
+  const visible = (r: (typeof results)[number]) => r.result.diagnostics.filter((d) => options.warnings || d.severity === "error");
+  const invalid = results.some((r) => r.result.model === undefined);
+  if (options.format === "json") {
+    const report = {
+      valid: !invalid,
+      files: results.map((r) => ({ file: r.spec, valid: r.result.model !== undefined, diagnostics: visible(r).map(diagnosticToJson) })),
+    };
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const all = results.flatMap(visible);
+    printDiagnostics(all, io);
+    for (const r of results) {
+      const m = r.result.model;
+      io.stdout(m ? `${r.spec}: valid (${m.name} ${m.version}, ${m.operations.length} operations)\n` : `${r.spec}: invalid\n`);
+    }
+    io.stderr(`${summaryLine(all, results.length)}\n`);
+  }
+  return invalid ? EXIT.invalid : EXIT.ok;
+}

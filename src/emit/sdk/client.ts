@@ -1,0 +1,175 @@
+import { IndentationText, type MethodDeclarationStructure, type OptionalKind, Project } from "ts-morph";
+import type { ContractModel, OperationModel } from "../../model/types.js";
+import { pascalCase } from "../../model/naming.js";
+import { docLines, generatedHeader, literal } from "../shared/literals.js";
+import { descriptorName } from "./operations.js";
+import { operationTypeNames } from "./types.js";
+
+/** Class name of the generated client: `BillingClient`. */
+export function clientClassName(model: ContractModel): string {
+  return `${pascalCase(model.name)}Client`;
+}
+
+/** Members of the client class that an operation method must not shadow. */
+const RESERVED_MEMBERS = new Set(["constructor", "core", "close"]);
+
+export interface ClientMethodNames {
+  readonly call: string;
+  readonly preview: string | null;
+  readonly all: string | null;
+}
+
+/** Method names of each operation on the generated client, unique across the class. */
+export function clientMethodNames(model: ContractModel): Map<string, ClientMethodNames> {
+  const taken = new Set(RESERVED_MEMBERS);
+  const claim = (wanted: string) => {
+    let name = wanted;
+    while (taken.has(name)) name = `${name}Operation`;
+    taken.add(name);
+    return name;
+  };
+  const out = new Map<string, ClientMethodNames>();
+  for (const op of model.operations) out.set(op.names.id, { call: claim(op.names.camel), preview: null, all: null });
+  for (const op of model.operations) {
+    const names = out.get(op.names.id)!;
+    out.set(op.names.id, {
+      ...names,
+      preview: op.preview ? claim(`preview${op.names.pascal}`) : null,
+      all: op.pagination ? claim(`${op.names.camel}All`) : null,
+    });
+  }
+  return out;
+}
+
+/** A TypeScript type for an operation's input with some fields made optional and others removed. */
+function inputType(op: OperationModel, omit: string[], optional: string[]): string {
+  const base = `T.${operationTypeNames(op).input}`;
+  const union = (fields: string[]) => fields.map(literal).join(" | ");
+  const omitted = omit.length > 0 ? `Omit<${base}, ${union(omit)}>` : base;
+  return optional.length > 0 ? `WithOptional<${omitted}, ${union(optional)}>` : omitted;
+}
+
+function effectsLine(op: OperationModel): string {
+  const e = op.effects;
+  if (e.kind === "read") return "Effects: read-only; safe to retry.";
+  const parts = [
+    "mutating",
+    e.destructive ? "destructive" : "non-destructive",
+    e.reversible ? "reversible" : "irreversible",
+    e.idempotent === "key"
+      ? `idempotent under its operation key \`${op.idempotency?.keyField}\` (kept ${op.idempotency?.retention}; omit it to let the journal pick or recover one)`
+      : e.idempotent === "natural"
+        ? "naturally idempotent"
+        : "not idempotent (never retried automatically)",
+  ];
+  if (e.openWorld) parts.push("reaches systems outside the platform");
+  return `Effects: ${parts.join(", ")}.`;
+}
+
+function errorsLine(model: ContractModel, op: OperationModel): string | null {
+  if (op.errors.length === 0) return null;
+  const byCode = new Map(model.errors.map((e) => [e.code, e]));
+  const items = op.errors.map((ref) => {
+    const e = byCode.get(ref.code);
+    return e ? `${e.code} (${e.class} → ${e.action})` : ref.code;
+  });
+  return `Errors: ${items.join(", ")}.`;
+}
+
+function docsFor(model: ContractModel, op: OperationModel, extra: Array<string | null>): OptionalKind<MethodDeclarationStructure>["docs"] {
+  const tags = op.deprecated
+    ? [{ tagName: "deprecated", text: docLines(`since ${op.deprecated.since}${op.deprecated.sunset ? `, removed after ${op.deprecated.sunset}` : ""}${op.deprecated.replacement ? `; use ${op.deprecated.replacement}` : ""}.`) }]
+    : [];
+  return [{ description: docLines(op.summary, op.description, ...extra, effectsLine(op), errorsLine(model, op)), tags }];
+}
+
+/** `sdk/client.ts`: the typed client, one thin method per operation (and per preview and traversal). */
+export function emitClient(model: ContractModel): string {
+  const project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
+  const file = project.createSourceFile("client.ts", "", { overwrite: true });
+  const className = clientClassName(model);
+  const methods: Array<OptionalKind<MethodDeclarationStructure>> = [];
+  const names = clientMethodNames(model);
+
+  for (const op of model.operations) {
+    const m = names.get(op.names.id)!;
+    const types = operationTypeNames(op);
+    const key = op.idempotency && op.effects.idempotent === "key" ? [op.idempotency.keyField] : [];
+    const dryRun = op.preview ? [op.preview.dryRunField] : [];
+    const descriptor = `ops.${descriptorName(op)}`;
+    methods.push({
+      name: m.call,
+      parameters: [
+        { name: "input", type: inputType(op, dryRun, key) },
+        { name: "options", type: "CallOptions", initializer: "{}" },
+      ],
+      returnType: `Promise<T.${types.output}>`,
+      docs: docsFor(model, op, [
+        op.preview
+          ? `Executes (the dry run is switched off): pass the \`${op.preview.confirmTokenField}\` that \`${m.preview}\` returned for these exact parameters; it is valid for ${op.preview.ttl}.`
+          : null,
+        op.preconditions.length > 0
+          ? `Preconditions: ${op.preconditions.map((p) => `\`${p.field}\` must match the current ${p.compares} (else ${p.error}, no change)`).join("; ")}.`
+          : null,
+      ]),
+      statements: `return this.core.call(${descriptor}, input, options);`,
+    });
+    if (op.preview && m.preview) {
+      methods.push({
+        name: m.preview,
+        parameters: [
+          { name: "input", type: inputType(op, [...dryRun, op.preview.confirmTokenField], key) },
+          { name: "options", type: "CallOptions", initializer: "{}" },
+        ],
+        returnType: op.preview.output ? `Promise<T.${types.preview}>` : "Promise<unknown>",
+        docs: [{ description: docLines(`Preview of \`${m.call}\`: executes nothing; returns the expected effect and a confirm token valid for ${op.preview.ttl}.`) }],
+        statements: `return this.core.preview(${descriptor}, input, options);`,
+      });
+    }
+    if (op.pagination && m.all) {
+      methods.push({
+        name: m.all,
+        parameters: [
+          { name: "input", type: inputType(op, [op.pagination.cursorField], []) },
+          { name: "bounds", type: "TraversalBounds" },
+        ],
+        returnType: `Paginator<T.${types.output}[${literal(op.pagination.itemsField)}][number]>`,
+        docs: [
+          {
+            description: docLines(
+              `Every page of \`${m.call}\` within explicit bounds (at most ${op.pagination.limitMax} items per page). Iterate it, or \`collect()\` it for the items plus whether the traversal is complete (final cursor null, no partial pages or page errors, items matching the declared total).`,
+            ),
+          },
+        ],
+        statements: `return this.core.paginate(${descriptor}, input, bounds);`,
+      });
+    }
+  }
+
+  file.addClass({
+    name: className,
+    isExported: true,
+    docs: [{ description: docLines(`Client of the ${model.title} platform (contract ${model.name} ${model.version}).`, model.description) }],
+    properties: [{ name: "core", isReadonly: true, type: "ContractClient", docs: [{ description: "The runtime behind every method: transport, retries, journal." }] }],
+    ctors: [
+      {
+        parameters: [{ name: "options", type: "ClientOptions", initializer: "{}" }],
+        statements: "this.core = new ContractClient(CONTRACT, options);",
+      },
+    ],
+    methods: [
+      ...methods,
+      { name: "close", returnType: "void", docs: [{ description: "Release the journal file, if this client opened one." }], statements: "this.core.close();" },
+    ],
+  });
+
+  const body = file.getFullText().trim();
+  const runtimeTypes = ["Paginator", "TraversalBounds", "WithOptional"].filter((t) => new RegExp(`\\b${t}\\b`).test(body));
+  const imports = [
+    `import { type CallOptions, type ClientOptions, ContractClient${runtimeTypes.map((t) => `, type ${t}`).join("")} } from "./runtime/index.js";`,
+    `import { CONTRACT } from "./contract.js";`,
+    `import * as ops from "./operations.js";`,
+    `import type * as T from "./types.js";`,
+  ].join("\n");
+  return `${generatedHeader(model.name, model.version)}${imports}\n\n${body}\n`;
+}

@@ -1,0 +1,58 @@
+import type { ContractModel, OperationModel } from "../../model/types.js";
+import { safeIdentifier } from "../../model/naming.js";
+import { generatedHeader, literal } from "../shared/literals.js";
+import { validatorName } from "./validators.js";
+
+/** Binding name of an operation's descriptor in `operations.ts` (reserved words get a suffix). */
+export function descriptorName(op: OperationModel): string {
+  return safeIdentifier(op.names.id);
+}
+
+/** `sdk/operations.ts`: the runtime descriptor of every operation (pure data plus its validators). */
+export function emitOperations(model: ContractModel): string {
+  const validators = new Set<string>();
+  const blocks = model.operations.map((op) => {
+    const v = (slot: "Input" | "Output" | "Preview") => {
+      const name = validatorName(op.names.camel, slot);
+      validators.add(name);
+      return name;
+    };
+    const page = op.pagination;
+    const lines = [
+      `export const ${descriptorName(op)}: OperationSpec = {`,
+      `  id: ${literal(op.names.id)},`,
+      `  method: ${literal(op.http.method)},`,
+      `  path: ${literal(op.http.path)},`,
+      `  bindings: [`,
+      ...op.http.bindings.map((b) => `    { field: ${literal(b.field)}, in: ${literal(b.in)}, name: ${literal(b.name)} },`),
+      `  ],`,
+      `  mutating: ${op.effects.kind === "mutating"},`,
+      `  idempotent: ${literal(op.effects.idempotent)},`,
+      `  keyField: ${op.idempotency ? literal(op.idempotency.keyField) : "null"},`,
+      `  preview: ${
+        op.preview
+          ? `{ dryRunField: ${literal(op.preview.dryRunField)}, confirmTokenField: ${literal(op.preview.confirmTokenField)}, defaultDryRun: ${op.preview.defaultDryRun} }`
+          : "null"
+      },`,
+      `  pagination: ${
+        page
+          ? `{\n    cursorField: ${literal(page.cursorField)},\n    nextCursorField: ${literal(page.nextCursorField)},\n    itemsField: ${literal(page.itemsField)},\n    limitField: ${literal(page.limitField)},\n    limitMax: ${page.limitMax},\n    totalField: ${literal(page.totalField)},\n    partialField: ${literal(page.partialField)},\n    errorsField: ${literal(page.errorsField)},\n  }`
+          : "null"
+      },`,
+      `  errors: [${op.errors.map((e) => literal(e.code)).join(", ")}],`,
+      `  validateInput: ${v("Input")},`,
+      `  validateOutput: ${v("Output")},`,
+      `  validatePreview: ${op.preview?.output ? v("Preview") : "null"},`,
+      `};`,
+    ];
+    return lines.join("\n");
+  });
+  return [
+    generatedHeader(model.name, model.version),
+    `import type { OperationSpec } from "./runtime/client.js";`,
+    `import {\n${[...validators].map((n) => `  ${n},`).join("\n")}\n} from "./validators.js";`,
+    "",
+    blocks.join("\n\n"),
+    "",
+  ].join("\n");
+}
