@@ -1,0 +1,75 @@
+/**
+ * The command line of the example servers: `--port`, `--db`, `--token` (or the contract's token
+ * environment variable), plus options of the platform. Prints the URL and serves until interrupted.
+ */
+import { parseArgs } from "node:util";
+import type { RunningPlatform } from "./host.js";
+import { exampleContract, type ExampleServerOptions } from "./example.js";
+
+export interface ExampleCli<Extra> {
+  readonly spec: string;
+  /** Extra string options (name → help text). */
+  readonly extraOptions?: Readonly<Record<string, string>>;
+  readonly start: (options: ExampleServerOptions & Extra) => Promise<RunningPlatform>;
+  /** Turns the extra option values into server options (throw an Error to report a usage problem). */
+  readonly extra: (values: Readonly<Record<string, string | undefined>>) => Extra;
+}
+
+export async function runExampleCli<Extra>(cli: ExampleCli<Extra>, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const model = exampleContract(cli.spec);
+  const auth = model.transport.auth;
+  const tokenEnv = auth.type === "none" ? null : auth.tokenEnv;
+  const defaultPort = new URL(model.transport.baseUrl).port || "0";
+  const usage = [
+    `usage: ${model.name} [--port N] [--db FILE] [--token TOKEN]${Object.keys(cli.extraOptions ?? {}).map((o) => ` [--${o} VALUE]`).join("")}`,
+    `  --port   port on 127.0.0.1 (default ${defaultPort}, from the contract's baseUrl; 0 picks a free one)`,
+    "  --db     SQLite file (default: in memory)",
+    `  --token  bearer token callers must send${tokenEnv ? ` (default: $${tokenEnv})` : ""}`,
+    ...Object.entries(cli.extraOptions ?? {}).map(([name, help]) => `  --${name}  ${help}`),
+  ].join("\n");
+
+  let options: ExampleServerOptions & Extra;
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: "string" },
+        db: { type: "string" },
+        token: { type: "string" },
+        help: { type: "boolean" },
+        ...Object.fromEntries(Object.keys(cli.extraOptions ?? {}).map((name) => [name, { type: "string" as const }])),
+      },
+    });
+    if (values.help) {
+      process.stdout.write(`${usage}\n`);
+      return;
+    }
+    const port = Number(values.port ?? defaultPort);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${String(values.port)}`);
+    const token = (values.token as string | undefined) ?? (tokenEnv ? process.env[tokenEnv] : undefined);
+    if (tokenEnv && !token) throw new Error(`give --token or set ${tokenEnv}`);
+    const all = values as Readonly<Record<string, string | boolean | undefined>>;
+    const extras = Object.fromEntries(Object.keys(cli.extraOptions ?? {}).map((name) => [name, all[name] as string | undefined]));
+    options = {
+      port,
+      db: (values.db as string | undefined) ?? ":memory:",
+      ...(token ? { token } : {}),
+      ...cli.extra(extras),
+    };
+  } catch (error) {
+    process.stderr.write(`${model.name}: ${error instanceof Error ? error.message : String(error)}\n${usage}\n`);
+    process.exitCode = 2;
+    return;
+  }
+
+  const running = await cli.start(options);
+  process.stdout.write(`${model.title} (${model.name} ${model.version}) listening on ${running.url}\n`);
+  const shutdown = () => {
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
