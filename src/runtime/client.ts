@@ -273,7 +273,9 @@ export class ContractClient {
       } catch (e) {
         const error = e as ContractError;
         const retryable = typeof error.retryable === "boolean" && error.retryable && !(error instanceof UnknownOutcomeError);
-        if (!retryable || !repeatable || attempt >= this.policy.maxAttempts) throw e;
+        // A request that provably never left may be resent whatever the operation.
+        const neverSent = error.code === CLIENT_CODES.unreachable;
+        if (!retryable || !(repeatable || neverSent) || attempt >= this.policy.maxAttempts) throw e;
         await sleep(backoffDelay(this.policy, attempt, error.retryAfterMs, this.options.random), options.signal);
       }
     }

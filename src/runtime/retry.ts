@@ -1,7 +1,7 @@
 /**
  * Bounded retries with exponential backoff and jitter, for transient and rate-limited failures only.
  * Defaults: 3 attempts in all, delays from 250 ms doubling to at most 8 s, ±25 % jitter; a
- * Retry-After from the platform is honoured Math.min(policy.maxDelayMs, and never shortened by jitter).
+ * Retry-After from the platform is honoured (and never shortened by jitter).
  */
 export interface RetryPolicy {
   /** Attempts in all, the first included. 1 disables retries. */
@@ -16,9 +16,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, initialDelayM
 
 /** Delay before attempt `attempt + 1` (attempt counts from 1). */
 export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs: number | null, random: () => number = Math.random): number {
-  const exponential = (policy.initialDelayMs * 2 ** (attempt - 1));
+  const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 1));
   const jittered = exponential * (1 + policy.jitter * (2 * random() - 1));
-  const delay = Math.max(0, Math.round(jittered));
+  // The cap holds after jitter too: "at most maxDelayMs" is what the generated README promises.
+  const delay = Math.max(0, Math.min(policy.maxDelayMs, Math.round(jittered)));
   return retryAfterMs !== null ? Math.max(retryAfterMs, delay) : delay;
 }
 
@@ -31,6 +32,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
     }, ms);
     const onAbort = () => {
+      clearTimeout(timer);
       reject(signal!.reason);
     };
     signal?.addEventListener("abort", onAbort, { once: true });

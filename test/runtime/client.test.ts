@@ -754,6 +754,13 @@ describe("retries", () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("connection refused is resent even for a mutation with idempotent 'none': nothing had left", async () => {
+    const { fetch, calls } = scripted(fetchFailed("ECONNREFUSED"), json(201, { id: "n1" }));
+    const result = await client(fetch).call(addNote, { customer_id: "c", text: "hi" });
+    expect(result).toEqual({ id: "n1" });
+    expect(calls).toHaveLength(2);
+  });
+
   it("connection refused is a TransientError (nothing sent) and is retried, with the same key", async () => {
     const journal = new MemoryJournal();
     const { fetch, calls } = scripted(fetchFailed("ECONNREFUSED"), fetchFailed("ECONNREFUSED"), json(201, customer));

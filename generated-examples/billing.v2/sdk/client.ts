@@ -65,11 +65,12 @@ export class BillingClient {
   }
 
   /**
-   * Every page of `listCustomers` within explicit bounds (at most 100 items per page). Iterate it,
-   * or `collect()` it for the items plus whether the traversal is complete (final cursor null, no
-   * partial pages or page errors, items matching the declared total).
+   * Every page of `listCustomers` within explicit bounds (at most 100 items per page), starting from
+   * `cursor` when given (e.g. a previous traversal's `continuation`). Iterate it, or `collect()` it
+   * for the items plus whether the traversal is complete (final cursor null, no partial pages or
+   * page errors, items matching the declared total).
    */
-  listCustomersAll(input: Omit<T.ListCustomersInput, "cursor">, bounds: TraversalBounds): Paginator<T.ListCustomersOutput["customers"][number]> {
+  listCustomersAll(input: T.ListCustomersInput, bounds: TraversalBounds): Paginator<T.ListCustomersOutput["customers"][number]> {
     return this.core.paginate(ops.listCustomers, input, bounds);
   }
 

@@ -49,11 +49,12 @@ export class IncidentsClient {
   }
 
   /**
-   * Every page of `listIncidents` within explicit bounds (at most 40 items per page). Iterate it, or
-   * `collect()` it for the items plus whether the traversal is complete (final cursor null, no
-   * partial pages or page errors, items matching the declared total).
+   * Every page of `listIncidents` within explicit bounds (at most 40 items per page), starting from
+   * `cursor` when given (e.g. a previous traversal's `continuation`). Iterate it, or `collect()` it
+   * for the items plus whether the traversal is complete (final cursor null, no partial pages or
+   * page errors, items matching the declared total).
    */
-  listIncidentsAll(input: Omit<T.ListIncidentsInput, "cursor">, bounds: TraversalBounds): Paginator<T.ListIncidentsOutput["incidents"][number]> {
+  listIncidentsAll(input: T.ListIncidentsInput, bounds: TraversalBounds): Paginator<T.ListIncidentsOutput["incidents"][number]> {
     return this.core.paginate(ops.listIncidents, input, bounds);
   }
 

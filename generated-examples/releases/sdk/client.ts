@@ -46,11 +46,12 @@ export class ReleasesClient {
   }
 
   /**
-   * Every page of `listReleases` within explicit bounds (at most 100 items per page). Iterate it, or
-   * `collect()` it for the items plus whether the traversal is complete (final cursor null, no
-   * partial pages or page errors, items matching the declared total).
+   * Every page of `listReleases` within explicit bounds (at most 100 items per page), starting from
+   * `cursor` when given (e.g. a previous traversal's `continuation`). Iterate it, or `collect()` it
+   * for the items plus whether the traversal is complete (final cursor null, no partial pages or
+   * page errors, items matching the declared total).
    */
-  listReleasesAll(input: Omit<T.ListReleasesInput, "cursor">, bounds: TraversalBounds): Paginator<T.ListReleasesOutput["releases"][number]> {
+  listReleasesAll(input: T.ListReleasesInput, bounds: TraversalBounds): Paginator<T.ListReleasesOutput["releases"][number]> {
     return this.core.paginate(ops.listReleases, input, bounds);
   }
 

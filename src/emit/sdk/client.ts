@@ -130,14 +130,14 @@ export function emitClient(model: ContractModel): string {
       methods.push({
         name: m.all,
         parameters: [
-          { name: "input", type: inputType(op, [op.pagination.cursorField], []) },
+          { name: "input", type: inputType(op, [], []) },
           { name: "bounds", type: "TraversalBounds" },
         ],
         returnType: `Paginator<T.${types.output}[${literal(op.pagination.itemsField)}][number]>`,
         docs: [
           {
             description: docLines(
-              `Every page of \`${m.call}\` within explicit bounds (at most ${op.pagination.limitMax} items per page). Iterate it, or \`collect()\` it for the items plus whether the traversal is complete (final cursor null, no partial pages or page errors, items matching the declared total).`,
+              `Every page of \`${m.call}\` within explicit bounds (at most ${op.pagination.limitMax} items per page), starting from \`${op.pagination.cursorField}\` when given (e.g. a previous traversal's \`continuation\`). Iterate it, or \`collect()\` it for the items plus whether the traversal is complete (final cursor null, no partial pages or page errors, items matching the declared total).`,
             ),
           },
         ],

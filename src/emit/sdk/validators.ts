@@ -39,18 +39,12 @@ export function emitValidators(model: ContractModel): { js: string; dts: string 
 }
 
 /**
- * ajv's ESM output still calls `require()` for its runtime helpers and format functions; turn each
- * into a hoisted ESM import of the same CommonJS module (with the extension ESM resolution needs).
+ * ajv's ESM output still calls `require()` for its runtime helpers and format functions. A
+ * `require` made with `createRequire` loads those CommonJS modules exactly as ajv expects, in Node
+ * and in bundlers alike (a default import would depend on each loader's CommonJS interop).
  */
 function toEsmImports(code: string): string {
-  const modules = new Map<string, string>();
-  const body = code
-    .replace(/^"use strict";\n/, "")
-    .replace(/require\("([^"]+)"\)/g, (_, specifier: string) => {
-      const path = specifier.endsWith(".js") ? specifier : `${specifier}.js`;
-      if (!modules.has(path)) modules.set(path, `cjs${modules.size}`);
-      return modules.get(path)!;
-    });
-  const imports = [...modules.entries()].map(([path, name]) => `import ${name} from ${JSON.stringify(path)};`).join("\n");
-  return `${imports}${imports ? "\n" : ""}${body}`;
+  const body = code.replace(/^"use strict";\n/, "");
+  if (!/\brequire\(/.test(body)) return body;
+  return `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${body}`;
 }

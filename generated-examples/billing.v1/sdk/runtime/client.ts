@@ -189,7 +189,9 @@ export class ContractClient {
     const journal = this.journal;
     // Without a key from the caller, an unfinished intent with the same parameters is the same
     // intent (a re-run after a lost response); otherwise this is a new intent with a new key.
-    const callerKey = typeof input[keyField] === "string" ? (input[keyField] as string) : undefined;
+    // A key the caller gave is never replaced: one that is not a string fails the input schema.
+    if (input[keyField] !== undefined && typeof input[keyField] !== "string") this.validateInput(op, input, null);
+    const callerKey = input[keyField] !== undefined ? String(input[keyField]) : undefined;
     const key = callerKey ?? journal?.findUnfinished(op.id, target, paramsHash)?.key ?? randomUUID();
     const keyed = { ...input, [keyField]: key };
     this.validateInput(op, keyed, key);
@@ -218,7 +220,10 @@ export class ContractClient {
       return result as O;
     } catch (e) {
       const error = e as ContractError;
-      const status = error.outcome === "unknown" || error.errorClass === "transient" ? "unknown" : error.outcome === "completed" ? "completed" : "rejected";
+      // Not a contract error (e.g. the caller aborted during a backoff after an attempt that may have
+      // executed): nothing proves the intent was rejected, so it stays unfinished.
+      const status =
+        typeof error?.outcome !== "string" || error.outcome === "unknown" || error.errorClass === "transient" ? "unknown" : error.outcome === "completed" ? "completed" : "rejected";
       journal.settle(intent, status, typeof error.toJSON === "function" ? error.toJSON() : { message: String(e) });
       throw e;
     }
@@ -268,7 +273,9 @@ export class ContractClient {
       } catch (e) {
         const error = e as ContractError;
         const retryable = typeof error.retryable === "boolean" && error.retryable && !(error instanceof UnknownOutcomeError);
-        if (!retryable || !repeatable || attempt >= this.policy.maxAttempts) throw e;
+        // A request that provably never left may be resent whatever the operation.
+        const neverSent = error.code === CLIENT_CODES.unreachable;
+        if (!retryable || !(repeatable || neverSent) || attempt >= this.policy.maxAttempts) throw e;
         await sleep(backoffDelay(this.policy, attempt, error.retryAfterMs, this.options.random), options.signal);
       }
     }
@@ -323,19 +330,20 @@ export class ContractClient {
         parsed = false;
       }
     }
-    if (response.ok && parsed) {
-      if (!validate(body)) {
-        const first = validate.errors?.[0];
+    if (response.ok) {
+      // A 2xx answer means a mutation took effect, whether or not its body is usable.
+      if (!parsed || !validate(body)) {
+        const first = parsed ? validate.errors?.[0] : undefined;
         throw new InternalError({
           code: CLIENT_CODES.badResponse,
           errorClass: "internal",
           action: "stop_and_surface",
-          message: `The response of ${op.id} does not match the contract: ${first ? `${first.instancePath || "(root)"} ${first.message}` : "invalid"}.`,
+          message: `The response of ${op.id} does not match the contract: ${!parsed ? "the body is not JSON" : first ? `${first.instancePath || "(root)"} ${first.message}` : "invalid"}.`,
           operation: op.id,
           operationId,
           outcome: op.mutating ? "completed" : "rejected",
           status: response.status,
-          details: validate.errors,
+          details: parsed ? validate.errors : null,
         });
       }
       return body;
@@ -386,7 +394,7 @@ export class ContractClient {
   private responseError(op: OperationSpec, response: Response, body: unknown, key: string | null, operationId: string): ContractError {
     const envelope = (body as { error?: Record<string, unknown> } | null)?.error;
     const code = typeof envelope?.code === "string" ? envelope.code : null;
-    const entry = code !== null ? this.contract.taxonomy[code] : undefined;
+    const entry = code !== null && Object.hasOwn(this.contract.taxonomy, code) ? this.contract.taxonomy[code] : undefined;
     const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
     if (code !== null && entry) {
       const outcome = (["completed", "pending", "rejected", "unknown"] as Outcome[]).includes(envelope?.outcome as Outcome) ? (envelope!.outcome as Outcome) : "rejected";

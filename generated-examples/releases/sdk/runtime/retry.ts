@@ -18,7 +18,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, initialDelayM
 export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs: number | null, random: () => number = Math.random): number {
   const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 1));
   const jittered = exponential * (1 + policy.jitter * (2 * random() - 1));
-  const delay = Math.max(0, Math.round(jittered));
+  // The cap holds after jitter too: "at most maxDelayMs" is what the generated README promises.
+  const delay = Math.max(0, Math.min(policy.maxDelayMs, Math.round(jittered)));
   return retryAfterMs !== null ? Math.max(retryAfterMs, delay) : delay;
 }
 
