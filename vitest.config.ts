@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/e2e/global-setup.ts"],
     testTimeout: 60_000,
     // Two cores here and in CI: keep workers to what the machine has.
     maxWorkers: 2,
