@@ -53,11 +53,12 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS customers (
     seq        INTEGER PRIMARY KEY AUTOINCREMENT, -- insertion order: newest-first ties on created_at
     id         TEXT    NOT NULL UNIQUE,
-    email      TEXT    NOT NULL UNIQUE COLLATE NOCASE,
+    email      TEXT    NOT NULL COLLATE NOCASE,
     name       TEXT    NOT NULL,
     revision   INTEGER NOT NULL,
     created_at TEXT    NOT NULL
   );
+  CREATE INDEX IF NOT EXISTS customers_by_email ON customers (email);
   CREATE TABLE IF NOT EXISTS invoices (
     id             TEXT    PRIMARY KEY,
     customer_id    TEXT    NOT NULL REFERENCES customers (id),
@@ -125,9 +126,13 @@ function requireInvoice(db: Database, id: string): InvoiceRow {
   return row;
 }
 
-/** Emails are unique regardless of case. */
-function requireEmailFree(db: Database, email: string, exceptCustomer: string | null): void {
-  const holder = db.prepare("SELECT id FROM customers WHERE email = ? AND id IS NOT ?").get(email, exceptCustomer) as { id: string } | undefined;
+/**
+ * An update may not move a customer onto an email another customer has (compared ignoring case).
+ * Creation does not check: two create calls with distinct idempotency keys are two intents and
+ * create two customers even with equal parameters (examples/README.md).
+ */
+function requireEmailFree(db: Database, email: string, customerId: string): void {
+  const holder = db.prepare("SELECT id FROM customers WHERE email = ? AND id <> ?").get(email, customerId) as { id: string } | undefined;
   if (holder) throw new PlatformError("EMAIL_TAKEN", `Another customer already has the email ${email}.`, { field: "email" });
 }
 
@@ -173,7 +178,6 @@ interface RefundInput {
 
 const handlers: Handlers = {
   create_customer(input: CreateCustomerInput, ctx: HandlerContext): Customer {
-    requireEmailFree(ctx.db, input.email, null);
     const id = randomId("cus_");
     ctx.db
       .prepare("INSERT INTO customers (id, email, name, revision, created_at) VALUES (?, ?, ?, 1, ?)")

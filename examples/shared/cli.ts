@@ -73,3 +73,11 @@ export async function runExampleCli<Extra>(cli: ExampleCli<Extra>, argv: readonl
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
 }
+
+/** A positive integer option value, or undefined when the option was not given. */
+export function positiveIntegerOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, not ${value}`);
+  return n;
+}

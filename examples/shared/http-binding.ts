@@ -51,7 +51,7 @@ export function matchRoute(routes: readonly Route[], method: string, rawPath: st
     route.params.forEach((name, i) => (rawPathValues[name] = match[i + 1] ?? ""));
     return { kind: "matched", route, rawPathValues };
   }
-  return allowed.length > 0 ? { kind: "method_not_allowed", allowed } : { kind: "not_found" };
+  return allowed.length > 0 ? { kind: "method_not_allowed", allowed: [...new Set(allowed)].sort() } : { kind: "not_found" };
 }
 
 export interface EncodedRequest {

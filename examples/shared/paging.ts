@@ -37,12 +37,15 @@ export interface PageSource<Row> {
 }
 
 interface PageCursor {
+  /** Sort-key values of the last row handed out. */
   readonly after: unknown[];
+  /** Number of the page that issued the cursor (1-based). */
   readonly page: number;
 }
 
 /** One page of a paginated operation, shaped as its output (items, next cursor, total, partial, errors). */
-export function listPage<Row>(ctx: HandlerContext, input: Readonly<Record<string, unknown>>, source: PageSource<Row>, policy: CursorPolicy): Record<string, unknown> {
+export function listPage<Row>(ctx: HandlerContext, validInput: object, source: PageSource<Row>, policy: CursorPolicy): Record<string, unknown> {
+  const input = validInput as Readonly<Record<string, unknown>>;
   const page = paginationOf(ctx.operation);
   const limit = pageLimit(page, input);
   const binding = hashValue(without(input, [page.cursorField, page.limitField]));
@@ -60,7 +63,7 @@ export function listPage<Row>(ctx: HandlerContext, input: Readonly<Record<string
   const pageNumber = (cursor?.page ?? 0) + 1;
   const next =
     rows.length > limit && last !== undefined
-      ? issuePosition(ctx, "page", binding, { after: source.orderBy.map((k) => (last as Record<string, unknown>)[k.column]), page: pageNumber + 1 })
+      ? issuePosition(ctx, "page", binding, { after: source.orderBy.map((k) => (last as Record<string, unknown>)[k.column]), page: pageNumber })
       : null;
 
   let items = onPage.map(source.toItem);
@@ -115,7 +118,8 @@ interface ScanPosition {
 }
 
 /** Examine up to the per-call bound of records after the continuation (if any), counting matches. */
-export function countScan(ctx: HandlerContext, input: Readonly<Record<string, unknown>>, source: ScanSource, policy: ScanPolicy): ScanProgress {
+export function countScan(ctx: HandlerContext, validInput: object, source: ScanSource, policy: ScanPolicy): ScanProgress {
+  const input = validInput as Readonly<Record<string, unknown>>;
   const task = taskOf(ctx.operation);
   const binding = hashValue(without(input, [task.continuationField]));
   const text = task.continuationField !== null ? input[task.continuationField] : undefined;

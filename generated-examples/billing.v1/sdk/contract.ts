@@ -8,7 +8,7 @@ export const TAXONOMY = {
   INVALID_FIELD: { class: "invalid_input", action: "fix_field", http: 400 },
   CUSTOMER_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 },
   INVOICE_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 },
-  /** Another customer has this email. */
+  /** Another customer already has this email (checked when an email changes; customers created separately may share one). */
   EMAIL_TAKEN: { class: "conflict", action: "reread_and_replan", http: 409 },
   /** The operation key was already used with different parameters; nothing was executed. */
   IDEMPOTENCY_KEY_REUSED: { class: "conflict", action: "stop_and_surface", http: 409 },
@@ -17,6 +17,8 @@ export const TAXONOMY = {
   /** No valid confirm token for these exact parameters; preview again. */
   CONFIRMATION_REQUIRED: { class: "conflict", action: "reread_and_replan", http: 409 },
   REFUND_EXCEEDS_BALANCE: { class: "conflict", action: "reread_and_replan", http: 409 },
+  /** The bearer token is missing, expired or revoked. */
+  TOKEN_INVALID: { class: "unauthenticated", action: "reauthenticate", http: 401 },
   ROLE_FORBIDDEN: { class: "permission", action: "stop_and_surface", http: 403 },
   RATE_LIMITED: { class: "rate_limited", action: "retry_after", http: 429 },
   UPSTREAM_TIMEOUT: { class: "transient", action: "retry_same_key", http: 504 },

@@ -29,9 +29,9 @@ export class BillingClient {
    * Effects: mutating, non-destructive, reversible, idempotent under its operation key
    * `idempotency_key` (kept 24h; omit it to let the journal pick or recover one).
    *
-   * Errors: INVALID_FIELD (invalid_input → fix_field), EMAIL_TAKEN (conflict → reread_and_replan),
-   * IDEMPOTENCY_KEY_REUSED (conflict → stop_and_surface), ROLE_FORBIDDEN (permission →
-   * stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient →
+   * Errors: INVALID_FIELD (invalid_input → fix_field), IDEMPOTENCY_KEY_REUSED (conflict →
+   * stop_and_surface), TOKEN_INVALID (unauthenticated → reauthenticate), ROLE_FORBIDDEN (permission
+   * → stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient →
    * retry_same_key).
    */
   createCustomer(input: WithOptional<T.CreateCustomerInput, "idempotency_key">, options: CallOptions = {}): Promise<T.CreateCustomerOutput> {
@@ -44,8 +44,9 @@ export class BillingClient {
    * Effects: read-only; safe to retry.
    *
    * Errors: INVALID_FIELD (invalid_input → fix_field), CUSTOMER_NOT_FOUND (not_found →
-   * verify_identifier), ROLE_FORBIDDEN (permission → stop_and_surface), RATE_LIMITED (rate_limited →
-   * retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).
+   * verify_identifier), TOKEN_INVALID (unauthenticated → reauthenticate), ROLE_FORBIDDEN (permission
+   * → stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient →
+   * retry_same_key).
    */
   getCustomer(input: T.GetCustomerInput, options: CallOptions = {}): Promise<T.GetCustomerOutput> {
     return this.core.call(ops.getCustomer, input, options);
@@ -56,9 +57,9 @@ export class BillingClient {
    *
    * Effects: read-only; safe to retry.
    *
-   * Errors: INVALID_FIELD (invalid_input → fix_field), ROLE_FORBIDDEN (permission →
-   * stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient →
-   * retry_same_key).
+   * Errors: INVALID_FIELD (invalid_input → fix_field), TOKEN_INVALID (unauthenticated →
+   * reauthenticate), ROLE_FORBIDDEN (permission → stop_and_surface), RATE_LIMITED (rate_limited →
+   * retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).
    */
   listCustomers(input: T.ListCustomersInput, options: CallOptions = {}): Promise<T.ListCustomersOutput> {
     return this.core.call(ops.listCustomers, input, options);
@@ -87,8 +88,9 @@ export class BillingClient {
    *
    * Errors: INVALID_FIELD (invalid_input → fix_field), CUSTOMER_NOT_FOUND (not_found →
    * verify_identifier), EMAIL_TAKEN (conflict → reread_and_replan), REVISION_CONFLICT (conflict →
-   * reread_and_replan), ROLE_FORBIDDEN (permission → stop_and_surface), RATE_LIMITED (rate_limited →
-   * retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).
+   * reread_and_replan), TOKEN_INVALID (unauthenticated → reauthenticate), ROLE_FORBIDDEN (permission
+   * → stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient →
+   * retry_same_key).
    */
   updateCustomer(input: T.UpdateCustomerInput, options: CallOptions = {}): Promise<T.UpdateCustomerOutput> {
     return this.core.call(ops.updateCustomer, input, options);
@@ -100,8 +102,9 @@ export class BillingClient {
    * Effects: read-only; safe to retry.
    *
    * Errors: INVALID_FIELD (invalid_input → fix_field), INVOICE_NOT_FOUND (not_found →
-   * verify_identifier), ROLE_FORBIDDEN (permission → stop_and_surface), RATE_LIMITED (rate_limited →
-   * retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).
+   * verify_identifier), TOKEN_INVALID (unauthenticated → reauthenticate), ROLE_FORBIDDEN (permission
+   * → stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient →
+   * retry_same_key).
    */
   getInvoice(input: T.GetInvoiceInput, options: CallOptions = {}): Promise<T.GetInvoiceOutput> {
     return this.core.call(ops.getInvoice, input, options);
@@ -126,8 +129,9 @@ export class BillingClient {
    * Errors: INVALID_FIELD (invalid_input → fix_field), INVOICE_NOT_FOUND (not_found →
    * verify_identifier), REFUND_EXCEEDS_BALANCE (conflict → reread_and_replan), CONFIRMATION_REQUIRED
    * (conflict → reread_and_replan), IDEMPOTENCY_KEY_REUSED (conflict → stop_and_surface),
-   * ROLE_FORBIDDEN (permission → stop_and_surface), RATE_LIMITED (rate_limited → retry_after),
-   * UPSTREAM_TIMEOUT (transient → retry_same_key).
+   * TOKEN_INVALID (unauthenticated → reauthenticate), ROLE_FORBIDDEN (permission →
+   * stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient →
+   * retry_same_key).
    */
   refundInvoice(input: WithOptional<Omit<T.RefundInvoiceInput, "dry_run">, "idempotency_key">, options: CallOptions = {}): Promise<T.RefundInvoiceOutput> {
     return this.core.call(ops.refundInvoice, input, options);
