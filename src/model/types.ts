@@ -96,25 +96,9 @@ export interface TypeModel {
   readonly loc: SourceLocation;
 }
 
-export type ErrorClass =
-  | "invalid_input"
-  | "not_found"
-  | "conflict"
-  | "permission"
-  | "unauthenticated"
-  | "rate_limited"
-  | "transient"
-  | "internal";
-
-export type RecoveryAction =
-  | "fix_field"
-  | "verify_identifier"
-  | "reread_and_replan"
-  | "reconcile"
-  | "stop_and_surface"
-  | "reauthenticate"
-  | "retry_after"
-  | "retry_same_key";
+// One definition of the taxonomy's vocabulary: the runtime's, which generated SDKs carry verbatim.
+export type { ErrorClass, RecoveryAction } from "../runtime/errors.js";
+import type { ErrorClass, RecoveryAction } from "../runtime/errors.js";
 
 export interface ErrorModel {
   readonly code: string;
