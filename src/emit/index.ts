@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { ContractModel } from "../model/types.js";
 import { packagePath } from "../package-root.js";
+import { emitCliMain, emitCommands } from "./cli/commands.js";
 import { emitPackageFiles } from "./package/package.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo } from "./sdk/errors.js";
@@ -12,13 +13,16 @@ import { generatedHeader } from "./shared/literals.js";
 /** Generated files: relative path → content. Pure function of the model (and contractgen's own files). */
 export type FileTree = ReadonlyMap<string, string>;
 
-/** The hand-written runtime, copied verbatim into every generated SDK. */
-function runtimeFiles(): Array<[string, string]> {
-  const dir = packagePath("src", "runtime");
+/**
+ * Hand-written runtime sources copied into the output: `src/<from>/*.ts` → `<to>/*.ts`. Imports of
+ * the SDK runtime are re-pointed at its place in the generated package.
+ */
+function copiedRuntime(from: string, to: string, sdkRuntime: string): Array<[string, string]> {
+  const dir = packagePath("src", from);
   return readdirSync(dir)
     .filter((f) => f.endsWith(".ts"))
     .sort()
-    .map((f) => [`sdk/runtime/${f}`, readFileSync(`${dir}/${f}`, "utf8")]);
+    .map((f) => [`${to}/${f}`, readFileSync(`${dir}/${f}`, "utf8").replaceAll('from "../runtime/', `from "${sdkRuntime}`)]);
 }
 
 function emitIndex(model: ContractModel): string {
@@ -41,7 +45,10 @@ export async function emitPackage(model: ContractModel): Promise<FileTree> {
     ["sdk/types.ts", await emitTypes(model)],
     ["sdk/validators.js", validators.js],
     ["sdk/validators.d.ts", validators.dts],
-    ...runtimeFiles(),
+    ...copiedRuntime("runtime", "sdk/runtime", "../runtime/"),
+    ["cli/main.ts", emitCliMain(model)],
+    ["cli/commands.ts", emitCommands(model)],
+    ...copiedRuntime("cli-runtime", "cli/runtime", "../../sdk/runtime/"),
   ];
   return new Map(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

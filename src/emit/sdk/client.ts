@@ -2,6 +2,7 @@ import { IndentationText, type MethodDeclarationStructure, type OptionalKind, Pr
 import type { ContractModel, OperationModel } from "../../model/types.js";
 import { pascalCase } from "../../model/naming.js";
 import { docLines, generatedHeader, literal } from "../shared/literals.js";
+import { effectsLine, errorsLine } from "../shared/describe.js";
 import { descriptorName } from "./operations.js";
 import { operationTypeNames } from "./types.js";
 
@@ -47,33 +48,6 @@ function inputType(op: OperationModel, omit: string[], optional: string[]): stri
   const union = (fields: string[]) => fields.map(literal).join(" | ");
   const omitted = omit.length > 0 ? `Omit<${base}, ${union(omit)}>` : base;
   return optional.length > 0 ? `WithOptional<${omitted}, ${union(optional)}>` : omitted;
-}
-
-function effectsLine(op: OperationModel): string {
-  const e = op.effects;
-  if (e.kind === "read") return "Effects: read-only; safe to retry.";
-  const parts = [
-    "mutating",
-    e.destructive ? "destructive" : "non-destructive",
-    e.reversible ? "reversible" : "irreversible",
-    e.idempotent === "key"
-      ? `idempotent under its operation key \`${op.idempotency?.keyField}\` (kept ${op.idempotency?.retention}; omit it to let the journal pick or recover one)`
-      : e.idempotent === "natural"
-        ? "naturally idempotent"
-        : "not idempotent (never retried automatically)",
-  ];
-  if (e.openWorld) parts.push("reaches systems outside the platform");
-  return `Effects: ${parts.join(", ")}.`;
-}
-
-function errorsLine(model: ContractModel, op: OperationModel): string | null {
-  if (op.errors.length === 0) return null;
-  const byCode = new Map(model.errors.map((e) => [e.code, e]));
-  const items = op.errors.map((ref) => {
-    const e = byCode.get(ref.code);
-    return e ? `${e.code} (${e.class} → ${e.action})` : ref.code;
-  });
-  return `Errors: ${items.join(", ")}.`;
 }
 
 function docsFor(model: ContractModel, op: OperationModel, extra: Array<string | null>): OptionalKind<MethodDeclarationStructure>["docs"] {

@@ -8,6 +8,17 @@ export function literal(value: unknown): string {
   return (JSON.stringify(value) ?? "undefined").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
+/** A multi-line JSON literal, indented to sit at `indent` spaces. */
+export function literalBlock(value: unknown, indent: number): string {
+  const pad = " ".repeat(indent);
+  return (JSON.stringify(value, null, 2) ?? "undefined")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")
+    .split("\n")
+    .map((line, i) => (i === 0 ? line : pad + line))
+    .join("\n");
+}
+
 /** Text safe inside a block comment: no terminator, no stray carriage returns. */
 export function commentText(text: string): string {
   return text

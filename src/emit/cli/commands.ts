@@ -1,0 +1,170 @@
+import type { FlagSpec, ScalarType } from "../../cli-runtime/program.js";
+import { kebabCase } from "../../model/naming.js";
+import type { ContractModel, OperationModel } from "../../model/types.js";
+import { isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
+import { clientClassName, clientMethodNames } from "../sdk/client.js";
+import { effectsLine, errorsLine } from "../shared/describe.js";
+import { generatedHeader, literal, literalBlock } from "../shared/literals.js";
+
+/** Flags every generated CLI defines itself; an input field with one of these names gets a prefix. */
+const RESERVED_FLAGS = new Set(["input", "output", "all", "max-pages", "max-items", "base-url", "journal", "max-attempts", "timeout", "help", "version", "operation-key", "dry-run", "confirm", "fields"]);
+
+/** Follow `#/$defs/…` references inside a bundled schema. */
+function resolveLocal(node: unknown, root: unknown): SchemaObject | undefined {
+  let current = node;
+  for (let hops = 0; hops < 32 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
+    const name = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : undefined;
+    const defs = isSchemaObject(root) ? root.$defs : undefined;
+    current = name !== undefined && isSchemaObject(defs) ? defs[name] : undefined;
+  }
+  return isSchemaObject(current) ? current : undefined;
+}
+
+function scalarType(schema: SchemaObject): ScalarType | undefined {
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t) => t !== "null" && t !== undefined);
+  if (types.length === 0 && Array.isArray(schema.enum)) {
+    const kinds = new Set(schema.enum.map((v) => typeof v));
+    if (kinds.size === 1) {
+      const kind = [...kinds][0];
+      if (kind === "string" || kind === "boolean") return kind;
+      if (kind === "number") return schema.enum.every((v) => Number.isInteger(v)) ? "integer" : "number";
+    }
+  }
+  if (types.length !== 1) return undefined;
+  const t = types[0];
+  return t === "string" || t === "integer" || t === "number" || t === "boolean" ? t : undefined;
+}
+
+function describe(schema: SchemaObject): string {
+  const parts = [typeof schema.description === "string" ? schema.description.replace(/\s+/g, " ").trim() : ""];
+  if (typeof schema["x-unit"] === "string") parts.push(`Unit: ${schema["x-unit"]}.`);
+  if ("default" in schema) parts.push(`Default: ${JSON.stringify(schema.default)}.`);
+  return parts.filter(Boolean).join(" ");
+}
+
+/** The flags of an operation: one per scalar or scalar-array input field, behaviour fields excepted. */
+export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOnly: string[] } {
+  const root = op.input.schema;
+  const input = resolveLocal(root, root);
+  const required = new Set(Array.isArray(input?.required) ? (input!.required as string[]) : []);
+  const properties = isSchemaObject(input?.properties) ? input!.properties : {};
+  const behaviour = new Set([op.idempotency?.keyField, op.preview?.dryRunField, op.preview?.confirmTokenField, op.projection?.field].filter((f): f is string => f !== undefined));
+  const flags: FlagSpec[] = [];
+  const inputOnly: string[] = [];
+  for (const [field, raw] of Object.entries(properties)) {
+    if (behaviour.has(field)) continue;
+    const schema = resolveLocal(raw, root);
+    if (!schema) {
+      inputOnly.push(field);
+      continue;
+    }
+    const base = kebabCase(field) || "field";
+    const flag = RESERVED_FLAGS.has(base) ? `set-${base}` : base;
+    const numeric = (k: string) => (typeof schema[k] === "number" ? { [k]: schema[k] as number } : {});
+    const scalar = scalarType(schema);
+    if (scalar) {
+      flags.push({
+        field,
+        flag,
+        type: scalar,
+        ...(Array.isArray(schema.enum) ? { enum: schema.enum.filter((v) => v !== null) as Array<string | number | boolean> } : {}),
+        ...numeric("minimum"),
+        ...numeric("maximum"),
+        ...numeric("exclusiveMinimum"),
+        ...numeric("exclusiveMaximum"),
+        required: required.has(field),
+        description: describe(schema),
+      });
+      continue;
+    }
+    const items = schema.type === "array" ? resolveLocal(schema.items, root) : undefined;
+    const itemType = items ? scalarType(items) : undefined;
+    if (items && itemType) {
+      flags.push({
+        field,
+        flag,
+        type: "array",
+        itemType,
+        ...(Array.isArray(items.enum) ? { enum: items.enum.filter((v) => v !== null) as Array<string | number | boolean> } : {}),
+        ...numeric("minimum"),
+        ...numeric("maximum"),
+        required: required.has(field),
+        description: describe(schema),
+      });
+      continue;
+    }
+    inputOnly.push(field);
+  }
+  return { flags, inputOnly };
+}
+
+/** `cli/commands.ts`: every operation as a command description the CLI runtime turns into commander. */
+export function emitCommands(model: ContractModel): string {
+  const methods = clientMethodNames(model);
+  const specs = model.operations.map((op) => {
+    const { flags, inputOnly } = operationFlags(op);
+    const m = methods.get(op.names.id)!;
+    const details = [
+      op.description.replace(/\s+/g, " ").trim(),
+      op.preconditions.length > 0 ? `Preconditions: ${op.preconditions.map((p) => `--${kebabCase(p.field)} must match the current ${p.compares} (else ${p.error}, no change).`).join(" ")}` : "",
+      effectsLine(op),
+      errorsLine(model, op) ?? "",
+      op.deprecated ? `Deprecated since ${op.deprecated.since}${op.deprecated.replacement ? `; use ${op.deprecated.replacement}` : ""}.` : "",
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+    return {
+      operation: op.names.id,
+      name: op.names.kebab,
+      group: op.toolset,
+      summary: op.summary,
+      details,
+      sdkMethod: m.call,
+      previewMethod: m.preview,
+      allMethod: m.all,
+      flags,
+      inputOnly,
+      keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
+      dryRunField: op.preview?.dryRunField ?? null,
+      confirmTokenField: op.preview?.confirmTokenField ?? null,
+      defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
+      fieldsField: op.projection?.field ?? null,
+      cursorField: op.pagination?.cursorField ?? null,
+    };
+  });
+  const body = specs.map((s) => `  ${literalBlock(s, 2)},`).join("\n");
+  return `${generatedHeader(model.name, model.version)}import type { CommandSpec } from "./runtime/program.js";
+
+/** One command per operation of the contract (data: the runtime builds the commander program). */
+export const COMMANDS: readonly CommandSpec[] = [
+${body}
+];
+`;
+}
+
+/** `cli/main.ts`: the executable. */
+export function emitCliMain(model: ContractModel): string {
+  const auth = model.transport.auth;
+  return `#!/usr/bin/env node
+${generatedHeader(model.name, model.version)}import { ${clientClassName(model)} } from "../sdk/index.js";
+import { COMMANDS } from "./commands.js";
+import { runCli } from "./runtime/program.js";
+
+process.exitCode = await runCli(
+  {
+    name: ${literal(cliName(model))},
+    version: ${literal(model.version)},
+    description: ${literal(`${model.title}: one command per operation of contract ${model.name} ${model.version}. Results are JSON on stdout; diagnostics go to stderr.`)},
+    tokenEnv: ${auth.type === "none" ? "null" : literal(auth.tokenEnv)},
+    commands: COMMANDS,
+    createClient: (settings) => new ${clientClassName(model)}(settings),
+  },
+  process.argv.slice(2),
+);
+`;
+}
+
+/** The generated CLI's command name: `billing`. */
+export function cliName(model: ContractModel): string {
+  return model.name;
+}
