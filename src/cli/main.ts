@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
+import { Argument, Command, CommanderError, Option } from "commander";
+import { completionScript, type Shell } from "../cli-runtime/completion.js";
 import { packagePath } from "../package-root.js";
 import { generateCommand, type GenerateOptions } from "./commands/generate.js";
 import { validateCommand, type ValidateOptions } from "./commands/validate.js";
@@ -39,6 +40,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         return;
       }
       setExit(await generateCommand(spec, options, io, readVersion()));
+    });
+
+  program
+    .command("completion")
+    .description("print a shell completion script for contractgen")
+    .addArgument(new Argument("<shell>", "bash or zsh").choices(["bash", "zsh"]))
+    .action((shell: Shell) => {
+      io.stdout(completionScript(program, shell));
     });
 
   return program;
