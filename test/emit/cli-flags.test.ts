@@ -1,0 +1,96 @@
+/** How input schemas become CLI flags, and how the CLI runtime parses them (in process, fake client). */
+import { describe, expect, it } from "vitest";
+import { operationFlags } from "../../src/emit/cli/commands.js";
+import { runCli, type CommandSpec } from "../../src/cli-runtime/program.js";
+import { parseContractText } from "../../src/spec/parse.js";
+
+const model = parseContractText(
+  "flags.yaml",
+  `contract: flags
+version: 1.0.0
+changelog: [{ version: 1.0.0, date: 2026-01-01 }]
+transport: { http: { baseUrl: "http://127.0.0.1:1" } }
+errors: { BAD: { class: invalid_input, action: fix_field, http: 400 } }
+types:
+  Level: { type: string, enum: [low, high] }
+operations:
+  search:
+    summary: Search.
+    http: { method: GET, path: /search }
+    effects: { kind: read }
+    input:
+      type: object
+      required: [q]
+      properties:
+        q: { type: string, description: Query text. }
+        count: { type: integer, minimum: 1, maximum: 50, default: 10, x-unit: items }
+        ratio: { type: number, exclusiveMinimum: 0 }
+        exact: { type: boolean }
+        level: { $ref: "#/types/Level" }
+        tags: { type: array, items: { type: string } }
+        ids: { type: array, items: { type: integer } }
+        filter: { type: object, properties: { a: { type: string } } }
+        output: { type: string }
+    output: { type: object }
+`,
+).model!;
+
+describe("flags from the input schema", () => {
+  it("types each scalar and scalar-array field; structured fields are --input only; reserved names are prefixed", () => {
+    const { flags, inputOnly } = operationFlags(model.operations[0]!);
+    expect(flags.map((f) => [f.flag, f.type, f.itemType ?? null, f.required])).toEqual([
+      ["q", "string", null, true],
+      ["count", "integer", null, false],
+      ["ratio", "number", null, false],
+      ["exact", "boolean", null, false],
+      ["level", "string", null, false],
+      ["tags", "array", "string", false],
+      ["ids", "array", "integer", false],
+      ["set-output", "string", null, false],
+    ]);
+    expect(flags.find((f) => f.flag === "count")).toMatchObject({ minimum: 1, maximum: 50, description: "Unit: items. Default: 10." });
+    expect(flags.find((f) => f.flag === "level")!.enum).toEqual(["low", "high"]);
+    expect(inputOnly).toEqual(["filter"]);
+  });
+});
+
+describe("the CLI runtime", () => {
+  const { flags, inputOnly } = operationFlags(model.operations[0]!);
+  const spec: CommandSpec = {
+    operation: "search", name: "search", group: null, summary: "Search.", details: "", sdkMethod: "search", previewMethod: null, allMethod: null,
+    flags, inputOnly, keyField: null, dryRunField: null, confirmTokenField: null, defaultDryRun: null, fieldsField: null, cursorField: null,
+  };
+  async function run(args: string[]) {
+    const calls: unknown[] = [];
+    let stdout = "";
+    let stderr = "";
+    const code = await runCli(
+      { name: "flags", version: "1.0.0", description: "", tokenEnv: null, commands: [spec], createClient: () => ({ search: async (input: unknown) => (calls.push(input), { ok: true }), close() {} }) },
+      args,
+      { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stdin: () => "{}" },
+    );
+    return { code, calls, stdout, stderr };
+  }
+
+  it("parses typed values, repeated arrays and booleans into the input", async () => {
+    const r = await run(["search", "--q", "x", "--count", "5", "--ratio", "0.5", "--exact", "--level", "high", "--tags", "a", "--tags", "b", "--ids", "1", "--ids", "2", "--set-output", "o"]);
+    expect(r.code).toBe(0);
+    expect(r.calls).toEqual([{ q: "x", count: 5, ratio: 0.5, exact: true, level: "high", tags: ["a", "b"], ids: [1, 2], output: "o" }]);
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true });
+  });
+
+  it.each([
+    [["search", "--q", "x", "--count", "51"], "must be at most 50"],
+    [["search", "--q", "x", "--count", "2.5"], "expected an integer"],
+    [["search", "--q", "x", "--ratio", "0"], "must be more than 0"],
+    [["search", "--q", "x", "--level", "medium"], "Allowed choices are low, high"],
+    [["search", "--q", "x", "--ids", "one"], "expected a number"],
+    [["search", "--q", "x", "--exact", "maybe"], "expected true or false"],
+    [["search"], "missing required --q"],
+  ])("refuses %j before any request, with JSON on stdout and exit 2", async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.calls).toEqual([]);
+    expect(JSON.parse(r.stdout).error.message).toContain(message);
+  });
+});
