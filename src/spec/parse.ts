@@ -19,6 +19,8 @@ export interface ParseResult {
   readonly model?: ContractModel;
   /** Sorted by file, line and column. */
   readonly diagnostics: readonly Diagnostic[];
+  /** The parsed contract file, for tools that point back into it (the diff). */
+  readonly source?: SourceFile;
 }
 
 /** Semantic checks, run in this order once the document has the published structure. */
@@ -56,7 +58,7 @@ function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnos
   for (const check of SEMANTIC_CHECKS) diagnostics.push(...check(ctx));
   diagnostics.push(...ws.diagnostics);
   if (hasErrors(diagnostics)) return finish(diagnostics);
-  return { ...finish(diagnostics), model: buildModel(ctx) };
+  return { ...finish(diagnostics), model: buildModel(ctx), source: file };
 }
 
 function finish(diagnostics: Diagnostic[]): ParseResult {

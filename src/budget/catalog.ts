@@ -1,0 +1,42 @@
+/**
+ * The MCP catalogue an agent loads (`tools/list`), derived from the model, and its token cost with
+ * a real tokenizer (o200k_base, as current OpenAI models use).
+ */
+import { encode } from "gpt-tokenizer";
+import type { ContractModel, JsonSchema } from "../model/types.js";
+
+export interface CatalogTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema;
+  readonly annotations: Readonly<Record<string, boolean>>;
+}
+
+/** One tool per exposed operation, as an MCP server generated from the contract lists them. */
+export function catalogTools(model: ContractModel): CatalogTool[] {
+  return model.operations
+    .filter((op) => op.mcp.exposed)
+    .map((op) => ({
+      name: op.names.tool,
+      ...(op.mcp.title ? { title: op.mcp.title } : {}),
+      description: [op.summary, op.description].filter(Boolean).join("\n\n"),
+      inputSchema: op.input.schema,
+      outputSchema: op.output.schema,
+      annotations: { ...op.annotations },
+    }));
+}
+
+export function countTokens(text: string): number {
+  return encode(text).length;
+}
+
+/** Tokens of the whole `tools/list` result and of each tool. */
+export function catalogTokens(model: ContractModel): { total: number; perTool: Array<{ name: string; tokens: number }> } {
+  const tools = catalogTools(model);
+  return {
+    total: countTokens(JSON.stringify({ tools })),
+    perTool: tools.map((t) => ({ name: t.name, tokens: countTokens(JSON.stringify(t)) })),
+  };
+}
