@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { Argument, Command, CommanderError, Option } from "commander";
 import { completionScript, type Shell } from "../cli-runtime/completion.js";
 import { packagePath } from "../package-root.js";
+import { REPORT_FORMATS } from "../diff/report/index.js";
+import { diffCommand, type DiffOptions } from "./commands/diff.js";
 import { generateCommand, type GenerateOptions } from "./commands/generate.js";
 import { validateCommand, type ValidateOptions } from "./commands/validate.js";
 import { EXIT, type Io, processIo } from "./io.js";
@@ -40,6 +42,18 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         return;
       }
       setExit(await generateCommand(spec, options, io, readVersion()));
+    });
+
+  program
+    .command("diff")
+    .description("Compare two versions of a contract: every change with its rule id, severity, both locations and a migration hint. Each side is a file or a git ref (main:specs/billing.yaml). Exit 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or invalid contract.")
+    .argument("<old>", "the earlier contract (file or rev:path)")
+    .argument("<new>", "the later contract (file or rev:path)")
+    .addOption(new Option("-f, --format <format>", "report format").choices([...REPORT_FORMATS]).default("text"))
+    .addOption(new Option("--fail-on <severity>", "exit 1 when a finding is at least this severe").choices(["breaking", "warning", "info", "never"]).default("breaking"))
+    .option("-c, --config <file>", "YAML file: `rules: {<id>: breaking|warning|info|off}` and `ignore: [{rule, operation?, reason}]`")
+    .action((before: string, after: string, options: DiffOptions) => {
+      setExit(diffCommand(before, after, options, io));
     });
 
   program

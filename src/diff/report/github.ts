@@ -1,0 +1,25 @@
+import type { DiffReport } from "../engine.js";
+import type { Severity } from "../rule.js";
+
+const LEVEL: Record<Severity, string> = { breaking: "error", warning: "warning", info: "notice" };
+
+/** Workflow-command escaping: data and properties have different rules. */
+function data(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function property(text: string): string {
+  return data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+/** GitHub Actions annotations: one `::error file=…,line=…,col=…,title=…::message` line per finding. */
+export function githubReport(report: DiffReport): string {
+  return report.findings
+    .map((f) => {
+      const at = f.new ?? f.old;
+      const props = [at ? `file=${property(at.file)}` : null, at ? `line=${at.line}` : null, at ? `col=${at.col}` : null, `title=${property(`${f.rule}${f.operation ? ` (${f.operation})` : ""}`)}`]
+        .filter(Boolean)
+        .join(",");
+      return `::${LEVEL[f.severity]} ${props}::${data(`${f.message} ${f.hint}`)}\n`;
+    })
+    .join("");
+}

@@ -1,0 +1,39 @@
+import type { DiffReport } from "../engine.js";
+import type { Finding, Severity } from "../rule.js";
+
+const COLOR: Record<Severity, string> = { breaking: "\u001b[31m", warning: "\u001b[33m", info: "\u001b[36m" };
+
+function where(f: Finding): string {
+  const parts = [];
+  if (f.old) parts.push(`was ${f.old.file}:${f.old.line}:${f.old.col}`);
+  if (f.new) parts.push(`now ${f.new.file}:${f.new.line}:${f.new.col}`);
+  return parts.join(", ");
+}
+
+/** Findings grouped by operation (contract-wide first), most severe first within each group. */
+export function textReport(report: DiffReport, color: boolean): string {
+  const paint = (s: Severity, text: string) => (color ? `${COLOR[s]}${text}\u001b[39m` : text);
+  const lines = [`${report.old.file} (${report.old.version}) → ${report.new.file} (${report.new.version})`];
+  if (report.findings.length === 0) lines.push("", "No changes found.");
+  const groups = new Map<string, Finding[]>();
+  for (const f of report.findings) {
+    const key = f.operation === null ? "contract" : `operation ${f.operation}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  for (const [group, findings] of groups) {
+    lines.push("", `${group}:`);
+    for (const f of findings) {
+      lines.push(`  ${paint(f.severity, f.severity.padEnd(8))} [${f.rule}] ${f.message}`);
+      const at = where(f);
+      if (at) lines.push(`           ${at}`);
+      lines.push(`           hint: ${f.hint}`);
+    }
+  }
+  if (report.ignored.length > 0) {
+    lines.push("", "ignored by configuration:");
+    for (const f of report.ignored) lines.push(`  [${f.rule}] ${f.message} — ${f.reason}`);
+  }
+  const s = report.summary;
+  lines.push("", `${s.breaking} breaking, ${s.warning} warning, ${s.info} info${report.ignored.length ? `, ${report.ignored.length} ignored` : ""}.`);
+  return `${lines.join("\n")}\n`;
+}

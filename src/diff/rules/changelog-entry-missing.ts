@@ -1,0 +1,30 @@
+import { q, type Rule } from "../rule.js";
+
+/** Finding ids whose change the schemas alone cannot make safe: the changelog must say it in words. */
+const SEMANTIC_RULES = new Set(["input-unit-changed", "output-unit-changed", "input-default-changed"]);
+
+/**
+ * Version policy: a change in meaning (unit, default) must be recorded as a dated changelog entry
+ * of the new version whose change targets the affected node (or one of its ancestors).
+ */
+export const rule: Rule = {
+  id: "changelog-entry-missing",
+  severity: "breaking",
+  category: "version",
+  phase: "policy",
+  description: "A change in meaning (a unit or a default) has no matching changelog change in the new version.",
+  hint: "Add a `changes` item of kind unit/default to the new version's changelog entry, targeting the changed field.",
+  check: (ctx) => {
+    const index = ctx.new_.model.changelog.findIndex((e) => e.version === ctx.new_.model.version);
+    const entry = ctx.new_.model.changelog[index];
+    const targets = (entry?.changes ?? []).map((c) => c.target);
+    return ctx.findings
+      .filter((f) => SEMANTIC_RULES.has(f.rule) && f.new !== null)
+      .filter((f) => !targets.some((t) => f.new!.pointer === t || f.new!.pointer.startsWith(`${t}/`) || t.startsWith(`${f.new!.pointer}/`)))
+      .map((f) => ({
+        operation: f.operation,
+        message: `${f.message.replace(/\.$/, "")}, but the changelog of ${q(ctx.new_.model.version)} does not record it.`,
+        after: entry ? ["changelog", String(index)] : ["version"],
+      }));
+  },
+};
