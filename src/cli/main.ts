@@ -3,9 +3,9 @@ import { Argument, Command, CommanderError, Option } from "commander";
 import { completionScript, type Shell } from "../cli-runtime/completion.js";
 import { packagePath } from "../package-root.js";
 import { REPORT_FORMATS } from "../diff/report/index.js";
-import { diffCommand, type DiffOptions } from "./commands/diff.js";
-import { generateCommand, type GenerateOptions } from "./commands/generate.js";
-import { validateCommand, type ValidateOptions } from "./commands/validate.js";
+import type { DiffOptions } from "./commands/diff.js";
+import type { GenerateOptions } from "./commands/generate.js";
+import type { ValidateOptions } from "./commands/validate.js";
 import { EXIT, type Io, processIo } from "./io.js";
 
 export { EXIT, type Io } from "./io.js";
@@ -24,7 +24,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<spec...>", "contract files (YAML)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .option("--no-warnings", "report errors only")
-    .action((specs: string[], options: ValidateOptions) => {
+    .action(async (specs: string[], options: ValidateOptions) => {
+      // Commands load their code on demand: `validate` need not pay for ts-morph or the tokenizer.
+      const { validateCommand } = await import("./commands/validate.js");
       setExit(validateCommand(specs, options, io));
     });
 
@@ -41,6 +43,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         setExit(EXIT.usage);
         return;
       }
+      const { generateCommand } = await import("./commands/generate.js");
       setExit(await generateCommand(spec, options, io, readVersion()));
     });
 
@@ -52,7 +55,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option("-f, --format <format>", "report format").choices([...REPORT_FORMATS]).default("text"))
     .addOption(new Option("--fail-on <severity>", "exit 1 when a finding is at least this severe").choices(["breaking", "warning", "info", "never"]).default("breaking"))
     .option("-c, --config <file>", "YAML file: `rules: {<id>: breaking|warning|info|off}` and `ignore: [{rule, operation?, reason}]`")
-    .action((before: string, after: string, options: DiffOptions) => {
+    .action(async (before: string, after: string, options: DiffOptions) => {
+      const { diffCommand } = await import("./commands/diff.js");
       setExit(diffCommand(before, after, options, io));
     });
 

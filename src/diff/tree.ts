@@ -74,6 +74,17 @@ class TreeBuilder {
     this.at(["operations", id, "annotations"], `${base}/effects`);
     this.at(["operations", id, "http", "bindings"], `${base}/http`);
     this.at(["operations", id, "cliFlags"], `${base}/input`);
+    // Tree keys that differ from the document's field names.
+    const aliases: Array<[string[], string]> = [
+      [["preview", "ttlMs"], "preview/ttl"],
+      [["preview", "defaultDryRun"], "preview/default"],
+      [["idempotency", "retentionMs"], "idempotency/retention"],
+      [["pagination", "limitField"], "pagination/limit/field"],
+      [["pagination", "limitMax"], "pagination/limit/max"],
+      [["pagination", "limitDefault"], "pagination/limit/default"],
+      [["outcomes", "partial"], "outcomes/partial/field"],
+    ];
+    for (const [path, pointer] of aliases) this.at(["operations", id, ...path], `${base}/${pointer}`);
     const node: TreeNode = {
       summary: op.summary,
       description: op.description,

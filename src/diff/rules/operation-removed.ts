@@ -1,4 +1,5 @@
 import { q, type Rule } from "../rule.js";
+import { renamedOperations } from "./operation-renamed.js";
 
 /** Removing an operation breaks every caller; a deprecated one must first reach its sunset date. */
 export const rule: Rule = {
@@ -7,9 +8,12 @@ export const rule: Rule = {
   category: "operation",
   description: "An operation that was not deprecated was removed.",
   hint: "Keep the operation, or deprecate it with a sunset date and a replacement first.",
-  check: (ctx) =>
-    ctx
+  check: (ctx) => {
+    // A rename (same HTTP request or same schemas under a new id) is reported by operation-renamed.
+    const renamed = new Set(renamedOperations(ctx).map((r) => r.from));
+    return ctx
       .find(["operations", "*"], ["removed"])
-      .filter((m) => ctx.old.operation(m.operation!)?.deprecated === null)
-      .map((m) => ({ operation: m.operation, message: `Operation ${q(m.operation)} was removed without deprecation.`, before: m.change.path })),
+      .filter((m) => ctx.old.operation(m.operation!)?.deprecated === null && !renamed.has(m.operation!))
+      .map((m) => ({ operation: m.operation, message: `Operation ${q(m.operation)} was removed without deprecation.`, before: m.change.path }));
+  },
 };

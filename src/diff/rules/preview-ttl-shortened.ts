@@ -13,7 +13,7 @@ export const rule: Rule = {
       .map((m) => ({
         operation: m.operation,
         message: `Confirm tokens of ${q(m.operation)} now expire after ${Number(m.change.after) / 1000} s (was ${Number(m.change.before) / 1000} s).`,
-        before: ["operations", m.operation!, "preview"],
-        after: ["operations", m.operation!, "preview"],
+        before: m.change.path,
+        after: m.change.path,
       })),
 };

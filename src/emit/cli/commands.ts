@@ -2,7 +2,7 @@ import type { FlagSpec, ScalarType } from "../../cli-runtime/program.js";
 import { kebabCase } from "../../model/naming.js";
 import type { ContractModel, OperationModel } from "../../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
-import { clientClassName, clientMethodNames } from "../sdk/client.js";
+import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
 import { generatedHeader, literal, literalBlock } from "../shared/literals.js";
 

@@ -4,7 +4,7 @@ import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
 import { EXIT_CODE_TABLE } from "../../cli-runtime/exit-codes.js";
 import { cliName } from "../cli/commands.js";
-import { clientClassName, clientMethodNames } from "../sdk/client.js";
+import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { renderTemplate } from "../shared/templates.js";
 
 /** Versions the generated package depends on: the ones contractgen itself is tested with. */

@@ -1,0 +1,19 @@
+import { type Rule } from "../rule.js";
+import { findInput, memberPath, subject } from "./input-property-removed.js";
+
+export const rule: Rule = {
+  id: "input-nullable-removed",
+  severity: "breaking",
+  category: "input",
+  description: "An input field stopped accepting null.",
+  hint: "Omit the field (if it is optional) or send a real value instead of null.",
+  check: (ctx) =>
+    findInput(ctx, ["nullable"], ["modified"])
+      .filter((m) => m.change.before === true && m.change.after === false)
+      .map((m) => ({
+        operation: m.operation,
+        message: `${subject(m)} stopped accepting null.`,
+        before: memberPath(ctx.old, m.schema, "type", "null"),
+        after: [...m.schema, "type"],
+      })),
+};

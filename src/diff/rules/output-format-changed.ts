@@ -1,0 +1,23 @@
+import { q, type Rule } from "../rule.js";
+import { findInOutput } from "./output-property-added.js";
+
+/** Consumers that parse the value by its format (dates, uuids, uris) may reject or misparse it. */
+export const rule: Rule = {
+  id: "output-format-changed",
+  severity: "warning",
+  category: "output",
+  description: "The format of an output field was added, removed or changed.",
+  hint: "Check the code that parses the field: it must accept the new format.",
+  check: (ctx) =>
+    findInOutput(ctx, ["format"]).map((m) => ({
+      operation: m.operation,
+      message:
+        m.change.kind === "added"
+          ? `Output ${q(m.field)} of ${q(m.operation)} gained the format ${q(m.change.after)}.`
+          : m.change.kind === "removed"
+            ? `Output ${q(m.field)} of ${q(m.operation)} lost its format ${q(m.change.before)}.`
+            : `The format of output ${q(m.field)} of ${q(m.operation)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
+      before: m.change.kind === "added" ? m.schema : m.change.path,
+      after: m.change.kind === "removed" ? m.schema : m.change.path,
+    })),
+};

@@ -1,0 +1,21 @@
+import { q, type Rule } from "../rule.js";
+import { findInOutput } from "./output-property-added.js";
+
+/** A value consumers dereference without a check can now be null. */
+export const rule: Rule = {
+  id: "output-nullable-added",
+  severity: "breaking",
+  category: "output",
+  description: "An output field that could not be null became nullable.",
+  hint: "Handle null where you read the field, or keep it non-null until the next major version.",
+  check: (ctx) =>
+    findInOutput(ctx, ["nullable"], ["modified"])
+      .filter((m) => m.change.before === false && m.change.after === true)
+      .map((m) => ({
+        operation: m.operation,
+        message: `Output ${q(m.field)} of ${q(m.operation)} became nullable.`,
+        // Nullability is written in `type` ([…, "null"]).
+        before: [...m.schema, "type"],
+        after: [...m.schema, "type"],
+      })),
+};

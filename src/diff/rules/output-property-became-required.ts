@@ -1,0 +1,27 @@
+import { fieldPath, q, type Rule } from "../rule.js";
+import type { TreeNode } from "../tree.js";
+import { findInOutput, isTreeNode } from "./output-property-added.js";
+
+/** A stronger promise: consumers may drop their checks for the property's absence. */
+export const rule: Rule = {
+  id: "output-property-became-required",
+  severity: "info",
+  category: "output",
+  description: "An optional output property became required.",
+  hint: "Nothing to do; checks for the property being absent are no longer needed.",
+  check: (ctx) =>
+    [
+      ...findInOutput(ctx, ["required", "*"], ["added"]).map((m) => ({ m, name: m.rest[1]! })),
+      ...findInOutput(ctx, ["required"], ["added"])
+        .filter((m) => isTreeNode(m.change.after))
+        .flatMap((m) => Object.keys(m.change.after as TreeNode).map((name) => ({ m, name }))),
+    ]
+      // A property that is itself new is reported by output-property-added.
+      .filter(({ m, name }) => ctx.old.get([...m.schema, "properties", name]) !== undefined)
+      .map(({ m, name }) => ({
+        operation: m.operation,
+        message: `Output property ${q(fieldPath([...m.schema.slice(3), "properties", name]))} of ${q(m.operation)} became required.`,
+        before: [...m.schema, "required", name],
+        after: [...m.schema, "required", name],
+      })),
+};

@@ -1,0 +1,95 @@
+/** `contractgen diff` as reviewers and CI run it. */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+
+const BIN = resolve("bin/contractgen.js");
+const dir = mkdtempSync(join(tmpdir(), "contractgen-diff-"));
+function diff(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, "diff", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const V1 = "specs/billing.v1.yaml";
+const V2 = "specs/billing.v2.yaml";
+
+describe("contractgen diff", () => {
+  it("billing v1 → v2: the dollars → cents change is breaking, recorded in the changelog, with a major bump", () => {
+    const r = diff(V1, V2);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('[input-unit-changed] The unit of input "amount" of "refund_invoice" changed from "dollars" to "cents".');
+    expect(r.stdout).toMatch(/was specs\/billing\.v1\.yaml:\d+:\d+, now specs\/billing\.v2\.yaml:\d+:\d+/);
+    expect(r.stdout).not.toContain("[changelog-entry-missing]");
+    expect(r.stdout).not.toContain("[version-major-bump-required]");
+    expect(diff(V1, V2, "--fail-on", "never").code).toBe(0);
+  });
+
+  it("requires a major bump and a changelog entry when they are missing", () => {
+    const v2 = readFileSync(V2, "utf8");
+    const sneaky = join(dir, "billing.v1.2.yaml");
+    // Same changes, shipped as 1.2.0 with the unit changes left out of the changelog.
+    writeFileSync(sneaky, v2.replace("version: 2.0.0\n", "version: 1.2.0\n").replace("  - version: 2.0.0\n", "  - version: 1.2.0\n").replace(/    changes:\n      - kind: unit\n[\s\S]*?(?=\n  - version: 1\.1\.0)/, ""));
+    const r = diff(V1, sneaky, "--format", "json");
+    const report = JSON.parse(r.stdout) as { findings: Array<{ rule: string }> };
+    const rules = report.findings.map((f) => f.rule);
+    expect(rules).toContain("version-major-bump-required");
+    expect(rules).toContain("changelog-entry-missing");
+    expect(r.code).toBe(1);
+  });
+
+  it("JSON output matches its published schema, with locations on both sides", () => {
+    const r = diff(V1, V2, "--format", "json");
+    const report = JSON.parse(r.stdout);
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync("schema/diff-report.schema.json", "utf8")));
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    const unit = report.findings.find((f: { rule: string }) => f.rule === "input-unit-changed");
+    expect(unit).toMatchObject({ severity: "breaking", operation: "refund_invoice", old: { file: V1 }, new: { file: V2, pointer: "/operations/refund_invoice/input/properties/amount/x-unit" } });
+  });
+
+  it("renders Markdown, GitHub annotations and JUnit XML", () => {
+    expect(diff(V1, V2, "--format", "markdown").stdout).toContain("| severity | rule | operation | change | where | migration |");
+    const github = diff(V1, V2, "--format", "github").stdout.trim().split("\n");
+    expect(github.every((l) => /^::(error|warning|notice) file=[^,]+,line=\d+,col=\d+,title=/.test(l))).toBe(true);
+    const junit = diff(V1, V2, "--format", "junit").stdout;
+    expect(junit).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="contract diff" tests="\d+" failures="[1-9]\d*">/);
+  });
+
+  it("takes a side from git (rev:path) and labels it so", () => {
+    const r = diff(`HEAD:${V1}`, V2, "--format", "json");
+    expect(r.stderr).toBe("");
+    const report = JSON.parse(r.stdout);
+    expect(report.old.file).toBe(`HEAD:${V1}`);
+    expect(report.findings.find((f: { rule: string }) => f.rule === "input-unit-changed").old.file).toBe(`HEAD:${V1}`);
+    expect(diff("HEAD:specs/nope.yaml", V2).code).toBe(2);
+  });
+
+  it("reports nothing for identical contracts", () => {
+    const r = diff(V2, V2);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("No changes found.");
+  });
+
+  it("applies a config: severity overrides, and ignores only with a reason", () => {
+    const config = join(dir, "diff.yaml");
+    writeFileSync(config, "rules:\n  input-unit-changed: warning\nignore:\n  - rule: output-unit-changed\n    reason: Clients read amounts through the SDK, which converts them.\n");
+    const r = diff(V1, V2, "--config", config, "--format", "json");
+    const report = JSON.parse(r.stdout);
+    expect(report.findings.find((f: { rule: string }) => f.rule === "input-unit-changed").severity).toBe("warning");
+    expect(report.ignored.map((f: { rule: string }) => f.rule)).toContain("output-unit-changed");
+    expect(report.findings.map((f: { rule: string }) => f.rule)).not.toContain("output-unit-changed");
+    writeFileSync(config, "ignore:\n  - rule: output-unit-changed\n");
+    const bad = diff(V1, V2, "--config", config);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("needs a reason");
+    writeFileSync(config, "rules:\n  no-such-rule: off\n");
+    expect(diff(V1, V2, "--config", config).stderr).toContain("no such rule");
+  });
+
+  it("refuses to compare an invalid contract", () => {
+    const r = diff(V1, "test/fixtures/invalid/idempotency-key-missing.yaml");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("[idempotency-key-missing]");
+  });
+});
