@@ -32,11 +32,24 @@ export function countTokens(text: string): number {
   return encode(text).length;
 }
 
+export interface CatalogCost {
+  readonly total: number;
+  readonly perTool: ReadonlyArray<{ readonly name: string; readonly tokens: number }>;
+}
+
+// Models are immutable, so a model's catalogue cost is computed once however many rules ask.
+const costs = new WeakMap<ContractModel, CatalogCost>();
+
 /** Tokens of the whole `tools/list` result and of each tool. */
-export function catalogTokens(model: ContractModel): { total: number; perTool: Array<{ name: string; tokens: number }> } {
-  const tools = catalogTools(model);
-  return {
-    total: countTokens(JSON.stringify({ tools })),
-    perTool: tools.map((t) => ({ name: t.name, tokens: countTokens(JSON.stringify(t)) })),
-  };
+export function catalogTokens(model: ContractModel): CatalogCost {
+  let cost = costs.get(model);
+  if (!cost) {
+    const tools = catalogTools(model);
+    cost = {
+      total: countTokens(JSON.stringify({ tools })),
+      perTool: tools.map((t) => ({ name: t.name, tokens: countTokens(JSON.stringify(t)) })),
+    };
+    costs.set(model, cost);
+  }
+  return cost;
 }

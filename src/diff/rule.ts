@@ -73,14 +73,18 @@ export interface Finding {
 
 /** One side of the comparison. */
 export class DiffSide {
+  private readonly byId: ReadonlyMap<string, OperationModel>;
+
   constructor(
     readonly model: ContractModel,
     readonly tree: ContractTree,
     readonly source: SourceFile | undefined,
-  ) {}
+  ) {
+    this.byId = new Map(model.operations.map((o) => [o.names.id, o]));
+  }
 
   operation(id: string): OperationModel | undefined {
-    return this.model.operations.find((o) => o.names.id === id);
+    return this.byId.get(id);
   }
 
   /** The value at a tree path, or undefined. */

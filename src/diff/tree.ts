@@ -16,12 +16,13 @@ export interface TreeNode {
 
 export interface ContractTree {
   readonly root: TreeNode;
-  /** Tree path (segments joined by "/", escaped like JSON pointers) → document JSON pointer. */
+  /** Tree path (see pathKey) → document JSON pointer. */
   readonly pointers: ReadonlyMap<string, string>;
 }
 
+/** Map key of a tree path: segments joined by NUL, which never needs escaping here (a key that holds a NUL only risks sharing a pointer). */
 export function pathKey(path: readonly string[]): string {
-  return path.map(escapePointerSegment).join("/");
+  return path.join("\u0000");
 }
 
 /** A set as a tree node: members become keys. */
