@@ -1,4 +1,10 @@
-import { q, type Rule } from "../rule.js";
+import { type DiffSide, q, type Rule } from "../rule.js";
+import { written } from "./scope-added.js";
+
+/** cli.name where the document writes it, else the operation (the command is derived from its name). */
+function commandPath(side: DiffSide, id: string): string[] {
+  return written(side, id, "cli", "name") ? ["operations", id, "cli", "name"] : ["operations", id];
+}
 
 /** Scripts that run the old command fail with "unknown command". */
 export const rule: Rule = {
@@ -11,7 +17,7 @@ export const rule: Rule = {
     ctx.find(["operations", "*", "names", "kebab"], ["modified"]).map((m) => ({
       operation: m.operation,
       message: `The CLI command of ${q(m.operation)} was renamed from ${q(m.change.before)} to ${q(m.change.after)}.`,
-      before: m.change.path,
-      after: m.change.path,
+      before: commandPath(ctx.old, m.operation!),
+      after: commandPath(ctx.new_, m.operation!),
     })),
 };

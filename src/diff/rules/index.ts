@@ -63,9 +63,9 @@ import { rule as operationAdded } from "./operation-added.js";
 import { rule as operationDeprecated } from "./operation-deprecated.js";
 import { rule as operationErrorAdded } from "./operation-error-added.js";
 import { rule as operationErrorRemoved } from "./operation-error-removed.js";
+import { rule as operationRemoved } from "./operation-removed.js";
 import { rule as operationRemovedAfterSunset } from "./operation-removed-after-sunset.js";
 import { rule as operationRemovedBeforeSunset } from "./operation-removed-before-sunset.js";
-import { rule as operationRemoved } from "./operation-removed.js";
 import { rule as operationRenamed } from "./operation-renamed.js";
 import { rule as operationSummaryChanged } from "./operation-summary-changed.js";
 import { rule as operationSunsetMovedEarlier } from "./operation-sunset-moved-earlier.js";
@@ -170,9 +170,9 @@ export const RULES: readonly Rule[] = [
   operationDeprecated,
   operationErrorAdded,
   operationErrorRemoved,
+  operationRemoved,
   operationRemovedAfterSunset,
   operationRemovedBeforeSunset,
-  operationRemoved,
   operationRenamed,
   operationSummaryChanged,
   operationSunsetMovedEarlier,

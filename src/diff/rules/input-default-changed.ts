@@ -24,6 +24,6 @@ export const rule: Rule = {
               ? `${subject(m)} gained the default ${m.change.after}.`
               : `${subject(m)} lost its default ${m.change.before}.`,
         before: m.change.kind === "added" ? m.schema : m.change.path,
-        after: m.change.path,
+        after: m.change.kind === "removed" ? m.schema : m.change.path,
       })),
 };

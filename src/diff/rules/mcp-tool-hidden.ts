@@ -1,4 +1,10 @@
-import { q, type Rule } from "../rule.js";
+import { type DiffSide, q, type Rule } from "../rule.js";
+import { written } from "./scope-added.js";
+
+/** mcp.expose (or the mcp block) where the document writes it, else the operation. */
+function exposePath(side: DiffSide, id: string): string[] {
+  return written(side, id, "mcp") ? ["operations", id, "mcp", "expose"] : ["operations", id];
+}
 
 /** The tool disappears from tools/list: agents that used it fail to find it. */
 export const rule: Rule = {
@@ -11,11 +17,14 @@ export const rule: Rule = {
     ctx
       .find(["operations", "*", "mcpExposed"], ["modified"])
       .filter((m) => m.change.before === true && m.change.after === false)
-      .map((m) => ({
-        operation: m.operation,
-        message: `MCP tool ${q(ctx.old.operation(m.operation!)?.names.tool)} of ${q(m.operation)} was removed from the MCP catalogue.`,
-        // mcp.expose in the document (absent on the old side: the operation's mcp block or the operation).
-        before: ["operations", m.operation!, "mcp", "expose"],
-        after: ["operations", m.operation!, "mcp", "expose"],
-      })),
+      .map((m) => {
+        const id = m.operation!;
+        const tool = ctx.old.operation(id)!.names.tool;
+        return {
+          operation: id,
+          message: tool === id ? `Operation ${q(id)} was hidden from the MCP catalogue.` : `Operation ${q(id)} (MCP tool ${q(tool)}) was hidden from the MCP catalogue.`,
+          before: exposePath(ctx.old, id),
+          after: exposePath(ctx.new_, id),
+        };
+      }),
 };
