@@ -7,6 +7,12 @@ function existing(side: DiffSide, path: readonly string[]): string[] {
   return p;
 }
 
+/** The field a change under the output is about; a change to `required` is about the member it names. */
+function field(schemaPath: readonly string[]): string {
+  const n = schemaPath.length;
+  return n >= 2 && schemaPath[n - 2] === "required" ? fieldPath([...schemaPath.slice(0, -2), "properties", schemaPath[n - 1]!]) : fieldPath(schemaPath);
+}
+
 /**
  * MCP clients validate structuredContent against the tool's outputSchema and agents plan from it.
  * Any change is worth a look; the output-* rules judge each change, this rule reports the tool once.
@@ -24,7 +30,7 @@ export const rule: Rule = {
       byOperation.set(m.operation!, [...(byOperation.get(m.operation!) ?? []), m]);
     }
     return [...byOperation].map(([id, matches]) => {
-      const fields = [...new Set(matches.map((m) => fieldPath(m.change.path.slice(3))))];
+      const fields = [...new Set(matches.map((m) => field(m.change.path.slice(3))))];
       const first = matches[0]!.change.path;
       return {
         operation: id,
