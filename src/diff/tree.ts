@@ -5,6 +5,7 @@
  * the document node it came from, so findings can point into both files.
  */
 import { operationFlags } from "../emit/cli/commands.js";
+import { kebabCase } from "../model/naming.js";
 import type { ContractModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../spec/schema-walk.js";
 import { escapePointerSegment } from "../spec/source.js";
@@ -70,7 +71,7 @@ class TreeBuilder {
     const base = `/operations/${escapePointerSegment(id)}`;
     this.at(["operations", id], base);
     this.at(["operations", id, "names", "tool"], op.names.tool === id ? base : `${base}/mcp/name`);
-    this.at(["operations", id, "names", "kebab"], op.names.kebab === id ? base : `${base}/cli/name`);
+    this.at(["operations", id, "names", "kebab"], op.names.kebab === kebabCase(id) ? base : `${base}/cli/name`);
     this.at(["operations", id, "mcpExposed"], `${base}/mcp`);
     this.at(["operations", id, "annotations"], `${base}/effects`);
     this.at(["operations", id, "http", "bindings"], `${base}/http`);

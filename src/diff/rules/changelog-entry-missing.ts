@@ -1,7 +1,13 @@
 import { q, type Rule } from "../rule.js";
 
 /** Finding ids whose change the schemas alone cannot make safe: the changelog must say it in words. */
-const SEMANTIC_RULES = new Set(["input-unit-changed", "output-unit-changed", "input-default-changed"]);
+const SEMANTIC_RULES = new Set([
+  "input-unit-changed",
+  "output-unit-changed",
+  "input-default-changed",
+  "preview-dry-run-default-flipped",
+  "pagination-default-page-size-changed",
+]);
 
 /**
  * Version policy: a change in meaning (unit, default) must be recorded as a dated changelog entry
@@ -12,7 +18,7 @@ export const rule: Rule = {
   severity: "breaking",
   category: "version",
   phase: "policy",
-  description: "A change in meaning (a unit or a default) has no matching changelog change in the new version.",
+  description: "A change in meaning (a unit, a default, a default page size or dry-run default) has no matching changelog change in the new version.",
   hint: "Add a `changes` item of kind unit/default to the new version's changelog entry, targeting the changed field.",
   check: (ctx) => {
     const index = ctx.new_.model.changelog.findIndex((e) => e.version === ctx.new_.model.version);

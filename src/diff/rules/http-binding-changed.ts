@@ -1,5 +1,4 @@
-import type { DiffSide } from "../rule.js";
-import { q, type Rule } from "../rule.js";
+import { type DiffSide, q, type Rule } from "../rule.js";
 import { memberAt, rawAt } from "./scope-added.js";
 
 const WHERE: Record<string, string> = { path: "path parameter", query: "query parameter", header: "header", body: "body property" };
@@ -21,9 +20,8 @@ function bindingPath(side: DiffSide, id: string, field: string, binding: unknown
   const [where] = split(binding);
   if (where === "path") return ["operations", id, "http", "path"];
   if (where === "header") return ["operations", id, "http", "headers", field];
-  if (where === "query" && Array.isArray(rawAt(side, id, "http", "query")) && (rawAt(side, id, "http", "query") as unknown[]).includes(field)) {
-    return memberAt(side, id, ["http", "query"], field);
-  }
+  const query = rawAt(side, id, "http", "query");
+  if (where === "query" && Array.isArray(query) && query.includes(field)) return memberAt(side, id, ["http", "query"], field);
   return ["operations", id, "input", "properties", field];
 }
 
