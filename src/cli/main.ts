@@ -3,6 +3,7 @@ import { Argument, Command, CommanderError, Option } from "commander";
 import { completionScript, type Shell } from "../cli-runtime/completion.js";
 import { packagePath } from "../package-root.js";
 import { REPORT_FORMATS } from "../diff/report/index.js";
+import type { BudgetOptions } from "./commands/budget.js";
 import type { DiffOptions } from "./commands/diff.js";
 import type { GenerateOptions } from "./commands/generate.js";
 import type { ValidateOptions } from "./commands/validate.js";
@@ -58,6 +59,16 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(async (before: string, after: string, options: DiffOptions) => {
       const { diffCommand } = await import("./commands/diff.js");
       setExit(diffCommand(before, after, options, io));
+    });
+
+  program
+    .command("budget")
+    .description("Tokens of the MCP tools/list the contract generates, per tool and in total (o200k_base), against its declared budget. Exit 0 within budget, 1 over it or invalid.")
+    .argument("<spec>", "contract file (YAML)")
+    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
+    .action(async (spec: string, options: BudgetOptions) => {
+      const { budgetCommand } = await import("./commands/budget.js");
+      setExit(budgetCommand(spec, options, io));
     });
 
   program

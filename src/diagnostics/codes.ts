@@ -92,6 +92,7 @@ export const DIAGNOSTIC_CODES = {
 
   // --- catalogue ---
   "budget-max-tools-exceeded": { severity: "error", title: "The catalogue has more tools than `budget.maxTools`.", hint: "Raise the budget, hide operations with `mcp.expose: false`, or split them into toolsets." },
+  "budget-catalog-tokens-exceeded": { severity: "error", title: "The MCP catalogue costs more tokens than `budget.catalogTokens`.", hint: "Shorten descriptions and schemas, hide operations with `mcp.expose: false`, or raise the budget; `contractgen budget` shows the cost per tool." },
   "summary-not-one-line": { severity: "warning", title: "A summary spans several lines.", hint: "Keep `summary` to one line; put details in `description`." },
   "mcp-tool-name-collision": { severity: "error", title: "Two operations expose the same MCP tool name.", hint: "Change one `mcp.name`." },
 } as const satisfies Record<string, { severity: "error" | "warning" | "info"; title: string; hint: string }>;

@@ -1,6 +1,7 @@
 import { type Diagnostic, dedupeDiagnostics, hasErrors, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { buildModel } from "../model/build.js";
 import type { ContractModel } from "../model/types.js";
+import { checkCatalogBudget } from "./checks/budget.js";
 import { checkBehaviour } from "./checks/behaviour.js";
 import { checkHeader } from "./checks/header.js";
 import { checkErrorReferences, checkOperationSet, checkTransport } from "./checks/operations.js";
@@ -36,9 +37,14 @@ export const SEMANTIC_CHECKS: readonly Check[] = [
 ];
 
 /** Read, check and model one contract file. Never throws on bad input. */
-export function parseContract(path: string): ParseResult {
+export interface ParseOptions {
+  /** Check the catalogue against budget.catalogTokens (default true; `contractgen budget` measures instead). */
+  readonly checkBudget?: boolean;
+}
+
+export function parseContract(path: string, options: ParseOptions = {}): ParseResult {
   const loaded = loadSourceFile(path);
-  return analyse(loaded.file, loaded.diagnostics);
+  return analyse(loaded.file, loaded.diagnostics, options);
 }
 
 /** Same as parseContract, for content that is not on disk (git refs, tests). */
@@ -47,7 +53,7 @@ export function parseContractText(path: string, text: string | Uint8Array): Pars
   return analyse(loaded.file, loaded.diagnostics);
 }
 
-function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnostic[]): ParseResult {
+function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnostic[], options: ParseOptions = {}): ParseResult {
   const diagnostics = [...loadDiagnostics];
   if (!file || hasErrors(diagnostics) || file.value === undefined) return finish(diagnostics);
   diagnostics.push(...checkStructure(file));
@@ -58,7 +64,11 @@ function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnos
   for (const check of SEMANTIC_CHECKS) diagnostics.push(...check(ctx));
   diagnostics.push(...ws.diagnostics);
   if (hasErrors(diagnostics)) return finish(diagnostics);
-  return { ...finish(diagnostics), model: buildModel(ctx), source: file };
+  const model = buildModel(ctx);
+  // The catalogue's cost is a property of the built model (bundled schemas), so it is checked last.
+  if (options.checkBudget !== false) diagnostics.push(...checkCatalogBudget(model, file));
+  if (hasErrors(diagnostics)) return finish(diagnostics);
+  return { ...finish(diagnostics), model, source: file };
 }
 
 function finish(diagnostics: Diagnostic[]): ParseResult {

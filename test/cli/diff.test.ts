@@ -93,3 +93,22 @@ describe("contractgen diff", () => {
     expect(r.stderr).toContain("[idempotency-key-missing]");
   });
 });
+
+describe("contractgen budget", () => {
+  const budget = (...args: string[]) => spawnSync(process.execPath, [BIN, "budget", ...args], { encoding: "utf8" });
+  it("counts the catalogue per tool and in total, and passes within budget", () => {
+    const r = budget("specs/billing.v2.yaml", "--format", "json");
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ contract: "billing", tokenizer: "o200k_base", toolCount: 6, withinBudget: true, budget: { catalogTokens: 3000, maxTools: 15 } });
+    expect(report.tools.map((t: { name: string }) => t.name)).toContain("refund_invoice");
+    const sum = report.tools.reduce((n: number, t: { tokens: number }) => n + t.tokens, 0);
+    // The whole response wraps the tools in one object, so it costs about the sum of its parts.
+    expect(Math.abs(report.total - sum)).toBeLessThan(report.tools.length * 4 + 10);
+  });
+  it("measures an over-budget contract and exits 1", () => {
+    const r = budget("test/fixtures/invalid/budget-catalog-tokens-exceeded.yaml");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("Over budget.");
+  });
+});
