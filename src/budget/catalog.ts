@@ -2,7 +2,7 @@
  * The MCP catalogue an agent loads (`tools/list`), derived from the model, and its token cost with
  * a real tokenizer (o200k_base, as current OpenAI models use).
  */
-import { encode } from "gpt-tokenizer";
+import { createRequire } from "node:module";
 import type { ContractModel, JsonSchema } from "../model/types.js";
 
 export interface CatalogTool {
@@ -28,7 +28,15 @@ export function catalogTools(model: ContractModel): CatalogTool[] {
     }));
 }
 
+type Encode = (text: string) => number[];
+let encode: Encode | undefined;
+
+/**
+ * o200k_base token count. The tokenizer takes ~0.4 s to load, so it is loaded on first use (through
+ * its CommonJS build, which `require` can load synchronously) rather than by every contractgen run.
+ */
 export function countTokens(text: string): number {
+  encode ??= (createRequire(import.meta.url)("gpt-tokenizer") as { encode: Encode }).encode;
   return encode(text).length;
 }
 
