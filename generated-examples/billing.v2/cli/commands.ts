@@ -19,7 +19,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "email",
         "type": "string",
         "required": true,
-        "description": ""
+        "description": "Format: email."
       },
       {
         "field": "name",
@@ -52,7 +52,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "customer-id",
         "type": "string",
         "required": true,
-        "description": "Customer identifier, e.g. cus_8f2k."
+        "description": "Customer identifier, e.g. cus_8f2k. Pattern: ^cus_[A-Za-z0-9]+$."
       }
     ],
     "inputOnly": [],
@@ -78,7 +78,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "email",
         "type": "string",
         "required": false,
-        "description": "Only the customer with this email."
+        "description": "Only the customer with this email. Format: email."
       },
       {
         "field": "cursor",
@@ -120,7 +120,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "customer-id",
         "type": "string",
         "required": true,
-        "description": "Customer identifier, e.g. cus_8f2k."
+        "description": "Customer identifier, e.g. cus_8f2k. Pattern: ^cus_[A-Za-z0-9]+$."
       },
       {
         "field": "expected_revision",
@@ -135,7 +135,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "email",
         "type": "string",
         "required": false,
-        "description": ""
+        "description": "Format: email."
       },
       {
         "field": "name",
@@ -168,7 +168,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "invoice-id",
         "type": "string",
         "required": true,
-        "description": "Invoice identifier, e.g. inv_1042."
+        "description": "Invoice identifier, e.g. inv_1042. Pattern: ^inv_[A-Za-z0-9]+$."
       }
     ],
     "inputOnly": [],
@@ -194,7 +194,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "invoice-id",
         "type": "string",
         "required": true,
-        "description": "Invoice identifier, e.g. inv_1042."
+        "description": "Invoice identifier, e.g. inv_1042. Pattern: ^inv_[A-Za-z0-9]+$."
       },
       {
         "field": "amount",

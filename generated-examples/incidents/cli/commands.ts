@@ -44,7 +44,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "service",
         "type": "string",
         "required": false,
-        "description": "Name of the affected service, e.g. checkout."
+        "description": "Name of the affected service, e.g. checkout. Pattern: ^[a-z][a-z0-9-]{1,62}$."
       },
       {
         "field": "environment",
@@ -62,14 +62,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "owner",
         "type": "string",
         "required": false,
-        "description": "On-call team that owns the incident, e.g. payments-oncall."
+        "description": "On-call team that owns the incident, e.g. payments-oncall. Pattern: ^[a-z][a-z0-9-]{1,62}$."
       },
       {
         "field": "opened_after",
         "flag": "opened-after",
         "type": "string",
         "required": false,
-        "description": "Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."
+        "description": "Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC). Format: date-time."
       },
       {
         "field": "cursor",
@@ -136,7 +136,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "service",
         "type": "string",
         "required": false,
-        "description": "Name of the affected service, e.g. checkout."
+        "description": "Name of the affected service, e.g. checkout. Pattern: ^[a-z][a-z0-9-]{1,62}$."
       },
       {
         "field": "environment",
@@ -154,14 +154,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "owner",
         "type": "string",
         "required": false,
-        "description": "On-call team that owns the incident, e.g. payments-oncall."
+        "description": "On-call team that owns the incident, e.g. payments-oncall. Pattern: ^[a-z][a-z0-9-]{1,62}$."
       },
       {
         "field": "opened_after",
         "flag": "opened-after",
         "type": "string",
         "required": false,
-        "description": "Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."
+        "description": "Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC). Format: date-time."
       },
       {
         "field": "continuation",
@@ -194,7 +194,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "incident-id",
         "type": "string",
         "required": true,
-        "description": "Incident identifier, e.g. INC-017."
+        "description": "Incident identifier, e.g. INC-017. Pattern: ^INC-[0-9]{3,}$."
       }
     ],
     "inputOnly": [],
@@ -220,14 +220,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "incident-id",
         "type": "string",
         "required": true,
-        "description": "Incident identifier, e.g. INC-017."
+        "description": "Incident identifier, e.g. INC-017. Pattern: ^INC-[0-9]{3,}$."
       },
       {
         "field": "owner",
         "flag": "owner",
         "type": "string",
         "required": true,
-        "description": "On-call team that owns the incident, e.g. payments-oncall."
+        "description": "On-call team that owns the incident, e.g. payments-oncall. Pattern: ^[a-z][a-z0-9-]{1,62}$."
       },
       {
         "field": "expected_revision",

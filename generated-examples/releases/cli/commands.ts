@@ -40,7 +40,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         "flag": "published-after",
         "type": "string",
         "required": false,
-        "description": "Only releases published strictly after this instant (RFC 3339 with offset; compared in UTC)."
+        "description": "Only releases published strictly after this instant (RFC 3339 with offset; compared in UTC). Format: date-time."
       },
       {
         "field": "cursor",

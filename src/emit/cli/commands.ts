@@ -37,6 +37,8 @@ function scalarType(schema: SchemaObject): ScalarType | undefined {
 
 function describe(schema: SchemaObject): string {
   const parts = [typeof schema.description === "string" ? schema.description.replace(/\s+/g, " ").trim() : ""];
+  if (typeof schema.format === "string") parts.push(`Format: ${schema.format}.`);
+  if (typeof schema.pattern === "string") parts.push(`Pattern: ${schema.pattern}.`);
   if (typeof schema["x-unit"] === "string") parts.push(`Unit: ${schema["x-unit"]}.`);
   if ("default" in schema) parts.push(`Default: ${JSON.stringify(schema.default)}.`);
   return parts.filter(Boolean).join(" ");
