@@ -1,6 +1,7 @@
 /**
  * Stage two of the diff: rules. Each rule reads the neutral changes (and both models) and reports
- * findings with its stable id. Rules live one per file in rules/, registered in rules/index.ts.
+ * findings with its stable id. Rules live one per file in rules/, registered in rules/index.ts;
+ * helpers shared by several rules live in rules/_*.ts, which are not rules.
  */
 import type { SourceLocation } from "../diagnostics/diagnostic.js";
 import type { ContractModel, OperationModel } from "../model/types.js";

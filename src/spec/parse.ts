@@ -48,9 +48,9 @@ export function parseContract(path: string, options: ParseOptions = {}): ParseRe
 }
 
 /** Same as parseContract, for content that is not on disk (git refs, tests). */
-export function parseContractText(path: string, text: string | Uint8Array): ParseResult {
+export function parseContractText(path: string, text: string | Uint8Array, options: ParseOptions = {}): ParseResult {
   const loaded = parseSource(path, typeof text === "string" ? new TextEncoder().encode(text) : text);
-  return analyse(loaded.file, loaded.diagnostics);
+  return analyse(loaded.file, loaded.diagnostics, options);
 }
 
 function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnostic[], options: ParseOptions = {}): ParseResult {

@@ -1,4 +1,5 @@
 import { q, type Rule } from "../rule.js";
+import { newVersionEntry, overlaps } from "./_changelog.js";
 
 /** Finding ids whose change the schemas alone cannot make safe: the changelog must say it in words. */
 const SEMANTIC_RULES = new Set([
@@ -21,12 +22,11 @@ export const rule: Rule = {
   description: "A change in meaning (a unit, a default, a default page size or dry-run default) has no matching changelog change in the new version.",
   hint: "Add a `changes` item of kind unit/default to the new version's changelog entry, targeting the changed field.",
   check: (ctx) => {
-    const index = ctx.new_.model.changelog.findIndex((e) => e.version === ctx.new_.model.version);
-    const entry = ctx.new_.model.changelog[index];
+    const { index, entry } = newVersionEntry(ctx);
     const targets = (entry?.changes ?? []).map((c) => c.target);
     return ctx.findings
       .filter((f) => SEMANTIC_RULES.has(f.rule) && f.new !== null)
-      .filter((f) => !targets.some((t) => f.new!.pointer === t || f.new!.pointer.startsWith(`${t}/`) || t.startsWith(`${f.new!.pointer}/`)))
+      .filter((f) => !targets.some((t) => overlaps(f.new!.pointer, t)))
       .map((f) => ({
         operation: f.operation,
         message: `${f.message.replace(/\.$/, "")}, but the changelog of ${q(ctx.new_.model.version)} does not record it.`,

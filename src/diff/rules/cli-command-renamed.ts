@@ -1,5 +1,5 @@
 import { type DiffSide, q, type Rule } from "../rule.js";
-import { written } from "./scope-added.js";
+import { written } from "./_members.js";
 
 /** cli.name where the document writes it, else the operation (the command is derived from its name). */
 function commandPath(side: DiffSide, id: string): string[] {

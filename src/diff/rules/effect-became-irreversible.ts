@@ -1,4 +1,5 @@
 import { q, type Rule } from "../rule.js";
+import { transition } from "./_checks.js";
 
 /** Callers that relied on undoing the effect with another operation no longer can. */
 export const rule: Rule = {
@@ -7,14 +8,5 @@ export const rule: Rule = {
   category: "effect",
   description: "An operation's effect can no longer be undone by another operation.",
   hint: "Stop relying on undoing the effect; confirm before calling the operation.",
-  check: (ctx) =>
-    ctx
-      .find(["operations", "*", "effects", "reversible"], ["modified"])
-      .filter((m) => m.change.before === true && m.change.after === false)
-      .map((m) => ({
-        operation: m.operation,
-        message: `Operation ${q(m.operation)} became irreversible.`,
-        before: m.change.path,
-        after: m.change.path,
-      })),
+  check: transition(["effects", "reversible"], true, false, (op) => `Operation ${q(op)} became irreversible.`),
 };

@@ -1,4 +1,5 @@
 import { q, type Rule } from "../rule.js";
+import { transition } from "./_checks.js";
 
 /** Callers and agent hosts gate destructive tools (destructiveHint); this one was not gated before. */
 export const rule: Rule = {
@@ -7,14 +8,5 @@ export const rule: Rule = {
   category: "effect",
   description: "An operation became destructive.",
   hint: "Review every call: it can now destroy or overwrite data, so confirm (or preview) before calling it.",
-  check: (ctx) =>
-    ctx
-      .find(["operations", "*", "effects", "destructive"], ["modified"])
-      .filter((m) => m.change.before === false && m.change.after === true)
-      .map((m) => ({
-        operation: m.operation,
-        message: `Operation ${q(m.operation)} became destructive.`,
-        before: m.change.path,
-        after: m.change.path,
-      })),
+  check: transition(["effects", "destructive"], false, true, (op) => `Operation ${q(op)} became destructive.`),
 };

@@ -1,4 +1,5 @@
 import { q, type Rule } from "../rule.js";
+import { transition } from "./_checks.js";
 
 export const rule: Rule = {
   id: "effect-destructive-removed",
@@ -6,14 +7,5 @@ export const rule: Rule = {
   category: "effect",
   description: "An operation stopped being destructive.",
   hint: "Nothing to do; confirmation steps kept only because it was destructive may be relaxed.",
-  check: (ctx) =>
-    ctx
-      .find(["operations", "*", "effects", "destructive"], ["modified"])
-      .filter((m) => m.change.before === true && m.change.after === false)
-      .map((m) => ({
-        operation: m.operation,
-        message: `Operation ${q(m.operation)} is no longer destructive.`,
-        before: m.change.path,
-        after: m.change.path,
-      })),
+  check: transition(["effects", "destructive"], true, false, (op) => `Operation ${q(op)} is no longer destructive.`),
 };

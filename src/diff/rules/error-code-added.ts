@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { errorRenames } from "./error-code-renamed.js";
+import { errorRenames } from "./_pairs.js";
 
 export const rule: Rule = {
   id: "error-code-added",

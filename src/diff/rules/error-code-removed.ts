@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { errorRenames } from "./error-code-renamed.js";
+import { errorRenames } from "./_pairs.js";
 
 /** Codes are append-only: clients match on them, and a removed code silently falls through their handling. */
 export const rule: Rule = {

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { memberAt } from "./scope-added.js";
+import { listMemberChange } from "./_checks.js";
 
 export const rule: Rule = {
   id: "filter-added",
@@ -7,13 +7,5 @@ export const rule: Rule = {
   category: "projection",
   description: "An input field started narrowing an operation's results.",
   hint: "Nothing to do; use the filter instead of filtering results yourself.",
-  check: (ctx) =>
-    ctx.find(["operations", "*", "filters", "*"], ["added"]).map((m) => {
-      const field = m.change.path.at(-1)!;
-      return {
-        operation: m.operation,
-        message: `Filter ${q(field)} was added to ${q(m.operation)}.`,
-        after: memberAt(ctx.new_, m.operation!, ["filters"], field),
-      };
-    }),
+  check: listMemberChange(["filters"], "added", (field, op) => `Filter ${q(field)} was added to ${q(op)}.`),
 };

@@ -1,5 +1,5 @@
 import { type DiffSide, q, type Rule } from "../rule.js";
-import { memberAt, rawAt } from "./scope-added.js";
+import { memberAt, rawAt } from "./_members.js";
 
 const WHERE: Record<string, string> = { path: "path parameter", query: "query parameter", header: "header", body: "body property" };
 

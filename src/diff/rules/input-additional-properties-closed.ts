@@ -1,5 +1,6 @@
 import { type Rule } from "../rule.js";
-import { findInput, rawSchema, subject } from "./input-property-removed.js";
+import { rawSchema } from "./_members.js";
+import { findInSchema, inputSubject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-additional-properties-closed",
@@ -8,13 +9,13 @@ export const rule: Rule = {
   description: "An input object stopped accepting properties it does not declare (additionalProperties or unevaluatedProperties became false).",
   hint: "Send only the declared properties; calls with any other property are now rejected.",
   check: (ctx) =>
-    findInput(ctx, ["closed"], ["added"])
+    findInSchema(ctx, "input", ["closed"], ["added"])
       .filter((m) => ctx.old.get(m.schema) !== undefined)
       .map((m) => {
         const keyword = rawSchema(ctx.new_, m.schema)?.additionalProperties === false ? "additionalProperties" : "unevaluatedProperties";
         return {
           operation: m.operation,
-          message: `${subject(m)} stopped accepting undeclared properties.`,
+          message: `${inputSubject(m)} stopped accepting undeclared properties.`,
           before: m.schema,
           after: [...m.schema, keyword],
         };

@@ -1,5 +1,6 @@
 import { q, type Rule, type RuleFinding } from "../rule.js";
-import { findInput, inner, memberPath, members, subject } from "./input-property-removed.js";
+import { memberPath } from "./_members.js";
+import { findInSchema, inputMention, inputSubject, members } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-enum-value-added",
@@ -8,21 +9,21 @@ export const rule: Rule = {
   description: "An input field accepts a new enum value, or dropped its enum altogether.",
   hint: "Nothing to do; send the new value when you need it and regenerate adapters to get it in the types.",
   check: (ctx) => [
-    ...findInput(ctx, ["enum", "*"], ["added"]).map(
+    ...findInSchema(ctx, "input", ["enum", "*"], ["added"]).map(
       (m): RuleFinding => ({
         operation: m.operation,
-        message: `Value ${q(m.change.path.at(-1))} was added to the enum of ${inner(m)}.`,
+        message: `Value ${q(m.change.path.at(-1))} was added to the enum of ${inputMention(m)}.`,
         before: [...m.schema, "enum"],
         after: memberPath(ctx.new_, m.schema, "enum", m.change.path.at(-1)!),
       }),
     ),
     // The enum went away: the field now accepts any value of its type.
-    ...findInput(ctx, ["enum"], ["removed"])
+    ...findInSchema(ctx, "input", ["enum"], ["removed"])
       .filter((m) => ctx.new_.get(m.schema) !== undefined)
       .map(
         (m): RuleFinding => ({
           operation: m.operation,
-          message: `${subject(m)} stopped being restricted to the enum values ${members(m.change.before).map((v) => q(v)).join(", ")}.`,
+          message: `${inputSubject(m)} stopped being restricted to the enum values ${members(m.change.before).map((v) => q(v)).join(", ")}.`,
           before: [...m.schema, "enum"],
           after: m.schema,
         }),

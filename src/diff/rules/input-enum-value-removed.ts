@@ -1,5 +1,6 @@
 import { q, type Rule, type RuleFinding } from "../rule.js";
-import { findInput, inner, memberPath, members, subject } from "./input-property-removed.js";
+import { memberPath } from "./_members.js";
+import { findInSchema, inputMention, inputSubject, members } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-enum-value-removed",
@@ -8,21 +9,21 @@ export const rule: Rule = {
   description: "An input field stopped accepting a value of its enum, or gained an enum where it accepted any value.",
   hint: "Stop sending the dropped value; map it to one the field still accepts.",
   check: (ctx) => [
-    ...findInput(ctx, ["enum", "*"], ["removed"]).map(
+    ...findInSchema(ctx, "input", ["enum", "*"], ["removed"]).map(
       (m): RuleFinding => ({
         operation: m.operation,
-        message: `Value ${q(m.change.path.at(-1))} was removed from the enum of ${inner(m)}.`,
+        message: `Value ${q(m.change.path.at(-1))} was removed from the enum of ${inputMention(m)}.`,
         before: memberPath(ctx.old, m.schema, "enum", m.change.path.at(-1)!),
         after: [...m.schema, "enum"],
       }),
     ),
     // A field that accepted anything now accepts only the listed values.
-    ...findInput(ctx, ["enum"], ["added"])
+    ...findInSchema(ctx, "input", ["enum"], ["added"])
       .filter((m) => ctx.old.get(m.schema) !== undefined)
       .map(
         (m): RuleFinding => ({
           operation: m.operation,
-          message: `${subject(m)} was restricted to the enum values ${members(m.change.after).map((v) => q(v)).join(", ")}.`,
+          message: `${inputSubject(m)} was restricted to the enum values ${members(m.change.after).map((v) => q(v)).join(", ")}.`,
           before: m.schema,
           after: [...m.schema, "enum"],
         }),

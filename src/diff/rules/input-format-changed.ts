@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInput, inner, subject } from "./input-property-removed.js";
+import { findInSchema, inputMention, inputSubject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-format-changed",
@@ -8,14 +8,14 @@ export const rule: Rule = {
   description: "The format of a string input field was added or changed.",
   hint: "Send values in the new format (e.g. uuid, date-time); values in another format are now rejected.",
   check: (ctx) =>
-    findInput(ctx, ["format"], ["added", "modified"])
+    findInSchema(ctx, "input", ["format"], ["added", "modified"])
       .filter((m) => ctx.old.get(m.schema) !== undefined)
       .map((m) => ({
         operation: m.operation,
         message:
           m.change.kind === "added"
-            ? `${subject(m)} gained the format ${q(m.change.after)}.`
-            : `The format of ${inner(m)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
+            ? `${inputSubject(m)} gained the format ${q(m.change.after)}.`
+            : `The format of ${inputMention(m)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
         before: m.change.kind === "added" ? m.schema : m.change.path,
         after: m.change.path,
       })),

@@ -1,5 +1,5 @@
 import type { Rule } from "../rule.js";
-import { boundCheck } from "./input-minimum-raised.js";
+import { boundCheck } from "./_bounds.js";
 
 export const rule: Rule = {
   id: "input-max-items-lowered",

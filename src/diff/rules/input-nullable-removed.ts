@@ -1,5 +1,6 @@
 import { type Rule } from "../rule.js";
-import { findInput, memberPath, subject } from "./input-property-removed.js";
+import { memberPath } from "./_members.js";
+import { findInSchema, inputSubject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-nullable-removed",
@@ -8,11 +9,11 @@ export const rule: Rule = {
   description: "An input field stopped accepting null.",
   hint: "Omit the field (if it is optional) or send a real value instead of null.",
   check: (ctx) =>
-    findInput(ctx, ["nullable"], ["modified"])
+    findInSchema(ctx, "input", ["nullable"], ["modified"])
       .filter((m) => m.change.before === true && m.change.after === false)
       .map((m) => ({
         operation: m.operation,
-        message: `${subject(m)} stopped accepting null.`,
+        message: `${inputSubject(m)} stopped accepting null.`,
         before: memberPath(ctx.old, m.schema, "type", "null"),
         after: [...m.schema, "type"],
       })),

@@ -1,5 +1,5 @@
 import { fieldPath, q, type Rule } from "../rule.js";
-import { findInput, members } from "./input-property-removed.js";
+import { findInSchema, members } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-optional-property-added",
@@ -8,7 +8,7 @@ export const rule: Rule = {
   description: "An optional input property was added.",
   hint: "Nothing to do; send the new property when you need it and regenerate adapters to get its type.",
   check: (ctx) =>
-    findInput(ctx, ["properties", "*"], ["added"])
+    findInSchema(ctx, "input", ["properties", "*"], ["added"])
       // A new required property is reported by input-required-property-added.
       .filter((m) => !members(ctx.new_.get([...m.schema, "required"])).includes(m.change.path.at(-1)!))
       .map((m) => ({

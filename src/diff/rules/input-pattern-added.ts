@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInput, subject } from "./input-property-removed.js";
+import { findInSchema, inputSubject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-pattern-added",
@@ -8,11 +8,11 @@ export const rule: Rule = {
   description: "A string input field that accepted any text gained a pattern.",
   hint: "Check the values you send against the new pattern; values that do not match are now rejected.",
   check: (ctx) =>
-    findInput(ctx, ["pattern"], ["added"])
+    findInSchema(ctx, "input", ["pattern"], ["added"])
       .filter((m) => ctx.old.get(m.schema) !== undefined)
       .map((m) => ({
         operation: m.operation,
-        message: `${subject(m)} gained the pattern ${q(m.change.after)}.`,
+        message: `${inputSubject(m)} gained the pattern ${q(m.change.after)}.`,
         before: m.schema,
         after: m.change.path,
       })),

@@ -1,5 +1,5 @@
 import { fieldPath, q, type Rule } from "../rule.js";
-import { findInput, members } from "./input-property-removed.js";
+import { requiredChanges } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-property-became-optional",
@@ -7,25 +7,17 @@ export const rule: Rule = {
   category: "input",
   description: "A required input property became optional.",
   hint: "Nothing to do; check what the operation does when you omit the property before you stop sending it.",
-  check: (ctx) => {
-    // One name leaving `required`, or the whole `required` list going away.
-    const dropped = [
-      ...findInput(ctx, ["required", "*"], ["removed"]).map((m) => ({ m, name: m.change.path.at(-1)! })),
-      ...findInput(ctx, ["required"], ["removed"]).flatMap((m) => members(m.change.before).map((name) => ({ m, name }))),
-    ];
-    return (
-      dropped
-        // A property that was removed altogether is reported by input-property-removed.
-        .filter(({ m, name }) => ctx.new_.get([...m.schema, "properties", name]) !== undefined)
-        .map(({ m, name }) => {
-          const property = [...m.schema, "properties", name];
-          return {
-            operation: m.operation,
-            message: `Input property ${q(fieldPath(property.slice(3)))} of ${q(m.operation)} became optional.`,
-            before: property,
-            after: property,
-          };
-        })
-    );
-  },
+  check: (ctx) =>
+    requiredChanges(ctx, "input", "removed")
+      // A property that was removed altogether is reported by input-property-removed.
+      .filter(({ m, name }) => ctx.new_.get([...m.schema, "properties", name]) !== undefined)
+      .map(({ m, name }) => {
+        const property = [...m.schema, "properties", name];
+        return {
+          operation: m.operation,
+          message: `Input property ${q(fieldPath(property.slice(3)))} of ${q(m.operation)} became optional.`,
+          before: property,
+          after: property,
+        };
+      }),
 };

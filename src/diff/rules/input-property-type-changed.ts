@@ -1,6 +1,6 @@
 import { type Rule } from "../rule.js";
-import { subject } from "./input-property-removed.js";
-import { showTypes, typeChanges } from "./input-property-type-narrowed.js";
+import { showTypes, typeChanges } from "./_input-types.js";
+import { inputSubject } from "./_schema.js";
 
 /**
  * A type swap (string → integer) rejects every value callers send today. Pure narrowing has its own
@@ -17,7 +17,7 @@ export const rule: Rule = {
       .filter((f) => f.change === "changed")
       .map(({ m, before, after }) => ({
         operation: m.operation,
-        message: `${subject(m)} changed type from ${showTypes(before)} to ${showTypes(after)}.`,
+        message: `${inputSubject(m)} changed type from ${showTypes(before)} to ${showTypes(after)}.`,
         before: [...m.schema, "type"],
         after: [...m.schema, "type"],
       })),

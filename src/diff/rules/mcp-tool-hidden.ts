@@ -1,5 +1,5 @@
 import { type DiffSide, q, type Rule } from "../rule.js";
-import { written } from "./scope-added.js";
+import { written } from "./_members.js";
 
 /** mcp.expose (or the mcp block) where the document writes it, else the operation. */
 function exposePath(side: DiffSide, id: string): string[] {

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { errorRenames } from "./error-code-renamed.js";
+import { errorRenames } from "./_pairs.js";
 
 /** Callers that handle an operation's codes one by one meet a code they have no branch for. */
 export const rule: Rule = {

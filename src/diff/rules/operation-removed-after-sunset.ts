@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { deprecatedRemovals } from "./operation-removed-before-sunset.js";
+import { deprecatedRemovals } from "./_pairs.js";
 
 /** The deprecation ran its announced course: the expected end of its life. */
 export const rule: Rule = {

@@ -1,22 +1,5 @@
-import type { DiffContext } from "../rule.js";
 import { q, type Rule } from "../rule.js";
-
-export interface DeprecatedRemoval {
-  readonly operation: string;
-  readonly sunset: string | null;
-  readonly replacement: string | null;
-  /** The release date of the new contract: its newest changelog date. */
-  readonly released: string;
-}
-
-/** Deprecated operations the new contract removed, with the dates to judge them by (YYYY-MM-DD compares as text). */
-export function deprecatedRemovals(ctx: DiffContext): DeprecatedRemoval[] {
-  const released = ctx.new_.model.changelog.map((e) => e.date).reduce((a, b) => (b > a ? b : a), "");
-  return ctx.find(["operations", "*"], ["removed"]).flatMap((m) => {
-    const d = ctx.old.operation(m.operation!)?.deprecated;
-    return d ? [{ operation: m.operation!, sunset: d.sunset, replacement: d.replacement, released }] : [];
-  });
-}
+import { deprecatedRemovals } from "./_pairs.js";
 
 /** The sunset date is the promise callers planned their migration by; a deprecation without one promised no removal date. */
 export const rule: Rule = {

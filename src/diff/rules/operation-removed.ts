@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { renamedOperations } from "./operation-renamed.js";
+import { renamedOperations } from "./_pairs.js";
 
 /** Removing an operation breaks every caller; a deprecated one must first reach its sunset date. */
 export const rule: Rule = {

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { memberAt, written } from "./scope-added.js";
+import { memberAt, written } from "./_members.js";
 
 const MEANS: Record<string, string> = {
   pending: "accepted but not finished",

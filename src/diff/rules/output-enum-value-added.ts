@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInOutput, isTreeNode } from "./output-property-added.js";
+import { findInSchema, isTreeNode } from "./_schema.js";
 
 /** Exhaustive consumers (a switch without a default, a closed union type) break on a value they do not know. */
 export const rule: Rule = {
@@ -9,13 +9,13 @@ export const rule: Rule = {
   description: "An output field can take a value it could not before: an enum value was added, or the enum was dropped.",
   hint: "Handle the new value where you branch on the field, and keep a default branch for values added later.",
   check: (ctx) => [
-    ...findInOutput(ctx, ["enum", "*"], ["added"]).map((m) => ({
+    ...findInSchema(ctx, "output", ["enum", "*"], ["added"]).map((m) => ({
       operation: m.operation,
       message: `Output ${q(m.field)} of ${q(m.operation)} gained the enum value ${q(m.rest[1])}.`,
       before: [...m.schema, "enum"],
       after: m.change.path,
     })),
-    ...findInOutput(ctx, ["enum"], ["removed"])
+    ...findInSchema(ctx, "output", ["enum"], ["removed"])
       .filter((m) => isTreeNode(ctx.new_.get(m.schema)))
       .map((m) => ({
         operation: m.operation,

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInOutput } from "./output-property-added.js";
+import { findInSchema } from "./_schema.js";
 
 /** Fewer possible values: consumers' handling of the old value is dead code, nothing breaks. */
 export const rule: Rule = {
@@ -9,7 +9,7 @@ export const rule: Rule = {
   description: "An enum value of an output field was removed.",
   hint: "Nothing to do; code that handles the removed value can go.",
   check: (ctx) =>
-    findInOutput(ctx, ["enum", "*"], ["removed"]).map((m) => ({
+    findInSchema(ctx, "output", ["enum", "*"], ["removed"]).map((m) => ({
       operation: m.operation,
       message: `Output ${q(m.field)} of ${q(m.operation)} lost the enum value ${q(m.rest[1])}.`,
       before: m.change.path,

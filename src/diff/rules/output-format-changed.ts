@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInOutput } from "./output-property-added.js";
+import { findInSchema } from "./_schema.js";
 
 /** Consumers that parse the value by its format (dates, uuids, uris) may reject or misparse it. */
 export const rule: Rule = {
@@ -9,7 +9,7 @@ export const rule: Rule = {
   description: "The format of an output field was added, removed or changed.",
   hint: "Check the code that parses the field: it must accept the new format.",
   check: (ctx) =>
-    findInOutput(ctx, ["format"]).map((m) => ({
+    findInSchema(ctx, "output", ["format"]).map((m) => ({
       operation: m.operation,
       message:
         m.change.kind === "added"

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInOutput } from "./output-property-added.js";
+import { findInSchema } from "./_schema.js";
 
 /** A value consumers dereference without a check can now be null. */
 export const rule: Rule = {
@@ -9,7 +9,7 @@ export const rule: Rule = {
   description: "An output field that could not be null became nullable.",
   hint: "Handle null where you read the field, or keep it non-null until the next major version.",
   check: (ctx) =>
-    findInOutput(ctx, ["nullable"], ["modified"])
+    findInSchema(ctx, "output", ["nullable"], ["modified"])
       .filter((m) => m.change.before === false && m.change.after === true)
       .map((m) => ({
         operation: m.operation,

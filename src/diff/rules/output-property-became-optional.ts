@@ -1,6 +1,5 @@
 import { fieldPath, q, type Rule } from "../rule.js";
-import type { TreeNode } from "../tree.js";
-import { findInOutput, isTreeNode } from "./output-property-added.js";
+import { requiredChanges } from "./_schema.js";
 
 /** Consumers that read the property unconditionally now meet responses without it. */
 export const rule: Rule = {
@@ -10,12 +9,7 @@ export const rule: Rule = {
   description: "A required output property became optional.",
   hint: "Handle the property being absent where you read it, or keep it required until the next major version.",
   check: (ctx) =>
-    [
-      ...findInOutput(ctx, ["required", "*"], ["removed"]).map((m) => ({ m, name: m.rest[1]! })),
-      ...findInOutput(ctx, ["required"], ["removed"])
-        .filter((m) => isTreeNode(m.change.before))
-        .flatMap((m) => Object.keys(m.change.before as TreeNode).map((name) => ({ m, name }))),
-    ]
+    requiredChanges(ctx, "output", "removed")
       // A property that is gone altogether is reported by output-property-removed.
       .filter(({ m, name }) => ctx.new_.get([...m.schema, "properties", name]) !== undefined)
       .map(({ m, name }) => ({

@@ -1,6 +1,5 @@
 import { fieldPath, q, type Rule } from "../rule.js";
-import type { TreeNode } from "../tree.js";
-import { findInOutput, isTreeNode } from "./output-property-added.js";
+import { requiredChanges } from "./_schema.js";
 
 /** A stronger promise: consumers may drop their checks for the property's absence. */
 export const rule: Rule = {
@@ -10,12 +9,7 @@ export const rule: Rule = {
   description: "An optional output property became required.",
   hint: "Nothing to do; checks for the property being absent are no longer needed.",
   check: (ctx) =>
-    [
-      ...findInOutput(ctx, ["required", "*"], ["added"]).map((m) => ({ m, name: m.rest[1]! })),
-      ...findInOutput(ctx, ["required"], ["added"])
-        .filter((m) => isTreeNode(m.change.after))
-        .flatMap((m) => Object.keys(m.change.after as TreeNode).map((name) => ({ m, name }))),
-    ]
+    requiredChanges(ctx, "output", "added")
       // A property that is itself new is reported by output-property-added.
       .filter(({ m, name }) => ctx.old.get([...m.schema, "properties", name]) !== undefined)
       .map(({ m, name }) => ({

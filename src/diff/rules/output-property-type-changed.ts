@@ -1,6 +1,6 @@
-import { pathKey, type TreeValue } from "../tree.js";
 import { q, type Rule } from "../rule.js";
-import { findInOutput, isTreeNode, type SchemaMatch } from "./output-property-added.js";
+import type { TreeValue } from "../tree.js";
+import { bySchema, findInSchema, isTreeNode } from "./_schema.js";
 
 /** The JSON types a schema node admits: "any", a set (empty for `false`), or null when its type is decided elsewhere. */
 function admitted(node: TreeValue | undefined): "any" | Set<string> | null {
@@ -32,12 +32,8 @@ export const rule: Rule = {
   description: "The type of an output field changed so that it can hold a type it could not hold before.",
   hint: "Handle the new type where you read the field; code written for the old type will misread it or fail.",
   check: (ctx) => {
-    const bySchema = new Map<string, SchemaMatch>();
-    for (const m of [...findInOutput(ctx, ["type", "*"]), ...findInOutput(ctx, ["type"]), ...findInOutput(ctx, ["any"])]) {
-      const key = pathKey(m.schema);
-      if (!bySchema.has(key)) bySchema.set(key, m);
-    }
-    return [...bySchema.values()].flatMap((m) => {
+    const changed = bySchema([...findInSchema(ctx, "output", ["type", "*"]), ...findInSchema(ctx, "output", ["type"]), ...findInSchema(ctx, "output", ["any"])]);
+    return changed.flatMap((m) => {
       const before = admitted(ctx.old.get(m.schema));
       const after = admitted(ctx.new_.get(m.schema));
       if (before === null || after === null || !widened(before, after)) return [];

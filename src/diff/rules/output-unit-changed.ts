@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInOutput } from "./output-property-added.js";
+import { findInSchema } from "./_schema.js";
 
 /** The same number now means something else: consumers silently misread it by a factor. */
 export const rule: Rule = {
@@ -9,7 +9,7 @@ export const rule: Rule = {
   description: "The unit (x-unit) of an output field changed.",
   hint: "Convert the values you read to the new unit; a value read the old way is now wrong by a factor.",
   check: (ctx) =>
-    findInOutput(ctx, ["x-unit"]).map((m) => ({
+    findInSchema(ctx, "output", ["x-unit"]).map((m) => ({
       operation: m.operation,
       message: `The unit of output ${q(m.field)} of ${q(m.operation)} changed from ${q(m.change.before ?? "none")} to ${q(m.change.after ?? "none")}.`,
       // Where a side has no unit, point at the field itself.

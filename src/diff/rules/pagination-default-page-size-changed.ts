@@ -1,5 +1,5 @@
 import { type DiffSide, q, type Rule } from "../rule.js";
-import { commonOperations } from "./scope-added.js";
+import { commonOperations } from "./_pairs.js";
 
 /**
  * The page size a call gets when it omits the limit: pagination.limit.default, else the limit

@@ -1,10 +1,5 @@
-import { type DiffSide, q, type Rule } from "../rule.js";
-
-/** Path of the precondition entry on `field` in the document's preconditions list. */
-export function preconditionPath(side: DiffSide, id: string, field: string): string[] {
-  const i = side.operation(id)?.preconditions.findIndex((p) => p.field === field) ?? -1;
-  return i >= 0 ? ["operations", id, "preconditions", String(i)] : ["operations", id, "preconditions"];
-}
+import { q, type Rule } from "../rule.js";
+import { preconditionPath } from "./_members.js";
 
 /**
  * A new precondition breaks existing calls when they must now send the expectation (required), or

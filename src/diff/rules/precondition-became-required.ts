@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { preconditionPath } from "./precondition-added.js";
+import { preconditionPath } from "./_members.js";
 
 export const rule: Rule = {
   id: "precondition-became-required",

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { preconditionPath } from "./precondition-added.js";
+import { preconditionPath } from "./_members.js";
 
 /** Expectations callers send are no longer checked: a write based on a stale read now goes through. */
 export const rule: Rule = {

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { memberAt } from "./scope-added.js";
+import { listMemberChange } from "./_checks.js";
 
 export const rule: Rule = {
   id: "projection-selectable-field-added",
@@ -7,13 +7,5 @@ export const rule: Rule = {
   category: "projection",
   description: "A field became selectable through an operation's projection.",
   hint: "Nothing to do; select the field where it saves a second read.",
-  check: (ctx) =>
-    ctx.find(["operations", "*", "projection", "selectable", "*"], ["added"]).map((m) => {
-      const field = m.change.path.at(-1)!;
-      return {
-        operation: m.operation,
-        message: `Field ${q(field)} was made selectable in the projection of ${q(m.operation)}.`,
-        after: memberAt(ctx.new_, m.operation!, ["projection", "selectable"], field),
-      };
-    }),
+  check: listMemberChange(["projection", "selectable"], "added", (field, op) => `Field ${q(field)} was made selectable in the projection of ${q(op)}.`),
 };

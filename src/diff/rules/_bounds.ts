@@ -1,0 +1,71 @@
+import type { DiffContext, DiffSide, RuleFinding } from "../rule.js";
+import { bySchema, findInSchema, inputMention, inputSubject } from "./_schema.js";
+
+/*
+ * The input bound rules (not a rule: files starting with "_" are not registered): input-minimum-raised,
+ * input-maximum-lowered, input-min-length-raised, input-max-length-lowered, input-min-items-raised and
+ * input-max-items-lowered. A bound that became stricter rejects values callers send today.
+ */
+
+export interface BoundSpec {
+  /** "min": stricter means higher; "max": stricter means lower. */
+  readonly direction: "min" | "max";
+  /** The inclusive keyword, and the exclusive one where JSON Schema has it. */
+  readonly keyword: string;
+  readonly exclusiveKeyword?: string;
+  /** The bound in force when the keyword is absent (minLength/minItems: 0); none when undefined. */
+  readonly implicit?: number;
+  /** "minimum", "maximum length", … */
+  readonly label: string;
+}
+
+interface Bound {
+  readonly value: number;
+  readonly exclusive: boolean;
+  /** The keyword that sets it, or null for the implicit bound. */
+  readonly keyword: string | null;
+}
+
+function bound(side: DiffSide, schema: readonly string[], spec: BoundSpec): Bound | undefined {
+  const found: Bound[] = [];
+  const inclusive = side.get([...schema, spec.keyword]);
+  if (typeof inclusive === "number") found.push({ value: inclusive, exclusive: false, keyword: spec.keyword });
+  const exclusive = spec.exclusiveKeyword ? side.get([...schema, spec.exclusiveKeyword]) : undefined;
+  if (typeof exclusive === "number") found.push({ value: exclusive, exclusive: true, keyword: spec.exclusiveKeyword! });
+  if (found.length === 0) return spec.implicit === undefined ? undefined : { value: spec.implicit, exclusive: false, keyword: null };
+  return found.reduce((a, b) => (stricter(b, a, spec) ? b : a));
+}
+
+/** Whether `a` rejects values that `b` accepts. */
+function stricter(a: Bound | undefined, b: Bound | undefined, spec: BoundSpec): boolean {
+  if (a === undefined) return false;
+  if (b === undefined) return true;
+  if (a.value !== b.value) return spec.direction === "min" ? a.value > b.value : a.value < b.value;
+  return a.exclusive && !b.exclusive;
+}
+
+const show = (b: Bound) => `${b.value}${b.exclusive ? " (exclusive)" : ""}`;
+
+/** The check of one bound rule: every input schema node whose bound became stricter, or that gained one. */
+export function boundCheck(spec: BoundSpec): (ctx: DiffContext) => RuleFinding[] {
+  const verb = spec.direction === "min" ? "raised" : "lowered";
+  const keywords = spec.exclusiveKeyword ? [spec.keyword, spec.exclusiveKeyword] : [spec.keyword];
+  return (ctx) =>
+    bySchema(keywords.flatMap((k) => findInSchema(ctx, "input", [k])))
+      .filter((m) => ctx.old.get(m.schema) !== undefined && ctx.new_.get(m.schema) !== undefined)
+      .flatMap((m) => {
+        const before = bound(ctx.old, m.schema, spec);
+        const after = bound(ctx.new_, m.schema, spec);
+        if (!after || !stricter(after, before, spec)) return [];
+        return [
+          {
+            operation: m.operation,
+            message: before
+              ? `The ${spec.label} of ${inputMention(m)} was ${verb} from ${show(before)} to ${show(after)}.`
+              : `${inputSubject(m)} gained a ${spec.label} of ${show(after)}.`,
+            before: before?.keyword ? [...m.schema, before.keyword] : m.schema,
+            after: after.keyword ? [...m.schema, after.keyword] : m.schema,
+          },
+        ];
+      });
+}

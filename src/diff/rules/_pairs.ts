@@ -1,0 +1,128 @@
+import type { DiffContext, DiffSide } from "../rule.js";
+import type { TreeNode, TreeValue } from "../tree.js";
+
+/*
+ * Pairing what the old contract had with what the new one has (not a rule: files starting with "_"
+ * are not registered). A removal and an addition that are really one rename must be reported once,
+ * by the *-renamed rule, and left alone by the *-removed/*-added rules.
+ */
+
+/** Ids of the operations present on both sides, in the new side's order. */
+export function commonOperations(ctx: { old: DiffSide; new_: DiffSide }): string[] {
+  return ctx.new_.model.operations.map((o) => o.names.id).filter((id) => ctx.old.operation(id) !== undefined);
+}
+
+/* ---- error codes ---- */
+
+export interface ErrorRename {
+  readonly from: string;
+  readonly to: string;
+}
+
+const errorSignature = (v: TreeValue | undefined): string | null =>
+  v !== null && typeof v === "object" ? JSON.stringify([v.class ?? null, v.action ?? null, v.http ?? null]) : null;
+
+/**
+ * Codes removed and added with the same class, action and HTTP status, paired only when the pairing
+ * is unambiguous (exactly one removed and one added code share the triple). Used by error-code-renamed,
+ * error-code-removed, error-code-added and operation-error-added/-removed to report a rename once.
+ */
+export function errorRenames(ctx: DiffContext): ErrorRename[] {
+  const groups = new Map<string, { removed: string[]; added: string[] }>();
+  for (const m of ctx.find(["errors", "*"], ["removed", "added"])) {
+    const sig = errorSignature(m.change.kind === "removed" ? m.change.before : m.change.after);
+    if (sig === null) continue;
+    const g = groups.get(sig) ?? { removed: [], added: [] };
+    (m.change.kind === "removed" ? g.removed : g.added).push(m.change.path[1]!);
+    groups.set(sig, g);
+  }
+  return [...groups.values()].filter((g) => g.removed.length === 1 && g.added.length === 1).map((g) => ({ from: g.removed[0]!, to: g.added[0]! }));
+}
+
+/* ---- operations ---- */
+
+export interface OperationRename {
+  readonly from: string;
+  readonly to: string;
+  /** What identifies the pair: the same HTTP request, or the same input and output schemas. */
+  readonly by: "http" | "schemas";
+}
+
+/** JSON with sorted keys, so equal trees compare equal whatever their key order. */
+function canonical(value: TreeValue | undefined): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  return `{${Object.keys(value)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+    .join(",")}}`;
+}
+
+/** Whether a schema tree declares any property, at any depth (so `{type: object}` twins do not pair). */
+function hasProperties(value: TreeValue | undefined): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const node = value as TreeNode;
+  if (node.properties !== null && typeof node.properties === "object" && Object.keys(node.properties).length > 0) return true;
+  return ["items", "allOf", "anyOf", "oneOf"].some((k) => {
+    const sub = node[k];
+    if (k === "items") return hasProperties(sub);
+    return sub !== null && typeof sub === "object" && Object.values(sub).some(hasProperties);
+  });
+}
+
+/**
+ * Removed operations paired one-to-one with added ones: first by HTTP method and path (parameter
+ * names ignored), then by identical input and output schema trees. A pairing is kept only when it is
+ * unambiguous both ways. Used by operation-renamed, and by operation-removed to leave renames to it.
+ */
+export function renamedOperations(ctx: DiffContext): OperationRename[] {
+  const removed = ctx.find(["operations", "*"], ["removed"]).map((m) => m.operation!);
+  const added = ctx.find(["operations", "*"], ["added"]).map((m) => m.operation!);
+  if (removed.length === 0 || added.length === 0) return [];
+  const http = (side: DiffSide, id: string) => {
+    const op = side.operation(id);
+    return op ? `${op.http.method} ${op.http.path.replace(/\{[^}]*\}/g, "{}")}` : undefined;
+  };
+  const schemas = (side: DiffSide, id: string) => {
+    const input = side.get(["operations", id, "input"]);
+    const output = side.get(["operations", id, "output"]);
+    return hasProperties(input) || hasProperties(output) ? `${canonical(input)}|${canonical(output)}` : undefined;
+  };
+  const pairs: OperationRename[] = [];
+  const taken = new Set<string>();
+  for (const by of ["http", "schemas"] as const) {
+    const key = by === "http" ? http : schemas;
+    const open = { removed: removed.filter((id) => !taken.has(`-${id}`)), added: added.filter((id) => !taken.has(`+${id}`)) };
+    for (const from of open.removed) {
+      const k = key(ctx.old, from);
+      if (k === undefined) continue;
+      const candidates = open.added.filter((id) => key(ctx.new_, id) === k);
+      const rivals = open.removed.filter((id) => key(ctx.old, id) === k);
+      if (candidates.length !== 1 || rivals.length !== 1) continue;
+      const to = candidates[0]!;
+      pairs.push({ from, to, by });
+      taken.add(`-${from}`);
+      taken.add(`+${to}`);
+    }
+  }
+  return pairs.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+}
+
+export interface DeprecatedRemoval {
+  readonly operation: string;
+  readonly sunset: string | null;
+  readonly replacement: string | null;
+  /** The release date of the new contract: its newest changelog date. */
+  readonly released: string;
+}
+
+/**
+ * Deprecated operations the new contract removed, with the dates to judge them by (YYYY-MM-DD
+ * compares as text). Used by operation-removed-before-sunset and operation-removed-after-sunset.
+ */
+export function deprecatedRemovals(ctx: DiffContext): DeprecatedRemoval[] {
+  const released = ctx.new_.model.changelog.map((e) => e.date).reduce((a, b) => (b > a ? b : a), "");
+  return ctx.find(["operations", "*"], ["removed"]).flatMap((m) => {
+    const d = ctx.old.operation(m.operation!)?.deprecated;
+    return d ? [{ operation: m.operation!, sunset: d.sunset, replacement: d.replacement, released }] : [];
+  });
+}
