@@ -1,4 +1,5 @@
 import { fieldPath, q, type Rule } from "../rule.js";
+import { requiredChanges } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-property-became-required",
@@ -7,22 +8,16 @@ export const rule: Rule = {
   description: "An optional input property became required.",
   hint: "Callers must now send the property; keep it optional or bump the major version.",
   check: (ctx) =>
-    ctx
-      .find(["operations", "*", "input", "**", "required", "*"], ["added"])
-      .filter((m) => {
-        const parent = m.change.path.slice(0, -2);
-        const name = m.change.path.at(-1)!;
-        // A property that is itself new is reported by input-required-property-added.
-        return ctx.old.get([...parent, "properties", name]) !== undefined;
-      })
-      .map((m) => {
-        const parent = m.change.path.slice(0, -2);
-        const name = m.change.path.at(-1)!;
+    requiredChanges(ctx, "input", "added")
+      // A property that is itself new is reported by input-required-property-added.
+      .filter(({ m, name }) => ctx.old.get([...m.schema, "properties", name]) !== undefined)
+      .map(({ m, name }) => {
+        const property = [...m.schema, "properties", name];
         return {
           operation: m.operation,
-          message: `Input property ${q(fieldPath([...parent.slice(3), "properties", name]))} of ${q(m.operation)} became required.`,
-          before: [...parent, "properties", name],
-          after: [...parent, "properties", name],
+          message: `Input property ${q(fieldPath(property.slice(3)))} of ${q(m.operation)} became required.`,
+          before: property,
+          after: property,
         };
       }),
 };
