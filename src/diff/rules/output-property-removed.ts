@@ -1,4 +1,5 @@
 import { fieldPath, q, type Rule } from "../rule.js";
+import { findInSchema } from "./_schema.js";
 
 export const rule: Rule = {
   id: "output-property-removed",
@@ -7,10 +8,10 @@ export const rule: Rule = {
   description: "A property of an operation's output was removed.",
   hint: "Stop reading the property, or keep it in the output until the next major version.",
   check: (ctx) =>
-    ctx.find(["operations", "*", "output", "**", "properties", "*"], ["removed"]).map((m) => ({
+    findInSchema(ctx, "output", ["properties", "*"], ["removed"]).map((m) => ({
       operation: m.operation,
       message: `Output property ${q(fieldPath(m.change.path.slice(3)))} of ${q(m.operation)} was removed.`,
       before: m.change.path,
-      after: m.change.path.slice(0, -2),
+      after: m.schema,
     })),
 };
