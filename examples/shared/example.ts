@@ -4,24 +4,14 @@
  */
 import { packagePath } from "../../src/package-root.js";
 import type { ContractModel } from "../../src/model/types.js";
-import type { Credential, Faults, Handlers } from "./contract-host.js";
-import { type RunningPlatform, loadContract, startPlatform } from "./host.js";
+import type { Handlers } from "./contract-host.js";
+import { type PlatformOptions, type RunningPlatform, loadContract, startPlatform } from "./host.js";
 import { type Database, openDatabase, seedOnce } from "./sqlite.js";
 
-/** Options every example server takes. */
-export interface ExampleServerOptions {
+/** Options every example server takes: the platform's own, with a database path allowed. */
+export interface ExampleServerOptions extends Omit<PlatformOptions, "spec" | "handlers" | "db"> {
   /** Database file, ":memory:" (the default), or an open database. */
   readonly db?: string | Database;
-  /** A token granting every scope. */
-  readonly token?: string;
-  /** More tokens with their own caller identity and scopes. */
-  readonly credentials?: Readonly<Record<string, Credential>>;
-  /** 0 (the default) picks a free port. */
-  readonly port?: number;
-  readonly now?: () => Date;
-  readonly faults?: Faults;
-  readonly keyWaitMs?: number;
-  readonly log?: (line: string) => void;
 }
 
 export interface ExamplePlatform {
