@@ -84,7 +84,7 @@ describe("the CLI runtime", () => {
     [["search", "--q", "x", "--count", "2.5"], "expected an integer"],
     [["search", "--q", "x", "--ratio", "0"], "must be more than 0"],
     [["search", "--q", "x", "--level", "medium"], "Allowed choices are low, high"],
-    [["search", "--q", "x", "--ids", "one"], "expected a number"],
+    [["search", "--q", "x", "--ids", "one"], "expected an integer"],
     [["search", "--q", "x", "--exact", "maybe"], "expected true or false"],
     [["search"], "missing required --q"],
   ])("refuses %j before any request, with JSON on stdout and exit 2", async (args, message) => {
