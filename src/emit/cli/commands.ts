@@ -1,4 +1,4 @@
-import type { FlagSpec, ScalarType } from "../../cli-runtime/program.js";
+import type { CommandSpec, FlagSpec, ScalarType } from "../../cli-runtime/program.js";
 import { kebabCase } from "../../model/naming.js";
 import type { ContractModel, OperationModel } from "../../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
@@ -6,8 +6,53 @@ import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
 import { generatedHeader, literal, literalBlock } from "../shared/literals.js";
 
-/** Flags every generated CLI defines itself; an input field with one of these names gets a prefix. */
-const RESERVED_FLAGS = new Set(["input", "output", "all", "max-pages", "max-items", "base-url", "journal", "max-attempts", "timeout", "help", "version", "operation-key", "dry-run", "confirm", "fields"]);
+/**
+ * Flags every generated CLI defines itself — global ones (commander's help and version included;
+ * commander reads them after a command too) and the behaviour flags of commands — whether or not a
+ * given command uses them. An input field never takes one of these.
+ */
+export const RESERVED_FLAGS: ReadonlySet<string> = new Set([
+  "help", "version", "base-url", "journal", "output", "max-attempts", "timeout",
+  "input", "operation-key", "dry-run", "confirm", "fields", "all", "max-pages", "max-items",
+]);
+
+/** Commands every generated CLI defines itself: commander's implicit `help`, and `completion`. */
+export const RESERVED_COMMANDS: ReadonlySet<string> = new Set(["help", "completion"]);
+
+/** The key commander stores an option's value under (its camelCase): two flags with one key collide. */
+function attributeKey(flag: string): string {
+  return flag.split("-").reduce((out, word) => out + word.charAt(0).toUpperCase() + word.slice(1));
+}
+
+/**
+ * Unique names, deterministically: every wanted name that is neither reserved nor taken is kept (in
+ * order); the others become `<prefix><name>`, then `<prefix><name>-2`, `-3`… until free.
+ */
+function uniqueNames(wanted: readonly string[], reserved: ReadonlySet<string>, prefix: (name: string) => string, keys: (name: string) => string[]): string[] {
+  const taken = new Set<string>([...reserved].flatMap(keys));
+  const free = (name: string) => !reserved.has(name) && keys(name).every((k) => !taken.has(k));
+  const claim = (name: string) => {
+    for (const k of keys(name)) taken.add(k);
+    return name;
+  };
+  const out: Array<string | undefined> = wanted.map((name) => (free(name) ? claim(name) : undefined));
+  return out.map((name, i) => {
+    if (name !== undefined) return name;
+    const base = prefix(wanted[i]!);
+    let candidate = base;
+    for (let n = 2; !free(candidate); n++) candidate = `${base}-${n}`;
+    return claim(candidate);
+  });
+}
+
+/**
+ * The command of every operation, by operation id: its CLI name, unless the CLI reserves it (or an
+ * earlier command has it), then `<name>-operation` (numbered if needed). Renamed commands say so in --help.
+ */
+export function commandNames(model: ContractModel): Map<string, string> {
+  const names = uniqueNames(model.operations.map((op) => op.names.kebab), RESERVED_COMMANDS, (n) => `${n}-operation`, (n) => [n]);
+  return new Map(model.operations.map((op, i) => [op.names.id, names[i]!]));
+}
 
 /** Follow `#/$defs/…` references inside a bundled schema. */
 function resolveLocal(node: unknown, root: unknown): SchemaObject | undefined {
@@ -53,15 +98,18 @@ export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOn
   const behaviour = new Set([op.idempotency?.keyField, op.preview?.dryRunField, op.preview?.confirmTokenField, op.projection?.field].filter((f): f is string => f !== undefined));
   const flags: FlagSpec[] = [];
   const inputOnly: string[] = [];
-  for (const [field, raw] of Object.entries(properties)) {
-    if (behaviour.has(field)) continue;
+  const fields = Object.keys(properties).filter((field) => !behaviour.has(field));
+  // Unique flags (and commander keys) by construction: a reserved or taken name gets `set-`, then a number.
+  const names = uniqueNames(fields.map((field) => kebabCase(field) || "field"), RESERVED_FLAGS, (n) => `set-${n}`, (n) => [`--${n}`, attributeKey(n)]);
+  const flagOf = new Map(fields.map((field, i) => [field, names[i]!]));
+  for (const field of fields) {
+    const raw = properties[field];
     const schema = resolveLocal(raw, root);
     if (!schema) {
       inputOnly.push(field);
       continue;
     }
-    const base = kebabCase(field) || "field";
-    const flag = RESERVED_FLAGS.has(base) ? `set-${base}` : base;
+    const flag = flagOf.get(field)!;
     const numeric = (k: string) => (typeof schema[k] === "number" ? { [k]: schema[k] as number } : {});
     const scalar = scalarType(schema);
     if (scalar) {
@@ -102,13 +150,29 @@ export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOn
 
 /** `cli/commands.ts`: every operation as a command description the CLI runtime turns into commander. */
 export function emitCommands(model: ContractModel): string {
+  const body = commandSpecs(model).map((s) => `  ${literalBlock(s, 2)},`).join("\n");
+  return `${generatedHeader(model.name, model.version)}import type { CommandSpec } from "./runtime/program.js";
+
+/** One command per operation of the contract (data: the runtime builds the commander program). */
+export const COMMANDS: readonly CommandSpec[] = [
+${body}
+];
+`;
+}
+
+/** The command description of every operation (what `cli/commands.ts` holds). */
+export function commandSpecs(model: ContractModel): CommandSpec[] {
   const methods = clientMethodNames(model);
-  const specs = model.operations.map((op) => {
+  const commands = commandNames(model);
+  return model.operations.map((op) => {
     const { flags, inputOnly } = operationFlags(op);
     const m = methods.get(op.names.id)!;
+    const name = commands.get(op.names.id)!;
+    const flagOf = (field: string) => flags.find((f) => f.field === field)?.flag ?? kebabCase(field);
     const details = [
+      name !== op.names.kebab ? `Command for operation ${op.names.id} (\`${op.names.kebab}\` is a command of the CLI itself).` : "",
       op.description.replace(/\s+/g, " ").trim(),
-      op.preconditions.length > 0 ? `Preconditions: ${op.preconditions.map((p) => `--${kebabCase(p.field)} must match the current ${p.compares} (else ${p.error}, no change).`).join(" ")}` : "",
+      op.preconditions.length > 0 ? `Preconditions: ${op.preconditions.map((p) => `--${flagOf(p.field)} must match the current ${p.compares} (else ${p.error}, no change).`).join(" ")}` : "",
       effectsLine(op),
       errorsLine(model, op) ?? "",
       op.deprecated ? `Deprecated since ${op.deprecated.since}${op.deprecated.replacement ? `; use ${op.deprecated.replacement}` : ""}.` : "",
@@ -117,7 +181,7 @@ export function emitCommands(model: ContractModel): string {
       .join("\n\n");
     return {
       operation: op.names.id,
-      name: op.names.kebab,
+      name,
       group: op.toolset,
       summary: op.summary,
       details,
@@ -134,14 +198,6 @@ export function emitCommands(model: ContractModel): string {
       cursorField: op.pagination?.cursorField ?? null,
     };
   });
-  const body = specs.map((s) => `  ${literalBlock(s, 2)},`).join("\n");
-  return `${generatedHeader(model.name, model.version)}import type { CommandSpec } from "./runtime/program.js";
-
-/** One command per operation of the contract (data: the runtime builds the commander program). */
-export const COMMANDS: readonly CommandSpec[] = [
-${body}
-];
-`;
 }
 
 /** `cli/main.ts`: the executable. */
