@@ -73,6 +73,17 @@ export class ContractError extends Error {
     this.retryAfterMs = d.retryAfterMs ?? null;
   }
 
+  /**
+   * Replace credential values in the message, the stack and the details (and sensitive fields of the
+   * details): the client calls this before an error leaves it, since a platform may echo what it got.
+   */
+  redact(redactor: { text(value: string): string; value(value: unknown, byName: boolean): unknown }): this {
+    this.message = redactor.text(this.message);
+    if (typeof this.stack === "string") this.stack = redactor.text(this.stack);
+    (this as { details: unknown }).details = redactor.value(this.details, true);
+    return this;
+  }
+
   /** Transient and rate-limited failures may be retried with the same operation key. */
   get retryable(): boolean {
     return this.errorClass === "transient" || this.errorClass === "rate_limited";
@@ -171,4 +182,12 @@ export const CLIENT_CODES = {
   undeclaredCode: "CLIENT_UNDECLARED_ERROR",
   /** No credential was found in the environment variable the contract names. */
   missingCredential: "CLIENT_MISSING_CREDENTIAL",
+  /** The base URL is not an absolute http(s) URL without credentials, query or fragment; nothing was sent. */
+  invalidBaseUrl: "CLIENT_INVALID_BASE_URL",
+  /** A client or call option is out of range (e.g. the timeout); nothing was sent. */
+  invalidOption: "CLIENT_INVALID_OPTION",
+  /** The journal file cannot be opened or is not a journal; nothing was sent. */
+  journalUnusable: "CLIENT_JOURNAL_UNUSABLE",
+  /** The HTTP request could not be built from the input (e.g. a header value); nothing was sent. */
+  requestInvalid: "CLIENT_REQUEST_INVALID",
 } as const;

@@ -3,6 +3,8 @@
  * first submission and its outcome after, so that a second process — after a crash or a lost
  * response — recovers the same intent instead of creating a second effect.
  */
+import { statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 
 export type JournalStatus = "sending" | "completed" | "rejected" | "unknown";
@@ -89,11 +91,56 @@ interface Row {
  * Journal in a SQLite file, shared safely by several processes (WAL mode, busy timeout). The intent
  * row is committed before the request leaves, so it survives a crash mid-request.
  */
+/** A journal path that cannot be used: the message names the path and the problem. */
+export class JournalUnusableError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`Journal ${path}: ${problem}.`);
+    this.name = "JournalUnusableError";
+  }
+}
+
+/** Why a journal path cannot be opened, checked before SQLite sees it (its own messages name no path). */
+function journalPathProblem(path: string): string | null {
+  if (path === "") return "the path is empty";
+  const folder = statSync(dirname(resolve(path)), { throwIfNoEntry: false });
+  if (!folder) return `its folder ${dirname(resolve(path))} does not exist`;
+  if (!folder.isDirectory()) return `${dirname(resolve(path))} is not a folder`;
+  const file = statSync(path, { throwIfNoEntry: false });
+  if (file && file.isDirectory()) return "it is a folder, not a file";
+  if (file && !file.isFile()) return "it is not a regular file";
+  return null;
+}
+
 export class SqliteJournal implements OperationJournal {
   private readonly db: Database.Database;
 
+  /** @throws JournalUnusableError when the path is not a usable journal file (missing folder, a folder, not SQLite). */
   constructor(readonly path: string) {
-    this.db = new Database(path);
+    const problem = journalPathProblem(path);
+    if (problem) throw new JournalUnusableError(path, problem);
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(path);
+      this.db = db;
+      this.init();
+    } catch (e) {
+      db?.close();
+      const code = (e as { code?: string }).code;
+      const problem =
+        code === "SQLITE_NOTADB" ? "it is not a SQLite database"
+        : code === "SQLITE_CANTOPEN" ? "it cannot be opened (check permissions)"
+        : code === "SQLITE_READONLY" ? "it is read-only"
+        : code === "SQLITE_CORRUPT" ? "the database is corrupt"
+        : code === "NOT_A_JOURNAL" ? "it is a SQLite database but its operation_journal table is not a journal's"
+        : `it cannot be used as a journal (${code ?? (e as Error).message})`;
+      throw new JournalUnusableError(path, problem);
+    }
+  }
+
+  private init(): void {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("busy_timeout = 5000");
     this.db.exec(`CREATE TABLE IF NOT EXISTS operation_journal (
@@ -107,6 +154,11 @@ export class SqliteJournal implements OperationJournal {
       updated_at INTEGER NOT NULL,
       PRIMARY KEY (target, operation, key)
     )`);
+    // A SQLite file of something else: refuse it rather than write into it.
+    const columns = (this.db.prepare("SELECT name FROM pragma_table_info('operation_journal')").all() as Array<{ name: string }>).map((c) => c.name);
+    if (!["target", "operation", "key", "params_hash", "status", "result"].every((c) => columns.includes(c))) {
+      throw Object.assign(new Error("not a journal"), { code: "NOT_A_JOURNAL" });
+    }
   }
 
   begin(intent: Intent, now = Date.now()): { entry: JournalEntry; created: boolean } {

@@ -3,7 +3,7 @@
  * JSON on stdout and nothing else, diagnostics on stderr, one exit code per error class, never a
  * prompt. The SDK underneath carries the contract's behaviour (journal, retries, completeness).
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ContractError } from "../../sdk/runtime/errors.js";
 import type { Completeness } from "../../sdk/runtime/pagination.js";
@@ -77,17 +77,64 @@ export interface CliClient {
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  readonly stdin: () => string;
+  /** Standard input, read up to `maxBytes` bytes (more than `maxBytes` means "too large"). */
+  readonly stdin: (maxBytes: number) => string | Buffer;
+}
+
+/** `--input` is read up to this size (10 MiB), from a file or stdin; anything larger is a usage error. */
+export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
+
+/** Bounds of the numeric global and traversal flags (inclusive). */
+export const FLAG_BOUNDS = {
+  timeout: { min: 1, max: 86_400_000 }, // 1 ms .. 24 h, as the SDK accepts
+  maxAttempts: { min: 1, max: 100 },
+  maxPages: { min: 1, max: 100_000 },
+  maxItems: { min: 1, max: 10_000_000 },
+} as const;
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Read a descriptor in bounded chunks, stopping after `limit` bytes (a device such as /dev/zero or an
+ * endless pipe never ends). Non-blocking stdin answers EAGAIN until data arrives: wait a little.
+ */
+function readBounded(fd: number, limit: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (total < limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit - total));
+    let n: number;
+    try {
+      n = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EAGAIN") {
+        Atomics.wait(pause, 0, 0, 10);
+        continue;
+      }
+      if ((e as NodeJS.ErrnoException).code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
 }
 
 export const processCliIo: CliIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
-  stdin: () => readFileSync(0, "utf8"),
+  stdin: (maxBytes) => readBounded(0, maxBytes),
 };
 
 /** A usage problem found after commander parsed the flags (missing field, bad --input). */
 class UsageError extends Error {}
+
+/** Decimal integers only: no hex, exponent, blanks or sign other than a leading minus. */
+const INTEGER = /^-?\d+$/;
+/** A decimal number as JSON writes it (leading zeros allowed): no hex, Infinity, blanks or trailing dot. */
+const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
 function parseScalar(type: ScalarType, flag: FlagSpec, raw: string): string | number | boolean {
   if (type === "string") return raw;
@@ -96,9 +143,12 @@ function parseScalar(type: ScalarType, flag: FlagSpec, raw: string): string | nu
     if (raw === "false") return false;
     throw new InvalidArgumentError("expected true or false.");
   }
+  const shown = JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+  if (type === "integer" && !INTEGER.test(raw)) throw new InvalidArgumentError(`expected an integer (decimal digits), got ${shown}.`);
+  if (!DECIMAL.test(raw)) throw new InvalidArgumentError(`expected a number, got ${shown}.`);
   const value = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(value)) throw new InvalidArgumentError(`expected a number, got ${JSON.stringify(raw)}.`);
-  if (type === "integer" && !Number.isInteger(value)) throw new InvalidArgumentError(`expected an integer, got ${raw}.`);
+  if (!Number.isFinite(value)) throw new InvalidArgumentError(`expected a finite number, got ${shown}.`);
+  if (type === "integer" && !Number.isSafeInteger(value)) throw new InvalidArgumentError(`${shown} is out of the exact integer range.`);
   if (flag.minimum !== undefined && value < flag.minimum) throw new InvalidArgumentError(`must be at least ${flag.minimum}.`);
   if (flag.maximum !== undefined && value > flag.maximum) throw new InvalidArgumentError(`must be at most ${flag.maximum}.`);
   if (flag.exclusiveMinimum !== undefined && value <= flag.exclusiveMinimum) throw new InvalidArgumentError(`must be more than ${flag.exclusiveMinimum}.`);
@@ -107,6 +157,13 @@ function parseScalar(type: ScalarType, flag: FlagSpec, raw: string): string | nu
 }
 
 function optionFor(flag: FlagSpec): Option {
+  const option = typedOption(flag);
+  // A field such as no_cache is a value flag `--no-cache <value>`, not commander's negation of --cache.
+  option.negate = false;
+  return option;
+}
+
+function typedOption(flag: FlagSpec): Option {
   const description = flag.description + (flag.required ? " (required)" : "");
   if (flag.type === "boolean") return new Option(`--${flag.flag} [value]`, description).argParser((raw) => parseScalar("boolean", flag, raw));
   if (flag.type === "array") {
@@ -125,18 +182,31 @@ function optionFor(flag: FlagSpec): Option {
   });
 }
 
-/** Option keys as commander stores them (camelCase of the flag). */
-function optionKey(flag: string): string {
-  return flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/**
+ * Read a file for --input: at most MAX_INPUT_BYTES + 1 bytes (one more tells "too large"); a regular
+ * file's size is checked before reading, a device or pipe is read in bounded chunks. null: too large.
+ */
+function readFileBounded(path: string): Buffer | null {
+  const fd = openSync(path, "r");
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
+    if (stat.isFile() && stat.size > MAX_INPUT_BYTES) return null;
+    return readBounded(fd, MAX_INPUT_BYTES + 1);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function readInputFile(path: string, io: CliIo): Record<string, unknown> {
-  let text: string;
+  let data: string | Buffer | null;
   try {
-    text = path === "-" ? io.stdin() : readFileSync(path, "utf8");
+    data = path === "-" ? io.stdin(MAX_INPUT_BYTES + 1) : readFileBounded(path);
   } catch (e) {
     throw new UsageError(`--input ${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
   }
+  if (data === null || Buffer.byteLength(data) > MAX_INPUT_BYTES) throw new UsageError(`--input ${path}: larger than ${MAX_INPUT_BYTES} bytes (10 MiB), the limit for input files.`);
+  const text = typeof data === "string" ? data : data.toString("utf8");
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -166,8 +236,8 @@ export function buildCli(def: CliDefinition, io: CliIo, state: RunState): Comman
     .option("--base-url <url>", "platform base URL (overrides the contract and its environment variable)")
     .option("--journal <path>", "SQLite operation journal (default: the SDK's; keeps operation keys across runs)")
     .addOption(new Option("-o, --output <format>", "result format on stdout").choices(["json", "yaml", "table"]).default("json"))
-    .option("--max-attempts <n>", "attempts for transient failures, the first included (default 3)", (raw) => parseCount("--max-attempts", raw))
-    .option("--timeout <ms>", "per-request timeout in milliseconds", (raw) => parseCount("--timeout", raw))
+    .option("--max-attempts <n>", `attempts for transient failures, the first included (default 3, at most ${FLAG_BOUNDS.maxAttempts.max})`, (raw) => parseCount(raw, FLAG_BOUNDS.maxAttempts))
+    .option("--timeout <ms>", `per-request timeout in milliseconds (${FLAG_BOUNDS.timeout.min} to ${FLAG_BOUNDS.timeout.max}, i.e. 24 h)`, (raw) => parseCount(raw, FLAG_BOUNDS.timeout))
     .addHelpText("after", `\n${exitCodeHelp()}\n${def.tokenEnv ? `\nCredential: read from the ${def.tokenEnv} environment variable; never prompted for, never printed.\n` : ""}`);
 
   const groups = new Set(def.commands.map((c) => c.group));
@@ -175,7 +245,7 @@ export function buildCli(def: CliDefinition, io: CliIo, state: RunState): Comman
     const command = program.command(spec.name).summary(spec.summary).description(`${spec.summary}\n\n${spec.details}`);
     if (groups.size > 1 || spec.group) command.helpGroup(spec.group ? `${spec.group} commands:` : "Commands:");
     for (const flag of spec.flags) command.addOption(optionFor(flag));
-    command.option("--input <file>", `JSON object of input fields (\`-\` reads stdin); flags override it${spec.inputOnly.length ? `. Only way to set: ${spec.inputOnly.join(", ")}` : ""}`);
+    command.option("--input <file>", `JSON object of input fields (\`-\` reads stdin; at most 10 MiB); flags override it${spec.inputOnly.length ? `. Only way to set: ${spec.inputOnly.join(", ")}` : ""}`);
     if (spec.keyField) command.option("--operation-key <key>", "operation key (idempotency); omitted: the journal reuses the key of an unfinished identical run, else a new one");
     if (spec.dryRunField) {
       command.option("--dry-run", `preview only: nothing executes${spec.defaultDryRun ? " (the default without --confirm)" : ""}`);
@@ -184,8 +254,8 @@ export function buildCli(def: CliDefinition, io: CliIo, state: RunState): Comman
     if (spec.fieldsField) command.option("--fields <list>", "comma-separated fields to return (identity fields always come back)", (raw, prev: string[] | undefined) => [...(prev ?? []), ...raw.split(",").map((s) => s.trim()).filter(Boolean)]);
     if (spec.allMethod) {
       command.option("--all", "read every page, within --max-pages / --max-items; reports completeness");
-      command.option("--max-pages <n>", "page bound for --all (default 10)", (raw) => parseCount("--max-pages", raw));
-      command.option("--max-items <n>", "item bound for --all", (raw) => parseCount("--max-items", raw));
+      command.option("--max-pages <n>", `page bound for --all (default 10, at most ${FLAG_BOUNDS.maxPages.max})`, (raw) => parseCount(raw, FLAG_BOUNDS.maxPages));
+      command.option("--max-items <n>", `item bound for --all (at most ${FLAG_BOUNDS.maxItems.max})`, (raw) => parseCount(raw, FLAG_BOUNDS.maxItems));
     }
     command.action(async (options: Record<string, unknown>) => {
       state.exitCode = await runCommand(def, spec, options, program.opts(), io);
@@ -202,9 +272,10 @@ export function buildCli(def: CliDefinition, io: CliIo, state: RunState): Comman
   return program;
 }
 
-function parseCount(flag: string, raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} must be a positive integer.`);
+/** A bounded count: decimal digits only, within the flag's bounds. */
+function parseCount(raw: string, bounds: { readonly min: number; readonly max: number }): number {
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < bounds.min || n > bounds.max) throw new InvalidArgumentError(`expected an integer from ${bounds.min} to ${bounds.max}.`);
   return n;
 }
 
@@ -214,7 +285,7 @@ async function runCommand(def: CliDefinition, spec: CommandSpec, options: Record
   try {
     const input: Record<string, unknown> = typeof options.input === "string" ? readInputFile(options.input, io) : {};
     for (const flag of spec.flags) {
-      const value = options[optionKey(flag.flag)];
+      const value = options[optionFor(flag).attributeName()];
       if (value !== undefined) input[flag.field] = value;
     }
     if (spec.keyField && typeof options.operationKey === "string") input[spec.keyField] = options.operationKey;
@@ -265,8 +336,9 @@ async function runCommand(def: CliDefinition, spec: CommandSpec, options: Record
 /** Run a generated CLI; resolves to its exit code. */
 export async function runCli(def: CliDefinition, argv: readonly string[], io: CliIo = processCliIo): Promise<number> {
   const state: RunState = { exitCode: EXIT_CODES.success };
-  const program = buildCli(def, io, state);
   try {
+    // Inside the try: a definition commander refuses is an internal error, never a stack trace.
+    const program = buildCli(def, io, state);
     await program.parseAsync([...argv], { from: "user" });
     return state.exitCode;
   } catch (e) {

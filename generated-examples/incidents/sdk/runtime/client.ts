@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { mkdirSync } from "node:fs";
 import {
   CLIENT_CODES,
-  type ContractError,
+  ContractError,
   errorForClass,
   InternalError,
   InvalidInputError,
@@ -20,8 +20,9 @@ import {
   UnknownOutcomeError,
 } from "./errors.js";
 import { hashValue, intentParameters } from "./hash.js";
-import { type OperationJournal, SqliteJournal } from "./journal.js";
+import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
 import { type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
+import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
 
 /** A precompiled validator (ajv standalone code). */
@@ -96,6 +97,50 @@ type Input = Record<string, unknown>;
 /** `T` with the fields `K` made optional (e.g. an operation key the journal can supply). */
 export type WithOptional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
+/** Bounds of a per-request timeout: 1 ms to 24 h (timers cannot go beyond 2^31-1 ms; longer is a mistake). */
+export const TIMEOUT_BOUNDS_MS = { min: 1, max: 86_400_000 } as const;
+
+/** Host names of the local machine: one journal identity (`127.0.0.1`), whichever is written. */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Ports fetch refuses to connect to (the Fetch standard's "bad ports"): refused before, not during, a call. */
+const FETCH_BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
+  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/**
+ * Why a base URL cannot be used, or null: it must be an absolute http(s) URL without credentials
+ * (those go in the token, never in a URL that ends up in messages and the journal), query or fragment.
+ */
+export function baseUrlProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "it is not an absolute URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `its scheme ${JSON.stringify(url.protocol.slice(0, -1).slice(0, 20))} is not http or https`;
+  if (url.username !== "" || url.password !== "") return "it contains credentials (user:password@); pass the credential through its environment variable or the token option";
+  if (url.search !== "" || url.hash !== "") return "it has a query or fragment";
+  if (url.port !== "" && FETCH_BAD_PORTS.has(Number(url.port))) return `its port ${url.port} is one fetch refuses to use`;
+  return null;
+}
+
+/**
+ * The platform identity operation keys are journaled under: scheme, host and port as \`URL\` normalises
+ * them (lower-case host, default port dropped), the loopback names \`localhost\`, \`127.0.0.1\` and
+ * \`[::1]\` read as \`127.0.0.1\` (same port), a trailing dot of the host dropped, and the path without
+ * trailing slashes. \`http://LOCALHOST:80/v1/\` and \`http://127.0.0.1/v1\` are one platform.
+ */
+export function journalTarget(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  let host = url.hostname.replace(/\.$/, "");
+  if (LOOPBACK_HOSTS.has(host)) host = "127.0.0.1";
+  return `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}${url.pathname.replace(/\/+$/, "")}`;
+}
+
 /** Network failures that prove the request never left (safe to resend whatever the operation). */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
@@ -127,7 +172,13 @@ export class ContractClient {
       else {
         const envName = `${this.contract.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_JOURNAL`;
         const path = option ?? process.env[envName] ?? join(homedir(), ".contractgen", `${this.contract.name}-journal.sqlite`);
-        if (option === undefined && !process.env[envName]) mkdirSync(join(homedir(), ".contractgen"), { recursive: true });
+        if (option === undefined && !process.env[envName]) {
+          try {
+            mkdirSync(join(homedir(), ".contractgen"), { recursive: true });
+          } catch (e) {
+            throw new JournalUnusableError(path, `its folder cannot be created (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+          }
+        }
         this.journalInstance = new SqliteJournal(path);
       }
     }
@@ -140,6 +191,75 @@ export class ContractClient {
     this.journalInstance = undefined;
   }
 
+  /** The base URL and journal identity for a call, checked before anything is recorded or sent. */
+  private endpoint(op: OperationSpec, operationId: string | null): { base: string; target: string } {
+    const base = this.baseUrl;
+    const problem = baseUrlProblem(base);
+    if (problem) {
+      throw new InvalidInputError({
+        code: CLIENT_CODES.invalidBaseUrl,
+        errorClass: "invalid_input",
+        action: "fix_field",
+        // The URL itself is not repeated: it may carry credentials.
+        message: `The base URL for ${op.id} cannot be used: ${problem}. Nothing was sent.`,
+        field: null,
+        operation: op.id,
+        operationId,
+        outcome: "rejected",
+      });
+    }
+    return { base, target: journalTarget(base) };
+  }
+
+  /** The per-request timeout, refused outside TIMEOUT_BOUNDS_MS before anything is recorded or sent. */
+  private timeoutMs(op: OperationSpec, options: CallOptions, operationId: string | null): number {
+    const ms = options.timeoutMs ?? this.options.timeoutMs ?? this.contract.timeoutMs;
+    if (!Number.isInteger(ms) || ms < TIMEOUT_BOUNDS_MS.min || ms > TIMEOUT_BOUNDS_MS.max) {
+      throw new InvalidInputError({
+        code: CLIENT_CODES.invalidOption,
+        errorClass: "invalid_input",
+        action: "fix_field",
+        message: `The timeout for ${op.id} must be an integer from ${TIMEOUT_BOUNDS_MS.min} to ${TIMEOUT_BOUNDS_MS.max} ms, got ${String(ms).slice(0, 40)}. Nothing was sent.`,
+        field: null,
+        operation: op.id,
+        operationId,
+        outcome: "rejected",
+      });
+    }
+    return ms;
+  }
+
+  /** The journal, with an unusable journal file reported as a usage problem that names it. */
+  private openJournal(op: OperationSpec): OperationJournal | null {
+    try {
+      return this.journal;
+    } catch (e) {
+      if (!(e instanceof JournalUnusableError)) throw e;
+      throw new InvalidInputError({
+        code: CLIENT_CODES.journalUnusable,
+        errorClass: "invalid_input",
+        action: "fix_field",
+        message: `${e.message} Nothing was sent.`,
+        field: null,
+        operation: op.id,
+        outcome: "rejected",
+        details: { path: e.path, problem: e.problem },
+      });
+    }
+  }
+
+  /** Every credential value this client sends, to keep them out of results, errors and the journal. */
+  private redactor(): Redactor {
+    const auth = this.contract.auth;
+    const secrets: string[] = [];
+    if (auth.type !== "none") {
+      const token = this.options.token ?? process.env[auth.tokenEnv];
+      if (token) secrets.push(token);
+    }
+    for (const [name, value] of Object.entries(this.options.headers ?? {})) if (isSensitiveField(name)) secrets.push(value);
+    return new Redactor(secrets, auth.type === "apiKey" ? [auth.header] : []);
+  }
+
   /**
    * Execute an operation. For previewable operations this is the real execution (dry run off) and
    * needs the confirm token a `preview` of the same parameters returned.
@@ -147,6 +267,8 @@ export class ContractClient {
   async call<O>(op: OperationSpec, input: object, options: CallOptions = {}): Promise<O> {
     const prepared: Input = op.preview ? { ...input, [op.preview.dryRunField]: false } : { ...input };
     if (op.keyField && op.idempotent === "key") return this.callKeyed<O>(op, prepared, options);
+    this.endpoint(op, null);
+    this.timeoutMs(op, options, null);
     this.validateInput(op, prepared, null);
     return (await this.sendWithRetries(op, prepared, options, null, op.validateOutput)) as O;
   }
@@ -157,6 +279,8 @@ export class ContractClient {
     const prepared: Input = { ...input, [op.preview.dryRunField]: true };
     // A preview executes nothing, so it needs no key; send a throwaway one if the schema wants one.
     if (op.keyField && prepared[op.keyField] === undefined) prepared[op.keyField] = randomUUID();
+    this.endpoint(op, null);
+    this.timeoutMs(op, options, null);
     this.validateInput(op, prepared, null);
     return (await this.sendWithRetries(op, prepared, options, null, op.validatePreview)) as P;
   }
@@ -185,8 +309,10 @@ export class ContractClient {
     const keyField = op.keyField!;
     const excluded = [keyField, op.preview?.dryRunField, op.preview?.confirmTokenField];
     const paramsHash = hashValue(intentParameters(input, excluded));
-    const target = this.baseUrl;
-    const journal = this.journal;
+    // Everything that can be refused locally is checked before the journal records an intent.
+    const { target } = this.endpoint(op, null);
+    this.timeoutMs(op, options, null);
+    const journal = this.openJournal(op);
     // Without a key from the caller, an unfinished intent with the same parameters is the same
     // intent (a re-run after a lost response); otherwise this is a new intent with a new key.
     // A key the caller gave is never replaced: one that is not a string fails the input schema.
@@ -224,7 +350,7 @@ export class ContractClient {
       // executed): nothing proves the intent was rejected, so it stays unfinished.
       const status =
         typeof error?.outcome !== "string" || error.outcome === "unknown" || error.errorClass === "transient" ? "unknown" : error.outcome === "completed" ? "completed" : "rejected";
-      journal.settle(intent, status, typeof error.toJSON === "function" ? error.toJSON() : { message: String(e) });
+      journal.settle(intent, status, this.redactor().value(typeof error?.toJSON === "function" ? error.toJSON() : { message: String(e) }, true));
       throw e;
     }
   }
@@ -299,17 +425,47 @@ export class ContractClient {
     return auth.type === "bearer" ? { authorization: `Bearer ${token}` } : { [auth.header.toLowerCase()]: token };
   }
 
+  /** One attempt; what it returns or throws has every credential value it sent redacted. */
   private async sendOnce(op: OperationSpec, input: Input, options: CallOptions, key: string | null, requestId: string, validate: Validator): Promise<unknown> {
+    const redactor = this.redactor();
+    try {
+      return redactor.value(await this.attempt(op, input, options, key, requestId, validate), false);
+    } catch (e) {
+      throw e instanceof ContractError ? e.redact(redactor) : e;
+    }
+  }
+
+  /** Build the request (nothing sent yet: any failure is a rejection), then send it once. */
+  private prepare(op: OperationSpec, input: Input, options: CallOptions, operationId: string, requestId: string): { url: string; init: RequestInit } {
+    const { base } = this.endpoint(op, operationId);
+    const timeout = AbortSignal.timeout(this.timeoutMs(op, options, operationId));
+    const credential = this.credential(op, operationId);
+    try {
+      const request = buildRequest(op, input, base);
+      const init: RequestInit = {
+        method: request.method,
+        headers: { ...this.options.headers, ...request.headers, ...credential, "x-request-id": requestId },
+        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+      };
+      if (request.body !== undefined) init.body = request.body;
+      new Request(request.url, init); // throws here, not inside fetch, on a URL or header fetch would refuse
+      return { url: request.url, init };
+    } catch (e) {
+      throw new InvalidInputError({
+        code: CLIENT_CODES.requestInvalid,
+        errorClass: "invalid_input",
+        action: "fix_field",
+        message: `${op.id}: the request cannot be built (${(e as Error)?.message ?? String(e)}); nothing was sent.`,
+        operation: op.id,
+        operationId,
+        outcome: "rejected",
+      });
+    }
+  }
+
+  private async attempt(op: OperationSpec, input: Input, options: CallOptions, key: string | null, requestId: string, validate: Validator): Promise<unknown> {
     const operationId = key ?? requestId;
-    const request = buildRequest(op, input, this.baseUrl);
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs ?? this.contract.timeoutMs);
-    const init: RequestInit = {
-      method: request.method,
-      headers: { ...this.options.headers, ...request.headers, ...this.credential(op, operationId), "x-request-id": requestId },
-      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-    };
-    if (request.body !== undefined) init.body = request.body;
-    const url = request.url;
+    const { url, init } = this.prepare(op, input, options, operationId, requestId);
 
     let response: Response;
     let text: string;
