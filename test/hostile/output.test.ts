@@ -57,7 +57,7 @@ function addUserFiles(dir: string): void {
 }
 const USER_FILES = ["src/index.ts", ".git/HEAD", ".env", "sdk/extensions.ts", "node_modules/x/index.js", "dist/built.js"];
 
-describe("generate never replaces the output folder as a whole (defect 1)", () => {
+describe("generate never replaces the output folder as a whole (defect 1)", { timeout: 240_000 }, () => {
   it("a folder holding an empty .contractgen.json is refused, and --force still keeps src/ and .git/", () => {
     const dir = fresh("empty-manifest");
     addUserFiles(dir);
@@ -89,7 +89,7 @@ describe("generate never replaces the output folder as a whole (defect 1)", () =
   });
 });
 
-describe("regeneration keeps what the user added (defect 2)", () => {
+describe("regeneration keeps what the user added (defect 2)", { timeout: 240_000 }, () => {
   it("keeps .git, .env, hand-written sources, node_modules and dist; --check ignores them", () => {
     const dir = fresh("user-files");
     expect(contractgen(["generate", "specs/billing.v1.yaml", "-o", dir]).code).toBe(0);
@@ -141,7 +141,7 @@ describe("regeneration keeps what the user added (defect 2)", () => {
   }, 300_000);
 });
 
-describe("links are never written through (defect 3)", () => {
+describe("links are never written through (defect 3)", { timeout: 240_000 }, () => {
   it("-o a symlink to generated output writes into its target and moves nothing out of it", () => {
     const base = fresh("linked");
     const real = join(base, "real");
@@ -188,7 +188,7 @@ describe("links are never written through (defect 3)", () => {
   });
 });
 
-describe("--check and odd output folders (defect 4)", () => {
+describe("--check and odd output folders (defect 4)", { timeout: 240_000 }, () => {
   it("--check -o / looks only at the generated paths", () => {
     const r = contractgen(["generate", SPEC, "-o", "/", "--check"], { timeout: 30_000 });
     expect(r.signal).toBeNull();
@@ -260,7 +260,7 @@ function withoutManifest(s: Record<string, string>) {
   return Object.fromEntries(Object.entries(s).filter(([k]) => k !== MANIFEST));
 }
 
-describe("the writer", () => {
+describe("the writer", { timeout: 240_000 }, () => {
   it("deletes files it no longer generates only if unmodified, and never touches write-once files once they exist", () => {
     const dir = fresh("writer");
     writeTree(dir, V1);
@@ -392,7 +392,7 @@ describe("the writer", () => {
   });
 });
 
-describe("a kill during `contractgen generate` itself", () => {
+describe("a kill during `contractgen generate` itself", { timeout: 240_000 }, () => {
   it("leaves the previous output, which the next --check restores and finds up to date", () => {
     const dir = fresh("cli-killed");
     expect(contractgen(["generate", "specs/billing.v1.yaml", "-o", dir]).code).toBe(0);

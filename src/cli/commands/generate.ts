@@ -69,6 +69,12 @@ async function generateOnce(spec: string, options: GenerateOptions, io: Io, vers
       io.stderr(`contractgen: ${e.message}\n`);
       return { code: EXIT.usage, files: result.model.files };
     }
+    // A folder we may not read (EACCES…) is the user's situation, not a contractgen bug.
+    const errno = e as NodeJS.ErrnoException;
+    if (typeof errno?.code === "string" && typeof errno.syscall === "string") {
+      io.stderr(`contractgen: ${options.out}: ${errno.message}\n`);
+      return { code: EXIT.usage, files: result.model.files };
+    }
     throw e;
   }
 }
