@@ -35,12 +35,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("generate")
     .description("Generate the SDK package for a contract into a folder, atomically and deterministically. Exit 0 done (or up to date with --check), 1 invalid contract or stale output, 2 usage.")
     .argument("<spec>", "contract file (YAML)")
-    .requiredOption("-o, --out <dir>", "output folder (replaced as a whole; must be empty or contractgen output)")
+    .requiredOption("-o, --out <dir>", "output folder; only files contractgen generated there (and nobody edited since) are replaced, everything else is kept")
     .option("--check", "write nothing; exit 1 listing the files that differ from what would be generated", false)
+    .option("--force", "replace files in the way of generated ones (yours, edited, links, FIFOs); never folders, never through a link", false)
     .option("--watch", "regenerate whenever the contract or a file it references changes", false)
     .action(async (spec: string, options: GenerateOptions) => {
-      if (options.check && options.watch) {
-        io.stderr("contractgen: --check and --watch cannot be combined.\n");
+      if (options.check && (options.watch || options.force)) {
+        io.stderr(`contractgen: --check cannot be combined with ${options.watch ? "--watch" : "--force"}.\n`);
         setExit(EXIT.usage);
         return;
       }

@@ -1,8 +1,8 @@
 import { watch } from "node:fs";
 import { createHash } from "node:crypto";
-import { emitPackage, type FileTree } from "../../emit/index.js";
+import { emitPackage } from "../../emit/index.js";
 import { parseContract } from "../../spec/parse.js";
-import { compareTree, MANIFEST, OutputDirectoryError, writeTree } from "../../write/tree.js";
+import { compareTree, type GeneratedOutput, OutputConflictError, OutputDirectoryError, writeTree } from "../../write/tree.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
 import type { ContractModel } from "../../model/types.js";
 
@@ -10,19 +10,19 @@ export interface GenerateOptions {
   readonly out: string;
   readonly check: boolean;
   readonly watch: boolean;
+  /** Replace files in the way (user files, edited generated files, links, FIFOs); never folders, never through a link. */
+  readonly force?: boolean;
 }
 
-/** The manifest: what generated the folder, from which model, and every file it holds. */
-function withManifest(model: ContractModel, files: FileTree, generatorVersion: string): FileTree {
-  const manifest = {
+/** What generated the folder, from which model; the writer adds every file's hash. */
+function manifestHeader(model: ContractModel, generatorVersion: string): Record<string, unknown> {
+  return {
     generator: "contractgen",
     generatorVersion,
     contract: model.name,
     version: model.version,
     modelSha256: createHash("sha256").update(JSON.stringify(model, (k, v) => (k === "loc" || k === "files" ? undefined : v))).digest("hex"),
-    files: Object.fromEntries([...files].map(([path, content]) => [path, createHash("sha256").update(content).digest("hex")])),
   };
-  return new Map([...files, [MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`]].sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)) as Array<[string, string]>);
 }
 
 /** One generation: parse, emit, then write (or compare with --check). */
@@ -34,35 +34,52 @@ async function generateOnce(spec: string, options: GenerateOptions, io: Io, vers
     io.stderr(`${spec}: invalid; nothing was generated.\n`);
     return { code: EXIT.invalid, files: [spec] };
   }
-  const files = withManifest(result.model, await emitPackage(result.model), version);
-  if (options.check) {
-    const stale = compareTree(options.out, files);
-    const problems = [
-      ...stale.changed.map((f) => `  changed: ${f}`),
-      ...stale.missing.map((f) => `  missing: ${f}`),
-      ...stale.extra.map((f) => `  not generated: ${f}`),
-    ];
-    if (problems.length > 0) {
-      io.stderr(`${options.out} is stale for ${spec}; run \`contractgen generate ${spec} -o ${options.out}\`:\n${problems.join("\n")}\n`);
-      return { code: EXIT.invalid, files: result.model.files };
-    }
-    io.stdout(`${options.out}: up to date with ${spec} (${files.size} files)\n`);
-    return { code: EXIT.ok, files: result.model.files };
-  }
+  const output: GeneratedOutput = { header: manifestHeader(result.model, version), files: await emitPackage(result.model) };
+  const total = output.files.size + 1; // and the manifest
   try {
-    writeTree(options.out, files);
+    if (options.check) {
+      const stale = compareTree(options.out, output);
+      if (stale.recovered) io.stderr(`${options.out}: rolled back an interrupted generation first.\n`);
+      const edited = new Set(stale.edited);
+      const note = (f: string) => (edited.has(f) ? " (edited by hand since it was generated)" : "");
+      const problems = [
+        ...stale.changed.map((f) => `  changed: ${f}${note(f)}`),
+        ...stale.missing.map((f) => `  missing: ${f}`),
+        ...stale.irregular.map((f) => `  not a regular file: ${f.path} (${f.kind})`),
+        ...stale.obsolete.map((f) => `  no longer generated: ${f}${note(f)}`),
+      ];
+      if (problems.length > 0) {
+        io.stderr(`${options.out} is stale for ${spec}; run \`contractgen generate ${spec} -o ${options.out}\`:\n${problems.join("\n")}\n`);
+        return { code: EXIT.invalid, files: result.model.files };
+      }
+      io.stdout(`${options.out}: up to date with ${spec} (${total} files)\n`);
+      return { code: EXIT.ok, files: result.model.files };
+    }
+    const written = writeTree(options.out, output, { force: options.force === true });
+    if (written.recovered) io.stderr(`${options.out}: rolled back an interrupted generation first.\n`);
+    for (const f of written.kept) io.stderr(`${options.out}: kept ${f}: no longer generated, but edited since it was; it is yours now.\n`);
+    io.stdout(`${options.out}: wrote ${total} files from ${spec} in ${Math.round(performance.now() - started)} ms (${written.written.length} changed, ${written.deleted.length} deleted)\n`);
+    return { code: EXIT.ok, files: result.model.files };
   } catch (e) {
+    if (e instanceof OutputConflictError) {
+      io.stderr(`contractgen: ${e.message}\ncontractgen only replaces files it generated and nobody edited since. Move these away, or rerun with --force to replace them (even --force never replaces a folder, writes through a link, or writes outside ${e.dir}).\n`);
+      return { code: EXIT.usage, files: result.model.files };
+    }
     if (e instanceof OutputDirectoryError) {
       io.stderr(`contractgen: ${e.message}\n`);
       return { code: EXIT.usage, files: result.model.files };
     }
+    // A folder we may not read (EACCES…) is the user's situation, not a contractgen bug.
+    const errno = e as NodeJS.ErrnoException;
+    if (typeof errno?.code === "string" && typeof errno.syscall === "string") {
+      io.stderr(`contractgen: ${options.out}: ${errno.message}\n`);
+      return { code: EXIT.usage, files: result.model.files };
+    }
     throw e;
   }
-  io.stdout(`${options.out}: wrote ${files.size} files from ${spec} in ${Math.round(performance.now() - started)} ms\n`);
-  return { code: EXIT.ok, files: result.model.files };
 }
 
-/** `contractgen generate <spec> -o <dir> [--check | --watch]`. */
+/** `contractgen generate <spec> -o <dir> [--check | --watch] [--force]`. */
 export async function generateCommand(spec: string, options: GenerateOptions, io: Io, version: string): Promise<number> {
   const first = await generateOnce(spec, options, io, version);
   if (!options.watch) return first.code;
