@@ -10,6 +10,7 @@ export interface GenerateOptions {
   readonly out: string;
   readonly check: boolean;
   readonly watch: boolean;
+  readonly refRoot?: readonly string[];
 }
 
 /** The manifest: what generated the folder, from which model, and every file it holds. */
@@ -28,7 +29,7 @@ function withManifest(model: ContractModel, files: FileTree, generatorVersion: s
 /** One generation: parse, emit, then write (or compare with --check). */
 async function generateOnce(spec: string, options: GenerateOptions, io: Io, version: string): Promise<{ code: number; files: readonly string[] }> {
   const started = performance.now();
-  const result = parseContract(spec);
+  const result = parseContract(spec, { refRoots: options.refRoot ?? [] });
   printDiagnostics(result.diagnostics, io);
   if (!result.model) {
     io.stderr(`${spec}: invalid; nothing was generated.\n`);
