@@ -5,6 +5,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics/diagnostic.js";
 import { MAX_FILE_BYTES, MAX_REF_DEPTH, MAX_REF_FILES, MAX_TOTAL_BYTES, parseSource, readRegularFile } from "./load.js";
 import { defineOwn, isSchemaObject, mapSchema, type SchemaObject, walkSchema } from "./schema-walk.js";
 import { getAtPointer, hasPointer, joinPointer, SourceFile, splitPointer } from "./source.js";
+import { schemaDepthProblem } from "./structure.js";
 
 /** A resolved reference target. */
 export interface RefTarget {
@@ -246,6 +247,12 @@ export function checkRefs(
     const key = keyOf(f, p);
     walk.set(key, null);
     const edges: RefEdge[] = [];
+    // Any node can be a $ref target, not only the contract's declared schemas: bound each one.
+    const deep = schemaDepthProblem(f, p);
+    if (deep) {
+      out.push(deep);
+      return { key, edges, next: 0, height: 0 };
+    }
     walkSchema(getAtPointer(f.value, p), p, (node, at) => {
       if (!("$ref" in node)) return;
       const refPointer = joinPointer(at, "$ref");

@@ -215,6 +215,12 @@ describe("deep schemas never reach ajv", () => {
     expect(r.diagnostics[0]!.location.file).toBe(join(dir, "common.yaml"));
   });
 
+  it("checks any node a $ref points at, not only declared schemas", () => {
+    const text = `${contract('{ $ref: "#/x-deep" }')}\nx-deep: ${nest("{ items: ", " }", MAX_SCHEMA_DEPTH + 10)}\n`;
+    const r = fast(() => parseContractText("deep.yaml", text));
+    expect(at(r)).toEqual([expect.stringMatching(/^schema-depth-limit 18:/)]);
+  });
+
   it("accepts a schema right at the limit", () => {
     expect(parseContractText("ok.yaml", contract(nest("{ items: ", " }", MAX_SCHEMA_DEPTH - 1))).diagnostics).toEqual([]);
   });
