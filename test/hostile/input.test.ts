@@ -4,10 +4,11 @@
  * diagnostic with a stable code, quickly, never in a stack overflow or a hang.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DIAGNOSTIC_CODES } from "../../src/diagnostics/codes.js";
 import { formatDiagnosticText } from "../../src/diagnostics/format.js";
 import { MAX_FILE_BYTES, MAX_OPERATIONS, MAX_REF_DEPTH, MAX_REF_FILES, MAX_SCHEMA_DEPTH, MAX_TOTAL_BYTES, MAX_YAML_DEPTH } from "../../src/spec/load.js";
 import { parseContract, parseContractText, type ParseResult } from "../../src/spec/parse.js";
@@ -261,6 +262,24 @@ describe("operation count", () => {
   it(`refuses more than ${MAX_OPERATIONS} operations before checking them`, () => {
     const r = fast(() => parseContractText("many.yaml", contract("{ type: object }", "", ops(MAX_OPERATIONS + 1))), 60_000); // yaml itself needs seconds for 10,000 entries
     expect(at(r)).toEqual(["operation-limit 9:1"]);
+  });
+});
+
+describe("the limits as documented", () => {
+  it("are the values the hints and docs name", () => {
+    const docs = readFileSync("docs/contract-format.md", "utf8");
+    const named: Array<[keyof typeof DIAGNOSTIC_CODES, string, string]> = [
+      ["yaml-depth-limit", String(MAX_YAML_DEPTH), `| ${MAX_YAML_DEPTH} levels |`],
+      ["schema-depth-limit", String(MAX_SCHEMA_DEPTH), `| ${MAX_SCHEMA_DEPTH} levels |`],
+      ["operation-limit", MAX_OPERATIONS.toLocaleString("en-US"), `| ${MAX_OPERATIONS.toLocaleString("en-US").replace(",", " ")} |`],
+      ["ref-file-limit", String(MAX_REF_FILES), `| ${MAX_REF_FILES} |`],
+      ["ref-bytes-limit", `${MAX_TOTAL_BYTES / 1024 / 1024} MiB`, `(${MAX_TOTAL_BYTES.toLocaleString("en-US").replace(/,/g, " ")} bytes)`],
+      ["ref-depth-limit", String(MAX_REF_DEPTH), `| ${MAX_REF_DEPTH} |`],
+    ];
+    for (const [code, inHint, inDocs] of named) {
+      expect(DIAGNOSTIC_CODES[code].hint, code).toContain(inHint);
+      expect(docs, code).toContain(inDocs);
+    }
   });
 });
 
