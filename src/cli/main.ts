@@ -11,6 +11,12 @@ import { EXIT, type Io, processIo } from "./io.js";
 
 export { EXIT, type Io } from "./io.js";
 
+/** `--ref-root <dir>`, repeatable: folders besides the contract's own that `$ref` may read. */
+function refRootOption(): Option {
+  return new Option("--ref-root <dir>", "also let $ref read files under this folder (repeatable; default: only the contract's own folder)")
+    .argParser((dir: string, previous: string[] | undefined) => [...(previous ?? []), dir]);
+}
+
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("contractgen")
     .description("Generate an SDK, CLI, MCP server and contract tests from one behavioural contract; diff contract versions.")
@@ -25,6 +31,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<spec...>", "contract files (YAML)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .option("--no-warnings", "report errors only")
+    .addOption(refRootOption())
     .action(async (specs: string[], options: ValidateOptions) => {
       // Commands load their code on demand: `validate` need not pay for ts-morph or the tokenizer.
       const { validateCommand } = await import("./commands/validate.js");
@@ -39,6 +46,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--check", "write nothing; exit 1 listing the files that differ from what would be generated", false)
     .option("--force", "replace files in the way of generated ones (yours, edited, links, FIFOs); never folders, never through a link", false)
     .option("--watch", "regenerate whenever the contract or a file it references changes", false)
+    .addOption(refRootOption())
     .action(async (spec: string, options: GenerateOptions) => {
       if (options.check && (options.watch || options.force)) {
         io.stderr(`contractgen: --check cannot be combined with ${options.watch ? "--watch" : "--force"}.\n`);
@@ -57,6 +65,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option("-f, --format <format>", "report format").choices([...REPORT_FORMATS]).default("text"))
     .addOption(new Option("--fail-on <severity>", "exit 1 when a finding is at least this severe").choices(["breaking", "warning", "info", "never"]).default("breaking"))
     .option("-c, --config <file>", "YAML file: `rules: {<id>: breaking|warning|info|off}` and `ignore: [{rule, operation?, reason}]`")
+    .addOption(refRootOption())
     .action(async (before: string, after: string, options: DiffOptions) => {
       const { diffCommand } = await import("./commands/diff.js");
       setExit(diffCommand(before, after, options, io));
@@ -67,6 +76,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("Tokens of the MCP tools/list the contract generates, per tool and in total (o200k_base), against its declared budget. Exit 0 within budget, 1 over it or invalid.")
     .argument("<spec>", "contract file (YAML)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
+    .addOption(refRootOption())
     .action(async (spec: string, options: BudgetOptions) => {
       const { budgetCommand } = await import("./commands/budget.js");
       setExit(budgetCommand(spec, options, io));

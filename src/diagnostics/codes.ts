@@ -9,6 +9,7 @@ export const DIAGNOSTIC_CODES = {
   "file-unreadable": { severity: "error", title: "The file cannot be read.", hint: "Check the file's permissions." },
   "file-too-large": { severity: "error", title: "The file exceeds the size limit.", hint: "A contract is expected to be well under 10 MiB; split shared types into files referenced with $ref." },
   "file-binary": { severity: "error", title: "The file is not UTF-8 text.", hint: "Save the contract as UTF-8 YAML." },
+  "file-not-regular": { severity: "error", title: "The path is not a regular file.", hint: "Pass a regular contract file; devices, FIFOs and sockets are never read." },
   "file-empty": { severity: "error", title: "The file has no content.", hint: "Start from `contractgen init` or one of the examples in specs/." },
 
   // --- YAML ---
@@ -18,6 +19,7 @@ export const DIAGNOSTIC_CODES = {
   "yaml-non-string-key": { severity: "error", title: "A mapping key is not a string.", hint: "Quote the key (\"200\": …) or use a plain word." },
   "yaml-alias-limit": { severity: "error", title: "Too many alias expansions.", hint: "The document expands aliases beyond the safety limit (a \"billion laughs\" pattern); write the content out or use $ref." },
   "yaml-multiple-documents": { severity: "error", title: "The file holds more than one YAML document.", hint: "Keep one contract per file; remove the extra `---` separator." },
+  "yaml-depth-limit": { severity: "error", title: "The YAML nests deeper than the limit.", hint: "Collections may nest at most 128 levels (docs/contract-format.md, Limits); flatten the structure or move shared parts into types referenced with $ref." },
   "yaml-unsupported-tag": { severity: "error", title: "A YAML tag is not supported.", hint: "Remove the custom tag (`!name`); contracts use plain YAML values." },
 
   // --- structure (the published JSON Schema) ---
@@ -25,11 +27,17 @@ export const DIAGNOSTIC_CODES = {
   "contract-required-field": { severity: "error", title: "A required field is missing.", hint: "Add the field; docs/contract-format.md describes it." },
   "contract-unknown-field": { severity: "error", title: "A field is not part of the contract format.", hint: "Remove it, fix its spelling, or prefix it with `x-` for an extension." },
   "contract-invalid-type": { severity: "error", title: "A field has the wrong type.", hint: "Use the type the format expects (quote versions and dates)." },
+  "operation-limit": { severity: "error", title: "The contract declares more operations than the limit.", hint: "A contract may declare at most 10,000 operations (docs/contract-format.md, Limits); split the platform into several contracts." },
   "contract-invalid-value": { severity: "error", title: "A field has a value the format does not allow.", hint: "Use one of the allowed values shown in docs/contract-format.md." },
 
   // --- $ref ---
   "ref-unresolved": { severity: "error", title: "A $ref points at nothing.", hint: "Point $ref at an existing definition, e.g. '#/types/Name' or './common.yaml#/types/Name'." },
   "ref-cycle": { severity: "error", title: "$refs refer to each other without any schema between them.", hint: "Break the loop: one of the definitions must contain a schema, not only a $ref." },
+  "ref-outside-root": { severity: "error", title: "A $ref leaves the folders references may read.", hint: "Keep referenced files under the contract's folder, or allow another folder with --ref-root <dir>; symlinks must point inside these folders too." },
+  "ref-not-regular-file": { severity: "error", title: "A $ref names something that is not a regular file.", hint: "Point $ref at a YAML file; directories, devices, FIFOs and sockets are never read." },
+  "ref-file-limit": { severity: "error", title: "$refs reach more files than the limit.", hint: "A contract may reach at most 256 files through $ref (docs/contract-format.md, Limits); merge shared definitions into fewer files." },
+  "ref-bytes-limit": { severity: "error", title: "The contract and its referenced files exceed the total size limit.", hint: "All files of one contract may hold at most 32 MiB together (docs/contract-format.md, Limits); reference less, or smaller files." },
+  "ref-depth-limit": { severity: "error", title: "$refs are nested deeper than the limit.", hint: "Follow at most 32 $refs in a row, whether bare $refs or schemas each referencing the next (docs/contract-format.md, Limits); point at the final schema directly." },
   "ref-invalid": { severity: "error", title: "A $ref is not a supported reference.", hint: "Use a local pointer ('#/types/Name') or a relative file ('./file.yaml#/types/Name'); remote URLs are not fetched." },
 
   // --- header ---
@@ -74,6 +82,7 @@ export const DIAGNOSTIC_CODES = {
   "schema-invalid": { severity: "error", title: "A schema is not valid JSON Schema 2020-12.", hint: "Fix the schema keyword shown; see https://json-schema.org/draft/2020-12." },
   "schema-invalid-pattern": { severity: "error", title: "A `pattern` is not a valid regular expression.", hint: "Write an ECMAScript regular expression (with the `u` flag semantics)." },
   "schema-unknown-format": { severity: "warning", title: "A `format` is not one the generated validators know.", hint: "Use a standard format (uuid, date-time, date, email, uri, …) or drop it." },
+  "schema-depth-limit": { severity: "error", title: "A schema nests subschemas deeper than the limit.", hint: "A schema may nest at most 64 levels of subschemas (docs/contract-format.md, Limits); move inner parts into types referenced with $ref." },
   "schema-unknown-keyword": { severity: "warning", title: "A schema uses a keyword JSON Schema 2020-12 does not define.", hint: "Fix the spelling, prefix extensions with `x-`, or quote a flow-mapping value that contains a comma ({ description: \"a, b\" })." },
   "input-not-object": { severity: "error", title: "An operation's input is not an object schema.", hint: "Declare `input: { type: object, properties: {…} }` so each field becomes a parameter." },
 

@@ -14,6 +14,9 @@ const COLORS: Record<Severity | "dim" | "bold", [string, string]> = {
   bold: ["\u001b[1m", "\u001b[22m"],
 };
 
+/** Characters of a source line shown around the column. */
+const EXCERPT = 120;
+
 /**
  * One diagnostic as people read it:
  *   specs/billing.yaml:12:7: error [idempotency-key-missing] message
@@ -30,10 +33,16 @@ export function formatDiagnosticText(d: Diagnostic, options: TextFormatOptions):
   const source = d.code.startsWith("file-") ? undefined : options.lineOf(file, line);
   if (source !== undefined && source.length > 0) {
     const gutter = String(line);
+    // Show a window of the line around the column, so a caret on a 90 KB line stays one short line.
     const shown = source.replace(/\t/g, " ");
-    const width = endLine === line && endCol > col ? Math.min(endCol - col, Math.max(1, shown.length - col + 1)) : 1;
-    lines.push(`  ${paint("dim", `${gutter} |`)} ${shown.length > 200 ? `${shown.slice(0, 197)}...` : shown}`);
-    lines.push(`  ${paint("dim", `${" ".repeat(gutter.length)} |`)} ${" ".repeat(Math.max(0, col - 1))}${paint(d.severity, "^".repeat(Math.max(1, width)))}`);
+    const start = shown.length <= EXCERPT ? 0 : Math.min(Math.max(0, col - 1 - EXCERPT / 2), shown.length - EXCERPT);
+    const end = Math.min(shown.length, start + EXCERPT);
+    const prefix = start > 0 ? "..." : "";
+    const excerpt = `${prefix}${shown.slice(start, end)}${end < shown.length ? "..." : ""}`;
+    const caretAt = prefix.length + Math.max(0, col - 1 - start);
+    const width = endLine === line && endCol > col ? Math.min(endCol - col, Math.max(1, end - col + 1)) : 1;
+    lines.push(`  ${paint("dim", `${gutter} |`)} ${excerpt}`);
+    lines.push(`  ${paint("dim", `${" ".repeat(gutter.length)} |`)} ${" ".repeat(caretAt)}${paint(d.severity, "^".repeat(Math.max(1, width)))}`);
   }
   lines.push(`  at ${pointer === "" ? "(document root)" : pointer}`);
   lines.push(`  ${paint("dim", "hint:")} ${d.hint}`);

@@ -21,10 +21,11 @@ export class SideError extends Error {}
  * Read a side. A git side is parsed as if it were the working-tree file at the same path, so its
  * relative $refs resolve against the working tree (git shows one file, not a tree).
  */
-export function loadSide(arg: string): LoadedSide {
+export function loadSide(arg: string, options: { refRoots?: readonly string[] } = {}): LoadedSide {
+  const parseOptions = { checkBudget: false, refRoots: options.refRoots ?? [] };
   const ref = parseGitRef(arg);
   // The catalogue budget is one of the diff's own rules (with both locations), not a reason to refuse a side.
-  if (!ref) return { label: arg, result: parseContract(arg, { checkBudget: false }) };
+  if (!ref) return { label: arg, result: parseContract(arg, parseOptions) };
   let content: Buffer;
   try {
     content = execFileSync("git", ["show", `${ref.rev}:${ref.path}`], { stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
@@ -32,5 +33,5 @@ export function loadSide(arg: string): LoadedSide {
     const stderr = String((e as { stderr?: Buffer }).stderr ?? "").trim().split("\n")[0];
     throw new SideError(`${arg}: not a file, and git cannot show it (${stderr || "git failed"}).`);
   }
-  return { label: arg, result: parseContractText(ref.path.replace(/^\.\//, ""), content, { checkBudget: false }) };
+  return { label: arg, result: parseContractText(ref.path.replace(/^\.\//, ""), content, parseOptions) };
 }

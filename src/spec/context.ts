@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { MAX_REF_DEPTH, MAX_SCHEMA_DEPTH } from "./load.js";
 import type { RawContract, RawOperation } from "./raw.js";
 import type { Workspace } from "./refs.js";
 import { isSchemaObject, type SchemaObject } from "./schema-walk.js";
@@ -36,6 +37,8 @@ const EMPTY_SHAPE: ObjectShape = { isObject: false, properties: new Map() };
 /** What every check sees: the root file, the structurally valid document and the $ref workspace. */
 export class CheckContext {
   private readonly shapes = new Map<string, ObjectShape>();
+  /** Shapes being computed: allOf branches reached through $refs nest, bounded by the ref and schema limits. */
+  private shapeDepth = 0;
 
   constructor(
     readonly file: SourceFile,
@@ -60,10 +63,17 @@ export class CheckContext {
     const key = `${file.path}#${pointer}`;
     const cached = this.shapes.get(key);
     if (cached) return cached;
+    // Past the limits validation has already failed (ref-depth-limit); stop rather than recurse on.
+    if (this.shapeDepth > MAX_REF_DEPTH + MAX_SCHEMA_DEPTH) return EMPTY_SHAPE;
     this.shapes.set(key, EMPTY_SHAPE); // guards against allOf cycles
-    const result = this.computeShape(file, pointer);
-    this.shapes.set(key, result);
-    return result;
+    this.shapeDepth++;
+    try {
+      const result = this.computeShape(file, pointer);
+      this.shapes.set(key, result);
+      return result;
+    } finally {
+      this.shapeDepth--;
+    }
   }
 
   private computeShape(file: SourceFile, pointer: string): ObjectShape {

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import {
   type Document,
   isAlias,
@@ -12,9 +12,10 @@ import {
   type YAMLError,
 } from "yaml";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
-import { type Diagnostic, diagnostic, fileLocation } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, diagnostic, fileLocation, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { defineOwn } from "./schema-walk.js";
 import { joinPointer, SourceFile, type Span } from "./source.js";
+import { findDeepNesting } from "./yaml-depth.js";
 
 /** A contract is a hand-written document; anything this large is a mistake or an attack. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -24,6 +25,18 @@ export const MAX_ALIASES = 100;
 export const MAX_EXPANDED_NODES = 500_000;
 /** YAML errors reported per file. */
 export const MAX_YAML_ERRORS = 10;
+/** Collections nested in one YAML document; far above any contract, far below what overflows a parser. */
+export const MAX_YAML_DEPTH = 128;
+/** Subschemas nested in one schema (checked before ajv sees it). */
+export const MAX_SCHEMA_DEPTH = 64;
+/** Operations in one contract. */
+export const MAX_OPERATIONS = 10_000;
+/** Files reached through $ref from one contract (the contract itself not counted). */
+export const MAX_REF_FILES = 256;
+/** Bytes read in total: the contract and every file its $refs reach. */
+export const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
+/** $refs followed in a row: a chain of bare $refs, or schemas each referencing the next. */
+export const MAX_REF_DEPTH = 32;
 
 export interface LoadResult {
   readonly file?: SourceFile;
@@ -39,32 +52,66 @@ const YAML_ERROR_CODES: Record<string, DiagnosticCode> = {
 
 /** Read and parse one YAML (or JSON) file; never throws for bad input. */
 export function loadSourceFile(path: string): LoadResult {
-  const where = fileLocation(path);
-  let size: number;
+  const read = readRegularFile(path, MAX_FILE_BYTES);
+  if ("problem" in read) return fail(diagnostic(read.problem, read.message, fileLocation(path)));
+  return parseSource(path, read.bytes);
+}
+
+/** Why a file was not read: a file-* code and a message naming the path. */
+export interface ReadProblem {
+  readonly problem: "file-not-found" | "file-is-directory" | "file-not-regular" | "file-unreadable" | "file-too-large";
+  readonly message: string;
+  /** The file's size, when it is known (a file over the limit). */
+  readonly size?: number;
+}
+
+/**
+ * Read a regular file of at most `limit` bytes. The type is checked on the open descriptor before
+ * any byte is read, and the open never blocks (O_NONBLOCK), so a FIFO, a device such as /dev/zero
+ * or a directory is refused at once; at most `limit + 1` bytes are ever read.
+ */
+export function readRegularFile(path: string, limit: number): { bytes: Buffer; size: number } | ReadProblem {
+  let fd: number;
   try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) {
-      return fail(diagnostic("file-is-directory", `${path} is a directory, not a contract file.`, where));
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { problem: "file-not-found", message: `${path} does not exist.` };
+    if (code === "EISDIR") return { problem: "file-is-directory", message: `${path} is a directory, not a contract file.` };
+    return { problem: "file-unreadable", message: `${path} cannot be read (${code ?? "unknown error"}).` };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) return { problem: "file-is-directory", message: `${path} is a directory, not a contract file.` };
+    if (!stat.isFile()) return { problem: "file-not-regular", message: `${path} is not a regular file (${fileKind(stat)}); it was not read.` };
+    if (stat.size > limit) return { problem: "file-too-large", message: `${path} is ${stat.size} bytes; the limit is ${limit} bytes.`, size: stat.size };
+    // Read in chunks up to one byte past the limit: the size can change after fstat, and some
+    // files (under /proc) report 0 and still have content.
+    const chunks: Buffer[] = [];
+    let length = 0;
+    while (length <= limit) {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, limit + 1 - length));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      length += n;
     }
-    size = stat.size;
+    if (length > limit) return { problem: "file-too-large", message: `${path} is more than ${limit} bytes; the limit is ${limit} bytes.` };
+    return { bytes: Buffer.concat(chunks, length), size: length };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return fail(diagnostic("file-not-found", `${path} does not exist.`, where));
-    return fail(diagnostic("file-unreadable", `${path} cannot be read (${code ?? "unknown error"}).`, where));
+    return { problem: "file-unreadable", message: `${path} cannot be read (${code ?? "unknown error"}).` };
+  } finally {
+    closeSync(fd);
   }
-  if (size > MAX_FILE_BYTES) {
-    return fail(
-      diagnostic("file-too-large", `${path} is ${size} bytes; the limit is ${MAX_FILE_BYTES} bytes.`, where),
-    );
-  }
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return fail(diagnostic("file-unreadable", `${path} cannot be read (${code ?? "unknown error"}).`, where));
-  }
-  return parseSource(path, bytes);
+}
+
+function fileKind(stat: Stats): string {
+  if (stat.isFIFO()) return "a FIFO";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isSocket()) return "a socket";
+  return "not a plain file";
 }
 
 /** Parse already-read bytes (used by tests, git refs and the loader). */
@@ -79,6 +126,12 @@ export function parseSource(path: string, bytes: Uint8Array): LoadResult {
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 
+  // yaml composes documents recursively: text nested deeper than the limit must never reach it.
+  const deep = findDeepNesting(text, MAX_YAML_DEPTH);
+  if (deep !== undefined) {
+    const file = new SourceFile(path, text, undefined, new Map(), new Map());
+    return { file, diagnostics: [depthDiagnostic(file.spanLocation({ start: deep, end: deep + 1 }, ""))] };
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
   const empty = new SourceFile(path, text, undefined, new Map(), new Map());
@@ -90,13 +143,17 @@ export function parseSource(path: string, bytes: Uint8Array): LoadResult {
     return { file: empty, diagnostics: [diagnostic("file-empty", `${path} holds no contract.`, where)] };
   }
   const converter = new Converter(doc, empty);
-  const value = converter.convert(doc.contents as YamlNode, "");
+  const value = converter.convert(doc.contents as YamlNode, "", false, 0);
   const file = new SourceFile(path, text, value, converter.valueSpans, converter.keySpans);
   // Re-anchor diagnostics found during conversion to the final file object (same text, same spans).
   return {
     file,
     diagnostics: converter.diagnostics.map((d) => ({ ...d, location: { ...d.location, file: path } })),
   };
+}
+
+function depthDiagnostic(where: SourceLocation): Diagnostic {
+  return diagnostic("yaml-depth-limit", `Collections nest more than ${MAX_YAML_DEPTH} levels deep here; the document was not read further.`, where);
 }
 
 function fail(d: Diagnostic): LoadResult {
@@ -171,7 +228,8 @@ class Converter {
     private readonly file: SourceFile,
   ) {}
 
-  convert(node: YamlNode | null, pointer: string, viaAlias = false): unknown {
+  /** `depth`: collections around this node. Aliases can nest far deeper than the text, so it is checked here too. */
+  convert(node: YamlNode | null, pointer: string, viaAlias: boolean, depth: number): unknown {
     if (this.aborted) return null;
     if (++this.nodes > MAX_EXPANDED_NODES) {
       this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `Aliases expand to more than ${MAX_EXPANDED_NODES} nodes.`);
@@ -190,12 +248,17 @@ class Converter {
       }
       if (span) this.valueSpans.set(pointer, span);
       const target = node.resolve(this.doc);
-      const value = target ? this.convert(target as YamlNode, pointer, true) : null;
+      const value = target ? this.convert(target as YamlNode, pointer, true, depth) : null;
       if (outermost) this.expanding = undefined;
       return value;
     }
     if (isScalar(node)) return toJsonScalar(node.value);
-    if (isSeq(node)) return node.items.map((item, i) => this.convert(item as YamlNode, joinPointer(pointer, i), viaAlias));
+    if ((isSeq(node) || isMap(node)) && depth >= MAX_YAML_DEPTH) {
+      const blame = this.expanding?.node ?? node;
+      this.abort(blame, this.expanding?.pointer ?? pointer, "", "yaml-depth-limit");
+      return null;
+    }
+    if (isSeq(node)) return node.items.map((item, i) => this.convert(item as YamlNode, joinPointer(pointer, i), viaAlias, depth + 1));
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
       for (const pair of node.items) {
@@ -218,7 +281,7 @@ class Converter {
         const child = joinPointer(pointer, key);
         const keySpan = spanOf(keyNode);
         if (keySpan && !viaAlias) this.keySpans.set(child, keySpan);
-        defineOwn(out, key, this.convert(pair.value as YamlNode | null, child, viaAlias));
+        defineOwn(out, key, this.convert(pair.value as YamlNode | null, child, viaAlias, depth + 1));
         // A key with no value ("summary:") has an empty or missing value node: point at the key.
         const valueRange = (pair.value as YamlNode | null)?.range;
         if (keySpan && !viaAlias && (!valueRange || valueRange[0] === valueRange[1])) this.valueSpans.set(child, keySpan);
@@ -228,11 +291,12 @@ class Converter {
     return null;
   }
 
-  private abort(node: YamlNode | null, pointer: string, why: string): void {
+  private abort(node: YamlNode | null, pointer: string, why: string, code: "yaml-alias-limit" | "yaml-depth-limit" = "yaml-alias-limit"): void {
     if (this.aborted) return;
     this.aborted = true;
     const span = spanOf(node) ?? { start: 0, end: 0 };
-    this.diagnostics.push(diagnostic("yaml-alias-limit", `${why} Refused to expand the document.`, this.file.spanLocation(span, pointer)));
+    const where = this.file.spanLocation(span, pointer);
+    this.diagnostics.push(code === "yaml-depth-limit" ? depthDiagnostic(where) : diagnostic(code, `${why} Refused to expand the document.`, where));
   }
 }
 

@@ -40,6 +40,8 @@ export const SEMANTIC_CHECKS: readonly Check[] = [
 export interface ParseOptions {
   /** Check the catalogue against budget.catalogTokens (default true; `contractgen budget` measures instead). */
   readonly checkBudget?: boolean;
+  /** Folders besides the contract's own that `$ref` may read (`--ref-root`). */
+  readonly refRoots?: readonly string[];
 }
 
 export function parseContract(path: string, options: ParseOptions = {}): ParseResult {
@@ -59,7 +61,7 @@ function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnos
   diagnostics.push(...checkStructure(file));
   if (hasErrors(diagnostics)) return finish(diagnostics);
 
-  const ws = new Workspace(file);
+  const ws = new Workspace(file, { refRoots: options.refRoots ?? [] });
   const ctx = new CheckContext(file, file.value as RawContract, ws);
   for (const check of SEMANTIC_CHECKS) diagnostics.push(...check(ctx));
   diagnostics.push(...ws.diagnostics);

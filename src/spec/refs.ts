@@ -1,8 +1,11 @@
-import { dirname, relative, resolve as resolvePath } from "node:path";
+import { realpathSync } from "node:fs";
+import { dirname, relative, resolve as resolvePath, sep } from "node:path";
+import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/diagnostic.js";
-import { loadSourceFile } from "./load.js";
+import { MAX_FILE_BYTES, MAX_REF_DEPTH, MAX_REF_FILES, MAX_TOTAL_BYTES, parseSource, readRegularFile } from "./load.js";
 import { defineOwn, isSchemaObject, mapSchema, type SchemaObject, walkSchema } from "./schema-walk.js";
-import { getAtPointer, hasPointer, joinPointer, type SourceFile, splitPointer } from "./source.js";
+import { getAtPointer, hasPointer, joinPointer, SourceFile, splitPointer } from "./source.js";
+import { schemaDepthProblem } from "./structure.js";
 
 /** A resolved reference target. */
 export interface RefTarget {
@@ -10,45 +13,123 @@ export interface RefTarget {
   readonly pointer: string;
 }
 
+export interface WorkspaceOptions {
+  /** Folders besides the contract's own whose files $ref may read (`--ref-root`). */
+  readonly refRoots?: readonly string[];
+}
+
+/** Why a referenced file was not used, reported at the $ref that needs it. */
+interface FileProblem {
+  readonly code: DiagnosticCode;
+  readonly message: string;
+}
+
 /**
  * The set of files one contract reads: the contract itself plus every file its $refs reach.
  * Files are loaded once; their load problems are reported once, at the first reference.
+ * References are confined to regular files under the contract's folder and the extra roots, after
+ * symlinks are resolved; a refused file is never opened for reading.
  */
 export class Workspace {
-  private readonly files = new Map<string, SourceFile | null>();
+  private readonly files = new Map<string, SourceFile | FileProblem>();
+  private readonly byRealPath = new Map<string, SourceFile>();
+  /** Folders as written (checked before touching the file system) and as resolved (after symlinks). */
+  private readonly roots: string[];
+  private readonly realRoots: string[];
+  private referencedFiles = 0;
+  /** One ref-depth-limit per contract is enough: the rest of a long chain says the same. */
+  refDepthReported = false;
+  private totalBytes: number;
   readonly diagnostics: Diagnostic[] = [];
 
-  constructor(readonly root: SourceFile) {
-    this.files.set(resolvePath(root.path), root);
+  constructor(
+    readonly root: SourceFile,
+    options: WorkspaceOptions = {},
+  ) {
+    const absolute = resolvePath(root.path);
+    this.files.set(absolute, root);
+    this.byRealPath.set(realOrSelf(absolute), root);
+    this.totalBytes = Buffer.byteLength(root.text);
+    const folders = [dirname(absolute), ...(options.refRoots ?? []).map((r) => resolvePath(r))];
+    this.roots = folders;
+    this.realRoots = folders.map(realOrSelf);
   }
 
   /** Paths of every file read, root first, in the order they were first referenced. */
   get paths(): string[] {
-    return [...this.files.entries()].filter(([, f]) => f !== null).map(([, f]) => f!.path);
+    return [...new Set([...this.files.values()].filter((f): f is SourceFile => f instanceof SourceFile))].map((f) => f.path);
   }
 
-  private fileFor(from: SourceFile, relativePath: string): SourceFile | null {
+  private fileFor(from: SourceFile, relativePath: string): SourceFile | FileProblem {
     const absolute = resolvePath(dirname(resolvePath(from.path)), relativePath);
-    if (this.files.has(absolute)) return this.files.get(absolute)!;
+    const cached = this.files.get(absolute);
+    if (cached) return cached;
+    const result = this.load(absolute, relativePath);
+    this.files.set(absolute, result);
+    return result;
+  }
+
+  private load(absolute: string, written: string): SourceFile | FileProblem {
+    const name = JSON.stringify(written);
+    // Refused on the path as written first, so nothing is learnt about files outside (not even whether they exist).
+    if (!this.roots.some((r) => isInside(absolute, r))) {
+      return { code: "ref-outside-root", message: `file ${name} is outside the contract's folder${this.roots.length > 1 ? " and the --ref-root folders" : ""}; it was not read.` };
+    }
+    let real: string;
+    try {
+      real = realpathSync(absolute);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return { code: "ref-unresolved", message: `file ${name} does not exist.` };
+      return { code: "ref-unresolved", message: `file ${name} cannot be read (${code ?? "unknown error"}).` };
+    }
+    if (!this.realRoots.some((r) => isInside(real, r))) {
+      return { code: "ref-outside-root", message: `file ${name} is a symlink to a place outside the contract's folder${this.roots.length > 1 ? " and the --ref-root folders" : ""}; it was not read.` };
+    }
+    const known = this.byRealPath.get(real);
+    if (known) return known;
+    if (this.referencedFiles >= MAX_REF_FILES) {
+      return { code: "ref-file-limit", message: `file ${name} would be file number ${this.referencedFiles + 1} reached through $ref; the limit is ${MAX_REF_FILES}.` };
+    }
+    const remaining = MAX_TOTAL_BYTES - this.totalBytes;
+    const read = readRegularFile(real, Math.min(MAX_FILE_BYTES, remaining));
+    if ("problem" in read) {
+      switch (read.problem) {
+        case "file-not-found":
+          return { code: "ref-unresolved", message: `file ${name} does not exist.` };
+        case "file-is-directory":
+        case "file-not-regular":
+          return { code: "ref-not-regular-file", message: `${name} is not a regular file; it was not read.` };
+        case "file-too-large":
+          return read.size !== undefined && read.size <= MAX_FILE_BYTES
+            ? { code: "ref-bytes-limit", message: `file ${name} (${read.size} bytes) would bring the contract's files past ${MAX_TOTAL_BYTES} bytes in total; it was not read.` }
+            : { code: "file-too-large", message: `file ${name} is larger than ${MAX_FILE_BYTES} bytes; it was not read.` };
+        default:
+          return { code: "ref-unresolved", message: `file ${name} cannot be read.` };
+      }
+    }
+    this.referencedFiles++;
+    this.totalBytes += read.size;
     const display = relative(process.cwd(), absolute) || absolute;
-    const loaded = loadSourceFile(display.startsWith("..") ? absolute : display);
-    // Problems inside the referenced file are reported there; a file that cannot be read at all is
-    // reported once, at the $ref that needs it (ref-unresolved), not at a position in a missing file.
+    const loaded = parseSource(display.startsWith("..") ? absolute : display, read.bytes);
+    // Problems inside the referenced file are reported there; a file that cannot be used at all
+    // (binary, empty) is reported at the $ref that needs it, not at a position in that file.
     this.diagnostics.push(...loaded.diagnostics.filter((d) => !d.code.startsWith("file-")));
-    const usable = loaded.file && loaded.file.value !== undefined && loaded.diagnostics.every((d) => d.severity !== "error") ? loaded.file : null;
-    this.files.set(absolute, usable);
+    const usable = loaded.file && loaded.file.value !== undefined && loaded.diagnostics.every((d) => d.severity !== "error") ? loaded.file : undefined;
+    if (!usable) return { code: "ref-unresolved", message: `file ${name} cannot be read as a valid YAML document.` };
+    this.byRealPath.set(real, usable);
     return usable;
   }
 
   /**
    * Resolve the `$ref` found at `refPointer` (the pointer of the `$ref` value) in `from`.
    * Follows chains of bare `{ $ref }` nodes so the result is a real schema; reports unresolved,
-   * malformed and circular references.
+   * malformed, circular and overlong chains of references.
    */
   resolve(from: SourceFile, ref: unknown, refPointer: string): RefTarget | Diagnostic {
     const seen = new Set<string>();
     let current: RefTarget | Diagnostic = this.resolveOnce(from, ref, refPointer);
-    for (;;) {
+    for (let hops = 1; ; hops++) {
       if ("code" in current) return current;
       const key = `${resolvePath(current.file.path)}#${current.pointer}`;
       if (seen.has(key)) {
@@ -57,6 +138,9 @@ export class Workspace {
       seen.add(key);
       const target = getAtPointer(current.file.value, current.pointer);
       if (!(isSchemaObject(target) && typeof target.$ref === "string" && Object.keys(target).length === 1)) return current;
+      if (hops >= MAX_REF_DEPTH) {
+        return diagnostic("ref-depth-limit", `$ref ${JSON.stringify(ref)} passes through more than ${MAX_REF_DEPTH} bare $refs before reaching a schema.`, from.locate(refPointer));
+      }
       current = this.resolveOnce(current.file, target.$ref, joinPointer(current.pointer, "$ref"));
       if ("code" in current) return current;
     }
@@ -77,7 +161,7 @@ export class Workspace {
     let file = from;
     if (filePart !== "") {
       const loaded = this.fileFor(from, filePart);
-      if (!loaded) return diagnostic("ref-unresolved", `$ref ${JSON.stringify(ref)}: file ${JSON.stringify(filePart)} cannot be read as a valid YAML document.`, where);
+      if (!(loaded instanceof SourceFile)) return diagnostic(loaded.code, `$ref ${JSON.stringify(ref)}: ${loaded.message}`, where);
       file = loaded;
     }
     if (!hasPointer(file.value, fragment)) {
@@ -89,6 +173,19 @@ export class Workspace {
       );
     }
     return { file, pointer: fragment };
+  }
+}
+
+/** True when `path` is `folder` or below it (both absolute and normalised). */
+function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 
@@ -111,10 +208,30 @@ function firstMissingSegment(root: unknown, pointer: string): string {
   return segments[segments.length - 1] ?? "";
 }
 
+/** What checkRefs knows of each schema it reached: null while on the current path, else its height. */
+export type RefWalk = Map<string, number | null>;
+
+interface RefEdge {
+  readonly target: RefTarget;
+  readonly file: SourceFile;
+  readonly refPointer: string;
+}
+
+interface RefFrame {
+  readonly key: string;
+  readonly edges: RefEdge[];
+  next: number;
+  /** The longest run of $refs found below this schema so far. */
+  height: number;
+}
+
 /**
- * Check every $ref in the schema at (file, pointer); report problems into `out`. References that
- * leave the file are followed, and `onExternalSchema` is told of each schema reached in another file
- * (so it can be checked where it is written).
+ * Check every $ref in the schema at (file, pointer); report problems into `out`. References are
+ * followed depth first with an explicit stack (never the call stack), and `onExternalSchema` is
+ * told of each schema reached in another file (so it can be checked where it is written). A run of
+ * more than MAX_REF_DEPTH schemas each referencing the next is reported once, at the $ref that
+ * goes too deep; recursion (a $ref back to a schema on the current path) is allowed. `walk` is
+ * shared across calls so every schema is walked once.
  */
 export function checkRefs(
   ws: Workspace,
@@ -122,26 +239,62 @@ export function checkRefs(
   pointer: string,
   out: Diagnostic[],
   onExternalSchema: (file: SourceFile, pointer: string) => void = () => {},
-  visited = new Set<string>(),
+  walk: RefWalk = new Map(),
 ): void {
-  const key = `${resolvePath(file.path)}#${pointer}`;
-  if (visited.has(key)) return;
-  visited.add(key);
-  walkSchema(getAtPointer(file.value, pointer), pointer, (node, at) => {
-    if (!("$ref" in node)) return;
-    const target = ws.resolve(file, node.$ref, joinPointer(at, "$ref"));
-    if ("code" in target) out.push(target);
-    else if (target.file !== file) {
-      const targetKey = `${resolvePath(target.file.path)}#${target.pointer}`;
-      if (!visited.has(targetKey)) onExternalSchema(target.file, target.pointer);
-      checkRefs(ws, target.file, target.pointer, out, onExternalSchema, visited);
-    } else if (file !== ws.root) {
-      // Inside a referenced file, local references lead to further schemas of that file.
-      const targetKey = `${resolvePath(target.file.path)}#${target.pointer}`;
-      if (!visited.has(targetKey)) onExternalSchema(target.file, target.pointer);
-      checkRefs(ws, target.file, target.pointer, out, onExternalSchema, visited);
+  const keyOf = (f: SourceFile, p: string) => `${resolvePath(f.path)}#${p}`;
+  if (walk.has(keyOf(file, pointer))) return;
+  const open = (f: SourceFile, p: string): RefFrame => {
+    const key = keyOf(f, p);
+    walk.set(key, null);
+    const edges: RefEdge[] = [];
+    // Any node can be a $ref target, not only the contract's declared schemas: bound each one.
+    const deep = schemaDepthProblem(f, p);
+    if (deep) {
+      out.push(deep);
+      return { key, edges, next: 0, height: 0 };
     }
-  });
+    walkSchema(getAtPointer(f.value, p), p, (node, at) => {
+      if (!("$ref" in node)) return;
+      const refPointer = joinPointer(at, "$ref");
+      const target = ws.resolve(f, node.$ref, refPointer);
+      if ("code" in target) out.push(target);
+      else edges.push({ target, file: f, refPointer });
+    });
+    return { key, edges, next: 0, height: 0 };
+  };
+  const tooDeep = (edge: RefEdge) => {
+    if (ws.refDepthReported) return;
+    ws.refDepthReported = true;
+    out.push(diagnostic("ref-depth-limit", `This $ref leads through more than ${MAX_REF_DEPTH} schemas, each referencing the next.`, edge.file.locate(edge.refPointer)));
+  };
+  const stack: RefFrame[] = [open(file, pointer)];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const edge = frame.edges[frame.next++];
+    if (edge === undefined) {
+      stack.pop();
+      walk.set(frame.key, frame.height);
+      const parent = stack[stack.length - 1];
+      if (parent) parent.height = Math.max(parent.height, frame.height + 1);
+      continue;
+    }
+    const { target } = edge;
+    const known = walk.get(keyOf(target.file, target.pointer));
+    if (known === null) continue; // recursion through a real schema
+    if (known !== undefined) {
+      // `stack.length` $refs lead here from the first schema, `known` more below the target.
+      if (stack.length + known > MAX_REF_DEPTH) tooDeep(edge);
+      else frame.height = Math.max(frame.height, known + 1);
+      continue;
+    }
+    if (stack.length >= MAX_REF_DEPTH) {
+      tooDeep(edge);
+      continue;
+    }
+    // Schemas of the contract itself are checked as the contract's own; others where they are written.
+    if (target.file !== edge.file || edge.file !== ws.root) onExternalSchema(target.file, target.pointer);
+    stack.push(open(target.file, target.pointer));
+  }
 }
 
 /**

@@ -18,28 +18,56 @@ export function isSchemaObject(value: unknown): value is SchemaObject {
 
 /**
  * Visit a schema and every subschema (depth first, keyword order as above), with JSON pointers
- * relative to `base`. Data-valued keywords (enum, const, default, examples) are never entered, so a
- * `$ref` key inside example data is not mistaken for a reference.
+ * relative to `base` and the nesting depth (the schema itself is 1). Data-valued keywords (enum,
+ * const, default, examples) are never entered, so a `$ref` key inside example data is not mistaken
+ * for a reference. Iterative: input depth never grows the call stack. `visit` returning false skips
+ * the node's subschemas.
  */
-export function walkSchema(schema: unknown, base: string, visit: (node: SchemaObject, pointer: string) => void): void {
-  if (!isSchemaObject(schema)) return;
-  visit(schema, base);
-  for (const key of SINGLE) {
-    if (key in schema) walkSchema(schema[key], joinPointer(base, key), visit);
+export function walkSchema(
+  schema: unknown,
+  base: string,
+  visit: (node: SchemaObject, pointer: string, depth: number) => void | boolean,
+): void {
+  const stack: Array<{ node: unknown; pointer: string; depth: number }> = [{ node: schema, pointer: base, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, pointer, depth } = stack.pop()!;
+    if (!isSchemaObject(node)) continue;
+    if (visit(node, pointer, depth) === false) continue;
+    // Pushed in reverse so they pop in keyword order.
+    const children: Array<{ node: unknown; pointer: string; depth: number }> = [];
+    for (const key of SINGLE) {
+      if (key in node) children.push({ node: node[key], pointer: joinPointer(pointer, key), depth: depth + 1 });
+    }
+    for (const key of LIST) {
+      const list = node[key];
+      if (Array.isArray(list)) list.forEach((s, i) => children.push({ node: s, pointer: joinPointer(pointer, key, i), depth: depth + 1 }));
+    }
+    for (const key of MAP) {
+      const map = node[key];
+      if (isSchemaObject(map)) for (const [name, s] of Object.entries(map)) children.push({ node: s, pointer: joinPointer(pointer, key, name), depth: depth + 1 });
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-  for (const key of LIST) {
-    const list = schema[key];
-    if (Array.isArray(list)) list.forEach((s, i) => walkSchema(s, joinPointer(base, key, i), visit));
-  }
-  for (const key of MAP) {
-    const map = schema[key];
-    if (isSchemaObject(map)) for (const [name, s] of Object.entries(map)) walkSchema(s, joinPointer(base, key, name), visit);
-  }
+}
+
+/** Pointer of the first subschema nested deeper than `limit` levels (the schema itself is level 1), if any. */
+export function findDeepSchema(schema: unknown, base: string, limit: number): string | undefined {
+  let found: string | undefined;
+  walkSchema(schema, base, (_, pointer, depth) => {
+    if (found !== undefined) return false;
+    if (depth > limit) {
+      found = pointer;
+      return false;
+    }
+    return true;
+  });
+  return found;
 }
 
 /**
  * Rebuild a schema, letting `rewrite` replace any (sub)schema object after its children were rebuilt;
- * `pointer` is where the original node sits. Data keywords are deep-copied untouched.
+ * `pointer` is where the original node sits. Data keywords are deep-copied untouched. Recursive:
+ * only called on schemas that passed the schema depth limit (and data within the YAML depth limit).
  */
 export function mapSchema(
   schema: unknown,
@@ -71,6 +99,7 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
   else target[key] = value;
 }
 
+/** Deep copy of plain data; recursive, bounded by the YAML depth limit every input passes. */
 export function structuredCloneJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(structuredCloneJson);
   if (isSchemaObject(value)) {

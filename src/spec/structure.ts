@@ -3,7 +3,9 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { type Diagnostic, diagnostic, withArticle } from "../diagnostics/diagnostic.js";
 import { packagePath } from "../package-root.js";
-import { joinPointer, type SourceFile } from "./source.js";
+import { MAX_OPERATIONS, MAX_SCHEMA_DEPTH } from "./load.js";
+import { findDeepSchema, isSchemaObject } from "./schema-walk.js";
+import { getAtPointer, joinPointer, type SourceFile } from "./source.js";
 
 /** The published JSON Schema of the contract format. */
 export const CONTRACT_SCHEMA_PATH = packagePath("schema", "contract.schema.json");
@@ -31,6 +33,9 @@ export function checkStructure(file: SourceFile): Diagnostic[] {
       ),
     ];
   }
+  // Limits first: nothing recursive (ajv included) may see a document beyond them.
+  const limits = checkLimits(file, value as Record<string, unknown>);
+  if (limits.length > 0) return limits;
   const validate = contractValidator();
   if (validate(value)) return [];
   const out: Diagnostic[] = [];
@@ -39,6 +44,37 @@ export function checkStructure(file: SourceFile): Diagnostic[] {
     if (d) out.push(d);
   }
   return out;
+}
+
+/** The operation count and the nesting depth of every schema written in the contract. */
+function checkLimits(file: SourceFile, doc: Record<string, unknown>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const operations = isSchemaObject(doc.operations) ? doc.operations : {};
+  const count = Object.keys(operations).length;
+  if (count > MAX_OPERATIONS) {
+    out.push(diagnostic("operation-limit", `The contract declares ${count} operations; the limit is ${MAX_OPERATIONS}.`, file.locateKey("/operations")));
+    return out;
+  }
+  const schemas: string[] = [];
+  if (isSchemaObject(doc.types)) for (const name of Object.keys(doc.types)) schemas.push(joinPointer("/types", name));
+  for (const [name, op] of Object.entries(operations)) {
+    if (!isSchemaObject(op)) continue;
+    const at = joinPointer("/operations", name);
+    schemas.push(joinPointer(at, "input"), joinPointer(at, "output"));
+    if (isSchemaObject(op.preview)) schemas.push(joinPointer(at, "preview", "output"));
+  }
+  for (const pointer of schemas) {
+    const problem = schemaDepthProblem(file, pointer);
+    if (problem) out.push(problem);
+  }
+  return out;
+}
+
+/** A schema nested beyond MAX_SCHEMA_DEPTH, reported at its first too-deep subschema. */
+export function schemaDepthProblem(file: SourceFile, pointer: string): Diagnostic | undefined {
+  const deep = findDeepSchema(getAtPointer(file.value, pointer), pointer, MAX_SCHEMA_DEPTH);
+  if (deep === undefined) return undefined;
+  return diagnostic("schema-depth-limit", `The schema at ${pointer || "/"} nests subschemas more than ${MAX_SCHEMA_DEPTH} levels deep.`, file.locate(deep));
 }
 
 function toDiagnostic(file: SourceFile, error: ErrorObject): Diagnostic | undefined {

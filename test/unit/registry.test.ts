@@ -13,6 +13,10 @@ const FIXTURE_WAIVERS: Record<string, string> = {
   "file-too-large": "test/unit/load.test.ts (generated at test time)",
   "file-binary": "test/unit/load.test.ts (NUL bytes, invalid UTF-8)",
   "file-unreadable": "needs a permission error, which root (CI) never gets; mapped in load.ts next to file-not-found",
+  "file-not-regular": "test/hostile/input.test.ts (a FIFO made at test time, /dev/zero)",
+  "operation-limit": "test/hostile/input.test.ts (10,001 operations generated at test time)",
+  "ref-file-limit": "test/hostile/input.test.ts (261 referenced files generated at test time)",
+  "ref-bytes-limit": "test/hostile/input.test.ts (over 32 MiB of referenced files generated at test time)",
 };
 
 describe("the diagnostic code table", () => {

@@ -4,6 +4,7 @@ import { EXIT, type Io, printDiagnostics } from "../io.js";
 
 export interface BudgetOptions {
   readonly format: "text" | "json";
+  readonly refRoot?: readonly string[];
 }
 
 /**
@@ -12,7 +13,7 @@ export interface BudgetOptions {
  */
 export function budgetCommand(spec: string, options: BudgetOptions, io: Io): number {
   // An over-budget contract is still measured: that is the point of the command.
-  const result = parseContract(spec, { checkBudget: false });
+  const result = parseContract(spec, { checkBudget: false, refRoots: options.refRoot ?? [] });
   if (!result.model) {
     printDiagnostics(result.diagnostics, io);
     return EXIT.invalid;

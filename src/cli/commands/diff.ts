@@ -10,6 +10,7 @@ export interface DiffOptions {
   readonly format: ReportFormat;
   readonly failOn: Severity | "never";
   readonly config?: string;
+  readonly refRoot?: readonly string[];
 }
 
 const RANK: Record<Severity, number> = { breaking: 3, warning: 2, info: 1 };
@@ -25,7 +26,8 @@ export function diffCommand(before: string, after: string, options: DiffOptions,
   let sides: [LoadedSide, LoadedSide];
   try {
     if (options.config) config = loadDiffConfig(options.config, RULES);
-    sides = [loadSide(before), loadSide(after)];
+    const refRoots = options.refRoot ?? [];
+    sides = [loadSide(before, { refRoots }), loadSide(after, { refRoots })];
   } catch (e) {
     if (e instanceof ConfigError || e instanceof SideError) {
       io.stderr(`contractgen diff: ${e.message}\n`);

@@ -12,6 +12,7 @@ export interface GenerateOptions {
   readonly watch: boolean;
   /** Replace files in the way (user files, edited generated files, links, FIFOs); never folders, never through a link. */
   readonly force?: boolean;
+  readonly refRoot?: readonly string[];
 }
 
 /** What generated the folder, from which model; the writer adds every file's hash. */
@@ -28,7 +29,7 @@ function manifestHeader(model: ContractModel, generatorVersion: string): Record<
 /** One generation: parse, emit, then write (or compare with --check). */
 async function generateOnce(spec: string, options: GenerateOptions, io: Io, version: string): Promise<{ code: number; files: readonly string[] }> {
   const started = performance.now();
-  const result = parseContract(spec);
+  const result = parseContract(spec, { refRoots: options.refRoot ?? [] });
   printDiagnostics(result.diagnostics, io);
   if (!result.model) {
     io.stderr(`${spec}: invalid; nothing was generated.\n`);

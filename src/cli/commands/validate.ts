@@ -5,11 +5,12 @@ import { EXIT, type Io, printDiagnostics } from "../io.js";
 export interface ValidateOptions {
   readonly format: "text" | "json";
   readonly warnings: boolean;
+  readonly refRoot?: readonly string[];
 }
 
 /** `contractgen validate <spec...>`: exit 0 when every file is valid, 1 when any has an error. */
 export function validateCommand(specs: string[], options: ValidateOptions, io: Io): number {
-  const results = specs.map((spec) => ({ spec, result: parseContract(spec) }));
+  const results = specs.map((spec) => ({ spec, result: parseContract(spec, { refRoots: options.refRoot ?? [] }) }));
   const visible = (r: (typeof results)[number]) => r.result.diagnostics.filter((d) => options.warnings || d.severity === "error");
   const invalid = results.some((r) => r.result.model === undefined);
   if (options.format === "json") {

@@ -5,9 +5,10 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
 import { collisionKey } from "../../model/naming.js";
 import type { CheckContext } from "../context.js";
-import { checkRefs } from "../refs.js";
+import { checkRefs, type RefWalk } from "../refs.js";
 import { isSchemaObject, walkSchema } from "../schema-walk.js";
 import { getAtPointer, joinPointer, type SourceFile } from "../source.js";
+import { schemaDepthProblem } from "../structure.js";
 
 const addFormats = addFormatsModule.default;
 
@@ -48,7 +49,7 @@ export function schemaPointers(ctx: CheckContext): string[] {
 /** $refs resolve, schemas are valid 2020-12, patterns compile, formats are known, inputs are objects. */
 export function checkSchemas(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const visited = new Set<string>();
+  const visited: RefWalk = new Map();
   for (const pointer of schemaPointers(ctx)) {
     checkRefs(ctx.ws, ctx.file, pointer, out, (file, at) => out.push(...checkSchemaAt(file, at)), visited);
     out.push(...checkSchemaAt(ctx.file, pointer));
@@ -75,6 +76,9 @@ export function checkSchemas(ctx: CheckContext): Diagnostic[] {
 
 /** Validate one raw schema against the 2020-12 meta-schema and compile its patterns. */
 export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
+  // A schema beyond the depth limit never reaches ajv, whose validation recurses on it.
+  const tooDeep = schemaDepthProblem(file, pointer);
+  if (tooDeep) return [tooDeep];
   const out: Diagnostic[] = [];
   const schema = getAtPointer(file.value, pointer);
   const ajv = metaValidator();
