@@ -422,6 +422,26 @@ describe("request encoding", () => {
       body: JSON.stringify({ text: "hi" }),
     });
   });
+
+  it("buildRequest: fields named like Object.prototype members are sent only when the caller set them", () => {
+    const odd: OperationSpec = {
+      ...addNote,
+      bindings: [
+        { field: "customer_id", in: "path", name: "customer_id" },
+        { field: "constructor", in: "body", name: "constructor" },
+        { field: "toString", in: "query", name: "toString" },
+        { field: "__proto__", in: "body", name: "__proto__" },
+      ],
+    };
+    const absent = buildRequest(odd, { customer_id: "c" }, "http://h");
+    expect(absent.url).toBe("http://h/customers/c/notes");
+    expect(absent.body).toBeUndefined();
+    const input = JSON.parse('{"customer_id":"c","__proto__":{"polluted":true},"constructor":"k"}') as Record<string, unknown>;
+    const present = buildRequest(odd, input, "http://h");
+    expect(JSON.parse(present.body!)).toEqual(JSON.parse('{"constructor":"k","__proto__":{"polluted":true}}'));
+    expect(present.body).toContain('"__proto__":{"polluted":true}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
 
 describe("credentials", () => {
