@@ -195,6 +195,7 @@ describe("hostile corpus: contractgen never crashes, hangs, leaks or executes co
     expect(stray, "tsc errors outside any case folder").toEqual([]);
     // Hostile contracts also went through the emitter in this process: no key reached a prototype.
     expect(({} as Record<string, unknown>).polluted, "Object.prototype polluted").toBeUndefined();
+    expect(Object.isFrozen(Object.prototype), "Object.prototype frozen").toBe(false);
   });
 
   for (const name of [...names.static, ...names.generated]) {

@@ -53,7 +53,7 @@ describe("random valid contracts", () => {
   // Runs in a child process: the defect corrupts the process it happens in.
   (PROTOTYPE_NAMES_BREAK_LOADER ? it.fails : it)("Object.prototype member names as fields and types load and generate (known defect while PROTOTYPE_NAMES_BREAK_LOADER)", () => {
     const names = ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"];
-    const contract = fc.sample(contractArbitrary({ maxOperations: 1 }), { numRuns: 1, seed: SEED })[0]!;
+    const contract = fc.sample(contractArbitrary({ maxOperations: 1, withoutDigitLowercaseNames: true }), { numRuns: 1, seed: SEED })[0]!;
     const op = Object.values(contract.operations as Record<string, { output: { properties: Record<string, unknown> } }>)[0]!;
     op.output.properties = Object.fromEntries(names.map((n) => [n, { type: "string" }]));
     contract.types = Object.fromEntries(names.filter((n) => n !== "__proto__").map((n) => [n, { type: "object", properties: Object.fromEntries(names.map((m) => [m, { type: "string" }])) }]));

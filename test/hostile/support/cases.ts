@@ -149,15 +149,15 @@ const GENERATED: readonly GeneratedCase[] = [
   },
   {
     name: "gen-large-description",
-    // 1 MiB of description, copied into JSDoc, help text, README and the catalogue.
+    // 300 KiB of description, copied into JSDoc, help text, README and the catalogue.
     timeoutMs: 60_000,
-    write: (dir) => writeFileSync(join(dir, "gen-large-description.yaml"), withOutput("      { type: object }").replace("summary: Read one note.", `summary: Read one note.\n    description: "${"*/ ${x} ` ".repeat(100_000)}"`)),
+    write: (dir) => writeFileSync(join(dir, "gen-large-description.yaml"), withOutput("      { type: object }").replace("summary: Read one note.", `summary: Read one note.\n    description: "${"*/ ${x} ` ".repeat(30_000)}"`)),
   },
   {
     name: "gen-many-operations",
     timeoutMs: 90_000,
     write: (dir) => {
-      const ops = Array.from({ length: 300 }, (_, i) => `  op_${i}:
+      const ops = Array.from({ length: 150 }, (_, i) => `  op_${i}:
     summary: Operation ${i}.
     http: { method: GET, path: /things/${i} }
     effects: { kind: read }

@@ -38,16 +38,19 @@ const TYPE_NAMES = ["Note", "constructor", "toString", "import", "hook", "Then",
 /** Object.prototype members: the names most likely to reach a plain-object key somewhere. */
 export const PROTOTYPE_NAMES: readonly string[] = Object.getOwnPropertyNames(Object.prototype);
 const DIGIT_LOWERCASE_NAMES = ["oauth2client"];
-let excluded = new Set<string>();
-let pageItemsRequired = false;
-const allowed = (names: readonly string[]) => names.filter((n) => !excluded.has(n));
+/** What one contractArbitrary() call leaves out or forces; threaded through every builder. */
+interface Ctx {
+  readonly excluded: ReadonlySet<string>;
+  readonly pageItemsRequired: boolean;
+}
+const allowed = (ctx: Ctx, names: readonly string[]) => names.filter((n) => !ctx.excluded.has(n));
 
 const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 /** Stricter than the real collision rule: case and separators ignored. */
 const nameKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 
-const opName = () =>
-  fc.tuple(fc.array(fc.constantFrom(...allowed(OP_WORDS)), { minLength: 1, maxLength: 3 }), fc.constantFrom("_", "-", "camel"))
+const opName = (ctx: Ctx) =>
+  fc.tuple(fc.array(fc.constantFrom(...allowed(ctx, OP_WORDS)), { minLength: 1, maxLength: 3 }), fc.constantFrom("_", "-", "camel"))
   .map(([words, sep]) => (sep === "camel" ? words[0]! + words.slice(1).map(cap).join("") : words.join(sep)));
 
 const leaf: fc.Arbitrary<Obj> = fc.oneof(
@@ -61,21 +64,21 @@ const leaf: fc.Arbitrary<Obj> = fc.oneof(
   hostileText.map((d) => ({ type: "string", default: d })),
 );
 
-function schema(depth: number): fc.Arbitrary<Obj> {
+function schema(depth: number, ctx: Ctx): fc.Arbitrary<Obj> {
   if (depth <= 0) return leaf;
   return fc.oneof(
     { weight: 3, arbitrary: leaf },
-    { weight: 1, arbitrary: schema(depth - 1).map((items) => ({ type: "array", items })) },
-    { weight: 1, arbitrary: objectSchema(depth - 1, 3) },
+    { weight: 1, arbitrary: schema(depth - 1, ctx).map((items) => ({ type: "array", items })) },
+    { weight: 1, arbitrary: objectSchema(depth - 1, 3, ctx) },
   );
 }
 
 /** An object schema with unique (by key) property names and a random required subset. */
-function objectSchema(depth: number, maxProps: number, reserved: readonly string[] = []): fc.Arbitrary<Obj> {
+function objectSchema(depth: number, maxProps: number, ctx: Ctx, reserved: readonly string[] = []): fc.Arbitrary<Obj> {
   const taken = new Set(reserved.map(nameKey));
   return fc
     .tuple(
-      fc.uniqueArray(fc.tuple(fc.constantFrom(...allowed(FIELD_NAMES)), schema(depth)), { maxLength: maxProps, selector: ([n]) => nameKey(n) }),
+      fc.uniqueArray(fc.tuple(fc.constantFrom(...allowed(ctx, FIELD_NAMES)), schema(depth, ctx)), { maxLength: maxProps, selector: ([n]) => nameKey(n) }),
       fc.array(fc.boolean(), { minLength: maxProps, maxLength: maxProps }),
       fc.boolean(),
       hostileText,
@@ -116,17 +119,17 @@ const ERROR_DEFS: Record<string, Obj> = {
 };
 const BEHAVIOUR_FIELDS = ["path_id", "idempotency_key", "dry_run", "confirm_token", "cursor", "limit"];
 
-const opShape = (depth: number): fc.Arbitrary<OpShape> =>
+const opShape = (depth: number, ctx: Ctx): fc.Arbitrary<OpShape> =>
   fc.record({
-    name: opName(),
+    name: opName(ctx),
     kind: fc.constantFrom("read" as const, "mutating" as const),
     idempotent: fc.constantFrom("natural" as const, "none" as const, "key" as const),
     destructive: fc.boolean(),
     preview: fc.boolean(),
     paginate: fc.boolean(),
     pathParam: fc.boolean(),
-    input: objectSchema(depth, 4, BEHAVIOUR_FIELDS),
-    output: objectSchema(depth, 4, ["items", "next_cursor"]),
+    input: objectSchema(depth, 4, ctx, BEHAVIOUR_FIELDS),
+    output: objectSchema(depth, 4, ctx, ["items", "next_cursor"]),
     errors: fc.array(fc.boolean(), { minLength: ERROR_CODES.length, maxLength: ERROR_CODES.length }),
     summary: summaryText,
     description: hostileText,
@@ -134,7 +137,7 @@ const opShape = (depth: number): fc.Arbitrary<OpShape> =>
     toolset: fc.boolean(),
   });
 
-function buildOperation(s: OpShape, index: number): Obj {
+function buildOperation(s: OpShape, index: number, ctx: Ctx): Obj {
   const input = structuredClone(s.input) as Obj & { properties: Obj; required?: string[] };
   const output = structuredClone(s.output) as Obj & { properties: Obj; required?: string[] };
   const required = new Set(input.required ?? []);
@@ -154,7 +157,7 @@ function buildOperation(s: OpShape, index: number): Obj {
       input.properties.limit = { type: "integer", minimum: 1, maximum: 50, default: 10 };
       output.properties.items = { type: "array", items: { type: "object", properties: { id: { type: "string" } } } };
       output.properties.next_cursor = { type: ["string", "null"] };
-      if (pageItemsRequired) output.required = [...new Set([...(output.required ?? []), "items"])];
+      if (ctx.pageItemsRequired) output.required = [...new Set([...(output.required ?? []), "items"])];
       op.pagination = { cursor: "cursor", nextCursor: "next_cursor", items: "items", limit: { field: "limit", default: 10, max: 50 } };
     }
   } else {
@@ -195,18 +198,19 @@ export interface ContractOptions {
 /** A random valid contract as a plain object (stringify it with `yaml`). */
 export function contractArbitrary(options: ContractOptions = {}): fc.Arbitrary<Obj> {
   const depth = options.schemaDepth ?? 2;
-  excluded = new Set([...(options.withoutPrototypeNames ? PROTOTYPE_NAMES : []), ...(options.withoutDigitLowercaseNames ? DIGIT_LOWERCASE_NAMES : [])]);
-  pageItemsRequired = options.pageItemsRequired ?? false;
-  // Built eagerly: the alphabets are read while the arbitraries are constructed, not later.
+  const ctx: Ctx = {
+    excluded: new Set([...(options.withoutPrototypeNames ? PROTOTYPE_NAMES : []), ...(options.withoutDigitLowercaseNames ? DIGIT_LOWERCASE_NAMES : [])]),
+    pageItemsRequired: options.pageItemsRequired ?? false,
+  };
   return fc
     .record({
-      ops: fc.uniqueArray(opShape(depth), { minLength: 1, maxLength: options.maxOperations ?? 6, selector: (o) => nameKey(o.name) }),
+      ops: fc.uniqueArray(opShape(depth, ctx), { minLength: 1, maxLength: options.maxOperations ?? 6, selector: (o) => nameKey(o.name) }),
       title: hostileText,
       description: hostileText,
       changelog: hostileText,
       toolsetDescription: hostileText,
       errorDescription: hostileText,
-      types: fc.uniqueArray(fc.tuple(fc.constantFrom(...allowed(TYPE_NAMES)), schema(depth)), { maxLength: 3, selector: ([n]) => n }),
+      types: fc.uniqueArray(fc.tuple(fc.constantFrom(...allowed(ctx, TYPE_NAMES)), schema(depth, ctx)), { maxLength: 3, selector: ([n]) => n }),
       auth: fc.boolean(),
     })
     .map((r) => {
@@ -219,7 +223,7 @@ export function contractArbitrary(options: ContractOptions = {}): fc.Arbitrary<O
         transport: { http: { baseUrl: "http://127.0.0.1:1" }, ...(r.auth ? { auth: { type: "bearer", tokenEnv: "PROP_TEST_TOKEN" } } : {}) },
         toolsets: { group: { description: r.toolsetDescription } },
         errors: Object.fromEntries(ERROR_CODES.map((c) => [c, { ...ERROR_DEFS[c]!, description: r.errorDescription }])),
-        operations: Object.fromEntries(r.ops.map((s, i) => [s.name, buildOperation(s, i)])),
+        operations: Object.fromEntries(r.ops.map((s, i) => [s.name, buildOperation(s, i, ctx)])),
       };
       if (r.types.length) {
         contract.types = Object.fromEntries(r.types);
