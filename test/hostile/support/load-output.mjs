@@ -1,0 +1,101 @@
+// Loads one built generated package the way its users would, in its own process: imports every
+// module, prints the CLI's help for the program and each command, and calls every SDK method with
+// a stubbed fetch. Contract text must stay data: if any of it runs, it writes the canary marker
+// (CANARY-EXECUTED, assembled at run time so help text that quotes it does not count) or a file.
+// Prints one JSON line, last: { modules, commands, methods, errors }.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const dir = process.argv[2];
+const errors = [];
+const report = { modules: 0, commands: 0, methods: 0, errors };
+const note = (where, e) => errors.push(`${where}: ${e && e.message ? e.message : String(e)}`.slice(0, 500));
+
+// No network, whatever the contract's base URL says.
+globalThis.fetch = async () => {
+  throw new Error("network disabled in hostile tests");
+};
+
+function jsFiles(d) {
+  const out = [];
+  for (const name of readdirSync(d).sort()) {
+    const p = join(d, name);
+    if (statSync(p).isDirectory()) out.push(...jsFiles(p));
+    else if (name.endsWith(".js")) out.push(p);
+  }
+  return out;
+}
+
+const files = jsFiles(dir);
+// Entry points run on import; everything else is a library module.
+for (const f of files.filter((f) => !f.endsWith("/main.js"))) {
+  try {
+    await import(pathToFileURL(f).href);
+    report.modules++;
+  } catch (e) {
+    note(f.slice(dir.length + 1), e);
+  }
+}
+
+const cliMain = join(dir, "cli/main.js");
+if (files.includes(cliMain)) {
+  const argv = process.argv;
+  process.argv = [argv[0], cliMain, "--help"];
+  try {
+    await import(pathToFileURL(cliMain).href);
+    report.modules++;
+    if (process.exitCode !== 0 && process.exitCode !== undefined) note("cli --help", `exit ${process.exitCode}`);
+  } catch (e) {
+    note("cli/main.js --help", e);
+  }
+  process.argv = argv;
+  process.exitCode = 0;
+  try {
+    const { COMMANDS } = await import(pathToFileURL(join(dir, "cli/commands.js")).href);
+    const { runCli } = await import(pathToFileURL(join(dir, "cli/runtime/program.js")).href);
+    const io = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), stdin: () => "{}" };
+    const def = { name: "hostile", version: "0.0.0", description: "", tokenEnv: null, commands: COMMANDS, createClient: () => ({ close() {} }) };
+    for (const c of COMMANDS) {
+      const code = await runCli(def, [c.name, "--help"], io);
+      report.commands++;
+      if (code !== 0) note(`cli ${c.name} --help`, `exit ${code}`);
+    }
+  } catch (e) {
+    note("cli commands --help", e);
+  }
+}
+
+const sdkIndex = join(dir, "sdk/index.js");
+if (files.includes(sdkIndex)) {
+  try {
+    const sdk = await import(pathToFileURL(sdkIndex).href);
+    // The generated client classes: subclasses of the runtime's ContractClient (or, should the
+    // runtime change, any exported class named …Client other than that base).
+    const base = sdk.ContractClient;
+    for (const [name, value] of Object.entries(sdk)) {
+      if (typeof value !== "function" || value === base) continue;
+      if (base ? !(value.prototype instanceof base) : !name.endsWith("Client")) continue;
+      const stub = async () => new Response(JSON.stringify({}), { status: 500, headers: { "content-type": "application/json" } });
+      const client = new value({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "t" });
+      for (const m of Object.getOwnPropertyNames(Object.getPrototypeOf(client))) {
+        if (m === "constructor" || typeof client[m] !== "function" || m === "close") continue;
+        report.methods++;
+        try {
+          const r = client[m]({});
+          // An async iterator (…All traversals) runs only when pulled.
+          if (r && typeof r[Symbol.asyncIterator] === "function") await r[Symbol.asyncIterator]().next();
+          else await r;
+        } catch {
+          // Failing is expected (the stub answers 500); running contract text is not.
+        }
+      }
+      client.close?.();
+    }
+  } catch (e) {
+    note("sdk client", e);
+  }
+}
+
+process.stdout.write(`\n${JSON.stringify(report)}\n`);
+process.exitCode = 0;
