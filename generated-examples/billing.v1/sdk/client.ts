@@ -71,7 +71,7 @@ export class BillingClient {
    * for the items plus whether the traversal is complete (final cursor null, no partial pages or
    * page errors, items matching the declared total).
    */
-  listCustomersAll(input: T.ListCustomersInput, bounds: TraversalBounds): Paginator<T.ListCustomersOutput["customers"][number]> {
+  listCustomersAll(input: T.ListCustomersInput, bounds: TraversalBounds): Paginator<NonNullable<T.ListCustomersOutput["customers"]>[number]> {
     return this.core.paginate(ops.listCustomers, input, bounds);
   }
 

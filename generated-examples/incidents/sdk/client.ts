@@ -54,7 +54,7 @@ export class IncidentsClient {
    * for the items plus whether the traversal is complete (final cursor null, no partial pages or
    * page errors, items matching the declared total).
    */
-  listIncidentsAll(input: T.ListIncidentsInput, bounds: TraversalBounds): Paginator<T.ListIncidentsOutput["incidents"][number]> {
+  listIncidentsAll(input: T.ListIncidentsInput, bounds: TraversalBounds): Paginator<NonNullable<T.ListIncidentsOutput["incidents"]>[number]> {
     return this.core.paginate(ops.listIncidents, input, bounds);
   }
 

@@ -51,7 +51,7 @@ export class ReleasesClient {
    * for the items plus whether the traversal is complete (final cursor null, no partial pages or
    * page errors, items matching the declared total).
    */
-  listReleasesAll(input: T.ListReleasesInput, bounds: TraversalBounds): Paginator<T.ListReleasesOutput["releases"][number]> {
+  listReleasesAll(input: T.ListReleasesInput, bounds: TraversalBounds): Paginator<NonNullable<T.ListReleasesOutput["releases"]>[number]> {
     return this.core.paginate(ops.listReleases, input, bounds);
   }
 

@@ -72,7 +72,7 @@ export function emitClient(model: ContractModel): string {
           { name: "input", type: inputType(op, [], []) },
           { name: "bounds", type: "TraversalBounds" },
         ],
-        returnType: `Paginator<T.${types.output}[${literal(op.pagination.itemsField)}][number]>`,
+        returnType: `Paginator<NonNullable<T.${types.output}[${literal(op.pagination.itemsField)}]>[number]>`,
         docs: [
           {
             description: docLines(

@@ -127,9 +127,16 @@ const GENERATED: readonly GeneratedCase[] = [
     write: (dir) => writeFileSync(join(dir, "gen-deep-schema-items-600.yaml"), withOutput(`      { type: object, properties: { a: ${nested(600, "{ type: string }", (inner) => `{ type: array, items: ${inner} }`)} } }`)),
   },
   {
-    name: "gen-deep-valid-200",
-    // A legitimate (if unusual) 200-deep property: must keep working under any depth limit.
+    name: "gen-deep-valid-50",
+    // A legitimate (if unusual) 50-deep property, inside every depth limit: must generate and compile.
     expect: "generated",
+    timeoutMs: 60_000,
+    write: (dir) => writeFileSync(join(dir, "gen-deep-valid-50.yaml"), withOutput(`      ${nested(50, "{ type: string }", (inner, i) => `{ type: object, required: [p${i}], properties: { p${i}: ${inner} } }`)}`)),
+  },
+  {
+    name: "gen-deep-valid-200",
+    // Well-formed but past the documented depth limits: refused with a located diagnostic, never a crash.
+    expect: "rejected",
     timeoutMs: 60_000,
     write: (dir) => writeFileSync(join(dir, "gen-deep-valid-200.yaml"), withOutput(`      ${nested(200, "{ type: string }", (inner, i) => `{ type: object, required: [p${i}], properties: { p${i}: ${inner} } }`)}`)),
   },

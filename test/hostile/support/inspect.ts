@@ -56,7 +56,8 @@ export function escapedIdentifiers(path: string, text: string, marker = "CANARY"
 
 /** Markdown with a live script link or raw HTML script, outside code spans and fences. */
 export function markdownInjections(path: string, text: string): string[] {
-  const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  // A backslash-escaped punctuation character is literal text in CommonMark: drop it before looking for syntax.
+  const prose = text.replace(/\\[!-\/:-@[-`{-~]/g, "").replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
   const found: string[] = [];
   if (/\]\(\s*javascript:/i.test(prose)) found.push(`${path}: live javascript: link`);
   if (/<\s*script/i.test(prose)) found.push(`${path}: raw <script> tag`);

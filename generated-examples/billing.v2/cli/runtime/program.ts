@@ -284,14 +284,16 @@ async function runCommand(def: CliDefinition, spec: CommandSpec, options: Record
   let client: CliClient | undefined;
   try {
     const input: Record<string, unknown> = typeof options.input === "string" ? readInputFile(options.input, io) : {};
+    // Field names come from the contract: define own properties, so `__proto__` never swaps the prototype.
+    const set = (field: string, value: unknown) => Object.defineProperty(input, field, { value, enumerable: true, writable: true, configurable: true });
     for (const flag of spec.flags) {
       const value = options[optionFor(flag).attributeName()];
-      if (value !== undefined) input[flag.field] = value;
+      if (value !== undefined) set(flag.field, value);
     }
-    if (spec.keyField && typeof options.operationKey === "string") input[spec.keyField] = options.operationKey;
-    if (spec.fieldsField && Array.isArray(options.fields)) input[spec.fieldsField] = options.fields;
-    if (spec.confirmTokenField && typeof options.confirm === "string") input[spec.confirmTokenField] = options.confirm;
-    const missing = spec.flags.filter((f) => f.required && input[f.field] === undefined && f.field !== spec.keyField);
+    if (spec.keyField && typeof options.operationKey === "string") set(spec.keyField, options.operationKey);
+    if (spec.fieldsField && Array.isArray(options.fields)) set(spec.fieldsField, options.fields);
+    if (spec.confirmTokenField && typeof options.confirm === "string") set(spec.confirmTokenField, options.confirm);
+    const missing = spec.flags.filter((f) => f.required && !Object.prototype.hasOwnProperty.call(input, f.field) && f.field !== spec.keyField);
     if (missing.length > 0) throw new UsageError(`missing required ${missing.map((f) => `--${f.flag}`).join(", ")}.`);
 
     const settings: ClientSettings = {};

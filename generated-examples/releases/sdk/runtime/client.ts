@@ -94,6 +94,11 @@ export interface CallOptions {
 
 type Input = Record<string, unknown>;
 
+/** An input field's own value: a field named like an Object.prototype member (`constructor`) is absent unless the caller set it. */
+function field(input: Input, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(input, name) ? input[name] : undefined;
+}
+
 /** `T` with the fields `K` made optional (e.g. an operation key the journal can supply). */
 export type WithOptional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
@@ -316,8 +321,9 @@ export class ContractClient {
     // Without a key from the caller, an unfinished intent with the same parameters is the same
     // intent (a re-run after a lost response); otherwise this is a new intent with a new key.
     // A key the caller gave is never replaced: one that is not a string fails the input schema.
-    if (input[keyField] !== undefined && typeof input[keyField] !== "string") this.validateInput(op, input, null);
-    const callerKey = input[keyField] !== undefined ? String(input[keyField]) : undefined;
+    const keyValue = field(input, keyField);
+    if (keyValue !== undefined && typeof keyValue !== "string") this.validateInput(op, input, null);
+    const callerKey = keyValue !== undefined ? String(keyValue) : undefined;
     const key = callerKey ?? journal?.findUnfinished(op.id, target, paramsHash)?.key ?? randomUUID();
     const keyed = { ...input, [keyField]: key };
     this.validateInput(op, keyed, key);
@@ -373,7 +379,7 @@ export class ContractClient {
       });
     }
     for (const binding of op.bindings) {
-      const value = input[binding.field];
+      const value = field(input, binding.field);
       if (binding.in === "path" && (value === "" || value === "." || value === "..")) {
         throw new InvalidInputError({
           code: CLIENT_CODES.invalidPathParameter,
@@ -600,12 +606,13 @@ export interface EncodedRequest {
 export function buildRequest(op: OperationSpec, input: Input, baseUrl: string): EncodedRequest {
   let path = op.path;
   const query = new URLSearchParams();
-  const headers: Record<string, string> = { accept: "application/json" };
-  const body: Record<string, unknown> = {};
+  // Keys come from the contract: no prototype, so a field named `__proto__` is an ordinary key.
+  const headers: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, { accept: "application/json" });
+  const body: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   let hasBody = false;
   const text = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
   for (const binding of op.bindings) {
-    const value = input[binding.field];
+    const value = field(input, binding.field);
     if (value === undefined) continue;
     switch (binding.in) {
       case "path":
