@@ -26,12 +26,34 @@ export function pathKey(path: readonly string[]): string {
   return path.join("\u0000");
 }
 
-/** A set as a tree node: members become keys. */
+/** A set as a tree node: members become keys (null prototype: a member named "__proto__" is a key like any other). */
 function set(values: Iterable<unknown>): TreeNode {
-  const out: TreeNode = {};
+  const out: TreeNode = Object.create(null) as TreeNode;
   for (const v of values) out[typeof v === "string" ? v : JSON.stringify(v)] = true;
   return out;
 }
+
+/** A map as a tree node, keyed by contract names (null prototype). */
+function byName<T>(entries: Iterable<readonly [string, T]>, value: (entry: T) => TreeValue): TreeNode {
+  const out: TreeNode = Object.create(null) as TreeNode;
+  for (const [k, v] of entries) out[k] = value(v);
+  return out;
+}
+
+/**
+ * Every schema an operation returns, under operations/<id>/returns/<label>: the output rules compare
+ * each one and name it by its label ("output", "preview output"). A schema an operation can return
+ * joins the comparison as one more entry here (error `details`: one line mapping op.errors).
+ */
+function returnedSchemas(op: OperationModel, base: string): Array<readonly [label: string, schema: JsonSchema, pointer: string]> {
+  return [
+    ["output", op.output.schema, `${base}/output`],
+    ...(op.preview?.output ? [["preview output", op.preview.output.schema, `${base}/preview/output`] as const] : []),
+  ];
+}
+
+/** Tree key of the node that holds an operation's returned schemas (see returnedSchemas). */
+export const RETURNS = "returns";
 
 const SCALAR_KEYWORDS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
@@ -56,8 +78,8 @@ class TreeBuilder {
         baseUrl: m.transport.baseUrl,
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
       },
-      errors: Object.fromEntries(m.errors.map((e) => [e.code, { class: e.class, action: e.action, http: e.httpStatus }])),
-      operations: Object.fromEntries(m.operations.map((op) => [op.names.id, this.operation(op)])),
+      errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => ({ class: e.class, action: e.action, http: e.httpStatus })),
+      operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
     };
     this.at(["budget"], "/budget");
     this.at(["transport", "auth"], "/transport/auth");
@@ -92,7 +114,7 @@ class TreeBuilder {
       description: op.description,
       toolset: op.toolset,
       scopes: set(op.scopes),
-      http: { method: op.http.method, path: op.http.path, bindings: Object.fromEntries(op.http.bindings.map((b) => [b.field, `${b.in}:${b.name}`])) },
+      http: { method: op.http.method, path: op.http.path, bindings: byName(op.http.bindings.map((b) => [b.field, b] as const), (b) => `${b.in}:${b.name}`) },
       effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld },
       annotations: { ...op.annotations },
       names: { tool: op.names.tool, kebab: op.names.kebab },
@@ -100,10 +122,13 @@ class TreeBuilder {
       errors: set(op.errors.map((e) => e.code)),
       filters: set(op.filters),
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
-      preconditions: Object.fromEntries(op.preconditions.map((p) => [p.field, { kind: p.kind, compares: p.compares, required: p.required, error: p.error }])),
+      preconditions: byName(op.preconditions.map((p) => [p.field, p] as const), (p) => ({ kind: p.kind, compares: p.compares, required: p.required, error: p.error })),
       cliFlags: set(operationFlags(op).flags.map((f) => f.flag)),
       input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set()),
-      output: this.schema(op.output.schema, op.output.schema, ["operations", id, "output"], `${base}/output`, new Set()),
+      [RETURNS]: byName(
+        returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], pointer, new Set())] as const),
+        (tree) => tree,
+      ),
     };
     if (op.deprecated) node.deprecated = { since: op.deprecated.since, sunset: op.deprecated.sunset, replacement: op.deprecated.replacement };
     if (op.idempotency) node.idempotency = { key: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError };
@@ -134,7 +159,7 @@ class TreeBuilder {
     if (!isSchemaObject(current)) return { any: current !== false };
     const s = current as SchemaObject;
     const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : isSchemaObject(s.properties) ? ["object"] : [];
-    const out: TreeNode = { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") };
+    const out: TreeNode = Object.assign(Object.create(null) as TreeNode, { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") });
     for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
     if ("default" in s) out.default = JSON.stringify(s.default);
     if ("const" in s) out.const = JSON.stringify(s.const);
@@ -142,14 +167,14 @@ class TreeBuilder {
     if (Array.isArray(s.required)) out.required = set(s.required);
     if (s.additionalProperties === false || s.unevaluatedProperties === false) out.closed = true;
     if (isSchemaObject(s.properties)) {
-      const props: TreeNode = {};
+      const props: TreeNode = Object.create(null) as TreeNode;
       for (const [name, sub] of Object.entries(s.properties)) props[name] = this.schema(sub, root, [...path, "properties", name], `${at}/properties/${escapePointerSegment(name)}`, nextSeen);
       out.properties = props;
     }
     if (s.items !== undefined) out.items = this.schema(s.items, root, [...path, "items"], `${at}/items`, nextSeen);
     for (const k of ["allOf", "anyOf", "oneOf"] as const) {
       if (Array.isArray(s[k])) {
-        const branches: TreeNode = {};
+        const branches: TreeNode = Object.create(null) as TreeNode;
         (s[k] as unknown[]).forEach((sub, i) => (branches[String(i)] = this.schema(sub, root, [...path, k, String(i)], `${at}/${k}/${i}`, nextSeen)));
         out[k] = branches;
       }

@@ -1,5 +1,5 @@
 import type { DiffContext, DiffSide, RuleFinding } from "../rule.js";
-import { bySchema, findInSchema, inputMention, inputSubject } from "./_schema.js";
+import { bySchema, findInSchema, mention, reach, subject } from "./_schema.js";
 
 /*
  * The input bound rules (not a rule: files starting with "_" are not registered): input-minimum-raised,
@@ -59,10 +59,10 @@ export function boundCheck(spec: BoundSpec): (ctx: DiffContext) => RuleFinding[]
         if (!after || !stricter(after, before, spec)) return [];
         return [
           {
-            operation: m.operation,
+            ...reach(m),
             message: before
-              ? `The ${spec.label} of ${inputMention(m)} was ${verb} from ${show(before)} to ${show(after)}.`
-              : `${inputSubject(m)} gained a ${spec.label} of ${show(after)}.`,
+              ? `The ${spec.label} of ${mention(m)} was ${verb} from ${show(before)} to ${show(after)}.`
+              : `${subject(m)} gained a ${spec.label} of ${show(after)}.`,
             before: before?.keyword ? [...m.schema, before.keyword] : m.schema,
             after: after.keyword ? [...m.schema, after.keyword] : m.schema,
           },

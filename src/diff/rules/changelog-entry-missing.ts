@@ -31,6 +31,7 @@ export const rule: Rule = {
         operation: f.operation,
         message: `${f.message.replace(/\.$/, "")}, but the changelog of ${q(ctx.new_.model.version)} does not record it.`,
         after: entry ? ["changelog", String(index)] : ["version"],
+        about: f,
       }));
   },
 };

@@ -1,5 +1,5 @@
 import { type Rule } from "../rule.js";
-import { findInSchema, inputMention, inputSubject } from "./_schema.js";
+import { findInSchema, mention, reach, subject } from "./_schema.js";
 
 /**
  * A new default changes what a call that omits the field does, and the schema shows it only as a
@@ -15,14 +15,14 @@ export const rule: Rule = {
     findInSchema(ctx, "input", ["default"])
       .filter((m) => ctx.old.get(m.schema) !== undefined && ctx.new_.get(m.schema) !== undefined)
       .map((m) => ({
-        operation: m.operation,
+        ...reach(m),
         // Defaults are kept as JSON text in the tree: 20, true, "asc".
         message:
           m.change.kind === "modified"
-            ? `The default of ${inputMention(m)} changed from ${m.change.before} to ${m.change.after}.`
+            ? `The default of ${mention(m)} changed from ${m.change.before} to ${m.change.after}.`
             : m.change.kind === "added"
-              ? `${inputSubject(m)} gained the default ${m.change.after}.`
-              : `${inputSubject(m)} lost its default ${m.change.before}.`,
+              ? `${subject(m)} gained the default ${m.change.after}.`
+              : `${subject(m)} lost its default ${m.change.before}.`,
         before: m.change.kind === "added" ? m.schema : m.change.path,
         after: m.change.kind === "removed" ? m.schema : m.change.path,
       })),
