@@ -149,11 +149,22 @@ export class DiffSide {
    */
   locate(path: readonly string[]): SourceLocation | null {
     if (!this.source) return null;
-    for (let n = path.length; n >= 0; n--) {
-      const pointer = n === 0 ? "" : this.tree.pointers.get(pathKey(path.slice(0, n)));
-      if (pointer !== undefined) return this.source.locateKey(this.indexed(pointer, path.slice(n)));
+    const { base, rest } = this.recorded(path);
+    return this.source.locateKey(this.indexed(base, rest));
+  }
+
+  /** The document JSON pointer a tree path stands for: its nearest recorded ancestor's plus the remaining segments. */
+  pointer(path: readonly string[]): string {
+    const { base, rest } = this.recorded(path);
+    return rest.reduce((p, s) => `${p}/${escapePointerSegment(s)}`, base);
+  }
+
+  private recorded(path: readonly string[]): { base: string; rest: readonly string[] } {
+    for (let n = path.length; n > 0; n--) {
+      const pointer = this.tree.pointers.get(pathKey(path.slice(0, n)));
+      if (pointer !== undefined) return { base: pointer, rest: path.slice(n) };
     }
-    return this.source.locate("");
+    return { base: "", rest: path };
   }
 
   /** `base` + `rest` as a JSON pointer, with members of document lists replaced by their index. */

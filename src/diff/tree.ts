@@ -17,7 +17,11 @@ export interface TreeNode {
 
 export interface ContractTree {
   readonly root: TreeNode;
-  /** Tree path (see pathKey) → document JSON pointer. */
+  /**
+   * Tree path (see pathKey) → document JSON pointer, recorded only where the pointer cannot be
+   * derived from the parent's by appending the path's segments (schema roots, $ref targets, renamed
+   * keys). DiffSide.pointer derives the rest.
+   */
   readonly pointers: ReadonlyMap<string, string>;
 }
 
@@ -124,9 +128,9 @@ class TreeBuilder {
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
       preconditions: byName(op.preconditions.map((p) => [p.field, p] as const), (p) => ({ kind: p.kind, compares: p.compares, required: p.required, error: p.error })),
       cliFlags: set(operationFlags(op).flags.map((f) => f.flag)),
-      input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set()),
+      input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set(), true),
       [RETURNS]: byName(
-        returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], pointer, new Set())] as const),
+        returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], pointer, new Set(), true)] as const),
         (tree) => tree,
       ),
     };
@@ -143,7 +147,7 @@ class TreeBuilder {
   }
 
   /** A dereferenced, normalized schema; `$defs` references resolve to the shared type they name. */
-  private schema(node: JsonSchema | unknown, root: JsonSchema, path: string[], pointer: string, seen: ReadonlySet<string>): TreeNode {
+  private schema(node: JsonSchema | unknown, root: JsonSchema, path: string[], pointer: string, seen: ReadonlySet<string>, isRoot = false): TreeNode {
     let current: unknown = node;
     let at = pointer;
     let refName: string | null = null;
@@ -153,13 +157,15 @@ class TreeBuilder {
       current = refName !== null && isSchemaObject(defs) ? defs[refName] : undefined;
       if (refName !== null) at = `/types/${escapePointerSegment(refName)}`;
     }
-    this.at(path, at);
+    // Below a root, a node's pointer is its parent's plus the same segments unless a $ref moved it.
+    if (isRoot || at !== pointer) this.at(path, at);
     if (refName !== null && seen.has(refName)) return { recursive: refName };
     const nextSeen = refName !== null ? new Set([...seen, refName]) : seen;
     if (!isSchemaObject(current)) return { any: current !== false };
     const s = current as SchemaObject;
     const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : isSchemaObject(s.properties) ? ["object"] : [];
-    const out: TreeNode = Object.assign(Object.create(null) as TreeNode, { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") });
+    // Keyed by JSON Schema keywords only (never a contract name): a plain object.
+    const out: TreeNode = { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") };
     for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
     if ("default" in s) out.default = JSON.stringify(s.default);
     if ("const" in s) out.const = JSON.stringify(s.const);

@@ -1,6 +1,5 @@
-import { escapePointerSegment, getAtPointer, joinPointer } from "../../spec/source.js";
+import { getAtPointer, joinPointer } from "../../spec/source.js";
 import type { DiffSide } from "../rule.js";
-import { pathKey } from "../tree.js";
 
 /*
  * Where a finding points in the document (not a rule: files starting with "_" are not registered).
@@ -16,7 +15,7 @@ import { pathKey } from "../tree.js";
 /** The document value at /operations/<id>/<segments> on one side, or undefined when not written. */
 export function rawAt(side: DiffSide, id: string, ...segments: string[]): unknown {
   if (!side.source) return undefined;
-  const base = side.tree.pointers.get(pathKey(["operations", id])) ?? `/operations/${escapePointerSegment(id)}`;
+  const base = side.pointer(["operations", id]);
   return getAtPointer(side.source.value, joinPointer(base, ...segments));
 }
 
@@ -32,8 +31,8 @@ export function memberAt(_side: DiffSide, id: string, segments: readonly string[
 
 /** The document node a schema tree path came from on one side (after $ref resolution), if known. */
 export function rawSchema(side: DiffSide, schema: readonly string[]): Record<string, unknown> | undefined {
-  const pointer = side.tree.pointers.get(pathKey(schema));
-  if (pointer === undefined || !side.source) return undefined;
+  if (!side.source || side.get(schema) === undefined) return undefined;
+  const pointer = side.pointer(schema);
   const node = getAtPointer(side.source.value, pointer);
   return node !== null && typeof node === "object" && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
 }

@@ -89,30 +89,37 @@ function sharedNode(pointer: string): SharedNode {
  * rule reports the edit once.
  */
 export function findInSchema(ctx: DiffContext, root: SchemaRoot, tail: readonly string[], kinds?: readonly ChangeKind[]): SchemaMatch[] {
-  const pattern = root === "input" ? ["operations", "*", "input", "**", ...tail] : ["operations", "*", RETURNS, "*", "**", ...tail];
+  const rootKey = root === "input" ? "input" : RETURNS;
   const rootLength = root === "input" ? 3 : 4;
   const groups = new Map<string, { first: SchemaMatch; operations: string[]; uses: number }>();
-  for (const m of ctx.find(pattern, kinds)) {
-    const below = m.captures[rootLength - 2]!;
-    if (m.operation === null || !isSchemaPath(below)) continue;
-    const schema = m.change.path.slice(0, rootLength + below.length);
-    const rest = m.change.path.slice(schema.length);
-    const label = root === "input" ? "input" : m.change.path[3]!;
-    const match: SchemaMatch = { ...m, operation: m.operation, operations: [m.operation], schema, rootLength, label, rest, field: fieldPath(below), shared: null };
+  // The path is operations/<id>/<root>[/<label>]/<schema steps…>/<tail…>: matched from both ends
+  // directly (the rules call this often over every change; a "**" pattern match costs much more).
+  outer: for (const change of ctx.changes) {
+    const path = change.path;
+    if (path.length < rootLength + tail.length || path[0] !== "operations" || path[2] !== rootKey) continue;
+    if (kinds && !kinds.includes(change.kind)) continue;
+    const at = path.length - tail.length;
+    for (let i = 0; i < tail.length; i++) if (tail[i] !== "*" && path[at + i] !== tail[i]) continue outer;
+    const below = path.slice(rootLength, at);
+    if (!isSchemaPath(below)) continue;
+    const operation = path[1]!;
+    const schema = path.slice(0, at);
+    const rest = path.slice(at);
+    const label = root === "input" ? "input" : path[3]!;
+    const captures = [[operation], ...(root === "input" ? [] : [[label]]), below, ...tail.flatMap((t, i) => (t === "*" ? [[rest[i]!]] : []))];
+    const match: SchemaMatch = { change, captures, operation, operations: [operation], schema, rootLength, label, rest, field: fieldPath(below), shared: null };
     // One document node reached from several places has the same pointers on both sides.
-    const oldAt = ctx.old.tree.pointers.get(pathKey(schema));
-    const newAt = ctx.new_.tree.pointers.get(pathKey(schema));
-    const key = [label, oldAt ?? "", newAt ?? "", pathKey(rest), m.change.kind].join("\u0001");
+    const key = [label, ctx.old.pointer(schema), ctx.new_.pointer(schema), pathKey(rest), change.kind].join("\u0001");
     const group = groups.get(key);
-    if (!group) groups.set(key, { first: match, operations: [m.operation], uses: 1 });
+    if (!group) groups.set(key, { first: match, operations: [operation], uses: 1 });
     else {
       group.uses++;
-      if (!group.operations.includes(m.operation)) group.operations.push(m.operation);
+      if (!group.operations.includes(operation)) group.operations.push(operation);
     }
   }
   return [...groups.values()].map(({ first, operations, uses }) => {
     if (uses === 1) return first;
-    const at = ctx.new_.tree.pointers.get(pathKey(first.schema)) ?? ctx.old.tree.pointers.get(pathKey(first.schema)) ?? "";
+    const at = ctx.new_.get(first.schema) !== undefined ? ctx.new_.pointer(first.schema) : ctx.old.pointer(first.schema);
     return { ...first, operations, shared: sharedNode(at) };
   });
 }
