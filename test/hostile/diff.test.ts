@@ -75,6 +75,16 @@ describe("14. no noise", () => {
     expect(rules(strict)).toContain("mcp-output-schema-changed");
   });
 
+  it("(a) strict validation is declared in the config file, as a boolean", async () => {
+    const { loadDiffConfig, ConfigError } = await import("../../src/diff/config.js");
+    const ok = join(tmp, "strict.yaml");
+    writeFileSync(ok, "strictOutputValidation: true\n");
+    expect(loadDiffConfig(ok, RULES).strictOutputValidation).toBe(true);
+    const bad = join(tmp, "strict-bad.yaml");
+    writeFileSync(bad, "strictOutputValidation: yes please\n");
+    expect(() => loadDiffConfig(bad, RULES)).toThrow(ConfigError);
+  });
+
   it("(b) a derived MCP annotation change is a consequence of the effect change, not a line of its own", () => {
     const report = diffFiles(...fixture("effect-destructive-added"));
     expect(rules(report.findings)).not.toContain("mcp-annotation-changed");
