@@ -59,6 +59,12 @@ function returnedSchemas(op: OperationModel, base: string): Array<readonly [labe
 /** Tree key of the node that holds an operation's returned schemas (see returnedSchemas). */
 export const RETURNS = "returns";
 
+/**
+ * Schema nesting the tree follows (tree path segments). The structural walk and the rules recurse
+ * on the tree, so its depth is bounded; a deeper subschema is compared as one opaque marker.
+ */
+export const MAX_SCHEMA_PATH = 400;
+
 const SCALAR_KEYWORDS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
   "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "x-unit",
@@ -160,6 +166,7 @@ class TreeBuilder {
     // Below a root, a node's pointer is its parent's plus the same segments unless a $ref moved it.
     if (isRoot || at !== pointer) this.at(path, at);
     if (refName !== null && seen.has(refName)) return { recursive: refName };
+    if (path.length > MAX_SCHEMA_PATH) return { tooDeep: true };
     const nextSeen = refName !== null ? new Set([...seen, refName]) : seen;
     if (!isSchemaObject(current)) return { any: current !== false };
     const s = current as SchemaObject;
