@@ -1,5 +1,6 @@
 // Writes docs/diff-rules.md from the rule registry (npm run docs:rules, after npm run build).
 import { writeFileSync } from "node:fs";
+import { CATEGORIES } from "../dist/src/diff/rule.js";
 import { RULES } from "../dist/src/diff/rules/index.js";
 
 const categories = [...new Set(RULES.map((r) => r.category))].sort();
@@ -15,20 +16,55 @@ const lines = [
   "severity or accept a finding with a reason in a config file (`--config`). Rule ids never change;",
   "a retired rule stays listed with its replacement.",
   "",
-  "| category | rules | breaking | warning | info |",
-  "|---|---:|---:|---:|---:|",
+  "**Version policy.** `version-major-bump-required` counts only breaking changes a consumer of the",
+  "contract can observe: findings of the categories marked *yes* in the column *major bump* below (a",
+  "category's `observable` flag in `CATEGORIES`, `src/diff/rule.ts`). A catalogue over its token or tool",
+  "budget is a build gate for the contract's authors, not a change callers see, so `budget-*` findings",
+  "fail `--fail-on breaking` but never ask for a major version; the policy's own findings (`version`) do",
+  "not count either. A primary finding counts once, whether it or a consequence under it is breaking.",
+  "",
+  "**One edit, one finding.** A rule that describes something derived from another change (an MCP",
+  "annotation derived from an effect, a CLI flag derived from an input field, the MCP output-schema",
+  "notice) names the rules or categories it follows from (*follows from* below). When such a finding",
+  "overlaps one of theirs (same operation, overlapping location) it is reported under it as a",
+  "consequence (`consequences` in the JSON report, indented under it in text and Markdown), not as a",
+  "line of its own; so is a policy duty about one finding (`changelog-entry-missing`). The summary",
+  "counts primary findings; `--fail-on` also sees consequences. A change to a shared type (`types:`) is",
+  "reported once, with every operation it reaches in `operations`.",
+  "",
+  "**Defaults.** A changed input default changes what existing calls do without any change on their",
+  "side: a call that omitted the field now asks for something else. That is why",
+  "`preview-dry-run-default-flipped` is breaking, and `input-default-changed`, the same kind of change",
+  "on any other input field, is breaking too. The dry-run field and the page-size field are left to",
+  "their own rules so that one edit yields one finding.",
+  "",
+  "**What is compared.** Everything an operation returns is compared by the `output-*` rules: its",
+  "output and its preview output (`preview.output`); messages name which (\"preview output\"). The MCP",
+  "output-schema notice (`mcp-output-schema-changed`) is reported only where clients can observe the",
+  "change: inside a closed object (`additionalProperties: false` or `unevaluatedProperties: false`), or",
+  "anywhere when the config file sets `strictOutputValidation: true` (clients validate strictly).",
+  "",
+  "**Locations.** Each finding carries both sides' `file:line:col` and JSON pointer. A member of a list",
+  "(an enum value, a required name, an error code, a scope) is addressed by its index",
+  "(`/types/Order/required/2`) and located at the item itself. GitHub annotations (`--format github`)",
+  "attach to the new file, a removed thing at its nearest surviving parent, with the path relative to",
+  "the repository root (`git rev-parse --show-toplevel`, else the working directory).",
+  "",
+  "| category | rules | breaking | warning | info | major bump | about |",
+  "|---|---:|---:|---:|---:|---|---|",
   ...categories.map((c) => {
     const rs = RULES.filter((r) => r.category === c && !r.replacedBy);
     const n = (s) => rs.filter((r) => r.severity === s).length;
-    return `| ${c} | ${rs.length} | ${n("breaking")} | ${n("warning")} | ${n("info")} |`;
+    return `| ${c} | ${rs.length} | ${n("breaking")} | ${n("warning")} | ${n("info")} | ${CATEGORIES[c].observable ? "yes" : "no"} | ${cell(CATEGORIES[c].about)} |`;
   }),
-  `| **all** | **${RULES.filter((r) => !r.replacedBy).length}** | ${RULES.filter((r) => r.severity === "breaking").length} | ${RULES.filter((r) => r.severity === "warning").length} | ${RULES.filter((r) => r.severity === "info").length} |`,
+  `| **all** | **${RULES.filter((r) => !r.replacedBy).length}** | ${RULES.filter((r) => r.severity === "breaking").length} | ${RULES.filter((r) => r.severity === "warning").length} | ${RULES.filter((r) => r.severity === "info").length} | | |`,
   "",
 ];
 for (const c of categories) {
   lines.push(`## ${c}`, "", "| rule | severity | what it flags | migration hint |", "|---|---|---|---|");
   for (const r of RULES.filter((r) => r.category === c)) {
-    lines.push(`| \`${r.id}\` | ${r.severity}${r.phase === "policy" ? " (policy)" : ""} | ${cell(r.replacedBy ? `Retired: use \`${r.replacedBy}\`.` : r.description)} | ${cell(r.hint)} |`);
+    const follows = r.consequenceOf ? ` Follows from ${r.consequenceOf.map((x) => `\`${x}\``).join(", ")}: reported under such a finding when it overlaps one.` : "";
+    lines.push(`| \`${r.id}\` | ${r.severity}${r.phase === "policy" ? " (policy)" : ""} | ${cell(r.replacedBy ? `Retired: use \`${r.replacedBy}\`.` : r.description + follows)} | ${cell(r.hint)} |`);
   }
   lines.push("");
 }

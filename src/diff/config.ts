@@ -14,11 +14,18 @@ export function loadDiffConfig(path: string, rules: readonly Rule[]): DiffConfig
     throw new ConfigError(`${path}: ${(e as Error).message.split("\n")[0]}`);
   }
   const ids = new Set(rules.map((r) => r.id));
-  const out: { rules: Record<string, "breaking" | "warning" | "info" | "off">; ignore: Array<{ rule: string; operation?: string; reason: string }> } = { rules: {}, ignore: [] };
+  const out: { rules: Record<string, "breaking" | "warning" | "info" | "off">; ignore: Array<{ rule: string; operation?: string; reason: string }>; strictOutputValidation?: boolean } = {
+    rules: Object.create(null) as Record<string, "breaking" | "warning" | "info" | "off">,
+    ignore: [],
+  };
   if (raw === null || raw === undefined) return out;
-  if (typeof raw !== "object" || Array.isArray(raw)) throw new ConfigError(`${path}: must be a mapping with \`rules\` and/or \`ignore\`.`);
-  const { rules: severities, ignore, ...rest } = raw as Record<string, unknown>;
-  for (const key of Object.keys(rest)) throw new ConfigError(`${path}: unknown key ${JSON.stringify(key)} (expected rules, ignore).`);
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new ConfigError(`${path}: must be a mapping with \`rules\`, \`ignore\` and/or \`strictOutputValidation\`.`);
+  const { rules: severities, ignore, strictOutputValidation, ...rest } = raw as Record<string, unknown>;
+  for (const key of Object.keys(rest)) throw new ConfigError(`${path}: unknown key ${JSON.stringify(key)} (expected rules, ignore, strictOutputValidation).`);
+  if (strictOutputValidation !== undefined) {
+    if (typeof strictOutputValidation !== "boolean") throw new ConfigError(`${path}: \`strictOutputValidation\` must be true or false.`);
+    out.strictOutputValidation = strictOutputValidation;
+  }
   if (severities !== undefined) {
     if (typeof severities !== "object" || severities === null || Array.isArray(severities)) throw new ConfigError(`${path}: \`rules\` must map rule ids to a severity or off.`);
     for (const [id, level] of Object.entries(severities)) {

@@ -1,7 +1,7 @@
 /** Runs the rules over two contracts and applies the user's configuration. */
 import type { ContractModel } from "../model/types.js";
 import type { SourceFile } from "../spec/source.js";
-import { type Finding, DiffContext, DiffSide, type Rule, type Severity, SEVERITIES } from "./rule.js";
+import { type Finding, DiffContext, DiffSide, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
 import { contractTree } from "./tree.js";
@@ -11,13 +11,17 @@ export interface DiffConfig {
   readonly rules?: Readonly<Record<string, Severity | "off">>;
   /** Accepted findings: each needs a reason, kept in the report. */
   readonly ignore?: ReadonlyArray<{ readonly rule: string; readonly operation?: string; readonly reason: string }>;
+  /** What consumers do (see DiffOptions). */
+  readonly strictOutputValidation?: boolean;
 }
 
 export interface DiffReport {
   readonly old: { readonly file: string; readonly version: string };
   readonly new: { readonly file: string; readonly version: string };
+  /** Primary findings; what follows from each is in its `consequences`. */
   readonly findings: readonly Finding[];
   readonly ignored: ReadonlyArray<Finding & { readonly reason: string }>;
+  /** Primary findings by severity. */
   readonly summary: Readonly<Record<Severity, number>>;
 }
 
@@ -31,7 +35,7 @@ export interface DiffInputSide {
 const ORDER: Record<Severity, number> = { breaking: 0, warning: 1, info: 2 };
 
 function compare(a: Finding, b: Finding): number {
-  const op = (f: Finding) => f.operation ?? "";
+  const op = (f: Finding) => f.operation ?? f.operations[0] ?? "";
   return (
     (op(a) < op(b) ? -1 : op(a) > op(b) ? 1 : 0) ||
     ORDER[a.severity] - ORDER[b.severity] ||
@@ -40,45 +44,91 @@ function compare(a: Finding, b: Finding): number {
   );
 }
 
+/** A finding whose `consequences` can still be filled in (the engine's own working copy). */
+type Working = Finding & { consequences: Finding[] };
+
+const sharesOperation = (a: Finding, b: Finding) =>
+  a.operations.length === 0 ? b.operations.length === 0 : a.operations.some((o) => b.operations.includes(o));
+
+const sameNode = (a: Finding, b: Finding) =>
+  (a.old !== null && b.old !== null && overlaps(a.old.pointer, b.old.pointer)) || (a.new !== null && b.new !== null && overlaps(a.new.pointer, b.new.pointer));
+
+/** Every finding, consequences included. */
+export function allFindings(findings: readonly Finding[]): Finding[] {
+  return findings.flatMap((f) => [f, ...allFindings(f.consequences)]);
+}
+
 export function runDiff(before: DiffInputSide, after: DiffInputSide, config: DiffConfig = {}, rules: readonly Rule[] = RULES): DiffReport {
   const oldSide = new DiffSide(before.model, contractTree(before.model), before.source);
   const newSide = new DiffSide(after.model, contractTree(after.model), after.source);
   const changes = structuralDiff(oldSide.tree.root, newSide.tree.root);
+  const options = { strictOutputValidation: config.strictOutputValidation === true };
+  const byId = new Map(rules.map((r) => [r.id, r]));
 
   const severityOf = (rule: Rule): Severity | "off" => config.rules?.[rule.id] ?? rule.severity;
-  const run = (rule: Rule, ctx: DiffContext): Finding[] => {
+  const about = new Map<Finding, Finding>();
+  const run = (rule: Rule, ctx: DiffContext): Working[] => {
     const severity = severityOf(rule);
     if (severity === "off" || rule.replacedBy) return [];
-    return rule.check(ctx).map((f) => ({
-      rule: rule.id,
-      severity,
-      category: rule.category,
-      operation: f.operation,
-      message: f.message,
-      hint: f.hint ?? rule.hint,
-      old: f.before ? oldSide.locate(f.before) : null,
-      new: f.after ? newSide.locate(f.after) : null,
-    }));
+    return rule.check(ctx).map((f) => {
+      const finding: Working = {
+        rule: rule.id,
+        severity,
+        category: rule.category,
+        operation: f.operation,
+        operations: f.operations ?? (f.operation === null ? [] : [f.operation]),
+        message: f.message,
+        hint: f.hint ?? rule.hint,
+        old: f.before ? oldSide.locate(f.before) : null,
+        new: f.after ? newSide.locate(f.after) : null,
+        // A removed thing is annotated on the new file at its nearest surviving parent.
+        anchor: f.after ? newSide.locate(f.after) : f.before ? newSide.locate(f.before) : null,
+        consequences: [],
+      };
+      if (f.about) about.set(finding, f.about);
+      return finding;
+    });
   };
 
-  const base = new DiffContext(oldSide, newSide, changes);
-  const findings = rules.filter((r) => r.phase !== "policy").flatMap((r) => run(r, base));
-  const policyCtx = new DiffContext(oldSide, newSide, changes, findings);
-  findings.push(...rules.filter((r) => r.phase === "policy").flatMap((r) => run(r, policyCtx)));
-
-  const kept: Finding[] = [];
   const ignored: Array<Finding & { reason: string }> = [];
-  for (const f of findings.sort(compare)) {
-    const waiver = config.ignore?.find((i) => i.rule === f.rule && (i.operation === undefined || i.operation === f.operation));
-    if (waiver) ignored.push({ ...f, reason: waiver.reason });
-    else kept.push(f);
+  const waive = (findings: Working[]): Working[] =>
+    findings.filter((f) => {
+      const waiver = config.ignore?.find((i) => i.rule === f.rule && (i.operation === undefined || i.operation === f.operation || f.operations.includes(i.operation)));
+      if (waiver) ignored.push({ ...f, reason: waiver.reason });
+      return !waiver;
+    });
+
+  const base = new DiffContext(oldSide, newSide, changes, [], options);
+  const flat = waive(rules.filter((r) => r.phase !== "policy").flatMap((r) => run(r, base))).sort(compare);
+  // One edit, one primary finding: what follows from it (a derived MCP annotation, a CLI flag) goes under it.
+  const derivedFrom = (f: Finding) => byId.get(f.rule)?.consequenceOf;
+  const primaries = flat.filter((f) => !derivedFrom(f));
+  const findings: Working[] = [...primaries];
+  for (const f of flat) {
+    const sources = derivedFrom(f);
+    if (!sources) continue;
+    const primary = primaries.find((p) => (sources.includes(p.rule) || sources.includes(p.category)) && sharesOperation(p, f) && sameNode(p, f));
+    if (primary) primary.consequences.push(f);
+    else findings.push(f);
   }
-  const summary = Object.fromEntries(SEVERITIES.map((s) => [s, kept.filter((f) => f.severity === s).length])) as Record<Severity, number>;
+  findings.sort(compare);
+
+  // Policy findings come after the changes they are about; a duty about one finding goes under it.
+  const policyCtx = new DiffContext(oldSide, newSide, changes, findings, options);
+  const policy: Working[] = [];
+  for (const f of waive(rules.filter((r) => r.phase === "policy").flatMap((r) => run(r, policyCtx))).sort(compare)) {
+    const target = about.get(f);
+    if (target && findings.includes(target as Working)) (target as Working).consequences.push(f);
+    else policy.push(f);
+  }
+  findings.push(...policy);
+
+  const summary = Object.fromEntries(SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length])) as Record<Severity, number>;
   return {
     old: { file: before.label, version: before.model.version },
     new: { file: after.label, version: after.model.version },
-    findings: kept,
-    ignored,
+    findings,
+    ignored: ignored.sort(compare),
     summary,
   };
 }

@@ -18,22 +18,35 @@ function isNode(v: TreeValue | undefined): v is TreeNode {
   return v !== null && typeof v === "object";
 }
 
-/** Every difference between two trees, depth first in key order (deterministic). */
+const own = (node: TreeNode, key: string): TreeValue | undefined => (Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined);
+
+/**
+ * Every difference between two trees, depth first in key order (deterministic). One path stack is
+ * shared by the walk and copied only for a change: the trees of a large contract have hundreds of
+ * thousands of nodes and only a few differ.
+ */
 export function structuralDiff(before: TreeNode, after: TreeNode): Change[] {
   const out: Change[] = [];
-  const walk = (a: TreeValue | undefined, b: TreeValue | undefined, path: string[]) => {
-    if (a === undefined && b === undefined) return;
-    if (a === undefined) return void out.push({ kind: "added", path, before: a, after: b });
-    if (b === undefined) return void out.push({ kind: "removed", path, before: a, after: b });
+  const path: string[] = [];
+  const walk = (a: TreeValue | undefined, b: TreeValue | undefined) => {
+    if (a === b) return;
+    if (a === undefined) return void out.push({ kind: "added", path: path.slice(), before: a, after: b });
+    if (b === undefined) return void out.push({ kind: "removed", path: path.slice(), before: a, after: b });
     if (isNode(a) && isNode(b)) {
-      const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-      // Own keys only: a contract name such as "constructor" must not find an Object.prototype member.
-      for (const k of keys) walk(Object.hasOwn(a, k) ? a[k] : undefined, Object.hasOwn(b, k) ? b[k] : undefined, [...path, k]);
+      const keys = Object.keys(a);
+      for (const k of Object.keys(b)) if (!Object.prototype.hasOwnProperty.call(a, k)) keys.push(k);
+      keys.sort();
+      for (const k of keys) {
+        path.push(k);
+        walk(own(a, k), own(b, k));
+        path.pop();
+      }
       return;
     }
-    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ kind: "modified", path, before: a, after: b });
+    // Scalars differ (a !== b), or a scalar faces a node.
+    out.push({ kind: "modified", path: path.slice(), before: a, after: b });
   };
-  walk(before, after, []);
+  walk(before, after);
   return out;
 }
 

@@ -17,7 +17,11 @@ export interface TreeNode {
 
 export interface ContractTree {
   readonly root: TreeNode;
-  /** Tree path (see pathKey) → document JSON pointer. */
+  /**
+   * Tree path (see pathKey) → document JSON pointer, recorded only where the pointer cannot be
+   * derived from the parent's by appending the path's segments (schema roots, $ref targets, renamed
+   * keys). DiffSide.pointer derives the rest.
+   */
   readonly pointers: ReadonlyMap<string, string>;
 }
 
@@ -26,21 +30,40 @@ export function pathKey(path: readonly string[]): string {
   return path.join("\u0000");
 }
 
-/**
- * A tree node keyed by contract names (fields, codes, operations, set members). It has no prototype,
- * so a field called "constructor" or "__proto__" is an ordinary key, and looking up one that is
- * absent gives undefined instead of an Object.prototype member.
- */
-function keyed(entries: Iterable<readonly [string, TreeValue]> = []): TreeNode {
-  const out = Object.create(null) as TreeNode;
-  for (const [k, v] of entries) out[k] = v;
+/** A set as a tree node: members become keys (null prototype: a member named "__proto__" is a key like any other). */
+function set(values: Iterable<unknown>): TreeNode {
+  const out: TreeNode = Object.create(null) as TreeNode;
+  for (const v of values) out[typeof v === "string" ? v : JSON.stringify(v)] = true;
   return out;
 }
 
-/** A set as a tree node: members become keys. */
-function set(values: Iterable<unknown>): TreeNode {
-  return keyed([...values].map((v) => [typeof v === "string" ? v : JSON.stringify(v), true] as const));
+/** A map as a tree node, keyed by contract names (null prototype). */
+function byName<T>(entries: Iterable<readonly [string, T]>, value: (entry: T) => TreeValue): TreeNode {
+  const out: TreeNode = Object.create(null) as TreeNode;
+  for (const [k, v] of entries) out[k] = value(v);
+  return out;
 }
+
+/**
+ * Every schema an operation returns, under operations/<id>/returns/<label>: the output rules compare
+ * each one and name it by its label ("output", "preview output"). A schema an operation can return
+ * joins the comparison as one more entry here (error `details`: one line mapping op.errors).
+ */
+function returnedSchemas(op: OperationModel, base: string): Array<readonly [label: string, schema: JsonSchema, pointer: string]> {
+  return [
+    ["output", op.output.schema, `${base}/output`],
+    ...(op.preview?.output ? [["preview output", op.preview.output.schema, `${base}/preview/output`] as const] : []),
+  ];
+}
+
+/** Tree key of the node that holds an operation's returned schemas (see returnedSchemas). */
+export const RETURNS = "returns";
+
+/**
+ * Schema nesting the tree follows (tree path segments). The structural walk and the rules recurse
+ * on the tree, so its depth is bounded; a deeper subschema is compared as one opaque marker.
+ */
+export const MAX_SCHEMA_PATH = 400;
 
 const SCALAR_KEYWORDS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
@@ -65,8 +88,8 @@ class TreeBuilder {
         baseUrl: m.transport.baseUrl,
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
       },
-      errors: keyed(m.errors.map((e) => [e.code, { class: e.class, action: e.action, http: e.httpStatus }])),
-      operations: keyed(m.operations.map((op) => [op.names.id, this.operation(op)])),
+      errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => ({ class: e.class, action: e.action, http: e.httpStatus })),
+      operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
     };
     this.at(["budget"], "/budget");
     this.at(["transport", "auth"], "/transport/auth");
@@ -101,7 +124,7 @@ class TreeBuilder {
       description: op.description,
       toolset: op.toolset,
       scopes: set(op.scopes),
-      http: { method: op.http.method, path: op.http.path, bindings: keyed(op.http.bindings.map((b) => [b.field, `${b.in}:${b.name}`])) },
+      http: { method: op.http.method, path: op.http.path, bindings: byName(op.http.bindings.map((b) => [b.field, b] as const), (b) => `${b.in}:${b.name}`) },
       effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld },
       annotations: { ...op.annotations },
       names: { tool: op.names.tool, kebab: op.names.kebab },
@@ -109,10 +132,13 @@ class TreeBuilder {
       errors: set(op.errors.map((e) => e.code)),
       filters: set(op.filters),
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
-      preconditions: keyed(op.preconditions.map((p) => [p.field, { kind: p.kind, compares: p.compares, required: p.required, error: p.error }])),
+      preconditions: byName(op.preconditions.map((p) => [p.field, p] as const), (p) => ({ kind: p.kind, compares: p.compares, required: p.required, error: p.error })),
       cliFlags: set(operationFlags(op).flags.map((f) => f.flag)),
-      input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set()),
-      output: this.schema(op.output.schema, op.output.schema, ["operations", id, "output"], `${base}/output`, new Set()),
+      input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set(), true),
+      [RETURNS]: byName(
+        returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], pointer, new Set(), true)] as const),
+        (tree) => tree,
+      ),
     };
     if (op.deprecated) node.deprecated = { since: op.deprecated.since, sunset: op.deprecated.sunset, replacement: op.deprecated.replacement };
     if (op.idempotency) node.idempotency = { key: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError };
@@ -127,7 +153,7 @@ class TreeBuilder {
   }
 
   /** A dereferenced, normalized schema; `$defs` references resolve to the shared type they name. */
-  private schema(node: JsonSchema | unknown, root: JsonSchema, path: string[], pointer: string, seen: ReadonlySet<string>): TreeNode {
+  private schema(node: JsonSchema | unknown, root: JsonSchema, path: string[], pointer: string, seen: ReadonlySet<string>, isRoot = false): TreeNode {
     let current: unknown = node;
     let at = pointer;
     let refName: string | null = null;
@@ -137,12 +163,15 @@ class TreeBuilder {
       current = refName !== null && isSchemaObject(defs) && Object.hasOwn(defs, refName) ? defs[refName] : undefined;
       if (refName !== null) at = `/types/${escapePointerSegment(refName)}`;
     }
-    this.at(path, at);
+    // Below a root, a node's pointer is its parent's plus the same segments unless a $ref moved it.
+    if (isRoot || at !== pointer) this.at(path, at);
     if (refName !== null && seen.has(refName)) return { recursive: refName };
+    if (path.length > MAX_SCHEMA_PATH) return { tooDeep: true };
     const nextSeen = refName !== null ? new Set([...seen, refName]) : seen;
     if (!isSchemaObject(current)) return { any: current !== false };
     const s = current as SchemaObject;
     const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : isSchemaObject(s.properties) ? ["object"] : [];
+    // Keyed by JSON Schema keywords only (never a contract name): a plain object.
     const out: TreeNode = { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") };
     for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
     if ("default" in s) out.default = JSON.stringify(s.default);
@@ -151,14 +180,14 @@ class TreeBuilder {
     if (Array.isArray(s.required)) out.required = set(s.required);
     if (s.additionalProperties === false || s.unevaluatedProperties === false) out.closed = true;
     if (isSchemaObject(s.properties)) {
-      const props = keyed();
+      const props: TreeNode = Object.create(null) as TreeNode;
       for (const [name, sub] of Object.entries(s.properties)) props[name] = this.schema(sub, root, [...path, "properties", name], `${at}/properties/${escapePointerSegment(name)}`, nextSeen);
       out.properties = props;
     }
     if (s.items !== undefined) out.items = this.schema(s.items, root, [...path, "items"], `${at}/items`, nextSeen);
     for (const k of ["allOf", "anyOf", "oneOf"] as const) {
       if (Array.isArray(s[k])) {
-        const branches = keyed();
+        const branches: TreeNode = Object.create(null) as TreeNode;
         (s[k] as unknown[]).forEach((sub, i) => (branches[String(i)] = this.schema(sub, root, [...path, k, String(i)], `${at}/${k}/${i}`, nextSeen)));
         out[k] = branches;
       }

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runDiff } from "../../src/diff/engine.js";
+import { allFindings, runDiff } from "../../src/diff/engine.js";
 import { parseContract } from "../../src/spec/parse.js";
 
 const DIR = "test/diff/rules";
@@ -34,7 +34,8 @@ describe("diff rule fixtures", () => {
     const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as Expected[];
     expect(expected.length, "a fixture must expect at least one finding").toBeGreaterThan(0);
     const report = diffFiles(join(dir, "base.yaml"), join(dir, "revision.yaml"));
-    const actual = report.findings
+    // Consequences count: they are reported under the finding they follow from.
+    const actual = allFindings(report.findings)
       .filter((f) => f.rule === id)
       .map((f) => ({
         operation: f.operation,

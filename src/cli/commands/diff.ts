@@ -1,6 +1,9 @@
-import { type DiffConfig, runDiff } from "../../diff/engine.js";
+import { allFindings, type DiffConfig, runDiff } from "../../diff/engine.js";
 import { ConfigError, loadDiffConfig } from "../../diff/config.js";
-import { loadSide, type LoadedSide, SideError } from "../../diff/load.js";
+import { execFileSync } from "node:child_process";
+import { relative, resolve, sep } from "node:path";
+import type { SourceLocation } from "../../diagnostics/diagnostic.js";
+import { loadSide, type LoadedSide, parseGitRef, SideError } from "../../diff/load.js";
 import { renderReport, type ReportFormat } from "../../diff/report/index.js";
 import { type Finding, type Severity } from "../../diff/rule.js";
 import { RULES } from "../../diff/rules/index.js";
@@ -15,9 +18,27 @@ export interface DiffOptions {
 
 const RANK: Record<Severity, number> = { breaking: 3, warning: 2, info: 1 };
 
-/** Findings at or above the threshold make the run fail. */
+/** Findings at or above the threshold make the run fail, consequences included. */
 export function failsOn(findings: readonly Finding[], threshold: Severity | "never"): boolean {
-  return threshold !== "never" && findings.some((f) => RANK[f.severity] >= RANK[threshold]);
+  return threshold !== "never" && allFindings(findings).some((f) => RANK[f.severity] >= RANK[threshold]);
+}
+
+/** The repository root (git rev-parse --show-toplevel), else the working directory. */
+function repoRoot(): string {
+  try {
+    return execFileSync("git", ["rev-parse", "--show-toplevel"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim() || process.cwd();
+  } catch {
+    return process.cwd();
+  }
+}
+
+/** A side's file relative to the repository root, with forward slashes. */
+function repoPath(arg: string): string {
+  const root = repoRoot();
+  const ref = parseGitRef(arg);
+  // git reads `rev:path` from the repository root, `rev:./path` from the working directory.
+  const abs = ref && !/^\.\.?\//.test(ref.path) ? resolve(root, ref.path) : resolve(ref ? ref.path : arg);
+  return relative(root, abs).split(sep).join("/");
 }
 
 /** `contractgen diff <old> <new>`: exit 0 clean, 1 findings at or above --fail-on, 2 usage or unreadable sides. */
@@ -42,11 +63,16 @@ export function diffCommand(before: string, after: string, options: DiffOptions,
     return EXIT.usage;
   }
   const report = runDiff({ model: a.result.model, source: a.result.source, label: a.label }, { model: b.result.model, source: b.result.source, label: b.label }, config);
-  // A git side was parsed under its working-tree path; show the ref the user named instead.
+  // A git side was parsed under its working-tree path; show the ref the user named instead. GitHub
+  // annotations need the file itself, relative to the repository root.
+  const names = options.format === "github" ? [repoPath(before), repoPath(after)] : [a.label, b.label];
+  const file = (l: SourceLocation | null, side: LoadedSide, name: string) => (l && l.file === side.result.source?.path ? { ...l, file: name } : l);
   const relabel = <F extends Finding>(f: F): F => ({
     ...f,
-    old: f.old && f.old.file === a.result.source?.path ? { ...f.old, file: a.label } : f.old,
-    new: f.new && f.new.file === b.result.source?.path ? { ...f.new, file: b.label } : f.new,
+    old: file(f.old, a, names[0]!),
+    new: file(f.new, b, names[1]!),
+    anchor: file(f.anchor, b, names[1]!),
+    consequences: f.consequences.map(relabel),
   });
   const shown = { ...report, findings: report.findings.map(relabel), ignored: report.ignored.map(relabel) };
   io.stdout(renderReport(shown, options.format, io.color));

@@ -15,11 +15,13 @@ function property(text: string): string {
 export function githubReport(report: DiffReport): string {
   return report.findings
     .map((f) => {
-      const at = f.new ?? f.old;
+      // Annotations attach to the new file: a removed thing at its nearest surviving parent.
+      const at = f.anchor;
       const props = [at ? `file=${property(at.file)}` : null, at ? `line=${at.line}` : null, at ? `col=${at.col}` : null, `title=${property(`${f.rule}${f.operation ? ` (${f.operation})` : ""}`)}`]
         .filter(Boolean)
         .join(",");
-      return `::${LEVEL[f.severity]} ${props}::${data(`${f.message} ${f.hint}`)}\n`;
+      const follows = f.consequences.map((c) => `\n↳ ${c.severity} [${c.rule}] ${c.message}`).join("");
+      return `::${LEVEL[f.severity]} ${props}::${data(`${f.message} ${f.hint}${follows}`)}\n`;
     })
     .join("");
 }

@@ -1,14 +1,27 @@
 import type { DiffReport } from "../engine.js";
+import type { Finding } from "../rule.js";
 
 /** The JSON report (its shape is published as schema/diff-report.schema.json). */
 export function jsonReport(report: DiffReport): string {
   const loc = (l: { file: string; line: number; col: number; pointer: string } | null) => (l ? { file: l.file, line: l.line, col: l.col, pointer: l.pointer } : null);
+  const finding = (f: Finding): Record<string, unknown> => ({
+    rule: f.rule,
+    severity: f.severity,
+    category: f.category,
+    operation: f.operation,
+    operations: f.operations,
+    message: f.message,
+    hint: f.hint,
+    old: loc(f.old),
+    new: loc(f.new),
+    consequences: f.consequences.map(finding),
+  });
   return `${JSON.stringify(
     {
       old: report.old,
       new: report.new,
       summary: report.summary,
-      findings: report.findings.map((f) => ({ rule: f.rule, severity: f.severity, category: f.category, operation: f.operation, message: f.message, hint: f.hint, old: loc(f.old), new: loc(f.new) })),
+      findings: report.findings.map(finding),
       ignored: report.ignored.map((f) => ({ rule: f.rule, operation: f.operation, message: f.message, reason: f.reason })),
     },
     null,

@@ -16,7 +16,8 @@ export function junitReport(report: DiffReport): string {
   const cases = report.findings.map((f) => {
     const at = f.new ?? f.old;
     const name = xml(`${f.rule}${f.operation ? ` ${f.operation}` : ""}: ${f.message}`);
-    const body = `${xml(f.message)}\n${xml(f.hint)}${at ? `\n${xml(`${at.file}:${at.line}:${at.col}`)}` : ""}`;
+    const follows = f.consequences.map((c) => `\n${xml(`↳ ${c.severity} [${c.rule}] ${c.message}`)}`).join("");
+    const body = `${xml(f.message)}\n${xml(f.hint)}${at ? `\n${xml(`${at.file}:${at.line}:${at.col}`)}` : ""}${follows}`;
     return f.severity === "breaking"
       ? `    <testcase classname="contract-diff.${xml(f.category)}" name="${name}">\n      <failure type="${xml(f.rule)}" message="${xml(f.message)}">${body}</failure>\n    </testcase>`
       : `    <testcase classname="contract-diff.${xml(f.category)}" name="${name}">\n      <system-out>${xml(`${f.severity}: `)}${body}</system-out>\n    </testcase>`;

@@ -1,5 +1,6 @@
 import type { DiffReport } from "../engine.js";
-import type { Severity } from "../rule.js";
+import type { Finding, Severity } from "../rule.js";
+import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 
 const ICON: Record<Severity, string> = { breaking: "🔴 breaking", warning: "🟡 warning", info: "🔵 info" };
 
@@ -16,12 +17,16 @@ export function markdownReport(report: DiffReport): string {
     "",
     `**${s.breaking} breaking**, ${s.warning} warning, ${s.info} info${report.ignored.length ? `, ${report.ignored.length} ignored` : ""}.`,
   ];
+  const at = (side: string, l: SourceLocation | null) => (l ? `${side} \`${cell(l.file)}:${l.line}:${l.col}\`` : null);
+  const row = (f: Finding, consequence: boolean) => {
+    const where = [at("was", f.old), at("now", f.new)].filter(Boolean).join("<br>");
+    const ops = f.operations.length > 0 ? f.operations.map((o) => `\`${cell(o)}\``).join(", ") : "—";
+    lines.push(`| ${consequence ? "↳ " : ""}${ICON[f.severity]} | \`${f.rule}\` | ${ops} | ${cell(f.message)} | ${where} | ${cell(f.hint)} |`);
+    for (const c of f.consequences) row(c, true);
+  };
   if (report.findings.length > 0) {
     lines.push("", "| severity | rule | operation | change | where | migration |", "|---|---|---|---|---|---|");
-    for (const f of report.findings) {
-      const at = f.new ?? f.old;
-      lines.push(`| ${ICON[f.severity]} | \`${f.rule}\` | ${f.operation ? `\`${cell(f.operation)}\`` : "—"} | ${cell(f.message)} | ${at ? `\`${cell(at.file)}:${at.line}\`` : ""} | ${cell(f.hint)} |`);
-    }
+    for (const f of report.findings) row(f, false);
   }
   if (report.ignored.length > 0) {
     lines.push("", "<details><summary>Ignored by configuration</summary>", "");

@@ -17,17 +17,22 @@ export function textReport(report: DiffReport, color: boolean): string {
   if (report.findings.length === 0) lines.push("", "No changes found.");
   const groups = new Map<string, Finding[]>();
   for (const f of report.findings) {
-    const key = f.operation === null ? "contract" : `operation ${f.operation}`;
+    const key = f.operation !== null ? `operation ${f.operation}` : f.operations.length > 0 ? "shared types" : "contract";
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   for (const [group, findings] of groups) {
     lines.push("", `${group}:`);
-    for (const f of findings) {
-      lines.push(`  ${paint(f.severity, f.severity.padEnd(8))} [${f.rule}] ${f.message}`);
+    const show = (f: Finding, indent: string) => {
+      lines.push(`${indent}${paint(f.severity, f.severity.padEnd(8))} [${f.rule}] ${f.message}`);
+      const pad = " ".repeat(indent.length + 9);
+      if (f.operations.length > 1) lines.push(`${pad}operations: ${f.operations.join(", ")}`);
       const at = where(f);
-      if (at) lines.push(`           ${at}`);
-      lines.push(`           hint: ${f.hint}`);
-    }
+      if (at) lines.push(`${pad}${at}`);
+      lines.push(`${pad}hint: ${f.hint}`);
+      // What follows from this change, indented under it.
+      for (const c of f.consequences) show(c, `${" ".repeat(indent.length)}↳ `);
+    };
+    for (const f of findings) show(f, "  ");
   }
   if (report.ignored.length > 0) {
     lines.push("", "ignored by configuration:");

@@ -1,10 +1,12 @@
 import type { DiffContext, DiffSide, RuleFinding } from "../rule.js";
-import { bySchema, findInSchema, inputMention, inputSubject } from "./_schema.js";
+import { bySchema, findInSchema, mention, reach, subject } from "./_schema.js";
 
 /*
  * The input bound rules (not a rule: files starting with "_" are not registered): input-minimum-raised,
  * input-maximum-lowered, input-min-length-raised, input-max-length-lowered, input-min-items-raised and
- * input-max-items-lowered. A bound that became stricter rejects values callers send today.
+ * input-max-items-lowered, and their looser counterparts (input-minimum-lowered, input-maximum-raised…).
+ * A bound that became stricter rejects values callers send today; one that became looser accepts more,
+ * which is compatible but still a change worth seeing.
  */
 
 export interface BoundSpec {
@@ -59,12 +61,37 @@ export function boundCheck(spec: BoundSpec): (ctx: DiffContext) => RuleFinding[]
         if (!after || !stricter(after, before, spec)) return [];
         return [
           {
-            operation: m.operation,
+            ...reach(m),
             message: before
-              ? `The ${spec.label} of ${inputMention(m)} was ${verb} from ${show(before)} to ${show(after)}.`
-              : `${inputSubject(m)} gained a ${spec.label} of ${show(after)}.`,
+              ? `The ${spec.label} of ${mention(m)} was ${verb} from ${show(before)} to ${show(after)}.`
+              : `${subject(m)} gained a ${spec.label} of ${show(after)}.`,
             before: before?.keyword ? [...m.schema, before.keyword] : m.schema,
             after: after.keyword ? [...m.schema, after.keyword] : m.schema,
+          },
+        ];
+      });
+}
+
+/** The check of one loosened-bound rule: every input schema node whose bound became looser, or that lost it. */
+export function loosenedCheck(spec: BoundSpec): (ctx: DiffContext) => RuleFinding[] {
+  const verb = spec.direction === "min" ? "lowered" : "raised";
+  const keywords = spec.exclusiveKeyword ? [spec.keyword, spec.exclusiveKeyword] : [spec.keyword];
+  return (ctx) =>
+    bySchema(keywords.flatMap((k) => findInSchema(ctx, "input", [k])))
+      .filter((m) => ctx.old.get(m.schema) !== undefined && ctx.new_.get(m.schema) !== undefined)
+      .flatMap((m) => {
+        const before = bound(ctx.old, m.schema, spec);
+        const after = bound(ctx.new_, m.schema, spec);
+        if (!before || !stricter(before, after, spec)) return [];
+        return [
+          {
+            ...reach(m),
+            message:
+              after && after.keyword !== null
+                ? `The ${spec.label} of ${mention(m)} was ${verb} from ${show(before)} to ${show(after)}.`
+                : `${subject(m)} lost its ${spec.label} of ${show(before)}.`,
+            before: before.keyword ? [...m.schema, before.keyword] : m.schema,
+            after: after?.keyword ? [...m.schema, after.keyword] : m.schema,
           },
         ];
       });

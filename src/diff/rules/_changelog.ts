@@ -13,7 +13,4 @@ export function newVersionEntry(ctx: DiffContext): { index: number; entry: Chang
   return { index, entry: ctx.new_.model.changelog[index] };
 }
 
-/** Whether two document pointers overlap: the same node, or one inside the other. */
-export function overlaps(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
-}
+export { overlaps } from "../rule.js";

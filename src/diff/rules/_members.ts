@@ -1,28 +1,21 @@
-import { escapePointerSegment, getAtPointer, joinPointer } from "../../spec/source.js";
+import { getAtPointer, joinPointer } from "../../spec/source.js";
 import type { DiffSide } from "../rule.js";
-import { pathKey } from "../tree.js";
 
 /*
  * Where a finding points in the document (not a rule: files starting with "_" are not registered).
  *
  * Several tree nodes are not shaped like the document: sets (scopes, filters, selectable, enum…) are
  * lists there, and keys such as `retentionMs` or `defaultDryRun` are written `retention` and `default`.
- * A finding that should point at the exact document node therefore uses a *document-shaped* path
- * (e.g. ["operations", id, "scopes", "1"]); DiffSide.locate maps it through the nearest recorded
- * pointer, so the location is exact when the node is written and falls back to its nearest written
- * ancestor when it is not (a default).
+ * A set member is addressed by its name (["operations", id, "scopes", "billing:read"]): DiffSide.locate
+ * turns it into the list item's index. Renamed keys use a *document-shaped* path; locate maps it
+ * through the nearest recorded pointer, so the location is exact when the node is written and falls
+ * back to its nearest written ancestor when it is not (a default).
  */
-
-/** `base` plus the index of the first item of `list` that `matches`, or `base` alone when `list` is no list or holds none. */
-function itemPath(base: readonly string[], list: unknown, matches: (item: unknown) => boolean): string[] {
-  const i = Array.isArray(list) ? list.findIndex(matches) : -1;
-  return i >= 0 ? [...base, String(i)] : [...base];
-}
 
 /** The document value at /operations/<id>/<segments> on one side, or undefined when not written. */
 export function rawAt(side: DiffSide, id: string, ...segments: string[]): unknown {
   if (!side.source) return undefined;
-  const base = side.tree.pointers.get(pathKey(["operations", id])) ?? `/operations/${escapePointerSegment(id)}`;
+  const base = side.pointer(["operations", id]);
   return getAtPointer(side.source.value, joinPointer(base, ...segments));
 }
 
@@ -31,15 +24,15 @@ export function written(side: DiffSide, id: string, ...segments: string[]): bool
   return rawAt(side, id, ...segments) !== undefined;
 }
 
-/** Path of one member of a list written at operations/<id>/<segments>: the item, else the list. */
-export function memberAt(side: DiffSide, id: string, segments: readonly string[], member: string): string[] {
-  return itemPath(["operations", id, ...segments], rawAt(side, id, ...segments), (item) => item === member);
+/** Path of one member of a list written at operations/<id>/<segments> (DiffSide.locate finds the item, else the list). */
+export function memberAt(_side: DiffSide, id: string, segments: readonly string[], member: string): string[] {
+  return ["operations", id, ...segments, member];
 }
 
 /** The document node a schema tree path came from on one side (after $ref resolution), if known. */
 export function rawSchema(side: DiffSide, schema: readonly string[]): Record<string, unknown> | undefined {
-  const pointer = side.tree.pointers.get(pathKey(schema));
-  if (pointer === undefined || !side.source) return undefined;
+  if (!side.source || side.get(schema) === undefined) return undefined;
+  const pointer = side.pointer(schema);
   const node = getAtPointer(side.source.value, pointer);
   return node !== null && typeof node === "object" && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
 }
@@ -49,8 +42,8 @@ export function rawSchema(side: DiffSide, schema: readonly string[]): Record<str
  * keyword is written as a list, else the keyword itself. Members are compared as the tree keeps them
  * (strings as they are, other values as JSON).
  */
-export function memberPath(side: DiffSide, schema: readonly string[], keyword: string, member: string): string[] {
-  return itemPath([...schema, keyword], rawSchema(side, schema)?.[keyword], (item) => (typeof item === "string" ? item : JSON.stringify(item)) === member);
+export function memberPath(_side: DiffSide, schema: readonly string[], keyword: string, member: string): string[] {
+  return [...schema, keyword, member];
 }
 
 /** Path of the precondition entry on `field` in the operation's preconditions list, else the list. */

@@ -1,5 +1,5 @@
 import type { DiffContext, DiffSide } from "../rule.js";
-import type { TreeNode, TreeValue } from "../tree.js";
+import { RETURNS, type TreeNode, type TreeValue } from "../tree.js";
 
 /*
  * Pairing what the old contract had with what the new one has (not a rule: files starting with "_"
@@ -84,8 +84,9 @@ export function renamedOperations(ctx: DiffContext): OperationRename[] {
   };
   const schemas = (side: DiffSide, id: string) => {
     const input = side.get(["operations", id, "input"]);
-    const output = side.get(["operations", id, "output"]);
-    return hasProperties(input) || hasProperties(output) ? `${canonical(input)}|${canonical(output)}` : undefined;
+    const output = side.get(["operations", id, RETURNS]);
+    const returned = output !== null && typeof output === "object" ? Object.values(output) : [];
+    return hasProperties(input) || returned.some(hasProperties) ? `${canonical(input)}|${canonical(output)}` : undefined;
   };
   const pairs: OperationRename[] = [];
   const taken = new Set<string>();

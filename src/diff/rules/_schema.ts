@@ -1,6 +1,7 @@
 import { type DiffContext, fieldPath, type Match, q } from "../rule.js";
 import type { ChangeKind } from "../structural.js";
-import { pathKey, type TreeNode, type TreeValue } from "../tree.js";
+import { splitPointer } from "../../spec/source.js";
+import { pathKey, RETURNS, type TreeNode, type TreeValue } from "../tree.js";
 
 /*
  * Finding changes inside operation input and output schemas (not a rule: files starting with "_" are
@@ -17,7 +18,10 @@ export function members(value: TreeValue | undefined): string[] {
   return isTreeNode(value) ? Object.keys(value) : [];
 }
 
-/** Which schema of an operation: operations/<id>/input or operations/<id>/output. */
+/**
+ * Which schemas of an operation: its input (operations/<id>/input), or everything it returns
+ * (operations/<id>/returns/<label>: the output, the preview output…; see returnedSchemas in tree.ts).
+ */
 export type SchemaRoot = "input" | "output";
 
 const COMBINATORS = new Set(["allOf", "anyOf", "oneOf"]);
@@ -27,7 +31,7 @@ const COMBINATORS = new Set(["allOf", "anyOf", "oneOf"]);
  * items and allOf|anyOf|oneOf/<i> steps. A bare "**" would also match a property named "type",
  * "enum" or "required" as if it were that keyword.
  */
-function isSchemaPath(segments: readonly string[]): boolean {
+export function isSchemaPath(segments: readonly string[]): boolean {
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i]!;
     if (s === "items") continue;
@@ -40,29 +44,127 @@ function isSchemaPath(segments: readonly string[]): boolean {
   return true;
 }
 
-/** A change at `<schema node>/<tail…>` of an operation's input or output schema. */
+/** A document node several schema positions share (a type under `types:`), and the field within it. */
+export interface SharedNode {
+  /** `type "Money"`, or the JSON pointer of a shared node that is not a type. */
+  readonly owner: string;
+  /** The field inside it, e.g. "lines[].amount", or "(root)". */
+  readonly field: string;
+}
+
+/** A change at `<schema node>/<tail…>` of an operation's input or returned schemas. */
 export interface SchemaMatch extends Match {
+  /** The first operation the change reaches (see `operations` for all of them). */
   readonly operation: string;
-  /** Tree path of the schema node the change is in: operations/<id>/<input|output>/… */
+  /** Every operation the change reaches, in order: more than one when the node is a shared type. */
+  readonly operations: readonly string[];
+  /** Tree path of the schema node the change is in (of the first operation it reaches). */
   readonly schema: readonly string[];
+  /** Length of the schema root's path: operations/<id>/input (3) or operations/<id>/returns/<label> (4). */
+  readonly rootLength: number;
+  /** "input", "output", "preview output"… */
+  readonly label: string;
   /** The changed path below that schema node (`tail` with its "*" filled in). */
   readonly rest: readonly string[];
   /** The field the schema node describes, e.g. "orders[].status", or "(root)" for the schema itself. */
   readonly field: string;
+  /** Set when the node is one document node reached from several places: the change is reported once. */
+  readonly shared: SharedNode | null;
+}
+
+/** `type "X"` and the field below /types/X for a pointer into `types:`, else the pointer itself. */
+function sharedNode(pointer: string): SharedNode {
+  const segments = splitPointer(pointer);
+  if (segments[0] === "types" && segments.length >= 2) return { owner: `type ${q(segments[1])}`, field: fieldPath(segments.slice(2)) };
+  return { owner: q(pointer), field: "(root)" };
 }
 
 /**
  * Changes to `tail` (e.g. ["minimum"] or ["enum", "*"]) of any schema node of an operation's input
- * or output, at any depth: nested properties, array items and combinator branches. A property that
- * happens to be named like a keyword ("type", "enum") is not mistaken for the keyword.
+ * or returned schemas, at any depth: nested properties, array items and combinator branches. A
+ * property that happens to be named like a keyword ("type", "enum") is not mistaken for the keyword.
+ *
+ * A change inside a shared document node (a type several operations reference) appears once per
+ * place that reaches it; those are merged into one match that lists every operation reached, so a
+ * rule reports the edit once.
  */
 export function findInSchema(ctx: DiffContext, root: SchemaRoot, tail: readonly string[], kinds?: readonly ChangeKind[]): SchemaMatch[] {
-  return ctx.find(["operations", "*", root, "**", ...tail], kinds).flatMap((m) => {
-    const below = m.captures[1]!;
-    if (m.operation === null || !isSchemaPath(below)) return [];
-    const schema = m.change.path.slice(0, 3 + below.length);
-    return [{ ...m, operation: m.operation, schema, rest: m.change.path.slice(schema.length), field: fieldPath(below) }];
+  const rootKey = root === "input" ? "input" : RETURNS;
+  const rootLength = root === "input" ? 3 : 4;
+  const groups = new Map<string, { first: SchemaMatch; operations: string[]; uses: number }>();
+  // The path is operations/<id>/<root>[/<label>]/<schema steps…>/<tail…>: matched from both ends
+  // directly (the rules call this often over every change; a "**" pattern match costs much more).
+  outer: for (const change of ctx.changes) {
+    const path = change.path;
+    if (path.length < rootLength + tail.length || path[0] !== "operations" || path[2] !== rootKey) continue;
+    if (kinds && !kinds.includes(change.kind)) continue;
+    const at = path.length - tail.length;
+    for (let i = 0; i < tail.length; i++) if (tail[i] !== "*" && path[at + i] !== tail[i]) continue outer;
+    const below = path.slice(rootLength, at);
+    if (!isSchemaPath(below)) continue;
+    const operation = path[1]!;
+    const schema = path.slice(0, at);
+    const rest = path.slice(at);
+    const label = root === "input" ? "input" : path[3]!;
+    const captures = [[operation], ...(root === "input" ? [] : [[label]]), below, ...tail.flatMap((t, i) => (t === "*" ? [[rest[i]!]] : []))];
+    const match: SchemaMatch = { change, captures, operation, operations: [operation], schema, rootLength, label, rest, field: fieldPath(below), shared: null };
+    // One document node reached from several places has the same pointers on both sides.
+    const key = [label, ctx.old.pointer(schema), ctx.new_.pointer(schema), pathKey(rest), change.kind].join("\u0001");
+    const group = groups.get(key);
+    if (!group) groups.set(key, { first: match, operations: [operation], uses: 1 });
+    else {
+      group.uses++;
+      if (!group.operations.includes(operation)) group.operations.push(operation);
+    }
+  }
+  return [...groups.values()].map(({ first, operations, uses }) => {
+    if (uses === 1) return first;
+    const at = ctx.new_.get(first.schema) !== undefined ? ctx.new_.pointer(first.schema) : ctx.old.pointer(first.schema);
+    return { ...first, operations, shared: sharedNode(at) };
   });
+}
+
+/** The operation fields of a finding about a schema match: all operations it reaches. */
+export function reach(m: SchemaMatch): { operation: string | null; operations: readonly string[] } {
+  return { operation: m.operations.length === 1 ? m.operation : null, operations: m.operations };
+}
+
+/** Who owns the field: `"op"`, or `type "X" (used by 3 operations)`. */
+export function owner(m: SchemaMatch): string {
+  if (!m.shared) return q(m.operation);
+  return `${m.shared.owner} (used by ${m.operations.length === 1 ? q(m.operation) : `${m.operations.length} operations`})`;
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** `Output "a.b" of "op"`, `The output of "op"` (root), `Output "total" of type "Order" (used by 3 operations)`: a sentence's subject. */
+export function subject(m: SchemaMatch): string {
+  const field = m.shared ? m.shared.field : m.field;
+  if (field === "(root)") return m.shared ? `${capital(m.label)} ${owner(m)}` : `The ${m.label} of ${owner(m)}`;
+  return `${capital(m.label)} ${q(field)} of ${owner(m)}`;
+}
+
+/** `output "a.b" of "op"` (see subject) inside a sentence. */
+export function mention(m: SchemaMatch): string {
+  const field = m.shared ? m.shared.field : m.field;
+  if (field === "(root)") return m.shared ? `${m.label} ${owner(m)}` : `the ${m.label} of ${owner(m)}`;
+  return `${m.label} ${q(field)} of ${owner(m)}`;
+}
+
+/** The field path of property `name` of the match's schema node. */
+export function childField(m: SchemaMatch, name: string): string {
+  const base = m.shared ? m.shared.field : m.field;
+  return base === "(root)" ? name : `${base}.${name}`;
+}
+
+/** `Output property "a.b" of "op"`: the subject of a sentence about property `name` of the match's node. */
+export function propertySubject(m: SchemaMatch, name: string): string {
+  return `${capital(m.label)} property ${q(childField(m, name))} of ${owner(m)}`;
+}
+
+/** `output property "a.b" of "op"` inside a sentence. */
+export function propertyMention(m: SchemaMatch, name: string): string {
+  return `${m.label} property ${q(childField(m, name))} of ${owner(m)}`;
 }
 
 /** Matches grouped by schema node: the first match of each node, in change order. */
@@ -83,12 +185,6 @@ export function requiredChanges(ctx: DiffContext, root: SchemaRoot, kind: "added
   ];
 }
 
-/** `Input "a.b" of "op"`, or `The input of "op"` for the root schema: the subject of a sentence. */
-export function inputSubject(m: { readonly field: string; readonly operation: string | null }): string {
-  return m.field === "(root)" ? `The input of ${q(m.operation)}` : `Input ${q(m.field)} of ${q(m.operation)}`;
-}
-
-/** `input "a.b" of "op"`, or `the input of "op"`, inside a sentence. */
-export function inputMention(m: { readonly field: string; readonly operation: string | null }): string {
-  return m.field === "(root)" ? `the input of ${q(m.operation)}` : `input ${q(m.field)} of ${q(m.operation)}`;
-}
+/** Kept for the input rules: subject and mention of an input match. */
+export const inputSubject = subject;
+export const inputMention = mention;

@@ -29,8 +29,10 @@ export const rule: Rule = {
       .filter((f) => !targets.some((t) => overlaps(f.new!.pointer, t)))
       .map((f) => ({
         operation: f.operation,
+        operations: f.operations,
         message: `${f.message.replace(/\.$/, "")}, but the changelog of ${q(ctx.new_.model.version)} does not record it.`,
         after: entry ? ["changelog", String(index)] : ["version"],
+        about: f,
       }));
   },
 };

@@ -13,7 +13,7 @@ export const rule: Rule = {
   check: (ctx) => {
     const { index, entry } = newVersionEntry(ctx);
     if (!entry || ctx.old.model.version === ctx.new_.model.version) return [];
-    const changed = [...ctx.findings.flatMap((f) => [f.new?.pointer, f.old?.pointer])].filter((p): p is string => typeof p === "string");
+    const changed = [...ctx.allFindings().flatMap((f) => [f.new?.pointer, f.old?.pointer])].filter((p): p is string => typeof p === "string");
     return entry.changes
       .map((c, j) => ({ ...c, j }))
       .filter((c) => !changed.some((p) => overlaps(p, c.target)))

@@ -6,6 +6,8 @@ export const rule: Rule = {
   id: "cli-flag-removed",
   severity: "breaking",
   category: "surface",
+  // Flags are derived from input fields: a removed or renamed field is the edit, the flag follows.
+  consequenceOf: ["input", "idempotency-key-field-renamed", "preview-confirm-token-field-renamed", "pagination-cursor-field-renamed", "http-binding-changed"],
   description: "A CLI command lost a flag: the flag was removed, or renamed while its input field stayed.",
   hint: "Update scripts that pass the flag: use the new flag, or pass the field through --input.",
   check: (ctx) =>

@@ -34,20 +34,28 @@ import { rule as idempotencyRemoved } from "./idempotency-removed.js";
 import { rule as idempotencyRetentionShortened } from "./idempotency-retention-shortened.js";
 import { rule as idempotencyScopeChanged } from "./idempotency-scope-changed.js";
 import { rule as inputAdditionalPropertiesClosed } from "./input-additional-properties-closed.js";
+import { rule as inputAdditionalPropertiesOpened } from "./input-additional-properties-opened.js";
 import { rule as inputDefaultChanged } from "./input-default-changed.js";
 import { rule as inputEnumValueAdded } from "./input-enum-value-added.js";
 import { rule as inputEnumValueRemoved } from "./input-enum-value-removed.js";
 import { rule as inputFormatChanged } from "./input-format-changed.js";
 import { rule as inputMaxItemsLowered } from "./input-max-items-lowered.js";
+import { rule as inputMaxItemsRaised } from "./input-max-items-raised.js";
 import { rule as inputMaxLengthLowered } from "./input-max-length-lowered.js";
+import { rule as inputMaxLengthRaised } from "./input-max-length-raised.js";
 import { rule as inputMaximumLowered } from "./input-maximum-lowered.js";
+import { rule as inputMaximumRaised } from "./input-maximum-raised.js";
+import { rule as inputMinItemsLowered } from "./input-min-items-lowered.js";
 import { rule as inputMinItemsRaised } from "./input-min-items-raised.js";
+import { rule as inputMinLengthLowered } from "./input-min-length-lowered.js";
 import { rule as inputMinLengthRaised } from "./input-min-length-raised.js";
+import { rule as inputMinimumLowered } from "./input-minimum-lowered.js";
 import { rule as inputMinimumRaised } from "./input-minimum-raised.js";
 import { rule as inputNullableRemoved } from "./input-nullable-removed.js";
 import { rule as inputOptionalPropertyAdded } from "./input-optional-property-added.js";
 import { rule as inputPatternAdded } from "./input-pattern-added.js";
 import { rule as inputPatternChanged } from "./input-pattern-changed.js";
+import { rule as inputPatternRemoved } from "./input-pattern-removed.js";
 import { rule as inputPropertyBecameOptional } from "./input-property-became-optional.js";
 import { rule as inputPropertyBecameRequired } from "./input-property-became-required.js";
 import { rule as inputPropertyRemoved } from "./input-property-removed.js";
@@ -141,20 +149,28 @@ export const RULES: readonly Rule[] = [
   idempotencyRetentionShortened,
   idempotencyScopeChanged,
   inputAdditionalPropertiesClosed,
+  inputAdditionalPropertiesOpened,
   inputDefaultChanged,
   inputEnumValueAdded,
   inputEnumValueRemoved,
   inputFormatChanged,
   inputMaxItemsLowered,
+  inputMaxItemsRaised,
   inputMaxLengthLowered,
+  inputMaxLengthRaised,
   inputMaximumLowered,
+  inputMaximumRaised,
+  inputMinItemsLowered,
   inputMinItemsRaised,
+  inputMinLengthLowered,
   inputMinLengthRaised,
+  inputMinimumLowered,
   inputMinimumRaised,
   inputNullableRemoved,
   inputOptionalPropertyAdded,
   inputPatternAdded,
   inputPatternChanged,
+  inputPatternRemoved,
   inputPropertyBecameOptional,
   inputPropertyBecameRequired,
   inputPropertyRemoved,

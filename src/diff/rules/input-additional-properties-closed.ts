@@ -1,6 +1,6 @@
 import { type Rule } from "../rule.js";
 import { rawSchema } from "./_members.js";
-import { findInSchema, inputSubject } from "./_schema.js";
+import { findInSchema, reach, subject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-additional-properties-closed",
@@ -14,8 +14,8 @@ export const rule: Rule = {
       .map((m) => {
         const keyword = rawSchema(ctx.new_, m.schema)?.additionalProperties === false ? "additionalProperties" : "unevaluatedProperties";
         return {
-          operation: m.operation,
-          message: `${inputSubject(m)} stopped accepting undeclared properties.`,
+          ...reach(m),
+          message: `${subject(m)} stopped accepting undeclared properties.`,
           before: m.schema,
           after: [...m.schema, keyword],
         };

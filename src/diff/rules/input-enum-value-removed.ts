@@ -1,6 +1,6 @@
 import { q, type Rule, type RuleFinding } from "../rule.js";
 import { memberPath } from "./_members.js";
-import { findInSchema, inputMention, inputSubject, members } from "./_schema.js";
+import { findInSchema, members, mention, reach, subject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-enum-value-removed",
@@ -11,8 +11,8 @@ export const rule: Rule = {
   check: (ctx) => [
     ...findInSchema(ctx, "input", ["enum", "*"], ["removed"]).map(
       (m): RuleFinding => ({
-        operation: m.operation,
-        message: `Value ${q(m.change.path.at(-1))} was removed from the enum of ${inputMention(m)}.`,
+        ...reach(m),
+        message: `Value ${q(m.change.path.at(-1))} was removed from the enum of ${mention(m)}.`,
         before: memberPath(ctx.old, m.schema, "enum", m.change.path.at(-1)!),
         after: [...m.schema, "enum"],
       }),
@@ -22,8 +22,8 @@ export const rule: Rule = {
       .filter((m) => ctx.old.get(m.schema) !== undefined)
       .map(
         (m): RuleFinding => ({
-          operation: m.operation,
-          message: `${inputSubject(m)} was restricted to the enum values ${members(m.change.after).map((v) => q(v)).join(", ")}.`,
+          ...reach(m),
+          message: `${subject(m)} was restricted to the enum values ${members(m.change.after).map((v) => q(v)).join(", ")}.`,
           before: m.schema,
           after: [...m.schema, "enum"],
         }),

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInSchema, inputMention, inputSubject } from "./_schema.js";
+import { findInSchema, mention, reach, subject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-format-changed",
@@ -11,11 +11,11 @@ export const rule: Rule = {
     findInSchema(ctx, "input", ["format"], ["added", "modified"])
       .filter((m) => ctx.old.get(m.schema) !== undefined)
       .map((m) => ({
-        operation: m.operation,
+        ...reach(m),
         message:
           m.change.kind === "added"
-            ? `${inputSubject(m)} gained the format ${q(m.change.after)}.`
-            : `The format of ${inputMention(m)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
+            ? `${subject(m)} gained the format ${q(m.change.after)}.`
+            : `The format of ${mention(m)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
         before: m.change.kind === "added" ? m.schema : m.change.path,
         after: m.change.path,
       })),

@@ -1,6 +1,6 @@
 import { type Rule } from "../rule.js";
 import { memberPath } from "./_members.js";
-import { findInSchema, inputSubject } from "./_schema.js";
+import { findInSchema, reach, subject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-nullable-removed",
@@ -12,8 +12,8 @@ export const rule: Rule = {
     findInSchema(ctx, "input", ["nullable"], ["modified"])
       .filter((m) => m.change.before === true && m.change.after === false)
       .map((m) => ({
-        operation: m.operation,
-        message: `${inputSubject(m)} stopped accepting null.`,
+        ...reach(m),
+        message: `${subject(m)} stopped accepting null.`,
         before: memberPath(ctx.old, m.schema, "type", "null"),
         after: [...m.schema, "type"],
       })),

@@ -1,5 +1,5 @@
-import { fieldPath, q, type Rule } from "../rule.js";
-import { findInSchema, members } from "./_schema.js";
+import { q, type Rule } from "../rule.js";
+import { findInSchema, members, childField, owner, reach } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-optional-property-added",
@@ -12,8 +12,8 @@ export const rule: Rule = {
       // A new required property is reported by input-required-property-added.
       .filter((m) => !members(ctx.new_.get([...m.schema, "required"])).includes(m.change.path.at(-1)!))
       .map((m) => ({
-        operation: m.operation,
-        message: `Optional input property ${q(fieldPath([...m.schema.slice(3), "properties", m.change.path.at(-1)!]))} was added to ${q(m.operation)}.`,
+        ...reach(m),
+        message: `Optional input property ${q(childField(m, m.change.path.at(-1)!))} was added to ${owner(m)}.`,
         before: m.schema,
         after: m.change.path,
       })),

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInSchema, inputSubject } from "./_schema.js";
+import { findInSchema, reach, subject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-pattern-added",
@@ -11,8 +11,8 @@ export const rule: Rule = {
     findInSchema(ctx, "input", ["pattern"], ["added"])
       .filter((m) => ctx.old.get(m.schema) !== undefined)
       .map((m) => ({
-        operation: m.operation,
-        message: `${inputSubject(m)} gained the pattern ${q(m.change.after)}.`,
+        ...reach(m),
+        message: `${subject(m)} gained the pattern ${q(m.change.after)}.`,
         before: m.schema,
         after: m.change.path,
       })),

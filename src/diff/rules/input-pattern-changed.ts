@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInSchema, inputMention } from "./_schema.js";
+import { findInSchema, mention, reach } from "./_schema.js";
 
 /** Whether the new pattern accepts every old value cannot be decided in general: a warning to review. */
 export const rule: Rule = {
@@ -10,8 +10,8 @@ export const rule: Rule = {
   hint: "Check the values you send against the new pattern; some that matched the old one may now be rejected.",
   check: (ctx) =>
     findInSchema(ctx, "input", ["pattern"], ["modified"]).map((m) => ({
-      operation: m.operation,
-      message: `The pattern of ${inputMention(m)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
+      ...reach(m),
+      message: `The pattern of ${mention(m)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
       before: m.change.path,
       after: m.change.path,
     })),

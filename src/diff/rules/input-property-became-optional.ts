@@ -1,5 +1,5 @@
-import { fieldPath, q, type Rule } from "../rule.js";
-import { requiredChanges } from "./_schema.js";
+import { type Rule } from "../rule.js";
+import { propertySubject, reach, requiredChanges } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-property-became-optional",
@@ -14,8 +14,8 @@ export const rule: Rule = {
       .map(({ m, name }) => {
         const property = [...m.schema, "properties", name];
         return {
-          operation: m.operation,
-          message: `Input property ${q(fieldPath(property.slice(3)))} of ${q(m.operation)} became optional.`,
+          ...reach(m),
+          message: `${propertySubject(m, name)} became optional.`,
           before: property,
           after: property,
         };

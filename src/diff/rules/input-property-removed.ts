@@ -1,5 +1,5 @@
-import { fieldPath, q, type Rule } from "../rule.js";
-import { findInSchema } from "./_schema.js";
+import { type Rule } from "../rule.js";
+import { findInSchema, propertySubject, reach } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-property-removed",
@@ -11,8 +11,8 @@ export const rule: Rule = {
     findInSchema(ctx, "input", ["properties", "*"], ["removed"]).map((m) => {
       const name = m.change.path.at(-1)!;
       return {
-        operation: m.operation,
-        message: `Input property ${q(fieldPath([...m.schema.slice(3), "properties", name]))} of ${q(m.operation)} was removed.`,
+        ...reach(m),
+        message: `${propertySubject(m, name)} was removed.`,
         before: m.change.path,
         after: m.schema,
       };

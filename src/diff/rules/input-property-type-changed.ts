@@ -1,6 +1,6 @@
 import { type Rule } from "../rule.js";
 import { showTypes, typeChanges } from "./_input-types.js";
-import { inputSubject } from "./_schema.js";
+import { reach, subject } from "./_schema.js";
 
 /**
  * A type swap (string → integer) rejects every value callers send today. Pure narrowing has its own
@@ -16,8 +16,8 @@ export const rule: Rule = {
     typeChanges(ctx)
       .filter((f) => f.change === "changed")
       .map(({ m, before, after }) => ({
-        operation: m.operation,
-        message: `${inputSubject(m)} changed type from ${showTypes(before)} to ${showTypes(after)}.`,
+        ...reach(m),
+        message: `${subject(m)} changed type from ${showTypes(before)} to ${showTypes(after)}.`,
         before: [...m.schema, "type"],
         after: [...m.schema, "type"],
       })),

@@ -1,6 +1,6 @@
 import { type Rule } from "../rule.js";
 import { showTypes, typeChanges } from "./_input-types.js";
-import { inputSubject } from "./_schema.js";
+import { reach, subject } from "./_schema.js";
 
 export const rule: Rule = {
   id: "input-property-type-narrowed",
@@ -12,8 +12,8 @@ export const rule: Rule = {
     typeChanges(ctx)
       .filter((f) => f.change === "narrowed")
       .map(({ m, before, after }) => ({
-        operation: m.operation,
-        message: `${inputSubject(m)} was narrowed from type ${showTypes(before)} to ${showTypes(after)}.`,
+        ...reach(m),
+        message: `${subject(m)} was narrowed from type ${showTypes(before)} to ${showTypes(after)}.`,
         before: [...m.schema, "type"],
         after: [...m.schema, "type"],
       })),

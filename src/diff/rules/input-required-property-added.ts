@@ -1,5 +1,5 @@
-import { fieldPath, q, type Rule } from "../rule.js";
-import { findInSchema, members } from "./_schema.js";
+import { type Rule } from "../rule.js";
+import { findInSchema, members, propertySubject, reach } from "./_schema.js";
 
 /** A new property that callers must send: every existing call now fails validation. */
 export const rule: Rule = {
@@ -12,8 +12,8 @@ export const rule: Rule = {
     findInSchema(ctx, "input", ["properties", "*"], ["added"])
       .filter((m) => members(ctx.new_.get([...m.schema, "required"])).includes(m.rest[1]!))
       .map((m) => ({
-        operation: m.operation,
-        message: `Input property ${q(fieldPath(m.change.path.slice(3)))} of ${q(m.operation)} was added as required.`,
+        ...reach(m),
+        message: `${propertySubject(m, m.rest[1]!)} was added as required.`,
         after: m.change.path,
       })),
 };

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInSchema } from "./_schema.js";
+import { findInSchema, mention, reach } from "./_schema.js";
 
 /** The same number now means something else: the most dangerous change a schema cannot show. */
 export const rule: Rule = {
@@ -10,8 +10,8 @@ export const rule: Rule = {
   hint: "Convert the values you send to the new unit; a value that used to be right is now wrong by a factor.",
   check: (ctx) =>
     findInSchema(ctx, "input", ["x-unit"]).map((m) => ({
-      operation: m.operation,
-      message: `The unit of input ${q(m.field)} of ${q(m.operation)} changed from ${q(m.change.before ?? "none")} to ${q(m.change.after ?? "none")}.`,
+      ...reach(m),
+      message: `The unit of ${mention(m)} changed from ${q(m.change.before ?? "none")} to ${q(m.change.after ?? "none")}.`,
       before: m.change.kind === "added" ? undefined : m.change.path,
       after: m.change.kind === "removed" ? undefined : m.change.path,
     })),

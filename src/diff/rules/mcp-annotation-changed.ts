@@ -8,6 +8,8 @@ export const rule: Rule = {
   id: "mcp-annotation-changed",
   severity: "breaking",
   category: "surface",
+  // The annotations are derived from effects: an effect change is the edit, the annotation follows.
+  consequenceOf: ["effect"],
   description: "A derived MCP tool annotation (readOnlyHint, destructiveHint, idempotentHint or openWorldHint) of an exposed operation changed.",
   hint: "Review client approval and retry policies for the tool; they key on its annotations.",
   check: (ctx) =>

@@ -1,4 +1,6 @@
-import { type DiffSide, fieldPath, q, type Rule } from "../rule.js";
+import { type DiffContext, type DiffSide, fieldPath, type Match, q, type Rule } from "../rule.js";
+import { RETURNS } from "../tree.js";
+import { isSchemaPath } from "./_schema.js";
 
 /** The deepest node of `path` that exists on one side. */
 function existing(side: DiffSide, path: readonly string[]): string[] {
@@ -13,25 +15,49 @@ function field(schemaPath: readonly string[]): string {
   return n >= 2 && schemaPath[n - 2] === "required" ? fieldPath([...schemaPath.slice(0, -2), "properties", schemaPath[n - 1]!]) : fieldPath(schemaPath);
 }
 
+const ROOT = 4; // operations/<id>/returns/output
+
+/**
+ * Whether a client validating structured output against the schema it cached can tell the change:
+ * the change sits in an object that is closed (additionalProperties or unevaluatedProperties false)
+ * on either side, or the configuration says clients validate strictly. An open object accepts both
+ * the old and the new shape, and what the change means for readers is judged by the output-* rules.
+ */
+function observable(ctx: DiffContext, m: Match): boolean {
+  if (ctx.options.strictOutputValidation) return true;
+  const path = m.change.path;
+  for (let n = path.length; n >= ROOT; n--) {
+    const prefix = path.slice(0, n);
+    if (ctx.old.get([...prefix, "closed"]) === true || ctx.new_.get([...prefix, "closed"]) === true) return true;
+  }
+  return false;
+}
+
 /**
  * MCP clients validate structuredContent against the tool's outputSchema and agents plan from it.
- * Any change is worth a look; the output-* rules judge each change, this rule reports the tool once.
+ * The output-* rules judge each change; this rule reports the tool once, under the output finding
+ * it follows from when there is one.
  */
 export const rule: Rule = {
   id: "mcp-output-schema-changed",
   severity: "warning",
   category: "surface",
-  description: "The output schema an exposed MCP tool declares changed (one finding per tool).",
+  consequenceOf: ["output"],
+  description:
+    "The output schema an exposed MCP tool declares changed where clients can observe it: inside a closed object (additionalProperties or unevaluatedProperties false), or anywhere when the configuration sets strictOutputValidation (one finding per tool).",
   hint: "Refresh cached tool catalogues and check that clients validating structured output accept the new schema.",
   check: (ctx) => {
-    const byOperation = new Map<string, ReturnType<typeof ctx.find>>();
-    for (const m of ctx.find(["operations", "*", "output", "**"])) {
+    const byOperation = new Map<string, Match[]>();
+    for (const m of ctx.find(["operations", "*", RETURNS, "output", "**"])) {
       if (!ctx.old.operation(m.operation!)?.mcp.exposed || !ctx.new_.operation(m.operation!)?.mcp.exposed) continue;
+      if (!observable(ctx, m)) continue;
       byOperation.set(m.operation!, [...(byOperation.get(m.operation!) ?? []), m]);
     }
     return [...byOperation].map(([id, matches]) => {
-      const fields = [...new Set(matches.map((m) => field(m.change.path.slice(3))))];
-      const first = matches[0]!.change.path;
+      const fields = [...new Set(matches.map((m) => field(m.change.path.slice(ROOT))))];
+      // The schema node of the first change (its keyword stripped), so the output finding about it overlaps.
+      let first = matches[0]!.change.path;
+      while (first.length > ROOT && !isSchemaPath(first.slice(ROOT))) first = first.slice(0, -1);
       return {
         operation: id,
         message: `The MCP output schema of ${q(id)} changed at ${fields.map(q).join(", ")}.`,

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInSchema } from "./_schema.js";
+import { findInSchema, reach, subject } from "./_schema.js";
 
 /** Fewer possible values: consumers' handling of the old value is dead code, nothing breaks. */
 export const rule: Rule = {
@@ -10,8 +10,8 @@ export const rule: Rule = {
   hint: "Nothing to do; code that handles the removed value can go.",
   check: (ctx) =>
     findInSchema(ctx, "output", ["enum", "*"], ["removed"]).map((m) => ({
-      operation: m.operation,
-      message: `Output ${q(m.field)} of ${q(m.operation)} lost the enum value ${q(m.rest[1])}.`,
+      ...reach(m),
+      message: `${subject(m)} lost the enum value ${q(m.rest[1])}.`,
       before: m.change.path,
       after: [...m.schema, "enum"],
     })),

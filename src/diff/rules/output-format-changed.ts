@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { findInSchema } from "./_schema.js";
+import { findInSchema, mention, reach, subject } from "./_schema.js";
 
 /** Consumers that parse the value by its format (dates, uuids, uris) may reject or misparse it. */
 export const rule: Rule = {
@@ -10,13 +10,13 @@ export const rule: Rule = {
   hint: "Check the code that parses the field: it must accept the new format.",
   check: (ctx) =>
     findInSchema(ctx, "output", ["format"]).map((m) => ({
-      operation: m.operation,
+      ...reach(m),
       message:
         m.change.kind === "added"
-          ? `Output ${q(m.field)} of ${q(m.operation)} gained the format ${q(m.change.after)}.`
+          ? `${subject(m)} gained the format ${q(m.change.after)}.`
           : m.change.kind === "removed"
-            ? `Output ${q(m.field)} of ${q(m.operation)} lost its format ${q(m.change.before)}.`
-            : `The format of output ${q(m.field)} of ${q(m.operation)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
+            ? `${subject(m)} lost its format ${q(m.change.before)}.`
+            : `The format of ${mention(m)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
       before: m.change.kind === "added" ? m.schema : m.change.path,
       after: m.change.kind === "removed" ? m.schema : m.change.path,
     })),

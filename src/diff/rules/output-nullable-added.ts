@@ -1,5 +1,5 @@
-import { q, type Rule } from "../rule.js";
-import { findInSchema } from "./_schema.js";
+import { type Rule } from "../rule.js";
+import { findInSchema, reach, subject } from "./_schema.js";
 
 /** A value consumers dereference without a check can now be null. */
 export const rule: Rule = {
@@ -12,8 +12,8 @@ export const rule: Rule = {
     findInSchema(ctx, "output", ["nullable"], ["modified"])
       .filter((m) => m.change.before === false && m.change.after === true)
       .map((m) => ({
-        operation: m.operation,
-        message: `Output ${q(m.field)} of ${q(m.operation)} became nullable.`,
+        ...reach(m),
+        message: `${subject(m)} became nullable.`,
         // Nullability is written in `type` ([…, "null"]).
         before: [...m.schema, "type"],
         after: [...m.schema, "type"],

@@ -1,6 +1,6 @@
-import { fieldPath, q, type Rule } from "../rule.js";
+import { type Rule } from "../rule.js";
 import type { TreeNode } from "../tree.js";
-import { findInSchema, isTreeNode } from "./_schema.js";
+import { findInSchema, isTreeNode, propertySubject, reach } from "./_schema.js";
 
 /** New documented output fields: harmless to consumers, who ignore what they do not read. */
 export const rule: Rule = {
@@ -18,8 +18,8 @@ export const rule: Rule = {
         .flatMap((m) => Object.keys(m.change.after as TreeNode).map((name) => ({ m, name }))),
     ];
     return added.map(({ m, name }) => ({
-      operation: m.operation,
-      message: `Output property ${q(fieldPath([...m.schema.slice(3), "properties", name]))} of ${q(m.operation)} was added.`,
+      ...reach(m),
+      message: `${propertySubject(m, name)} was added.`,
       before: m.schema,
       after: [...m.schema, "properties", name],
     }));

@@ -1,5 +1,5 @@
-import { fieldPath, q, type Rule } from "../rule.js";
-import { requiredChanges } from "./_schema.js";
+import { type Rule } from "../rule.js";
+import { propertySubject, reach, requiredChanges } from "./_schema.js";
 
 /** Consumers that read the property unconditionally now meet responses without it. */
 export const rule: Rule = {
@@ -13,8 +13,8 @@ export const rule: Rule = {
       // A property that is gone altogether is reported by output-property-removed.
       .filter(({ m, name }) => ctx.new_.get([...m.schema, "properties", name]) !== undefined)
       .map(({ m, name }) => ({
-        operation: m.operation,
-        message: `Output property ${q(fieldPath([...m.schema.slice(3), "properties", name]))} of ${q(m.operation)} became optional.`,
+        ...reach(m),
+        message: `${propertySubject(m, name)} became optional.`,
         before: [...m.schema, "required", name],
         after: [...m.schema, "required", name],
       })),

@@ -1,5 +1,5 @@
-import { fieldPath, q, type Rule } from "../rule.js";
-import { requiredChanges } from "./_schema.js";
+import { type Rule } from "../rule.js";
+import { propertySubject, reach, requiredChanges } from "./_schema.js";
 
 /** A stronger promise: consumers may drop their checks for the property's absence. */
 export const rule: Rule = {
@@ -13,8 +13,8 @@ export const rule: Rule = {
       // A property that is itself new is reported by output-property-added.
       .filter(({ m, name }) => ctx.old.get([...m.schema, "properties", name]) !== undefined)
       .map(({ m, name }) => ({
-        operation: m.operation,
-        message: `Output property ${q(fieldPath([...m.schema.slice(3), "properties", name]))} of ${q(m.operation)} became required.`,
+        ...reach(m),
+        message: `${propertySubject(m, name)} became required.`,
         before: [...m.schema, "required", name],
         after: [...m.schema, "required", name],
       })),

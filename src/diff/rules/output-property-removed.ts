@@ -1,5 +1,5 @@
-import { fieldPath, q, type Rule } from "../rule.js";
-import { findInSchema } from "./_schema.js";
+import { type Rule } from "../rule.js";
+import { findInSchema, propertySubject, reach } from "./_schema.js";
 
 export const rule: Rule = {
   id: "output-property-removed",
@@ -9,8 +9,8 @@ export const rule: Rule = {
   hint: "Stop reading the property, or keep it in the output until the next major version.",
   check: (ctx) =>
     findInSchema(ctx, "output", ["properties", "*"], ["removed"]).map((m) => ({
-      operation: m.operation,
-      message: `Output property ${q(fieldPath(m.change.path.slice(3)))} of ${q(m.operation)} was removed.`,
+      ...reach(m),
+      message: `${propertySubject(m, m.rest[1]!)} was removed.`,
       before: m.change.path,
       after: m.schema,
     })),

@@ -1,6 +1,6 @@
 import { q, type Rule } from "../rule.js";
 import type { TreeValue } from "../tree.js";
-import { bySchema, findInSchema, isTreeNode } from "./_schema.js";
+import { bySchema, findInSchema, isTreeNode, mention, reach } from "./_schema.js";
 
 /** The JSON types a schema node admits: "any", a set (empty for `false`), or null when its type is decided elsewhere. */
 function admitted(node: TreeValue | undefined): "any" | Set<string> | null {
@@ -39,8 +39,8 @@ export const rule: Rule = {
       if (before === null || after === null || !widened(before, after)) return [];
       return [
         {
-          operation: m.operation,
-          message: `The type of output ${q(m.field)} of ${q(m.operation)} changed from ${q(show(before))} to ${q(show(after))}.`,
+          ...reach(m),
+          message: `The type of ${mention(m)} changed from ${q(show(before))} to ${q(show(after))}.`,
           before: [...m.schema, "type"],
           after: [...m.schema, "type"],
         },
