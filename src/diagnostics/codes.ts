@@ -19,7 +19,7 @@ export const DIAGNOSTIC_CODES = {
   "yaml-non-string-key": { severity: "error", title: "A mapping key is not a string.", hint: "Quote the key (\"200\": …) or use a plain word." },
   "yaml-alias-limit": { severity: "error", title: "Too many alias expansions.", hint: "The document expands aliases beyond the safety limit (a \"billion laughs\" pattern); write the content out or use $ref." },
   "yaml-multiple-documents": { severity: "error", title: "The file holds more than one YAML document.", hint: "Keep one contract per file; remove the extra `---` separator." },
-  "yaml-depth-limit": { severity: "error", title: "The YAML nests deeper than the limit.", hint: "Collections may nest at most 128 levels (docs/contract-format.md, Limits); flatten the structure or move shared parts into types referenced with $ref." },
+  "yaml-depth-limit": { severity: "error", title: "The YAML nests deeper than the limit.", hint: "Collections may nest at most 256 levels (docs/contract-format.md, Limits); flatten the structure or move shared parts into types referenced with $ref." },
   "yaml-unsupported-tag": { severity: "error", title: "A YAML tag is not supported.", hint: "Remove the custom tag (`!name`); contracts use plain YAML values." },
 
   // --- structure (the published JSON Schema) ---

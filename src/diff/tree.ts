@@ -4,7 +4,7 @@
  * added/removed keys), and schemas are dereferenced. Each tree path also knows the JSON pointer of
  * the document node it came from, so findings can point into both files.
  */
-import { operationFlags } from "../emit/cli/commands.js";
+import { commandNames, operationFlags } from "../emit/cli/commands.js";
 import { kebabCase } from "../model/naming.js";
 import type { ContractModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../spec/schema-walk.js";
@@ -73,7 +73,12 @@ const SCALAR_KEYWORDS = [
 class TreeBuilder {
   readonly pointers = new Map<string, string>();
 
-  constructor(private readonly model: ContractModel) {}
+  /** CLI command names as the CLI emitter assigns them (a name the CLI reserves gets a suffix). */
+  private readonly commands: Map<string, string>;
+
+  constructor(private readonly model: ContractModel) {
+    this.commands = commandNames(model);
+  }
 
   private at(path: string[], pointer: string): void {
     this.pointers.set(pathKey(path), pointer);
@@ -127,7 +132,7 @@ class TreeBuilder {
       http: { method: op.http.method, path: op.http.path, bindings: byName(op.http.bindings.map((b) => [b.field, b] as const), (b) => `${b.in}:${b.name}`) },
       effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld },
       annotations: { ...op.annotations },
-      names: { tool: op.names.tool, kebab: op.names.kebab },
+      names: { tool: op.names.tool, kebab: this.commands.get(op.names.id)! },
       mcpExposed: op.mcp.exposed,
       errors: set(op.errors.map((e) => e.code)),
       filters: set(op.filters),

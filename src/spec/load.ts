@@ -26,7 +26,7 @@ export const MAX_EXPANDED_NODES = 500_000;
 /** YAML errors reported per file. */
 export const MAX_YAML_ERRORS = 10;
 /** Collections nested in one YAML document; far above any contract, far below what overflows a parser. */
-export const MAX_YAML_DEPTH = 128;
+export const MAX_YAML_DEPTH = 256;
 /** Subschemas nested in one schema (checked before ajv sees it). */
 export const MAX_SCHEMA_DEPTH = 64;
 /** Operations in one contract. */

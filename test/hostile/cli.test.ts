@@ -14,6 +14,7 @@ import { runCli, type CommandSpec } from "../../src/cli-runtime/program.js";
 import { commandSpecs, RESERVED_COMMANDS, RESERVED_FLAGS } from "../../src/emit/cli/commands.js";
 import { journalTarget } from "../../src/runtime/client.js";
 import { parseContractText } from "../../src/spec/parse.js";
+import { emitPackage } from "../../src/emit/index.js";
 import { startBillingServer } from "../../examples/billing/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
 import { type LossyProxy, startLossyProxy } from "../e2e/lossy-proxy.js";
@@ -73,6 +74,13 @@ async function run(args: string[], stdin: string | Buffer = "{}", commands: read
 }
 
 describe("command and flag names never collide with the CLI's own", () => {
+  it("the generated README lists a renamed command by the name the CLI gives it", async () => {
+    const readme = (await emitPackage(model)).get("README.md")!;
+    // The SDK table keeps the method `completion`; the CLI table names the command the CLI really has.
+    const cliRows = readme.slice(readme.indexOf("| command | summary |")).split("\n").filter((line) => line.startsWith("| `"));
+    expect(cliRows.some((row) => row.startsWith("| `completion-operation` |"))).toBe(true);
+    expect(cliRows.some((row) => row.startsWith("| `completion` |"))).toBe(false);
+  });
   it("renames reserved commands deterministically and says so in --help", async () => {
     expect(specs.map((s) => s.name)).toEqual(["completion-operation", "help-operation"]);
     for (const name of specs.map((s) => s.name)) expect(RESERVED_COMMANDS.has(name)).toBe(false);

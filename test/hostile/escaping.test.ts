@@ -198,7 +198,8 @@ describe("a contract whose every string is hostile", () => {
     const model = parseOk("hostile", hostileContract);
     const files = await emitPackage(model);
     writeTree(`${root}/hostile`, files);
-    for (const [name, yaml] of [["deep64", deepContract(64)], ["deep200", deepContract(200)]] as const) {
+    // 63 objects around a string = 64 schema levels: the deepest schema the limits accept (docs/contract-format.md, Limits).
+    for (const [name, yaml] of [["deep64", deepContract(63)]] as const) {
       writeTree(`${root}/${name}`, await emitPackage(parseOk(name, yaml)));
     }
     expect(tscStrict(root)).toBe("");
@@ -216,13 +217,18 @@ describe("a contract whose every string is hostile", () => {
     expect(buildAndImport(`${root}/hostile`)).toContain("imported true clean");
   });
 
-  it("a schema 200 objects deep generates (contractgen generate, default stack) without the formatter overflowing", () => {
+  it("a schema 64 levels deep (63 objects around a string) generates (contractgen generate, default stack) without the formatter overflowing; 200 deep is refused with a located diagnostic", () => {
     const root = freshRoot("deep-cli");
-    writeFileSync(join(root, "deep200.yaml"), deepContract(200));
-    const r = spawnSync(process.execPath, [join(process.cwd(), "bin/contractgen.js"), "generate", join(root, "deep200.yaml"), "-o", join(root, "out")], { encoding: "utf8" });
+    writeFileSync(join(root, "deep64.yaml"), deepContract(63));
+    const r = spawnSync(process.execPath, [join(process.cwd(), "bin/contractgen.js"), "generate", join(root, "deep64.yaml"), "-o", join(root, "out")], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(readFileSync(join(root, "out/sdk/types.ts"), "utf8")).toContain("p199");
+    expect(readFileSync(join(root, "out/sdk/types.ts"), "utf8")).toContain("p62");
+    writeFileSync(join(root, "deep200.yaml"), deepContract(200));
+    const refused = spawnSync(process.execPath, [join(process.cwd(), "bin/contractgen.js"), "generate", join(root, "deep200.yaml"), "-o", join(root, "out200")], { encoding: "utf8" });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/deep200\.yaml:\d+:\d+: error \[(yaml|schema)-depth-limit\]/);
+    expect(refused.stderr).not.toMatch(/\n\s+at .*:\d+:\d+\)?\n/); // no stack frame
   });
 });
 

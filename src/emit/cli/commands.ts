@@ -60,7 +60,7 @@ function resolveLocal(node: unknown, root: unknown): SchemaObject | undefined {
   for (let hops = 0; hops < 32 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
     const name = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : undefined;
     const defs = isSchemaObject(root) ? root.$defs : undefined;
-    current = name !== undefined && isSchemaObject(defs) ? defs[name] : undefined;
+    current = name !== undefined && isSchemaObject(defs) && Object.hasOwn(defs, name) ? defs[name] : undefined;
   }
   return isSchemaObject(current) ? current : undefined;
 }

@@ -3,7 +3,7 @@ import type { ContractModel } from "../../model/types.js";
 import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
 import { EXIT_CODE_TABLE } from "../../cli-runtime/exit-codes.js";
-import { cliName } from "../cli/commands.js";
+import { cliName, commandNames } from "../cli/commands.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { renderTemplate } from "../shared/templates.js";
 
@@ -20,6 +20,7 @@ function ownVersions(): Record<string, string> {
 export function emitPackageFiles(model: ContractModel): Record<string, string> {
   const v = ownVersions();
   const names = clientMethodNames(model);
+  const commands = commandNames(model);
   const auth = model.transport.auth;
   const data = {
     packageName: `${model.name}-sdk`,
@@ -42,7 +43,7 @@ export function emitPackageFiles(model: ContractModel): Record<string, string> {
     retry: { ...DEFAULT_RETRY_POLICY, jitterPercent: Math.round(DEFAULT_RETRY_POLICY.jitter * 100) },
     operations: model.operations.map((op) => ({
       method: names.get(op.names.id)!.call,
-      command: op.names.kebab,
+      command: commands.get(op.names.id)!,
       summary: op.summary,
       effects:
         op.effects.kind === "read"
