@@ -171,7 +171,8 @@ interface RefundInput {
   invoice_id: string;
   amount: number;
   reason?: string;
-  idempotency_key: string;
+  expected_refunded_cents?: number;
+  idempotency_key?: string;
   dry_run?: boolean;
   confirm_token?: string;
 }
@@ -224,6 +225,8 @@ const handlers: Handlers = {
   },
 
   refund_invoice: {
+    // The host compares expected_refunded_cents with this invoice, for previews and executions alike.
+    target: (input: RefundInput, ctx: HandlerContext): InvoiceRow => requireInvoice(ctx.db, input.invoice_id),
     preview(input: RefundInput, ctx: HandlerContext, confirmation: Confirmation) {
       const invoice = requireInvoice(ctx.db, input.invoice_id);
       return {

@@ -238,6 +238,11 @@ export class ContractHost {
     for (const p of op.preconditions) {
       if (p.required && input[p.field] === undefined) problems.push({ field: p.field, message: `${p.field} is required` });
     }
+    // The operation key is required to execute, not to preview (a previewable operation leaves it out of input.required).
+    const key = op.idempotency?.keyField;
+    if (op.preview && key !== undefined && input[key] === undefined && !isDryRun(op.preview, input)) {
+      problems.push({ field: key, message: `${key} is required to execute ${op.names.id}` });
+    }
     const page = op.pagination;
     const limit = page ? input[page.limitField] : undefined;
     if (page && typeof limit === "number" && limit > page.limitMax) {
@@ -281,6 +286,8 @@ export class ContractHost {
 
   private async preview(op: OperationModel, preview: PreviewModel, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
     const handler = this.handlers[op.names.id] as StagedHandler & Required<Pick<StagedHandler, "preview">>;
+    // A preview fails on a stale expectation exactly as the execution would, before any token exists.
+    this.checkedTarget(op, handler, input, ctx);
     const confirmation = this.confirmTokens.prepare(preview.ttlMs);
     const output = await handler.preview(input as never, ctx, confirmation);
     if (output === null || typeof output !== "object" || Array.isArray(output)) {
@@ -347,12 +354,15 @@ export class ContractHost {
     const handler = this.handlers[op.names.id];
     if (typeof handler === "function") return handler(input as never, ctx);
     if (!handler) throw new Error(`No handler for ${op.names.id}.`);
-    let target: unknown;
-    if (handler.target) {
-      target = assertSynchronous(handler.target(input as never, ctx), op);
-      if (!handler.unchanged?.(input as never, target as never)) this.checkPreconditions(op, input, target);
-    }
-    return handler.execute(input as never, ctx, target as never);
+    return handler.execute(input as never, ctx, this.checkedTarget(op, handler, input, ctx) as never);
+  }
+
+  /** The handler's target record, with the operation's preconditions checked against it (previews and executions alike). */
+  private checkedTarget(op: OperationModel, handler: StagedHandler, input: Record<string, unknown>, ctx: HandlerContext): unknown {
+    if (!handler.target) return undefined;
+    const target = assertSynchronous(handler.target(input as never, ctx), op);
+    if (!handler.unchanged?.(input as never, target as never)) this.checkPreconditions(op, input, target);
+    return target;
   }
 
   private redeemConfirmToken(op: OperationModel, preview: PreviewModel, input: Record<string, unknown>, ctx: HandlerContext): void {
@@ -372,6 +382,7 @@ export class ContractHost {
       const current = record[p.compares];
       if (canonicalJson(expected) !== canonicalJson(current)) {
         throw this.hostError(p.error, `${p.field} is ${canonicalJson(expected)} but the current ${p.compares} is ${canonicalJson(current)}; nothing was changed. Re-read and decide again.`, {
+          field: p.field,
           details: { [p.compares]: current },
         });
       }
@@ -404,8 +415,10 @@ export class ContractHost {
       const listed = op.errors.some((ref) => ref.code === error.code);
       const known = this.model.errors.some((e) => e.code === error.code) || FALLBACK_ERRORS[error.code] !== undefined;
       // Handlers may only raise what the operation lists; a code outside it is a handler bug.
-      if (listed || (known && this.raisedByHost.has(error))) return this.envelope(error, operationId);
-      this.log(`${op.names.id}: raised ${error.code}, which the operation does not list: ${error.message}`);
+      const detailsProblem = this.detailsProblem(error);
+      if (detailsProblem) this.log(`${op.names.id}: ${error.code} carries details the contract does not allow: ${detailsProblem}`);
+      else if (listed || (known && this.raisedByHost.has(error))) return this.envelope(error, operationId);
+      else this.log(`${op.names.id}: raised ${error.code}, which the operation does not list: ${error.message}`);
     } else {
       this.log(`${op.names.id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
@@ -413,8 +426,17 @@ export class ContractHost {
     return this.envelope(internal, operationId);
   }
 
+  /** Why an error's details break the schema its code declares (`errors.<CODE>.details`), or null. */
+  private detailsProblem(error: PlatformError): string | null {
+    const schema = this.model.errors.find((e) => e.code === error.code)?.details?.schema;
+    if (schema === undefined || error.details === null) return null;
+    const problems = this.validator.problems(schema, error.details);
+    return problems.length > 0 ? problems.map((p) => p.message).join("; ") : null;
+  }
+
   private envelope(error: PlatformError, operationId: string, headers: Record<string, string> = {}): HostResponse {
-    const status = this.model.errors.find((e) => e.code === error.code)?.httpStatus ?? FALLBACK_ERRORS[error.code]?.httpStatus ?? 500;
+    const declared = this.model.errors.find((e) => e.code === error.code);
+    const status = declared?.httpStatus ?? FALLBACK_ERRORS[error.code]?.httpStatus ?? 500;
     const extra: Record<string, string> = { ...headers };
     if (error.retryAfterSeconds !== null) extra["Retry-After"] = String(error.retryAfterSeconds);
     if (status === 401 && this.model.transport.auth.type === "bearer") extra["WWW-Authenticate"] = "Bearer";
@@ -422,7 +444,8 @@ export class ContractHost {
       error: {
         code: error.code,
         message: error.message,
-        field: error.field,
+        // The field the taxonomy ties the code to, unless the raiser named a more precise one.
+        field: error.field ?? declared?.field ?? null,
         details: error.details,
         operationId,
         // Every rejection happens before or inside a rolled-back transaction: nothing took effect.

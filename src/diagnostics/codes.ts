@@ -51,12 +51,14 @@ export const DIAGNOSTIC_CODES = {
   "error-code-undeclared": { severity: "error", title: "An error code is used but not declared in `errors`.", hint: "Declare the code under `errors:` with a class, an action and an HTTP status, or fix its spelling." },
   "error-action-mismatch": { severity: "warning", title: "An error's recovery action does not fit its class.", hint: "Pick the action a caller of this class can take (e.g. transient → retry_same_key)." },
   "error-status-mismatch": { severity: "warning", title: "An error's HTTP status does not fit its class.", hint: "Use the conventional status (invalid_input 400/422, not_found 404, conflict 409/412, permission 403, rate_limited 429, transient 5xx)." },
+  "error-field-missing": { severity: "error", title: "An operation lists an error whose `field` is not one of its input fields.", hint: "Give the operation that input field, declare a separate error code for it, or drop the error's `field`." },
   "behaviour-error-class": { severity: "error", title: "A behaviour names an error of the wrong class.", hint: "Idempotency mismatches, invalid confirm tokens and stale preconditions are `conflict` (or `invalid_input` for tokens) errors." },
   "behaviour-error-not-listed": { severity: "warning", title: "An operation can raise a behaviour error it does not list.", hint: "Add the code to the operation's `errors` so clients and docs know it can arrive." },
 
   // --- effects, idempotency, preview ---
   "idempotency-key-missing": { severity: "error", title: "The idempotency key field is not an input property.", hint: "Add the field to `input.properties` (a string, e.g. format uuid)." },
   "idempotency-key-not-required": { severity: "error", title: "The idempotency key field is optional.", hint: "List the key field in `input.required`, so no call goes out without a key." },
+  "idempotency-key-blocks-preview": { severity: "error", title: "A previewable operation requires its idempotency key on every call.", hint: "Remove the key field from `input.required`: a preview needs no key, and executions require one anyway." },
   "idempotency-mode-mismatch": { severity: "error", title: "`effects.idempotent` and `idempotency` disagree.", hint: "Use `idempotent: key` together with an `idempotency` block, and only then." },
   "read-with-idempotency-key": { severity: "warning", title: "A read operation declares an idempotency key.", hint: "Reads are naturally idempotent; remove the `idempotency` block or mark the operation mutating." },
   "preview-dry-run-missing": { severity: "error", title: "The preview's dry-run field is not a boolean input property.", hint: "Add the dry-run field to `input.properties` as `{ type: boolean }`." },

@@ -6,7 +6,7 @@
  */
 import { commandNames, operationFlags } from "../emit/cli/commands.js";
 import { kebabCase } from "../model/naming.js";
-import type { ContractModel, JsonSchema, OperationModel } from "../model/types.js";
+import type { ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../spec/schema-walk.js";
 import { escapePointerSegment } from "../spec/source.js";
 
@@ -93,7 +93,7 @@ class TreeBuilder {
         baseUrl: m.transport.baseUrl,
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
       },
-      errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => ({ class: e.class, action: e.action, http: e.httpStatus })),
+      errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => this.error(e)),
       operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
     };
     this.at(["budget"], "/budget");
@@ -101,6 +101,15 @@ class TreeBuilder {
     this.at(["transport", "baseUrl"], "/transport/http/baseUrl");
     for (const e of m.errors) this.at(["errors", e.code], `/errors/${escapePointerSegment(e.code)}`);
     return root;
+  }
+
+  /** An error: its class, action and status, the input field it concerns, and its details schema when declared. */
+  private error(e: ErrorModel): TreeNode {
+    const at = `/errors/${escapePointerSegment(e.code)}`;
+    this.at(["errors", e.code, "field"], e.field !== null ? `${at}/field` : at);
+    const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field };
+    if (e.details) node.details = this.schema(e.details.schema, e.details.schema, ["errors", e.code, "details"], `${at}/details`, new Set());
+    return node;
   }
 
   private operation(op: OperationModel): TreeNode {

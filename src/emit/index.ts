@@ -4,7 +4,7 @@ import { packagePath } from "../package-root.js";
 import { emitCliMain, emitCommands } from "./cli/commands.js";
 import { emitPackageFiles } from "./package/package.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
-import { emitContractInfo } from "./sdk/errors.js";
+import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperations } from "./sdk/operations.js";
 import { emitTypes } from "./sdk/types.js";
 import { emitValidators } from "./sdk/validators.js";
@@ -28,6 +28,7 @@ function copiedRuntime(from: string, to: string, sdkRuntime: string): Array<[str
 function emitIndex(model: ContractModel): string {
   return `${generatedHeader(model.name, model.version)}export { ${clientClassName(model)} } from "./client.js";
 export { CONTRACT, TAXONOMY, type ErrorCode } from "./contract.js";
+export { type AnyContractError, type ContractErrorOf, type ErrorDetailsByCode, isContractError } from "./errors.js";
 export type * from "./types.js";
 export * from "./runtime/index.js";
 `;
@@ -41,6 +42,7 @@ export async function emitPackage(model: ContractModel): Promise<FileTree> {
     ["sdk/index.ts", emitIndex(model)],
     ["sdk/client.ts", emitClient(model)],
     ["sdk/contract.ts", emitContractInfo(model)],
+    ["sdk/errors.ts", await emitErrorTypes(model)],
     ["sdk/operations.ts", emitOperations(model)],
     ["sdk/types.ts", await emitTypes(model)],
     ["sdk/validators.js", validators.js],

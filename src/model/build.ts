@@ -52,6 +52,8 @@ export function buildModel(ctx: CheckContext): ContractModel {
     description: e.description ?? "",
     since: e.since ?? null,
     retryable: RETRYABLE_CLASSES.has(e.class as ErrorClass),
+    field: e.field ?? null,
+    details: e.details !== undefined ? schemaAt(joinPointer("/errors", code, "details")) : null,
     loc: file.locate(joinPointer("/errors", code)),
   }));
 

@@ -111,6 +111,10 @@ export interface ErrorModel {
   readonly since: string | null;
   /** Whether a caller may retry automatically (derived from the class). */
   readonly retryable: boolean;
+  /** The input field the error concerns (`field:`), or null when it varies or there is none. */
+  readonly field: string | null;
+  /** Schema of the envelope's `details` when not null (`details:`), or null when undeclared. */
+  readonly details: SchemaModel | null;
   readonly loc: SourceLocation;
 }
 

@@ -3,6 +3,7 @@ import { buildModel } from "../model/build.js";
 import type { ContractModel } from "../model/types.js";
 import { checkCatalogBudget } from "./checks/budget.js";
 import { checkBehaviour } from "./checks/behaviour.js";
+import { checkErrorFields, checkPreviewKey } from "./checks/behaviour-modes.js";
 import { checkHeader } from "./checks/header.js";
 import { checkErrorReferences, checkOperationSet, checkTransport } from "./checks/operations.js";
 import { checkReads } from "./checks/reads.js";
@@ -33,6 +34,8 @@ export const SEMANTIC_CHECKS: readonly Check[] = [
   checkErrorReferences,
   checkTransport,
   checkBehaviour,
+  checkPreviewKey,
+  checkErrorFields,
   checkReads,
 ];
 

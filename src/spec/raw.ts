@@ -33,6 +33,8 @@ export interface RawError {
   http: number;
   description?: string;
   since?: string;
+  field?: string;
+  details?: unknown;
 }
 
 export interface RawOperation {

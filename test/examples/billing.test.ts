@@ -244,7 +244,7 @@ describe("billing: update_customer with expected_revision (If-Match)", () => {
 
   it("stale expected_revision: 412 REVISION_CONFLICT with the current revision, nothing changes", async () => {
     expect((await call("PATCH", `/customers/${ada.id}`, { headers: { "If-Match": "1" }, body: { name: "Rev Two" } })).status).toBe(200);
-    const error = expectError(await call("PATCH", `/customers/${ada.id}`, { headers: { "If-Match": "1" }, body: { name: "Lost Update" } }), 412, "REVISION_CONFLICT");
+    const error = expectError(await call("PATCH", `/customers/${ada.id}`, { headers: { "If-Match": "1" }, body: { name: "Lost Update" } }), 412, "REVISION_CONFLICT", "expected_revision");
     expect(error.details).toEqual({ revision: 2 });
     expect((await call("GET", `/customers/${ada.id}`)).body).toMatchObject({ name: "Rev Two", revision: 2 });
   });

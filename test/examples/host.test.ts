@@ -20,6 +20,7 @@ function stubHandlers(overrides: Partial<Record<string, Handlers[string]>> = {})
     update_customer: { target: () => ({ revision: 1 }), execute: (input: { customer_id: string }) => customer(input.customer_id) },
     get_invoice: () => invoice,
     refund_invoice: {
+      target: () => ({ refunded_cents: 0 }),
       preview: () => ({ invoice_id: "inv_1", amount: 1, balance_after_cents: 99, expires_at: "2026-07-01T00:10:00.000Z" }),
       execute: () => ({ id: "re_1", invoice_id: "inv_1", amount: 1, status: "succeeded" }),
     },

@@ -266,6 +266,8 @@ describe("incidents: get_incident and assign_incident", () => {
       await call("PUT", "/incidents/INC-088/owner", { headers: { "If-Match": String(before.revision + 1) }, body: { owner: "payments-oncall" } }),
       412,
       "REVISION_CONFLICT",
+      // The precondition's input field (the If-Match header carries it).
+      "expected_revision",
     );
     expect(error.details).toEqual({ revision: before.revision });
     expect((await call("GET", "/incidents/INC-088")).body).toEqual(before);

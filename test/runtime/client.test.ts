@@ -147,7 +147,8 @@ const refund: OperationSpec = {
   errors: ["AMOUNT_INVALID"],
   validateInput: compile({
     type: "object",
-    required: ["charge_id", "idempotency_key", "amount"],
+    // A previewable operation leaves its key out of input.required: it is required to execute only.
+    required: ["charge_id", "amount"],
     additionalProperties: false,
     properties: {
       charge_id: { type: "string" },
@@ -1070,7 +1071,7 @@ describe("operation journal", () => {
 describe("preview and confirm", () => {
   const preview = { expected: { refund: 500 }, confirm_token: "ct_1" };
 
-  it("preview sends dry_run true with a throwaway key, validates the preview output, journals nothing", async () => {
+  it("preview sends dry_run true and no key, validates the preview output, journals nothing", async () => {
     const journal = new MemoryJournal();
     const { fetch, calls } = scripted(json(200, preview));
     const c = client(fetch, { journal });
@@ -1078,15 +1079,15 @@ describe("preview and confirm", () => {
     expect(result).toEqual(preview);
     expect(calls[0]!.url.pathname).toBe("/v1/charges/ch_1/refunds");
     expect(calls[0]!.body).toEqual({ amount: 500, dry_run: true });
-    expect(calls[0]!.headers["idempotency-key"]).toMatch(UUID);
+    expect(calls[0]!.headers["idempotency-key"]).toBeUndefined();
     expect(journal.findUnfinished("refund_charge", BASE, hashValue({ charge_id: "ch_1", amount: 500 }))).toBeUndefined();
   });
 
-  it("preview keeps a caller's dry_run false overridden to true", async () => {
+  it("preview overrides a caller's dry_run false to true and never sends a key, even one it was given", async () => {
     const { fetch, calls } = scripted(json(200, preview));
     await client(fetch).preview(refund, { charge_id: "ch_1", amount: 500, dry_run: false, idempotency_key: "kp" });
     expect(calls[0]!.body).toEqual({ amount: 500, dry_run: true });
-    expect(calls[0]!.headers["idempotency-key"]).toBe("kp");
+    expect(calls[0]!.headers["idempotency-key"]).toBeUndefined();
   });
 
   it("call sends dry_run false with the confirm token, keyed and journaled on the intent parameters", async () => {

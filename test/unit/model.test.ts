@@ -45,6 +45,7 @@ describe("the contract model", () => {
       { field: "invoice_id", in: "path", name: "invoice_id" },
       { field: "amount", in: "body", name: "amount" },
       { field: "reason", in: "body", name: "reason" },
+      { field: "expected_refunded_cents", in: "body", name: "expected_refunded_cents" },
       { field: "idempotency_key", in: "header", name: "Idempotency-Key" },
       { field: "dry_run", in: "body", name: "dry_run" },
       { field: "confirm_token", in: "body", name: "confirm_token" },

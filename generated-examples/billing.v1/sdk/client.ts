@@ -138,10 +138,10 @@ export class BillingClient {
   }
 
   /**
-   * Preview of `refundInvoice`: executes nothing; returns the expected effect and a confirm token
-   * valid for 10m.
+   * Preview of `refundInvoice`: executes nothing and takes no operation key; returns the expected
+   * effect and a confirm token valid for 10m.
    */
-  previewRefundInvoice(input: WithOptional<Omit<T.RefundInvoiceInput, "dry_run" | "confirm_token">, "idempotency_key">, options: CallOptions = {}): Promise<T.RefundInvoicePreview> {
+  previewRefundInvoice(input: Omit<T.RefundInvoiceInput, "dry_run" | "confirm_token" | "idempotency_key">, options: CallOptions = {}): Promise<T.RefundInvoicePreview> {
     return this.core.preview(ops.refundInvoice, input, options);
   }
 

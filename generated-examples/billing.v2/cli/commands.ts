@@ -184,7 +184,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     "name": "refund-invoice",
     "group": "invoices",
     "summary": "Refund a failed or disputed invoice, once.",
-    "details": "amount is in integer cents of the invoice currency (changed in 2.0.0; it was dollars). By default the call is a preview (dry_run true): it returns the expected effect and a confirm_token valid for 10 minutes. Executing requires dry_run false and that token, issued for exactly the same parameters; otherwise CONFIRMATION_REQUIRED and nothing is refunded. The idempotency_key makes a retry after a lost response return the first refund instead of refunding twice.\n\nEffects: mutating, destructive, irreversible, idempotent under its operation key `idempotency_key` (kept 24h; omit it to let the journal pick or recover one), reaches systems outside the platform.\n\nErrors: INVALID_FIELD (invalid_input → fix_field), INVOICE_NOT_FOUND (not_found → verify_identifier), REFUND_EXCEEDS_BALANCE (conflict → reread_and_replan), CONFIRMATION_REQUIRED (conflict → reread_and_replan), IDEMPOTENCY_KEY_REUSED (conflict → stop_and_surface), TOKEN_INVALID (unauthenticated → reauthenticate), ROLE_FORBIDDEN (permission → stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).",
+    "details": "amount is in integer cents of the invoice currency (changed in 2.0.0; it was dollars). By default the call is a preview (dry_run true): it returns the expected effect and a confirm_token valid for 10 minutes. Executing requires dry_run false and that token, issued for exactly the same parameters; otherwise CONFIRMATION_REQUIRED and nothing is refunded. The idempotency_key makes a retry after a lost response return the first refund instead of refunding twice.\n\nPreconditions: --expected-refunded-cents must match the current refunded_cents (else INVOICE_CHANGED, no change).\n\nEffects: mutating, destructive, irreversible, idempotent under its operation key `idempotency_key` (kept 24h; omit it to let the journal pick or recover one), reaches systems outside the platform.\n\nErrors: INVALID_FIELD (invalid_input → fix_field), INVOICE_NOT_FOUND (not_found → verify_identifier), REFUND_EXCEEDS_BALANCE (conflict → reread_and_replan), INVOICE_CHANGED (conflict → reread_and_replan), CONFIRMATION_REQUIRED (conflict → reread_and_replan), IDEMPOTENCY_KEY_REUSED (conflict → stop_and_surface), TOKEN_INVALID (unauthenticated → reauthenticate), ROLE_FORBIDDEN (permission → stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).",
     "sdkMethod": "refundInvoice",
     "previewMethod": "previewRefundInvoice",
     "allMethod": null,
@@ -217,6 +217,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         ],
         "required": false,
         "description": ""
+      },
+      {
+        "field": "expected_refunded_cents",
+        "flag": "expected-refunded-cents",
+        "type": "integer",
+        "minimum": 0,
+        "required": false,
+        "description": "The invoice's refunded_cents as last read; a preview or refund fails with INVOICE_CHANGED if it moved. Unit: cents."
       }
     ],
     "inputOnly": [],

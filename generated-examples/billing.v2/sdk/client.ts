@@ -122,26 +122,32 @@ export class BillingClient {
    * Executes (the dry run is switched off): pass the `confirm_token` that `previewRefundInvoice`
    * returned for these exact parameters; it is valid for 10m.
    *
+   * Preconditions: `expected_refunded_cents` must match the current refunded_cents (else
+   * INVOICE_CHANGED, no change).
+   *
    * Effects: mutating, destructive, irreversible, idempotent under its operation key
    * `idempotency_key` (kept 24h; omit it to let the journal pick or recover one), reaches systems
    * outside the platform.
    *
    * Errors: INVALID_FIELD (invalid_input → fix_field), INVOICE_NOT_FOUND (not_found →
-   * verify_identifier), REFUND_EXCEEDS_BALANCE (conflict → reread_and_replan), CONFIRMATION_REQUIRED
-   * (conflict → reread_and_replan), IDEMPOTENCY_KEY_REUSED (conflict → stop_and_surface),
-   * TOKEN_INVALID (unauthenticated → reauthenticate), ROLE_FORBIDDEN (permission →
-   * stop_and_surface), RATE_LIMITED (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient →
-   * retry_same_key).
+   * verify_identifier), REFUND_EXCEEDS_BALANCE (conflict → reread_and_replan), INVOICE_CHANGED
+   * (conflict → reread_and_replan), CONFIRMATION_REQUIRED (conflict → reread_and_replan),
+   * IDEMPOTENCY_KEY_REUSED (conflict → stop_and_surface), TOKEN_INVALID (unauthenticated →
+   * reauthenticate), ROLE_FORBIDDEN (permission → stop_and_surface), RATE_LIMITED (rate_limited →
+   * retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).
    */
   refundInvoice(input: WithOptional<Omit<T.RefundInvoiceInput, "dry_run">, "idempotency_key">, options: CallOptions = {}): Promise<T.RefundInvoiceOutput> {
     return this.core.call(ops.refundInvoice, input, options);
   }
 
   /**
-   * Preview of `refundInvoice`: executes nothing; returns the expected effect and a confirm token
-   * valid for 10m.
+   * Preview of `refundInvoice`: executes nothing and takes no operation key; returns the expected
+   * effect and a confirm token valid for 10m.
+   *
+   * Preconditions are checked as for the execution: a stale `expected_refunded_cents` fails the
+   * preview the same way, and no token is issued.
    */
-  previewRefundInvoice(input: WithOptional<Omit<T.RefundInvoiceInput, "dry_run" | "confirm_token">, "idempotency_key">, options: CallOptions = {}): Promise<T.RefundInvoicePreview> {
+  previewRefundInvoice(input: Omit<T.RefundInvoiceInput, "dry_run" | "confirm_token" | "idempotency_key">, options: CallOptions = {}): Promise<T.RefundInvoicePreview> {
     return this.core.preview(ops.refundInvoice, input, options);
   }
 

@@ -4,7 +4,7 @@ import type { ContractInfo, TaxonomyEntry } from "./runtime/index.js";
 
 /** Every error code the platform may answer with: its class, its one recovery action and HTTP status. */
 export const TAXONOMY = {
-  /** A field failed validation; `field` names it. */
+  /** A field failed validation; `field` names the first one, `details.problems` lists every one when there are several. */
   INVALID_FIELD: { class: "invalid_input", action: "fix_field", http: 400 },
   CUSTOMER_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 },
   INVOICE_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 },
@@ -14,6 +14,8 @@ export const TAXONOMY = {
   IDEMPOTENCY_KEY_REUSED: { class: "conflict", action: "stop_and_surface", http: 409 },
   /** expected_revision is stale; re-read the customer and decide again. */
   REVISION_CONFLICT: { class: "conflict", action: "reread_and_replan", http: 412 },
+  /** expected_refunded_cents is stale; re-read the invoice and decide again. Nothing was previewed or refunded. */
+  INVOICE_CHANGED: { class: "conflict", action: "reread_and_replan", http: 412 },
   /** No valid confirm token for these exact parameters; preview again. */
   CONFIRMATION_REQUIRED: { class: "conflict", action: "reread_and_replan", http: 409 },
   REFUND_EXCEEDS_BALANCE: { class: "conflict", action: "reread_and_replan", http: 409 },

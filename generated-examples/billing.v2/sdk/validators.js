@@ -1999,7 +1999,7 @@ return errors === 0;
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateRefundInvoiceInput = validate40;
-const schema55 = {"type":"object","required":["invoice_id","amount","idempotency_key"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"#/$defs/InvoiceId"},"amount":{"type":"integer","minimum":1,"maximum":500000,"x-unit":"cents","description":"Amount to refund, in cents (100 = 1.00 in the invoice currency)."},"reason":{"type":"string","enum":["duplicate","fraudulent","requested_by_customer","failed_delivery"]},"idempotency_key":{"type":"string","format":"uuid"},"dry_run":{"type":"boolean","default":true,"description":"true previews without refunding."},"confirm_token":{"type":"string","description":"Token from the preview of these exact parameters."}},"$defs":{"InvoiceId":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."}}};
+const schema55 = {"type":"object","required":["invoice_id","amount"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"#/$defs/InvoiceId"},"amount":{"type":"integer","minimum":1,"maximum":500000,"x-unit":"cents","description":"Amount to refund, in cents (100 = 1.00 in the invoice currency)."},"reason":{"type":"string","enum":["duplicate","fraudulent","requested_by_customer","failed_delivery"]},"expected_refunded_cents":{"type":"integer","minimum":0,"x-unit":"cents","description":"The invoice's refunded_cents as last read; a preview or refund fails with INVOICE_CHANGED if it moved."},"idempotency_key":{"type":"string","format":"uuid","description":"Required to execute; a preview needs none."},"dry_run":{"type":"boolean","default":true,"description":"true previews without refunding."},"confirm_token":{"type":"string","description":"Token from the preview of these exact parameters."}},"$defs":{"InvoiceId":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."}}};
 const schema56 = {"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2033,8 +2033,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.idempotency_key === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "idempotency_key"},message:"must have required property '"+"idempotency_key"+"'"};
+for(const key0 in data){
+if(!(((((((key0 === "invoice_id") || (key0 === "amount")) || (key0 === "reason")) || (key0 === "expected_refunded_cents")) || (key0 === "idempotency_key")) || (key0 === "dry_run")) || (key0 === "confirm_token"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2043,9 +2044,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((((key0 === "invoice_id") || (key0 === "amount")) || (key0 === "reason")) || (key0 === "idempotency_key")) || (key0 === "dry_run")) || (key0 === "confirm_token"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+if(data.invoice_id !== undefined){
+let data0 = data.invoice_id;
+if(typeof data0 === "string"){
+if(!pattern10.test(data0)){
+const err3 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2055,11 +2059,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.invoice_id !== undefined){
-let data0 = data.invoice_id;
-if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
-const err4 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
+else {
+const err4 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2069,8 +2070,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-else {
-const err5 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.amount !== undefined){
+let data1 = data.amount;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err5 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2079,11 +2082,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.amount !== undefined){
-let data1 = data.amount;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data1 == "number"){
+if(data1 > 500000 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500000},message:"must be <= 500000"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2092,9 +2093,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(typeof data1 == "number"){
-if(data1 > 500000 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500000},message:"must be <= 500000"};
+if(data1 < 1 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2103,8 +2103,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.reason !== undefined){
+let data2 = data.reason;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2113,12 +2117,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-if(data.reason !== undefined){
-let data2 = data.reason;
-if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data2 === "duplicate") || (data2 === "fraudulent")) || (data2 === "requested_by_customer")) || (data2 === "failed_delivery"))){
+const err9 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema55.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2127,8 +2127,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((((data2 === "duplicate") || (data2 === "fraudulent")) || (data2 === "requested_by_customer")) || (data2 === "failed_delivery"))){
-const err10 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema55.properties.reason.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.expected_refunded_cents !== undefined){
+let data3 = data.expected_refunded_cents;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err10 = {instancePath:instancePath+"/expected_refunded_cents",schemaPath:"#/properties/expected_refunded_cents/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2137,12 +2140,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.idempotency_key !== undefined){
-let data3 = data.idempotency_key;
-if(typeof data3 === "string"){
-if(!(formats2.test(data3))){
-const err11 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err11 = {instancePath:instancePath+"/expected_refunded_cents",schemaPath:"#/properties/expected_refunded_cents/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2152,8 +2152,12 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.idempotency_key !== undefined){
+let data4 = data.idempotency_key;
+if(typeof data4 === "string"){
+if(!(formats2.test(data4))){
+const err12 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2163,9 +2167,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.dry_run !== undefined){
-if(typeof data.dry_run !== "boolean"){
-const err13 = {instancePath:instancePath+"/dry_run",schemaPath:"#/properties/dry_run/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err13 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2175,9 +2178,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.confirm_token !== undefined){
-if(typeof data.confirm_token !== "string"){
-const err14 = {instancePath:instancePath+"/confirm_token",schemaPath:"#/properties/confirm_token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.dry_run !== undefined){
+if(typeof data.dry_run !== "boolean"){
+const err14 = {instancePath:instancePath+"/dry_run",schemaPath:"#/properties/dry_run/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2187,14 +2190,26 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.confirm_token !== undefined){
+if(typeof data.confirm_token !== "string"){
+const err15 = {instancePath:instancePath+"/confirm_token",schemaPath:"#/properties/confirm_token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }

@@ -2,5 +2,6 @@
 // Do not edit: changes are lost when the code is regenerated.
 export { ReleasesClient } from "./client.js";
 export { CONTRACT, TAXONOMY, type ErrorCode } from "./contract.js";
+export { type AnyContractError, type ContractErrorOf, type ErrorDetailsByCode, isContractError } from "./errors.js";
 export type * from "./types.js";
 export * from "./runtime/index.js";

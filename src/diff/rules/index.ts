@@ -22,6 +22,10 @@ import { rule as errorClassChanged } from "./error-class-changed.js";
 import { rule as errorCodeAdded } from "./error-code-added.js";
 import { rule as errorCodeRemoved } from "./error-code-removed.js";
 import { rule as errorCodeRenamed } from "./error-code-renamed.js";
+import { rule as errorDetailsAdded } from "./error-details-added.js";
+import { rule as errorDetailsChanged } from "./error-details-changed.js";
+import { rule as errorDetailsRemoved } from "./error-details-removed.js";
+import { rule as errorFieldChanged } from "./error-field-changed.js";
 import { rule as errorHttpStatusChanged } from "./error-http-status-changed.js";
 import { rule as filterAdded } from "./filter-added.js";
 import { rule as filterRemoved } from "./filter-removed.js";
@@ -137,6 +141,10 @@ export const RULES: readonly Rule[] = [
   errorCodeAdded,
   errorCodeRemoved,
   errorCodeRenamed,
+  errorDetailsAdded,
+  errorDetailsChanged,
+  errorDetailsRemoved,
+  errorFieldChanged,
   errorHttpStatusChanged,
   filterAdded,
   filterRemoved,

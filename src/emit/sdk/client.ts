@@ -57,11 +57,19 @@ export function emitClient(model: ContractModel): string {
       methods.push({
         name: m.preview,
         parameters: [
-          { name: "input", type: inputType(op, [...dryRun, op.preview.confirmTokenField], key) },
+          // A preview takes no operation key: it executes nothing (the key is required to execute only).
+          { name: "input", type: inputType(op, [...dryRun, op.preview.confirmTokenField, ...key], []) },
           { name: "options", type: "CallOptions", initializer: "{}" },
         ],
         returnType: op.preview.output ? `Promise<T.${types.preview}>` : "Promise<unknown>",
-        docs: [{ description: docLines(`Preview of \`${m.call}\`: executes nothing; returns the expected effect and a confirm token valid for ${op.preview.ttl}.`) }],
+        docs: [
+          {
+            description: docLines(
+              `Preview of \`${m.call}\`: executes nothing and takes no operation key; returns the expected effect and a confirm token valid for ${op.preview.ttl}.`,
+              op.preconditions.length > 0 ? `Preconditions are checked as for the execution: a stale ${op.preconditions.map((p) => `\`${p.field}\``).join(" or ")} fails the preview the same way, and no token is issued.` : null,
+            ),
+          },
+        ],
         statements: `return this.core.preview(${descriptor}, input, options);`,
       });
     }

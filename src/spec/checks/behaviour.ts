@@ -28,7 +28,8 @@ export function checkBehaviour(ctx: CheckContext): Diagnostic[] {
         const field = input.properties.get(op.idempotency.key);
         if (!field) {
           out.push(diagnostic("idempotency-key-missing", `Idempotency key ${JSON.stringify(op.idempotency.key)} of ${JSON.stringify(name)} is not an input property.`, file.locate(joinPointer(ip, "key"))));
-        } else if (!field.required) {
+        } else if (!field.required && !op.preview) {
+          // With a preview the key is required to execute only (checkPreviewKey).
           out.push(diagnostic("idempotency-key-not-required", `Idempotency key ${JSON.stringify(op.idempotency.key)} of ${JSON.stringify(name)} is not in input.required.`, file.locate(joinPointer(ip, "key"))));
         }
       }

@@ -54,9 +54,10 @@ function metaValidator(): Ajv2020 {
   return metaAjv;
 }
 
-/** Every schema position in the contract: shared types, inputs, outputs and preview outputs. */
+/** Every schema position in the contract: shared types, error details, inputs, outputs and preview outputs. */
 export function schemaPointers(ctx: CheckContext): string[] {
   const pointers = Object.keys(ctx.doc.types ?? {}).map((name) => joinPointer("/types", name));
+  for (const [code, e] of Object.entries(ctx.doc.errors)) if (e.details !== undefined) pointers.push(joinPointer("/errors", code, "details"));
   for (const [name, op] of Object.entries(ctx.doc.operations)) {
     const at = ctx.operationPointer(name);
     pointers.push(joinPointer(at, "input"), joinPointer(at, "output"));

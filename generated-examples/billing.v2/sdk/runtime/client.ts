@@ -282,8 +282,8 @@ export class ContractClient {
   async preview<P>(op: OperationSpec, input: object, options: CallOptions = {}): Promise<P> {
     if (!op.preview || !op.validatePreview) throw new TypeError(`${op.id} has no preview`);
     const prepared: Input = { ...input, [op.preview.dryRunField]: true };
-    // A preview executes nothing, so it needs no key; send a throwaway one if the schema wants one.
-    if (op.keyField && prepared[op.keyField] === undefined) prepared[op.keyField] = randomUUID();
+    // A preview executes nothing: no key is minted, sent or journaled (the key is required to execute only).
+    if (op.keyField) delete prepared[op.keyField];
     this.endpoint(op, null);
     this.timeoutMs(op, options, null);
     this.validateInput(op, prepared, null);
