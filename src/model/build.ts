@@ -1,5 +1,6 @@
 import type { CheckContext } from "../spec/context.js";
 import { pathParameters } from "../spec/checks/operations.js";
+import { operationTarget } from "../spec/checks/references.js";
 import type { RawOperation } from "../spec/raw.js";
 import { bundleSchema } from "../spec/refs.js";
 import { joinPointer } from "../spec/source.js";
@@ -18,6 +19,7 @@ import type {
   OutcomeState,
   RecoveryAction,
   SchemaModel,
+  TargetModel,
 } from "./types.js";
 
 const RETRYABLE_CLASSES: ReadonlySet<ErrorClass> = new Set(["transient", "rate_limited"]);
@@ -118,8 +120,10 @@ function buildOperation(
     kind: op.effects.kind,
     idempotent,
     destructive,
-    reversible: op.effects.reversible ?? !destructive,
+    // Naming an inverse says the effect can be undone.
+    reversible: op.effects.reversible ?? (op.effects.undo !== undefined || !destructive),
     openWorld: op.effects.openWorld ?? false,
+    undo: op.effects.undo ?? null,
     loc: loc("effects"),
   } as const;
 
@@ -200,6 +204,8 @@ function buildOperation(
           ttlMs: durationMs(op.preview.ttl)!,
           output: op.preview.output !== undefined ? schemaAt(joinPointer(at, "preview", "output")) : null,
           invalidTokenError: op.preview.invalidTokenError ?? null,
+          singleUse: op.preview.singleUse ?? true,
+          expiresAtField: op.preview.expiresAt ?? null,
           loc: loc("preview"),
         }
       : null,
@@ -211,6 +217,7 @@ function buildOperation(
       error: p.error,
       loc: loc("preconditions", i),
     })),
+    target: modelTarget(ctx, name, op),
     outcomes: {
       states: op.outcomes?.states ?? defaultStates,
       pollWith: op.outcomes?.pollWith ?? null,
@@ -240,6 +247,7 @@ function buildOperation(
           recordsExaminedField: op.task.recordsExamined,
           completeField: op.task.complete,
           continuationField: op.task.continuation ?? null,
+          answerField: op.task.answer ?? null,
           loc: loc("task"),
         }
       : null,
@@ -247,6 +255,14 @@ function buildOperation(
     extensions: Object.fromEntries(Object.entries(op).filter(([k]) => k.startsWith("x-"))),
     loc: file.locateKey(at),
   };
+}
+
+function modelTarget(ctx: CheckContext, name: string, op: RawOperation): TargetModel | null {
+  const target = operationTarget(ctx, name, op);
+  if (!target) return null;
+  const at = ctx.operationPointer(name);
+  const loc = target.inferred ? ctx.file.locateKey(at) : ctx.file.locate(joinPointer(at, "target"));
+  return target.kind === "type" ? { kind: "type", type: target.name, loc } : { kind: "read", operation: target.name, inferred: target.inferred, loc };
 }
 
 /** Freeze a plain object graph so no emitter or rule can modify the model it was given. */
