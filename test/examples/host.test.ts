@@ -161,7 +161,8 @@ describe("contract host", () => {
     });
 
     it("singleUse: false lets the token authorise further executions of the same parameters", async () => {
-      const text = readFileSync(SPEC, "utf8").replace("      confirmToken: confirm_token\n", "      confirmToken: confirm_token\n      singleUse: false\n");
+      const text = readFileSync(SPEC, "utf8").replace("      singleUse: true\n", "      singleUse: false\n");
+      expect(text).toContain("singleUse: false");
       const parsed = parseContractText(SPEC, text);
       expect(parsed.diagnostics).toEqual([]);
       const { execute } = await previewThenExecute(parsed.model!);
