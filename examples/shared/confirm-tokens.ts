@@ -59,18 +59,19 @@ export class ConfirmTokens {
   }
 
   /**
-   * Consume `token` for an execution of `operation` with these parameters, or say why it cannot be.
+   * Redeem `token` for an execution of `operation` with these parameters, or say why it cannot be;
+   * a `singleUse` token (`preview.singleUse`) authorises only its first execution.
    * Call inside the execution's transaction, so a failed execution leaves the token unused.
    */
-  redeem(token: unknown, operation: string, caller: string, paramsHash: string): TokenRefusal | null {
+  redeem(token: unknown, operation: string, caller: string, paramsHash: string, singleUse: boolean): TokenRefusal | null {
     if (typeof token !== "string" || token === "") return "missing";
     const row = this.db.prepare("SELECT * FROM confirm_tokens WHERE token = ?").get(token) as TokenRow | undefined;
     if (!row || row.operation !== operation || row.caller !== caller) return "unknown";
     if (row.params_hash !== paramsHash) return "other_parameters";
-    if (row.used_at !== null) return "used";
+    if (row.used_at !== null && singleUse) return "used";
     const now = this.now().getTime();
     if (row.expires_at <= now) return "expired";
-    this.db.prepare("UPDATE confirm_tokens SET used_at = ? WHERE token = ?").run(now, token);
+    if (row.used_at === null) this.db.prepare("UPDATE confirm_tokens SET used_at = ? WHERE token = ?").run(now, token);
     return null;
   }
 }

@@ -366,7 +366,7 @@ export class ContractHost {
   }
 
   private redeemConfirmToken(op: OperationModel, preview: PreviewModel, input: Record<string, unknown>, ctx: HandlerContext): void {
-    const refusal = this.confirmTokens.redeem(input[preview.confirmTokenField], op.names.id, ctx.caller.id, paramsHash(op, input));
+    const refusal = this.confirmTokens.redeem(input[preview.confirmTokenField], op.names.id, ctx.caller.id, paramsHash(op, input), preview.singleUse);
     if (refusal) {
       throw this.hostError(preview.invalidTokenError ?? "CONFIRMATION_REQUIRED", `${refusalText(refusal, preview.confirmTokenField)} Nothing was executed: preview these exact parameters (${preview.dryRunField}: true) and pass back its ${preview.confirmTokenField}.`, {
         details: { reason: refusal },

@@ -66,6 +66,9 @@ export const DIAGNOSTIC_CODES = {
   "preview-default-mismatch": { severity: "warning", title: "The dry-run field's schema default differs from `preview.default`.", hint: "Make the schema default equal `preview.default` (true is safest)." },
   "preview-on-read": { severity: "warning", title: "A read operation declares a preview.", hint: "Previews guard effects; remove `preview` from read operations." },
   "destructive-unguarded": { severity: "warning", title: "A destructive operation has neither preview nor idempotency.", hint: "Add `preview` (dry run + confirm token) or an `idempotency` key so a retry or a misread cannot repeat the damage." },
+  "preview-output-token-missing": { severity: "error", title: "The preview output does not return the confirm token.", hint: "Add the confirm-token field to `preview.output` as a required string property: the caller needs it to execute." },
+  "preview-expiry-field-missing": { severity: "error", title: "The preview's expiry field is not in its output.", hint: "Add the `preview.expiresAt` field to `preview.output` as a required string (format date-time), or drop `expiresAt`." },
+  "undo-not-inverse": { severity: "error", title: "`effects.undo` names an operation that cannot undo this one.", hint: "Name a mutating operation whose input requires a field this operation's output returns (the result's identity)." },
   "effects-inconsistent": { severity: "error", title: "The effects contradict each other.", hint: "A read operation cannot be destructive and its idempotency is `natural`." },
 
   // --- names ---
@@ -102,6 +105,9 @@ export const DIAGNOSTIC_CODES = {
   "task-field-missing": { severity: "error", title: "A task-scope field is absent from the output.", hint: "Add the field (recordsExamined: integer, complete: boolean, continuation: string|null) to the output." },
   "precondition-field-missing": { severity: "error", title: "A precondition field is not an input property.", hint: "Add the field to `input.properties`." },
   "precondition-not-required": { severity: "error", title: "A required precondition's field is optional in the input.", hint: "List the field in `input.required`, or set the precondition's `required: false`." },
+  "precondition-target-invalid": { severity: "error", title: "A precondition target names no type or no read operation.", hint: "Set `target: { type: <a type under types> }` or `target: { readWith: <a read operation> }`." },
+  "precondition-target-undeclared": { severity: "warning", title: "Preconditions compare fields of a target nobody declared.", hint: "Declare `target: { readWith: <read operation> }` or `target: { type: <Type> }`, so `compares` can be checked against its fields." },
+  "precondition-compares-unknown": { severity: "error", title: "A precondition compares a field its target does not have.", hint: "Name a property of the target in `compares` (it defaults to `revision`), or point `target` at the resource that has it." },
   "outcome-partial-field-missing": { severity: "error", title: "The partial-completion field is not an output array.", hint: "Add the field to the output as an array with one result per effect." },
 
   // --- catalogue ---

@@ -139,7 +139,7 @@ class TreeBuilder {
       toolset: op.toolset,
       scopes: set(op.scopes),
       http: { method: op.http.method, path: op.http.path, bindings: byName(op.http.bindings.map((b) => [b.field, b] as const), (b) => `${b.in}:${b.name}`) },
-      effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld },
+      effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld, undo: op.effects.undo },
       annotations: { ...op.annotations },
       names: { tool: op.names.tool, kebab: this.commands.get(op.names.id)! },
       mcpExposed: op.mcp.exposed,
@@ -156,13 +156,13 @@ class TreeBuilder {
     };
     if (op.deprecated) node.deprecated = { since: op.deprecated.since, sunset: op.deprecated.sunset, replacement: op.deprecated.replacement };
     if (op.idempotency) node.idempotency = { key: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError };
-    if (op.preview) node.preview = { dryRun: op.preview.dryRunField, defaultDryRun: op.preview.defaultDryRun, confirmToken: op.preview.confirmTokenField, ttlMs: op.preview.ttlMs };
+    if (op.preview) node.preview = { dryRun: op.preview.dryRunField, defaultDryRun: op.preview.defaultDryRun, confirmToken: op.preview.confirmTokenField, ttlMs: op.preview.ttlMs, singleUse: op.preview.singleUse, expiresAt: op.preview.expiresAtField };
     if (op.pagination) {
       const p = op.pagination;
       node.pagination = { cursor: p.cursorField, nextCursor: p.nextCursorField, items: p.itemsField, limitField: p.limitField, limitMax: p.limitMax, limitDefault: p.limitDefault, total: p.totalField, partial: p.partialField, errors: p.errorsField };
     }
     if (op.projection) node.projection = { field: op.projection.field, selectable: set(op.projection.selectable), identity: set(op.projection.identity) };
-    if (op.task) node.task = { recordsExamined: op.task.recordsExaminedField, complete: op.task.completeField, continuation: op.task.continuationField };
+    if (op.task) node.task = { recordsExamined: op.task.recordsExaminedField, complete: op.task.completeField, continuation: op.task.continuationField, answer: op.task.answerField };
     return node;
   }
 

@@ -1,5 +1,6 @@
 import type { CheckContext } from "../spec/context.js";
 import { pathParameters } from "../spec/checks/operations.js";
+import { operationTarget } from "../spec/checks/references.js";
 import type { RawOperation } from "../spec/raw.js";
 import { MODEL_SCHEMA_KEYWORDS } from "../spec/checks/schemas.js";
 import { bundleSchema } from "../spec/refs.js";
@@ -20,6 +21,7 @@ import type {
   OutcomeState,
   RecoveryAction,
   SchemaModel,
+  TargetModel,
 } from "./types.js";
 
 const RETRYABLE_CLASSES: ReadonlySet<ErrorClass> = new Set(["transient", "rate_limited"]);
@@ -123,8 +125,10 @@ function buildOperation(
     kind: op.effects.kind,
     idempotent,
     destructive,
-    reversible: op.effects.reversible ?? !destructive,
+    // Naming an inverse says the effect can be undone.
+    reversible: op.effects.reversible ?? (op.effects.undo !== undefined || !destructive),
     openWorld: op.effects.openWorld ?? false,
+    undo: op.effects.undo ?? null,
     loc: loc("effects"),
   } as const;
 
@@ -207,6 +211,8 @@ function buildOperation(
           ttlMs: durationMs(op.preview.ttl)!,
           output: op.preview.output !== undefined ? schemaAt(joinPointer(at, "preview", "output")) : null,
           invalidTokenError: op.preview.invalidTokenError ?? null,
+          singleUse: op.preview.singleUse ?? true,
+          expiresAtField: op.preview.expiresAt ?? null,
           loc: loc("preview"),
         }
       : null,
@@ -218,6 +224,7 @@ function buildOperation(
       error: p.error,
       loc: loc("preconditions", i),
     })),
+    target: modelTarget(ctx, name, op),
     outcomes: {
       states: op.outcomes?.states ?? defaultStates,
       pollWith: op.outcomes?.pollWith ?? null,
@@ -247,6 +254,7 @@ function buildOperation(
           recordsExaminedField: op.task.recordsExamined,
           completeField: op.task.complete,
           continuationField: op.task.continuation ?? null,
+          answerField: op.task.answer ?? null,
           loc: loc("task"),
         }
       : null,
@@ -271,6 +279,14 @@ export function standardKeywordsOnly(schema: unknown): unknown {
 }
 
 const BUILT_IN_PROTOTYPES: ReadonlySet<unknown> = new Set([Object.prototype, Array.prototype, Function.prototype]);
+
+function modelTarget(ctx: CheckContext, name: string, op: RawOperation): TargetModel | null {
+  const target = operationTarget(ctx, name, op);
+  if (!target) return null;
+  const at = ctx.operationPointer(name);
+  const loc = target.inferred ? ctx.file.locateKey(at) : ctx.file.locate(joinPointer(at, "target"));
+  return target.kind === "type" ? { kind: "type", type: target.name, loc } : { kind: "read", operation: target.name, inferred: target.inferred, loc };
+}
 
 /** Freeze a plain object graph so no emitter or rule can modify the model it was given. */
 export function deepFreeze<T>(value: T): T {

@@ -162,6 +162,8 @@ export interface EffectsModel {
   readonly destructive: boolean;
   readonly reversible: boolean;
   readonly openWorld: boolean;
+  /** The operation that undoes the effect (`effects.undo`), or null. */
+  readonly undo: string | null;
   readonly loc: SourceLocation;
 }
 
@@ -191,6 +193,10 @@ export interface PreviewModel {
   readonly ttlMs: number;
   readonly output: SchemaModel | null;
   readonly invalidTokenError: string | null;
+  /** A token authorises one execution (default true); a replay of the same operation key is not a second one. */
+  readonly singleUse: boolean;
+  /** Preview-output field with the token's expiry time, or null. */
+  readonly expiresAtField: string | null;
   readonly loc: SourceLocation;
 }
 
@@ -204,6 +210,11 @@ export interface PreconditionModel {
 }
 
 export type OutcomeState = "completed" | "pending" | "rejected" | "unknown";
+
+/** What preconditions compare against: a declared type or a read operation's output (`inferred` when not written). */
+export type TargetModel =
+  | { readonly kind: "type"; readonly type: string; readonly loc: SourceLocation }
+  | { readonly kind: "read"; readonly operation: string; readonly inferred: boolean; readonly loc: SourceLocation };
 
 export interface OutcomesModel {
   readonly states: readonly OutcomeState[];
@@ -236,6 +247,8 @@ export interface TaskScopeModel {
   readonly recordsExaminedField: string;
   readonly completeField: string;
   readonly continuationField: string | null;
+  /** Output field holding the task's answer (`task.answer`), or null. */
+  readonly answerField: string | null;
   readonly loc: SourceLocation;
 }
 
@@ -268,6 +281,8 @@ export interface OperationModel {
   readonly idempotency: IdempotencyModel | null;
   readonly preview: PreviewModel | null;
   readonly preconditions: readonly PreconditionModel[];
+  /** The resource the operation acts on, when declared or inferable; null otherwise. */
+  readonly target: TargetModel | null;
   readonly outcomes: OutcomesModel;
   readonly pagination: PaginationModel | null;
   readonly filters: readonly string[];

@@ -7,6 +7,7 @@ import { checkErrorFields, checkPreviewKey } from "./checks/behaviour-modes.js";
 import { checkHeader } from "./checks/header.js";
 import { checkErrorReferences, checkOperationSet, checkTransport } from "./checks/operations.js";
 import { checkReads } from "./checks/reads.js";
+import { checkPreconditionTargets, checkPreviewOutput, checkUndo } from "./checks/references.js";
 import { checkSchemas } from "./checks/schemas.js";
 import { checkTaxonomy } from "./checks/taxonomy.js";
 import { type Check, CheckContext } from "./context.js";
@@ -37,6 +38,9 @@ export const SEMANTIC_CHECKS: readonly Check[] = [
   checkPreviewKey,
   checkErrorFields,
   checkReads,
+  checkPreconditionTargets,
+  checkUndo,
+  checkPreviewOutput,
 ];
 
 /** Read, check and model one contract file. Never throws on bad input. */

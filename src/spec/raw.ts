@@ -44,9 +44,10 @@ export interface RawOperation {
   scopes?: string[];
   deprecated?: { since: string; sunset?: string; replacement?: string };
   http: { method: string; path: string; query?: string[]; headers?: Record<string, string>; successStatus?: number };
-  effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean };
+  effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean; undo?: string };
   idempotency?: { key: string; retention: string; scope?: "caller" | "tenant" | "global"; mismatchError?: string };
-  preview?: { dryRun: string; default?: boolean; confirmToken: string; ttl: string; output?: unknown; invalidTokenError?: string };
+  preview?: { dryRun: string; default?: boolean; confirmToken: string; ttl: string; output?: unknown; invalidTokenError?: string; singleUse?: boolean; expiresAt?: string };
+  target?: { type?: string; readWith?: string };
   preconditions?: Array<{ kind: "revision" | "value"; field: string; compares?: string; required?: boolean; error: string }>;
   outcomes?: { states?: Array<"completed" | "pending" | "rejected" | "unknown">; pollWith?: string; partial?: { field: string } };
   pagination?: {
@@ -60,7 +61,7 @@ export interface RawOperation {
   };
   filters?: string[];
   projection?: { field: string; selectable: string[]; identity?: string[] };
-  task?: { recordsExamined: string; complete: string; continuation?: string };
+  task?: { recordsExamined: string; complete: string; continuation?: string; answer?: string };
   input: unknown;
   output: unknown;
   errors?: string[];

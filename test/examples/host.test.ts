@@ -1,8 +1,11 @@
 /** The shared contract host with hand-written handlers: the generic behaviours and its guard rails. */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HandlerContext, type Handlers, PlatformError, type RunningPlatform, startPlatform } from "../../examples/shared/host.js";
 import { openDatabase } from "../../examples/shared/sqlite.js";
+import type { ContractModel } from "../../src/model/types.js";
+import { parseContractText } from "../../src/spec/parse.js";
 import { type Call, client, expectError } from "./http.js";
 
 const SPEC = "specs/billing.v2.yaml";
@@ -31,9 +34,9 @@ function stubHandlers(overrides: Partial<Record<string, Handlers[string]>> = {})
 let platform: RunningPlatform | undefined;
 let logged: string[];
 
-async function serve(handlers: Handlers): Promise<Call> {
+async function serve(handlers: Handlers, spec: string | ContractModel = SPEC): Promise<Call> {
   logged = [];
-  platform = await startPlatform({ spec: SPEC, handlers, db: openDatabase(), token: TOKEN, log: (line) => logged.push(line) });
+  platform = await startPlatform({ spec, handlers, db: openDatabase(), token: TOKEN, log: (line) => logged.push(line) });
   return client(platform.url, TOKEN);
 }
 
@@ -125,6 +128,48 @@ describe("contract host", () => {
     const reply = await call("POST", "/invoices/inv_1/refunds", { headers: { "Idempotency-Key": randomUUID() }, body: { amount: 1 } });
     expect(reply.status).toBe(200);
     expect(reply.body.confirm_token).toMatch(/^ct_/);
+  });
+
+  describe("preview.singleUse", () => {
+    const refunds = () => (platform!.db.prepare("SELECT COUNT(*) AS n FROM refunds_done").get() as { n: number }).n;
+    const counting = () =>
+      stubHandlers({
+        refund_invoice: {
+          preview: () => ({ invoice_id: "inv_1", amount: 1, balance_after_cents: 99, expires_at: "2026-07-01T00:10:00.000Z" }),
+          execute: (_input: unknown, ctx: HandlerContext) => {
+            ctx.db.exec("CREATE TABLE IF NOT EXISTS refunds_done (n INTEGER)");
+            ctx.db.prepare("INSERT INTO refunds_done (n) VALUES (1)").run();
+            return { id: "re_1", invoice_id: "inv_1", amount: 1, status: "succeeded" };
+          },
+        },
+      });
+    async function previewThenExecute(spec?: ContractModel) {
+      const call = await serve(counting(), spec);
+      const preview = await call("POST", "/invoices/inv_1/refunds", { headers: { "Idempotency-Key": randomUUID() }, body: { amount: 1 } });
+      const execute = (key: string) => call("POST", "/invoices/inv_1/refunds", { headers: { "Idempotency-Key": key }, body: { amount: 1, dry_run: false, confirm_token: preview.body.confirm_token } });
+      const first = randomUUID();
+      expect((await execute(first)).status).toBe(200);
+      return { execute, first };
+    }
+
+    it("by default a token authorises one execution; a replay of its key is not a second one", async () => {
+      const { execute, first } = await previewThenExecute();
+      const replay = await execute(first);
+      expect([replay.status, replay.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+      const second = expectError(await execute(randomUUID()), 409, "CONFIRMATION_REQUIRED");
+      expect(second.details).toEqual({ reason: "used" });
+      expect(refunds()).toBe(1);
+    });
+
+    it("singleUse: false lets the token authorise further executions of the same parameters", async () => {
+      const text = readFileSync(SPEC, "utf8").replace("      singleUse: true\n", "      singleUse: false\n");
+      expect(text).toContain("singleUse: false");
+      const parsed = parseContractText(SPEC, text);
+      expect(parsed.diagnostics).toEqual([]);
+      const { execute } = await previewThenExecute(parsed.model!);
+      expect((await execute(randomUUID())).status).toBe(200);
+      expect(refunds()).toBe(2);
+    });
   });
 
   it("refuses incomplete handler maps at start-up", async () => {

@@ -63,6 +63,8 @@ describe("the contract model", () => {
 version: 1.0.0
 changelog: [{ version: 1.0.0, date: 2026-01-01 }]
 transport: { http: { baseUrl: "http://127.0.0.1:1" } }
+types:
+  X: { type: object, properties: { revision: { type: integer } } }
 errors:
   STALE: { class: conflict, action: reread_and_replan, http: 412 }
 operations:
@@ -70,6 +72,7 @@ operations:
     summary: Set x.
     http: { method: PUT, path: /x }
     effects: { kind: mutating, idempotent: natural, destructive: false }
+    target: { type: X }
     preconditions: [{ kind: revision, field: rev, error: STALE }]
     input: { type: object, properties: { rev: { type: integer } } }
     output: { type: object }

@@ -17,6 +17,8 @@ import { rule as effectIdempotencyWeakened } from "./effect-idempotency-weakened
 import { rule as effectMutatingToRead } from "./effect-mutating-to-read.js";
 import { rule as effectOpenWorldAdded } from "./effect-open-world-added.js";
 import { rule as effectReadToMutating } from "./effect-read-to-mutating.js";
+import { rule as effectUndoChanged } from "./effect-undo-changed.js";
+import { rule as effectUndoRemoved } from "./effect-undo-removed.js";
 import { rule as errorActionChanged } from "./error-action-changed.js";
 import { rule as errorClassChanged } from "./error-class-changed.js";
 import { rule as errorCodeAdded } from "./error-code-added.js";
@@ -107,12 +109,14 @@ import { rule as previewAdded } from "./preview-added.js";
 import { rule as previewConfirmTokenFieldRenamed } from "./preview-confirm-token-field-renamed.js";
 import { rule as previewDryRunDefaultFlipped } from "./preview-dry-run-default-flipped.js";
 import { rule as previewRemoved } from "./preview-removed.js";
+import { rule as previewSingleUseEnabled } from "./preview-single-use-enabled.js";
 import { rule as previewTtlShortened } from "./preview-ttl-shortened.js";
 import { rule as projectionIdentityFieldRemoved } from "./projection-identity-field-removed.js";
 import { rule as projectionSelectableFieldAdded } from "./projection-selectable-field-added.js";
 import { rule as projectionSelectableFieldRemoved } from "./projection-selectable-field-removed.js";
 import { rule as scopeAdded } from "./scope-added.js";
 import { rule as scopeRemoved } from "./scope-removed.js";
+import { rule as taskAnswerFieldChanged } from "./task-answer-field-changed.js";
 import { rule as taskCompletenessFieldRemoved } from "./task-completeness-field-removed.js";
 import { rule as versionMajorBumpRequired } from "./version-major-bump-required.js";
 import { rule as versionNotIncreased } from "./version-not-increased.js";
@@ -136,6 +140,8 @@ export const RULES: readonly Rule[] = [
   effectMutatingToRead,
   effectOpenWorldAdded,
   effectReadToMutating,
+  effectUndoChanged,
+  effectUndoRemoved,
   errorActionChanged,
   errorClassChanged,
   errorCodeAdded,
@@ -226,12 +232,14 @@ export const RULES: readonly Rule[] = [
   previewConfirmTokenFieldRenamed,
   previewDryRunDefaultFlipped,
   previewRemoved,
+  previewSingleUseEnabled,
   previewTtlShortened,
   projectionIdentityFieldRemoved,
   projectionSelectableFieldAdded,
   projectionSelectableFieldRemoved,
   scopeAdded,
   scopeRemoved,
+  taskAnswerFieldChanged,
   taskCompletenessFieldRemoved,
   versionMajorBumpRequired,
   versionNotIncreased,

@@ -1,6 +1,7 @@
 import { type Diagnostic, diagnostic, withArticle } from "../../diagnostics/diagnostic.js";
 import { admitsType, type CheckContext, keywordOf, type ObjectShape, schemaTypes } from "../context.js";
 import { joinPointer } from "../source.js";
+import { didYouMean } from "./references.js";
 
 /** Pagination, filter, projection and task-scope fields exist where the contract says they are. */
 export function checkReads(ctx: CheckContext): Diagnostic[] {
@@ -82,13 +83,14 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
 
     const task = op.task;
     if (task && output.isObject) {
-      const fields: Array<[keyof typeof task, string]> = [["recordsExamined", "integer"], ["complete", "boolean"], ["continuation", "string"]];
+      // `answer` may have any type: a count, a list, a verdict.
+      const fields: Array<[keyof typeof task, string | undefined]> = [["recordsExamined", "integer"], ["complete", "boolean"], ["continuation", "string"], ["answer", undefined]];
       for (const [key, type] of fields) {
         const field = task[key];
         if (field === undefined) continue;
         const info = output.properties.get(field);
-        if (!info || !admitsType(info.value, type) || schemaTypes(info.value).length === 0) {
-          out.push(diagnostic("task-field-missing", `Task field ${key} → ${JSON.stringify(field)} of ${JSON.stringify(name)} is ${info ? `not declared as ${type}` : "not an output property"}.`, file.locate(joinPointer(at, "task", key))));
+        if (!info || (type !== undefined && (!admitsType(info.value, type) || schemaTypes(info.value).length === 0))) {
+          out.push(diagnostic("task-field-missing", `Task field ${key} → ${JSON.stringify(field)} of ${JSON.stringify(name)} is ${info ? `not declared as ${type}` : `not an output property${didYouMean(field, output.properties.keys())}`}.`, file.locate(joinPointer(at, "task", key))));
         }
       }
     }
