@@ -47,7 +47,8 @@ export function matchRoute(routes: readonly Route[], method: string, rawPath: st
       allowed.push(route.method);
       continue;
     }
-    const rawPathValues: Record<string, string> = {};
+    // Keyed by contract names: no prototype, so a parameter called "constructor" is just a key.
+    const rawPathValues = Object.create(null) as Record<string, string>;
     route.params.forEach((name, i) => (rawPathValues[name] = match[i + 1] ?? ""));
     return { kind: "matched", route, rawPathValues };
   }
@@ -87,7 +88,7 @@ export function decodeInput(op: OperationModel, request: EncodedRequest): Decode
         const raw = request.rawPathValues[binding.name];
         if (raw === undefined) break;
         try {
-          input[binding.field] = coerceText(decodeURIComponent(raw), root, schema);
+          setField(input, binding.field, coerceText(decodeURIComponent(raw), root, schema));
         } catch {
           problems.push({ field: binding.field, message: `${binding.field} is not a valid percent-encoded path segment` });
         }
@@ -98,17 +99,17 @@ export function decodeInput(op: OperationModel, request: EncodedRequest): Decode
         if (values.length === 0) break;
         if (typesOf(root, schema).has("array")) {
           const items = itemsSchema(root, schema);
-          input[binding.field] = values.map((v) => coerceText(v, root, items));
+          setField(input, binding.field, values.map((v) => coerceText(v, root, items)));
         } else if (values.length > 1) {
           problems.push({ field: binding.field, message: `${binding.field} was sent ${values.length} times; it takes one value` });
         } else {
-          input[binding.field] = coerceText(values[0] ?? "", root, schema);
+          setField(input, binding.field, coerceText(values[0] ?? "", root, schema));
         }
         break;
       }
       case "header": {
         const value = request.header(binding.name);
-        if (value !== undefined) input[binding.field] = coerceText(value, root, schema);
+        if (value !== undefined) setField(input, binding.field, coerceText(value, root, schema));
         break;
       }
       case "body":
@@ -119,7 +120,7 @@ export function decodeInput(op: OperationModel, request: EncodedRequest): Decode
   // Query keys that are no input field are kept, so validation names them as unexpected fields.
   for (const key of new Set(request.query.keys())) {
     const binding = boundTo.get(key);
-    if (binding === undefined) input[key] = request.query.get(key);
+    if (binding === undefined) setField(input, key, request.query.get(key));
     else if (binding.in !== "query") problems.push(misplaced(binding.field, "the query", binding.in, binding.name));
   }
 
@@ -136,10 +137,15 @@ export function decodeInput(op: OperationModel, request: EncodedRequest): Decode
     for (const [key, value] of Object.entries(body)) {
       const binding = boundTo.get(key);
       if (binding !== undefined && binding.in !== "body") problems.push(misplaced(key, "the body", binding.in, binding.name));
-      else input[key] = value;
+      else setField(input, key, value);
     }
   }
   return { input, problems };
+}
+
+/** Set an own field even when the client sent "__proto__" (plain assignment would replace the prototype). */
+function setField(input: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function misplaced(field: string, sentIn: string, belongsIn: string, wireName: string): FieldProblem {

@@ -69,6 +69,8 @@ export const DIAGNOSTIC_CODES = {
   // --- names ---
   "operation-name-collision": { severity: "error", title: "Two operations get the same name once converted for an adapter.", hint: "Rename one operation; names must stay distinct in snake_case, camelCase and kebab-case." },
   "input-field-collision": { severity: "error", title: "Two input fields get the same name once converted for an adapter.", hint: "Rename one field; `user_id` and `userId` become the same SDK property and CLI flag." },
+  "operation-name-reserved": { severity: "error", title: "An operation's method name is a member every JavaScript object or the generated client already has.", hint: "Rename the operation (e.g. `then` → `then_step`, `close` → `close_ticket`); `constructor`, `toString`, `then`, `core` and `close` cannot be client methods." },
+  "type-name-collision": { severity: "error", title: "Two types would get the same name in the generated SDK.", hint: "Rename one of them: operations own <Name>Input, <Name>Output and <Name>Preview, and type names differing only by case or underscores (`note_item`, `NoteItem`) are one TypeScript name." },
   "toolset-undeclared": { severity: "error", title: "An operation names a toolset not declared in `toolsets`.", hint: "Declare the toolset under `toolsets:` or fix its spelling." },
   "operation-ref-unknown": { severity: "error", title: "A field names an operation that does not exist.", hint: "Use the name of an operation declared under `operations:`." },
 
@@ -84,6 +86,7 @@ export const DIAGNOSTIC_CODES = {
   "schema-unknown-format": { severity: "warning", title: "A `format` is not one the generated validators know.", hint: "Use a standard format (uuid, date-time, date, email, uri, …) or drop it." },
   "schema-depth-limit": { severity: "error", title: "A schema nests subschemas deeper than the limit.", hint: "A schema may nest at most 64 levels of subschemas (docs/contract-format.md, Limits); move inner parts into types referenced with $ref." },
   "schema-unknown-keyword": { severity: "warning", title: "A schema uses a keyword JSON Schema 2020-12 does not define.", hint: "Fix the spelling, prefix extensions with `x-`, or quote a flow-mapping value that contains a comma ({ description: \"a, b\" })." },
+  "schema-generator-keyword": { severity: "error", title: "A schema uses a keyword meant for one code generator (tsType, tsEnumNames).", hint: "Remove it and describe the value with standard JSON Schema (type, enum, format, …); generated types are derived from those alone." },
   "input-not-object": { severity: "error", title: "An operation's input is not an object schema.", hint: "Declare `input: { type: object, properties: {…} }` so each field becomes a parameter." },
 
   // --- reads ---

@@ -27,7 +27,8 @@ export function structuralDiff(before: TreeNode, after: TreeNode): Change[] {
     if (b === undefined) return void out.push({ kind: "removed", path, before: a, after: b });
     if (isNode(a) && isNode(b)) {
       const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-      for (const k of keys) walk(a[k], b[k], [...path, k]);
+      // Own keys only: a contract name such as "constructor" must not find an Object.prototype member.
+      for (const k of keys) walk(Object.hasOwn(a, k) ? a[k] : undefined, Object.hasOwn(b, k) ? b[k] : undefined, [...path, k]);
       return;
     }
     if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ kind: "modified", path, before: a, after: b });

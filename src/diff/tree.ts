@@ -26,11 +26,20 @@ export function pathKey(path: readonly string[]): string {
   return path.join("\u0000");
 }
 
+/**
+ * A tree node keyed by contract names (fields, codes, operations, set members). It has no prototype,
+ * so a field called "constructor" or "__proto__" is an ordinary key, and looking up one that is
+ * absent gives undefined instead of an Object.prototype member.
+ */
+function keyed(entries: Iterable<readonly [string, TreeValue]> = []): TreeNode {
+  const out = Object.create(null) as TreeNode;
+  for (const [k, v] of entries) out[k] = v;
+  return out;
+}
+
 /** A set as a tree node: members become keys. */
 function set(values: Iterable<unknown>): TreeNode {
-  const out: TreeNode = {};
-  for (const v of values) out[typeof v === "string" ? v : JSON.stringify(v)] = true;
-  return out;
+  return keyed([...values].map((v) => [typeof v === "string" ? v : JSON.stringify(v), true] as const));
 }
 
 const SCALAR_KEYWORDS = [
@@ -56,8 +65,8 @@ class TreeBuilder {
         baseUrl: m.transport.baseUrl,
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
       },
-      errors: Object.fromEntries(m.errors.map((e) => [e.code, { class: e.class, action: e.action, http: e.httpStatus }])),
-      operations: Object.fromEntries(m.operations.map((op) => [op.names.id, this.operation(op)])),
+      errors: keyed(m.errors.map((e) => [e.code, { class: e.class, action: e.action, http: e.httpStatus }])),
+      operations: keyed(m.operations.map((op) => [op.names.id, this.operation(op)])),
     };
     this.at(["budget"], "/budget");
     this.at(["transport", "auth"], "/transport/auth");
@@ -92,7 +101,7 @@ class TreeBuilder {
       description: op.description,
       toolset: op.toolset,
       scopes: set(op.scopes),
-      http: { method: op.http.method, path: op.http.path, bindings: Object.fromEntries(op.http.bindings.map((b) => [b.field, `${b.in}:${b.name}`])) },
+      http: { method: op.http.method, path: op.http.path, bindings: keyed(op.http.bindings.map((b) => [b.field, `${b.in}:${b.name}`])) },
       effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld },
       annotations: { ...op.annotations },
       names: { tool: op.names.tool, kebab: op.names.kebab },
@@ -100,7 +109,7 @@ class TreeBuilder {
       errors: set(op.errors.map((e) => e.code)),
       filters: set(op.filters),
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
-      preconditions: Object.fromEntries(op.preconditions.map((p) => [p.field, { kind: p.kind, compares: p.compares, required: p.required, error: p.error }])),
+      preconditions: keyed(op.preconditions.map((p) => [p.field, { kind: p.kind, compares: p.compares, required: p.required, error: p.error }])),
       cliFlags: set(operationFlags(op).flags.map((f) => f.flag)),
       input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set()),
       output: this.schema(op.output.schema, op.output.schema, ["operations", id, "output"], `${base}/output`, new Set()),
@@ -125,7 +134,7 @@ class TreeBuilder {
     for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
       refName = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : null;
       const defs = isSchemaObject(root) ? root.$defs : undefined;
-      current = refName !== null && isSchemaObject(defs) ? defs[refName] : undefined;
+      current = refName !== null && isSchemaObject(defs) && Object.hasOwn(defs, refName) ? defs[refName] : undefined;
       if (refName !== null) at = `/types/${escapePointerSegment(refName)}`;
     }
     this.at(path, at);
@@ -142,14 +151,14 @@ class TreeBuilder {
     if (Array.isArray(s.required)) out.required = set(s.required);
     if (s.additionalProperties === false || s.unevaluatedProperties === false) out.closed = true;
     if (isSchemaObject(s.properties)) {
-      const props: TreeNode = {};
+      const props = keyed();
       for (const [name, sub] of Object.entries(s.properties)) props[name] = this.schema(sub, root, [...path, "properties", name], `${at}/properties/${escapePointerSegment(name)}`, nextSeen);
       out.properties = props;
     }
     if (s.items !== undefined) out.items = this.schema(s.items, root, [...path, "items"], `${at}/items`, nextSeen);
     for (const k of ["allOf", "anyOf", "oneOf"] as const) {
       if (Array.isArray(s[k])) {
-        const branches: TreeNode = {};
+        const branches = keyed();
         (s[k] as unknown[]).forEach((sub, i) => (branches[String(i)] = this.schema(sub, root, [...path, k, String(i)], `${at}/${k}/${i}`, nextSeen)));
         out[k] = branches;
       }

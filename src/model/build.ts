@@ -1,10 +1,12 @@
 import type { CheckContext } from "../spec/context.js";
 import { pathParameters } from "../spec/checks/operations.js";
 import type { RawOperation } from "../spec/raw.js";
+import { MODEL_SCHEMA_KEYWORDS } from "../spec/checks/schemas.js";
 import { bundleSchema } from "../spec/refs.js";
+import { defineOwn, mapSchema, type SchemaObject } from "../spec/schema-walk.js";
 import { joinPointer } from "../spec/source.js";
 import { durationMs } from "./duration.js";
-import { camelCase, kebabCase, pascalCase } from "./naming.js";
+import { camelCase, kebabCase, operationTypeIdentifiers, pascalCase, typeIdentifier } from "./naming.js";
 import type {
   AuthModel,
   ChangelogChangeKind,
@@ -29,7 +31,7 @@ const RETRYABLE_CLASSES: ReadonlySet<ErrorClass> = new Set(["transient", "rate_l
 export function buildModel(ctx: CheckContext): ContractModel {
   const { doc, file } = ctx;
   const schemaAt = (pointer: string): SchemaModel => ({
-    schema: bundleSchema(ctx.ws, file, pointer) as SchemaModel["schema"],
+    schema: standardKeywordsOnly(bundleSchema(ctx.ws, file, pointer)) as SchemaModel["schema"],
     loc: file.locate(pointer),
   });
 
@@ -90,6 +92,7 @@ export function buildModel(ctx: CheckContext): ContractModel {
     })),
     types: Object.keys(doc.types ?? {}).map((name) => ({
       name,
+      identifier: typeIdentifier(name),
       schema: schemaAt(joinPointer("/types", name)),
       loc: file.locateKey(joinPointer("/types", name)),
     })),
@@ -125,12 +128,13 @@ function buildOperation(
 
   const inputFields = [...ctx.inputShape(name).properties.keys()];
   const pathParams = pathParameters(op.http.path);
-  const headerFor = op.http.headers ?? {};
+  // A Map, not the raw object: an input field may be called "constructor" or "__proto__".
+  const headerFor = new Map(Object.entries(op.http.headers ?? {}));
   const queryFields = new Set(op.http.query ?? []);
   const queryByDefault = op.http.method === "GET" || op.http.method === "DELETE";
   const bindings: FieldBinding[] = inputFields.map((field) => {
     if (pathParams.includes(field)) return { field, in: "path", name: field };
-    const header = headerFor[field];
+    const header = headerFor.get(field);
     if (header !== undefined) return { field, in: "header", name: header };
     if (queryFields.has(field) || queryByDefault) return { field, in: "query", name: field };
     return { field, in: "body", name: field };
@@ -153,6 +157,7 @@ function buildOperation(
       id: name,
       camel: camelCase(name),
       pascal: pascalCase(name),
+      types: operationTypeIdentifiers(name, op.preview?.output !== undefined),
       kebab: op.cli?.name ?? kebabCase(name),
       tool: op.mcp?.name ?? name,
     },
@@ -249,9 +254,26 @@ function buildOperation(
   };
 }
 
+/**
+ * A schema with only the keywords of MODEL_SCHEMA_KEYWORDS, at every depth. Generators act on
+ * keywords of their own (json-schema-to-typescript's `tsType` is pasted into the output verbatim), so
+ * nothing but standard JSON Schema and the format's documented annotations may reach one; property
+ * names and data (enum, const, default, examples) are kept as written.
+ */
+export function standardKeywordsOnly(schema: unknown): unknown {
+  return mapSchema(schema, "", (node) => {
+    const out: SchemaObject = {};
+    for (const [k, v] of Object.entries(node)) if (MODEL_SCHEMA_KEYWORDS.has(k)) defineOwn(out, k, v);
+    return out;
+  });
+}
+
+const BUILT_IN_PROTOTYPES: ReadonlySet<unknown> = new Set([Object.prototype, Array.prototype, Function.prototype]);
+
 /** Freeze a plain object graph so no emitter or rule can modify the model it was given. */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+  // Never a built-in prototype: freezing one would break every later object of the process.
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value) && !BUILT_IN_PROTOTYPES.has(value)) {
     Object.freeze(value);
     for (const child of Object.values(value as object)) deepFreeze(child);
   }

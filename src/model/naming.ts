@@ -63,3 +63,70 @@ const PLAIN_PROPERTY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export function propertyKey(name: string): string {
   return PLAIN_PROPERTY.test(name) && name !== "__proto__" ? name : JSON.stringify(name);
 }
+
+/**
+ * Names every JavaScript object answers to (Object.prototype's members), plus `then`, which makes an
+ * object awaitable. Written out rather than read from the running engine so the set is deterministic.
+ */
+export const OBJECT_MEMBERS: ReadonlySet<string> = new Set([
+  "constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
+  "propertyIsEnumerable", "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__",
+  "__lookupSetter__", "then",
+]);
+
+/** Members of the generated client class that an operation's method must not replace. */
+export const CLIENT_MEMBERS: ReadonlySet<string> = new Set([...OBJECT_MEMBERS, "core", "close"]);
+
+/** The one root type json-schema-to-typescript is handed; no contract type may take its name. */
+export const TYPES_ROOT = "ContractgenTypesRoot";
+
+/**
+ * The TypeScript identifier of a generated type: the name with its first letter and every letter
+ * after a digit or an underscore upper-cased (underscore dropped). json-schema-to-typescript derives
+ * identifiers from titles by these rules, so a name already in this form reaches `types.ts` unchanged
+ * and the client, the aliases and the declarations all agree (`get_oauth2client` → `GetOauth2Client…`).
+ */
+export function typeIdentifier(name: string): string {
+  const id = name
+    .replace(/[^A-Za-z0-9_]/g, "_")
+    .replace(/_+([a-z])/g, (_m, c: string) => c.toUpperCase())
+    .replace(/([0-9])([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase())
+    .replace(/^[0-9_]+/, "");
+  return id === "" ? "Type" : id.charAt(0).toUpperCase() + id.slice(1);
+}
+
+/** Names of the generated types of one operation, from its name. */
+export function operationTypeIdentifiers(operation: string, hasPreview: boolean): { input: string; output: string; preview: string | null } {
+  const stem = typeIdentifier(pascalCase(operation));
+  return { input: `${stem}Input`, output: `${stem}Output`, preview: hasPreview ? `${stem}Preview` : null };
+}
+
+/** Who asked for a generated type name: a shared type, or one slot of an operation. */
+export type TypeNameOwner = { readonly kind: "type"; readonly name: string } | { readonly kind: "operation"; readonly name: string; readonly slot: "input" | "output" | "preview" };
+
+/**
+ * The naming authority for `types.ts`: every shared type and every operation input, output and
+ * preview gets its identifier here, in document order (shared types first). Two owners of one
+ * identifier are returned as clashes (`validate` reports them); `owners` keeps the first owner.
+ */
+export function assignTypeNames(types: readonly string[], operations: ReadonlyArray<{ name: string; hasPreview: boolean }>): {
+  owners: ReadonlyMap<string, TypeNameOwner>;
+  clashes: ReadonlyArray<{ identifier: string; first: TypeNameOwner; second: TypeNameOwner }>;
+} {
+  const owners = new Map<string, TypeNameOwner>();
+  const clashes: Array<{ identifier: string; first: TypeNameOwner; second: TypeNameOwner }> = [];
+  const claim = (identifier: string, owner: TypeNameOwner) => {
+    const first = owners.get(identifier);
+    if (first) clashes.push({ identifier, first, second: owner });
+    else owners.set(identifier, owner);
+  };
+  owners.set(TYPES_ROOT, { kind: "type", name: TYPES_ROOT });
+  for (const name of types) claim(typeIdentifier(name), { kind: "type", name });
+  for (const op of operations) {
+    const ids = operationTypeIdentifiers(op.name, op.hasPreview);
+    claim(ids.input, { kind: "operation", name: op.name, slot: "input" });
+    claim(ids.output, { kind: "operation", name: op.name, slot: "output" });
+    if (ids.preview) claim(ids.preview, { kind: "operation", name: op.name, slot: "preview" });
+  }
+  return { owners, clashes };
+}

@@ -92,6 +92,8 @@ export interface ToolsetModel {
 
 export interface TypeModel {
   readonly name: string;
+  /** Its declaration's name in the generated types (see naming.ts typeIdentifier). */
+  readonly identifier: string;
   readonly schema: SchemaModel;
   readonly loc: SourceLocation;
 }
@@ -117,8 +119,10 @@ export interface NamesModel {
   readonly id: string;
   /** SDK method name. */
   readonly camel: string;
-  /** Type-name stem (RefundInvoiceInput). */
+  /** PascalCase stem of derived member names (previewRefundInvoice). */
   readonly pascal: string;
+  /** Names of the generated input, output and preview types (RefundInvoiceInput); one authority: naming.ts. */
+  readonly types: { readonly input: string; readonly output: string; readonly preview: string | null };
   /** CLI command name. */
   readonly kebab: string;
   /** MCP tool name. */

@@ -18,7 +18,10 @@ describe("the contract model", () => {
   });
 
   it("derives names for every adapter", () => {
-    expect(op("refund_invoice").names).toEqual({ id: "refund_invoice", camel: "refundInvoice", pascal: "RefundInvoice", kebab: "refund-invoice", tool: "refund_invoice" });
+    expect(op("refund_invoice").names).toEqual({
+      id: "refund_invoice", camel: "refundInvoice", pascal: "RefundInvoice", kebab: "refund-invoice", tool: "refund_invoice",
+      types: { input: "RefundInvoiceInput", output: "RefundInvoiceOutput", preview: "RefundInvoicePreview" },
+    });
   });
 
   it("derives MCP annotations from effects, never defaults them", () => {

@@ -23,7 +23,7 @@ export interface Customer {
 export interface Invoice {
   id: InvoiceId;
   customer_id: CustomerId;
-  status: "open" | "paid" | "failed" | "disputed" | "refunded";
+  status: ("open" | "paid" | "failed" | "disputed" | "refunded");
   /**
    * Unit: cents.
    */
@@ -44,7 +44,7 @@ export interface Refund {
    * Unit: dollars.
    */
   amount: number;
-  status: "succeeded" | "pending";
+  status: ("succeeded" | "pending");
 }
 export interface RefundPreview {
   invoice_id: InvoiceId;
@@ -94,7 +94,7 @@ export interface ListCustomersOutput {
   /**
    * null on the last page.
    */
-  next_cursor: string | null;
+  next_cursor: (string | null);
   /**
    * Customers matching the filters, across all pages.
    */
@@ -117,7 +117,7 @@ export interface RefundInvoiceInput {
    * Unit: dollars.
    */
   amount: number;
-  reason?: "duplicate" | "fraudulent" | "requested_by_customer" | "failed_delivery";
+  reason?: ("duplicate" | "fraudulent" | "requested_by_customer" | "failed_delivery");
   idempotency_key: string;
   /**
    * true previews without refunding.

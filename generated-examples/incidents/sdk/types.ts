@@ -8,12 +8,12 @@ export type IncidentId = string;
 /**
  * open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed.
  */
-export type IncidentStatus = "open" | "mitigated" | "resolved";
+export type IncidentStatus = ("open" | "mitigated" | "resolved");
 /**
  * P1 is the highest severity and blocks releases of the affected service; P4 the lowest.
  */
-export type Severity = "P1" | "P2" | "P3" | "P4";
-export type Environment = "production" | "staging";
+export type Severity = ("P1" | "P2" | "P3" | "P4");
+export type Environment = ("production" | "staging");
 /**
  * Name of the affected service, e.g. checkout.
  */
@@ -29,19 +29,7 @@ export type EvidenceRef = string;
 /**
  * Name of an Incident property that a projection can select.
  */
-export type IncidentField =
-  | "id"
-  | "title"
-  | "status"
-  | "severity"
-  | "service"
-  | "environment"
-  | "owner"
-  | "evidence_ref"
-  | "summary"
-  | "opened_at"
-  | "updated_at"
-  | "revision";
+export type IncidentField = ("id" | "title" | "status" | "severity" | "service" | "environment" | "owner" | "evidence_ref" | "summary" | "opened_at" | "updated_at" | "revision");
 
 /**
  * One incident with every field.
@@ -118,7 +106,7 @@ export interface ListIncidentsInput {
    *
    * @minItems 1
    */
-  fields?: [IncidentField, ...IncidentField[]];
+  fields?: [IncidentField, ...(IncidentField)[]];
   /**
    * next_cursor of the previous page; omit for the first page.
    */
@@ -138,7 +126,7 @@ export interface ListIncidentsOutput {
   /**
    * null on the last page.
    */
-  next_cursor: string | null;
+  next_cursor: (string | null);
   /**
    * Incidents matching the filters across all pages, not just this page.
    */
@@ -183,7 +171,7 @@ export interface CountIncidentsOutput {
   /**
    * Pass back to resume an incomplete count; null when complete is true.
    */
-  continuation: string | null;
+  continuation: (string | null);
 }
 export interface GetIncidentInput {
   incident_id: IncidentId;

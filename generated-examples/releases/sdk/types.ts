@@ -15,7 +15,7 @@ export interface Release {
   /**
    * Display title; null when the release has none.
    */
-  name: string | null;
+  name: (string | null);
   /**
    * true while unpublished; drafts are visible only to callers with releases:write.
    */
@@ -31,7 +31,7 @@ export interface Release {
   /**
    * When the release was published, UTC; null for drafts.
    */
-  published_at: string | null;
+  published_at: (string | null);
   /**
    * Login of the account that created the release, e.g. octocat.
    */
@@ -83,7 +83,7 @@ export interface ListReleasesOutput {
   /**
    * null on the last page.
    */
-  next_cursor: string | null;
+  next_cursor: (string | null);
   /**
    * Releases matching the filters, across all pages.
    */
@@ -123,7 +123,7 @@ export interface CountStableReleasesOutput {
   /**
    * Pass back to resume an incomplete count; null when complete is true.
    */
-  continuation: string | null;
+  continuation: (string | null);
 }
 export interface GetReleaseInput {
   release_id: ReleaseId;

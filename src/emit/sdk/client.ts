@@ -6,11 +6,10 @@ import { clientClassName, clientMethodNames } from "./names.js";
 import { descriptorName } from "./operations.js";
 
 export { clientClassName, clientMethodNames, type ClientMethodNames } from "./names.js";
-import { operationTypeNames } from "./types.js";
 
 /** A TypeScript type for an operation's input with some fields made optional and others removed. */
 function inputType(op: OperationModel, omit: string[], optional: string[]): string {
-  const base = `T.${operationTypeNames(op).input}`;
+  const base = `T.${op.names.types.input}`;
   const union = (fields: string[]) => fields.map(literal).join(" | ");
   const omitted = omit.length > 0 ? `Omit<${base}, ${union(omit)}>` : base;
   return optional.length > 0 ? `WithOptional<${omitted}, ${union(optional)}>` : omitted;
@@ -33,7 +32,7 @@ export function emitClient(model: ContractModel): string {
 
   for (const op of model.operations) {
     const m = names.get(op.names.id)!;
-    const types = operationTypeNames(op);
+    const types = op.names.types;
     const key = op.idempotency && op.effects.idempotent === "key" ? [op.idempotency.keyField] : [];
     const dryRun = op.preview ? [op.preview.dryRunField] : [];
     const descriptor = `ops.${descriptorName(op)}`;

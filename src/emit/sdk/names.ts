@@ -1,13 +1,10 @@
 import type { ContractModel } from "../../model/types.js";
-import { pascalCase } from "../../model/naming.js";
+import { CLIENT_MEMBERS, pascalCase } from "../../model/naming.js";
 
 /** Class name of the generated client: `BillingClient`. */
 export function clientClassName(model: ContractModel): string {
   return `${pascalCase(model.name)}Client`;
 }
-
-/** Members of the client class that an operation method must not shadow. */
-const RESERVED_MEMBERS = new Set(["constructor", "core", "close"]);
 
 export interface ClientMethodNames {
   readonly call: string;
@@ -17,7 +14,8 @@ export interface ClientMethodNames {
 
 /** Method names of each operation on the generated client, unique across the class. */
 export function clientMethodNames(model: ContractModel): Map<string, ClientMethodNames> {
-  const taken = new Set(RESERVED_MEMBERS);
+  // validate rejects operations named like a member; derived names (previewX, xAll) still step aside.
+  const taken = new Set(CLIENT_MEMBERS);
   const claim = (wanted: string) => {
     let name = wanted;
     while (taken.has(name)) name = `${name}Operation`;

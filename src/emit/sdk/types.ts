@@ -1,94 +1,182 @@
 import { compile } from "json-schema-to-typescript";
-import type { ContractModel, JsonSchema, OperationModel } from "../../model/types.js";
-import { isSchemaObject, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
-import { generatedHeader } from "../shared/literals.js";
+import { OBJECT_MEMBERS, TYPES_ROOT, typeIdentifier } from "../../model/naming.js";
+import type { ContractModel, JsonSchema } from "../../model/types.js";
+import { defineOwn, isSchemaObject, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
+import { commentText, escapeInvisible, generatedHeader } from "../shared/literals.js";
 
-/** Names of the generated types of one operation. */
-export function operationTypeNames(op: OperationModel): { input: string; output: string; preview: string } {
-  return { input: `${op.names.pascal}Input`, output: `${op.names.pascal}Output`, preview: `${op.names.pascal}Preview` };
+/**
+ * json-schema-to-typescript walks every object of a schema calling its methods (`hasOwnProperty`),
+ * and "__proto__" cannot be walked at all: a key named like an Object.prototype member travels under
+ * an alias and is restored in the output.
+ */
+const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set([...OBJECT_MEMBERS].filter((m) => m !== "then"));
+const memberAlias = (name: string) => `__contractgen_member_${name.replace(/_/g, "")}__`;
+const MEMBER_ALIASES: ReadonlyMap<string, string> = new Map([...PROTOTYPE_MEMBERS].map((m) => [memberAlias(m), m]));
+
+/** A copy of `value` (schema or data) in which every object key named like an Object.prototype member is aliased. */
+function aliasMemberKeys(value: unknown, inRequired = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => (inRequired && typeof v === "string" && PROTOTYPE_MEMBERS.has(v) ? memberAlias(v) : aliasMemberKeys(v)));
+  if (!isSchemaObject(value)) return value;
+  const out: SchemaObject = {};
+  for (const [k, v] of Object.entries(value)) defineOwn(out, PROTOTYPE_MEMBERS.has(k) ? memberAlias(k) : k, aliasMemberKeys(v, k === "required"));
+  return out;
 }
-
-const ROOT = "ContractgenTypesRoot";
-/** json-schema-to-typescript cannot walk a property named "__proto__"; it travels under this alias. */
-const PROTO_ALIAS = "__contractgen_proto_alias__";
 
 /**
  * `sdk/types.ts`: one declaration per shared type and per operation input, output and preview,
- * produced by json-schema-to-typescript from the model's bundled schemas in a single pass.
+ * produced by json-schema-to-typescript from the model's bundled schemas in a single pass. Every
+ * declaration is named by the model (naming.ts): each schema is handed over with its final
+ * identifier as `title`, a form the generator keeps as it is, and nested titles are removed so the
+ * generator invents no names of its own.
  */
 export async function emitTypes(model: ContractModel): Promise<string> {
+  // identifier → schema, in the order first met; bundled $defs key → identifier.
   const defs = new Map<string, unknown>();
+  const identifiers = new Map<string, string>();
+  const taken = new Set<string>([TYPES_ROOT]);
+  for (const type of model.types) {
+    identifiers.set(type.name, type.identifier);
+    taken.add(type.identifier);
+  }
+  for (const op of model.operations) for (const id of Object.values(op.names.types)) if (id !== null) taken.add(id);
+  // A bundled definition that is not a shared type (a $ref into another file or into an operation)
+  // gets an identifier no contract name owns, decided here in document order.
+  const identifierOf = (key: string): string => {
+    const known = identifiers.get(key);
+    if (known !== undefined) return known;
+    let id = typeIdentifier(key);
+    for (let i = 2; taken.has(id); i++) id = `${typeIdentifier(key)}Def${i}`;
+    taken.add(id);
+    identifiers.set(key, id);
+    return id;
+  };
   const aliases: Array<[string, string]> = [];
 
   const absorb = (schema: JsonSchema): unknown => {
     if (!isSchemaObject(schema)) return schema;
     const nested = schema.$defs;
-    if (isSchemaObject(nested)) for (const [name, def] of Object.entries(nested)) if (!defs.has(name)) defs.set(name, prepare(def, name));
-    const { $defs: _unused, ...rest } = schema as SchemaObject;
+    if (isSchemaObject(nested)) {
+      for (const [key, def] of Object.entries(nested)) {
+        const id = identifierOf(key);
+        if (!defs.has(id)) defs.set(id, prepare(def, id, identifierOf));
+      }
+    }
+    const rest: SchemaObject = {};
+    for (const [k, v] of Object.entries(schema)) if (k !== "$defs") defineOwn(rest, k, v);
     return rest;
   };
-  const declare = (name: string, schema: JsonSchema) => {
+  const declare = (identifier: string, schema: JsonSchema) => {
     const body = absorb(schema) as SchemaObject | boolean;
     // A bare reference becomes a type alias instead of a structural copy.
     const ref = isSchemaObject(body) && Object.keys(body).length === 1 && typeof body.$ref === "string" ? body.$ref : null;
-    if (ref?.startsWith("#/$defs/")) aliases.push([name, ref.slice("#/$defs/".length)]);
-    else defs.set(name, prepare(body, name));
+    if (ref?.startsWith("#/$defs/")) aliases.push([identifier, identifierOf(ref.slice("#/$defs/".length))]);
+    else defs.set(identifier, prepare(body, identifier, identifierOf));
   };
 
-  for (const type of model.types) declare(type.name, type.schema.schema);
+  for (const type of model.types) declare(type.identifier, type.schema.schema);
   for (const op of model.operations) {
-    const names = operationTypeNames(op);
+    const names = op.names.types;
     declare(names.input, op.input.schema);
     declare(names.output, op.output.schema);
-    if (op.preview?.output) declare(names.preview, op.preview.output.schema);
+    if (op.preview?.output && names.preview) declare(names.preview, op.preview.output.schema);
   }
 
-  const root = {
-    title: ROOT,
-    type: "object",
-    additionalProperties: false,
-    properties: {},
-    $defs: Object.fromEntries([...defs.entries()]),
-  };
-  const source = await compile(root as never, ROOT, {
+  const $defs: SchemaObject = {};
+  for (const [key, def] of defs) defineOwn($defs, key, def);
+  const root = { title: TYPES_ROOT, type: "object", additionalProperties: false, properties: {}, $defs };
+  const source = await compile(root as never, TYPES_ROOT, {
     bannerComment: "",
     unreachableDefinitions: true,
     additionalProperties: false,
-    format: true,
+    // Prettier (inside the generator) recurses on nesting depth — a deep but valid schema overflowed
+    // the stack — and took most of the emit time; indentDeclarations lays the output out instead.
+    format: false,
     strictIndexSignatures: true,
     declareExternallyReferenced: true,
     $refOptions: { resolve: { external: false } } as never,
   });
-  const cleaned = source
-    .replace(`export interface ${ROOT} {}\n`, "")
+  const cleaned = indentDeclarations(source)
+    .replace(new RegExp(`export interface ${TYPES_ROOT} \\{\\s*\\}\\n`), "")
+    .replace(/\n \* *\n \*\//g, "\n */")
     .replace(/(\n \*)?\n \* This (interface|type) was referenced by `[^`]*`'s JSON-Schema\n \* via the `definition` "[^"]*"\./g, "")
     .replace(/\/\*\*\n \*\/\n/g, "")
-    .replaceAll(PROTO_ALIAS, "__proto__");
+    .replace(/__contractgen_member_[A-Za-z]+__/g, (alias) => MEMBER_ALIASES.get(alias) ?? alias);
+  const declared = new Set([...cleaned.matchAll(/^export (?:interface|type) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]!));
+  const expected = [...model.types.filter((t) => !aliases.some(([a]) => a === t.identifier)).map((t) => t.identifier)];
+  for (const op of model.operations) {
+    for (const id of [op.names.types.input, op.names.types.output, op.preview?.output ? op.names.types.preview : null]) {
+      if (id !== null && !aliases.some(([a]) => a === id)) expected.push(id);
+    }
+  }
+  const missing = expected.filter((id) => !declared.has(id));
+  // The client imports these names; a generator that renamed one would make the package fail to compile.
+  if (missing.length > 0) throw new Error(`json-schema-to-typescript did not declare ${missing.join(", ")} under the names the model gave them`);
   const aliasLines = aliases.map(([name, target]) => `export type ${name} = ${target};`).join("\n");
-  return `${generatedHeader(model.name, model.version)}\n${cleaned.trim()}\n${aliasLines ? `\n${aliasLines}\n` : ""}`;
+  return escapeInvisible(`${generatedHeader(model.name, model.version)}\n${cleaned.trim()}\n${aliasLines ? `\n${aliasLines}\n` : ""}`);
 }
 
 /**
- * Ready a schema for json-schema-to-typescript: name it by `title`, fold units and defaults into the
- * description (they belong in the JSDoc), and hide "__proto__" property names from its walker.
+ * Indent the generator's unformatted output two spaces per open bracket, line by line (no recursion,
+ * so nesting depth costs nothing). Brackets inside string literals and comments do not count.
  */
-function prepare(schema: unknown, title: string): unknown {
+function indentDeclarations(source: string): string {
+  let depth = 0;
+  let inComment = false;
+  const lines: Array<{ text: string; code: string | null; depth: number }> = [];
+  for (const raw of source.split("\n")) {
+    const line = raw.trim();
+    if (line === "") {
+      lines.push({ text: "", code: null, depth });
+      continue;
+    }
+    if (inComment || line.startsWith("/*")) {
+      inComment = !line.endsWith("*/");
+      lines.push({ text: "  ".repeat(depth) + (line.startsWith("*") ? ` ${line}` : line), code: null, depth });
+      continue;
+    }
+    const code = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
+    const opens = (code.match(/[{[(]/g) ?? []).length;
+    const closes = (code.match(/[}\])]/g) ?? []).length;
+    const leadingCloses = (code.match(/^[}\])]+/) ?? [""])[0].length;
+    depth = Math.max(0, depth - leadingCloses);
+    lines.push({ text: "  ".repeat(depth) + line, code, depth });
+    depth = Math.max(0, depth + opens - (closes - leadingCloses));
+  }
+  // A member or type alias ends where its line is complete and the next code line does not continue it.
+  let next: string | null = null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    if (l.code === null) continue;
+    const complete = !/[{([,|&=>]$/.test(l.code) && !(l.code === "}" && l.depth === 0);
+    if (complete && (next === null || !/^[|&)\]=.,?:]/.test(next))) l.text += ";";
+    next = l.code;
+  }
+  return lines.map((l) => l.text).join("\n");
+}
+
+/**
+ * Ready a schema for json-schema-to-typescript: name it by `title` (and nothing inside it), fold
+ * units and defaults into the description (they belong in the JSDoc), make descriptions safe as
+ * comment text, point references at identifiers, and hide Object.prototype names from its walker.
+ */
+function prepare(schema: unknown, title: string, identifierOf: (defsKey: string) => string): unknown {
   const withDocs = mapSchema(schema, "", (node) => {
     const notes: string[] = [];
     if (typeof node["x-unit"] === "string") notes.push(`Unit: ${node["x-unit"]}.`);
     if ("default" in node) notes.push(`Default: ${JSON.stringify(node.default)}.`);
-    let out: SchemaObject = node;
-    if (notes.length > 0) {
-      const description = typeof node.description === "string" && node.description.trim() !== "" ? `${node.description.trim()}\n\n` : "";
-      out = { ...node, description: `${description}${notes.join(" ")}` };
+    const description = typeof node.description === "string" && node.description.trim() !== "" ? node.description.trim() : "";
+    const text = [description, notes.join(" ")].filter((p) => p !== "").join("\n\n");
+    const out: SchemaObject = {};
+    for (const [k, v] of Object.entries(node)) {
+      // Nested titles and $ids would make the generator declare (and name) types of its own.
+      if (k === "title" || k === "$id" || k === "description") continue;
+      defineOwn(out, k, v);
     }
-    if (isSchemaObject(out.properties) && Object.prototype.hasOwnProperty.call(out.properties, "__proto__")) {
-      const properties: SchemaObject = {};
-      for (const [k, v] of Object.entries(out.properties)) properties[k === "__proto__" ? PROTO_ALIAS : k] = v;
-      const required = Array.isArray(out.required) ? out.required.map((r) => (r === "__proto__" ? PROTO_ALIAS : r)) : out.required;
-      out = { ...out, properties, ...(required ? { required } : {}) };
-    }
+    if (text !== "") out.description = commentText(text);
+    // Root $defs are keyed by identifier, so every reference is re-pointed at its declaration's name.
+    if (typeof out.$ref === "string" && out.$ref.startsWith("#/$defs/")) out.$ref = `#/$defs/${identifierOf(out.$ref.slice("#/$defs/".length))}`;
     return out;
   });
-  return isSchemaObject(withDocs) ? { ...withDocs, title } : withDocs;
+  const aliased = aliasMemberKeys(withDocs);
+  return isSchemaObject(aliased) ? { ...aliased, title } : aliased;
 }

@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import type { ContractModel, JsonSchema } from "../../model/types.js";
-import { generatedHeader } from "../shared/literals.js";
+import { escapeInvisible, generatedHeader } from "../shared/literals.js";
 
 const addFormats = addFormatsModule.default;
 const standaloneCode = standaloneCodeModule.default;
@@ -35,7 +35,8 @@ export function emitValidators(model: ContractModel): { js: string; dts: string 
   const dts = `${header}import type { Validator } from "./runtime/client.js";\n\n${Object.keys(exports)
     .map((name) => `export declare const ${name}: Validator;`)
     .join("\n")}\n`;
-  return { js: `${header}${toEsmImports(code)}`, dts };
+  // ajv writes schema strings (enum values, property names) with JSON escaping only.
+  return { js: escapeInvisible(`${header}${toEsmImports(code)}`), dts };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { packagePath } from "../../package-root.js";
+import { literal } from "./literals.js";
+import { markdownCode, markdownLink, markdownText } from "./markdown.js";
 
 /**
  * Handlebars for non-code files only. Compiled with `noEscape` (HTML escaping would corrupt JSON and
@@ -9,18 +11,14 @@ import { packagePath } from "../../package-root.js";
 // handlebars is CommonJS without ESM named exports; load it the CommonJS way to keep its types.
 const Handlebars = createRequire(import.meta.url)("handlebars") as typeof import("handlebars");
 const engine = Handlebars.create();
-engine.registerHelper("json", (value: unknown) => JSON.stringify(value));
+engine.registerHelper("json", (value: unknown) => literal(value));
 engine.registerHelper("upper", (value: unknown) => String(value).toUpperCase().replace(/[^A-Z0-9]/g, "_"));
-/** Text for a Markdown table cell or line: no pipes, newlines or raw HTML can change the layout. */
-engine.registerHelper("md", (value: unknown) =>
-  String(value ?? "")
-    .replace(/\r?\n+/g, " ")
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/</g, "&lt;")
-    .replace(/`/g, "\\`")
-    .trim(),
-);
+/** Markdown prose (lines, table cells): see markdown.ts. */
+engine.registerHelper("md", (value: unknown) => markdownText(value));
+/** A Markdown code span holding the value verbatim, whatever backticks it contains. */
+engine.registerHelper("mdCode", (value: unknown) => markdownCode(value));
+/** A Markdown link: `{{mdLink text url}}`; only http, https and mailto URLs become links. */
+engine.registerHelper("mdLink", (text: unknown, url: unknown) => markdownLink(text, url));
 
 type Template = (data: object) => string;
 const cache = new Map<string, Template>();

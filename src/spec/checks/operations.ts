@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnostic, withArticle } from "../../diagnostics/diagnostic.js";
-import { collisionKey, kebabCase } from "../../model/naming.js";
+import { assignTypeNames, camelCase, CLIENT_MEMBERS, collisionKey, kebabCase, type TypeNameOwner, TYPES_ROOT } from "../../model/naming.js";
 import type { CheckContext } from "../context.js";
 import type { RawOperation } from "../raw.js";
 import { joinPointer } from "../source.js";
@@ -25,6 +25,10 @@ export function checkOperationSet(ctx: CheckContext): Diagnostic[] {
     if (clash !== undefined) {
       out.push(diagnostic("operation-name-collision", `Operation ${JSON.stringify(name)} and ${JSON.stringify(clash)} both become ${JSON.stringify(key.replace(/ /g, "_"))} once converted to identifiers.`, file.locateKey(at)));
     } else byKey.set(key, name);
+    const method = camelCase(name);
+    if (CLIENT_MEMBERS.has(method)) {
+      out.push(diagnostic("operation-name-reserved", `Operation ${JSON.stringify(name)} would become the client method ${JSON.stringify(method)}, which every JavaScript object or the generated client already has${method === "then" ? " (a \`then\` method makes the client awaitable)" : ""}.`, file.locateKey(at)));
+    }
 
     const command = op.cli?.name ?? kebabCase(name);
     const commandClash = commands.get(command);
@@ -55,9 +59,40 @@ export function checkOperationSet(ctx: CheckContext): Diagnostic[] {
     }
     out.push(...checkOperationRefs(ctx, name, op));
   }
+  out.push(...checkTypeNames(ctx));
   const maxTools = doc.budget?.maxTools;
   if (maxTools !== undefined && exposed > maxTools) {
     out.push(diagnostic("budget-max-tools-exceeded", `The contract exposes ${exposed} MCP tools; budget.maxTools is ${maxTools}.`, file.locate("/budget/maxTools")));
+  }
+  return out;
+}
+
+/**
+ * Every generated type name has one owner. A clash is reported at the shared type when one is
+ * involved (the operation's name is the one generated), else at the later operation, so the place
+ * does not depend on whether `types` or `operations` comes first in the file.
+ */
+function checkTypeNames(ctx: CheckContext): Diagnostic[] {
+  const { doc, file } = ctx;
+  const typeNames = Object.keys(doc.types ?? {});
+  const { clashes } = assignTypeNames(
+    typeNames,
+    Object.entries(doc.operations).map(([name, op]) => ({ name, hasPreview: op.preview?.output !== undefined })),
+  );
+  const describe = (o: TypeNameOwner) =>
+    o.kind === "type" ? (o.name === TYPES_ROOT ? "contractgen's own root type" : `shared type ${JSON.stringify(o.name)}`) : `the ${o.slot} type of operation ${JSON.stringify(o.name)}`;
+  const out: Diagnostic[] = [];
+  const reported = new Set<string>();
+  for (const { identifier, first, second } of clashes) {
+    // Two operations whose names split into the same words are already an operation-name-collision.
+    if (first.kind === "operation" && second.kind === "operation" && collisionKey(first.name) === collisionKey(second.name)) continue;
+    const blamed = second.kind === "type" || first.kind === "operation" ? second : first;
+    const other = blamed === second ? first : second;
+    const pair = JSON.stringify([blamed.kind, blamed.name, other.kind, other.name]);
+    if (reported.has(pair)) continue; // one finding per pair, even when input and output both clash
+    reported.add(pair);
+    const where = blamed.kind === "type" ? file.locateKey(joinPointer("/types", blamed.name)) : file.locateKey(ctx.operationPointer(blamed.name));
+    out.push(diagnostic("type-name-collision", `${describe(blamed).replace(/^./, (c) => c.toUpperCase())} and ${describe(other)} would both be declared as ${identifier} in the generated types.`, where));
   }
   return out;
 }

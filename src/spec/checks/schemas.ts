@@ -23,6 +23,25 @@ export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema",
 ]);
 
+/** Annotation keywords of the contract format itself (docs/contract-format.md), kept in the model. */
+export const FORMAT_ANNOTATIONS: ReadonlySet<string> = new Set(["x-unit"]);
+
+/**
+ * The keywords a schema keeps in the model, the only ones any generator sees: standard 2020-12
+ * keywords and the format's annotations. Identification keywords ($id, $anchor, …) are dropped
+ * because references are already bundled to `#/$defs/…` (a nested $id would re-base them), and
+ * `$comment` because it is for the contract's readers, not for generated code.
+ */
+export const MODEL_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(
+  [...SCHEMA_KEYWORDS, ...FORMAT_ANNOTATIONS].filter((k) => !["$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary", "$comment"].includes(k)),
+);
+
+/**
+ * Keywords code generators act on (json-schema-to-typescript pastes `tsType` into the output as a
+ * type, `tsEnumNames` as enum member names): never meaningful in a contract, and an injection risk.
+ */
+export const GENERATOR_KEYWORDS: ReadonlySet<string> = new Set(["tsType", "tsEnumNames", "tsEnumName"]);
+
 /** Formats the generated validators understand (ajv-formats' full set). */
 export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormats));
 
@@ -103,7 +122,9 @@ export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
   }
   walkSchema(schema, pointer, (node, at) => {
     for (const key of Object.keys(node)) {
-      if (!SCHEMA_KEYWORDS.has(key) && !key.startsWith("x-")) {
+      if (GENERATOR_KEYWORDS.has(key)) {
+        out.push(diagnostic("schema-generator-keyword", `Schema keyword ${JSON.stringify(key)} is an instruction to one code generator, not JSON Schema; contractgen never passes it on.`, file.locateKey(joinPointer(at, key))));
+      } else if (!SCHEMA_KEYWORDS.has(key) && !key.startsWith("x-")) {
         out.push(diagnostic("schema-unknown-keyword", `Schema keyword ${JSON.stringify(key)} is not JSON Schema 2020-12; it is ignored by validators.`, file.locateKey(joinPointer(at, key))));
       }
     }
