@@ -97,6 +97,13 @@ type Input = Record<string, unknown>;
 /** `T` with the fields `K` made optional (e.g. an operation key the journal can supply). */
 export type WithOptional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
+/**
+ * The input of a confirmed execution: the confirm token `Token` required, the dry-run switch `DryRun`
+ * absent or false (the client sends false whatever the contract's default), so a call without the
+ * token fails to compile instead of at the server.
+ */
+export type WithConfirmation<T, DryRun extends keyof T, Token extends keyof T> = Omit<T, DryRun | Token> & { [K in DryRun]?: false } & { [K in Token]-?: NonNullable<T[K]> };
+
 /** Bounds of a per-request timeout: 1 ms to 24 h (timers cannot go beyond 2^31-1 ms; longer is a mistake). */
 export const TIMEOUT_BOUNDS_MS = { min: 1, max: 86_400_000 } as const;
 
