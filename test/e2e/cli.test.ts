@@ -124,6 +124,20 @@ describe("generated CLIs against the reference platforms", () => {
     expect(done.code).toBe(0);
     expect(done.json).toMatchObject({ amount: 700, invoice_id: "inv_1006" });
     expect((await billingCli(["get-invoice", "--invoice-id", "inv_1006"])).json.refunded_cents).toBe(before + 700);
+
+    // The same confirmed command again (its token is spent): the journal's recorded refund, no second effect.
+    const again = await billingCli(["refund-invoice", "--invoice-id", "inv_1006", "--amount", "700", "--confirm", preview.json.confirm_token]);
+    expect(again.stderr).toBe("");
+    expect(again.code).toBe(0);
+    expect(again.json).toEqual(done.json);
+    expect((await billingCli(["get-invoice", "--invoice-id", "inv_1006"])).json.refunded_cents).toBe(before + 700);
+
+    // A new preview of the same parameters is a new intent: its token executes a second refund.
+    const second = await billingCli(["refund-invoice", "--invoice-id", "inv_1006", "--amount", "700", "--dry-run"]);
+    const twice = await billingCli(["refund-invoice", "--invoice-id", "inv_1006", "--amount", "700", "--confirm", second.json.confirm_token]);
+    expect(twice.code).toBe(0);
+    expect(twice.json.id).not.toBe(done.json.id);
+    expect((await billingCli(["get-invoice", "--invoice-id", "inv_1006"])).json.refunded_cents).toBe(before + 1400);
   });
 
   it("exits with the documented code for each error class", async () => {

@@ -46,7 +46,7 @@ describe.each(factories)("$name (journal contract)", ({ open }) => {
     fresh();
     const { entry, created } = j.begin(intent(), 1000);
     expect(created).toBe(true);
-    expect(entry).toEqual({ ...intent(), status: "sending", result: null, createdAt: 1000, updatedAt: 1000 });
+    expect(entry).toEqual({ ...intent(), confirmHash: null, status: "sending", result: null, createdAt: 1000, updatedAt: 1000 });
     expect(j.get(intent())).toEqual(entry);
   });
 
@@ -56,7 +56,7 @@ describe.each(factories)("$name (journal contract)", ({ open }) => {
     const again = j.begin(intent({ paramsHash: "hash-B" }), 2000);
     expect(again.created).toBe(false);
     // The stored entry is returned as it was: its params hash, status and timestamps are untouched.
-    expect(again.entry).toEqual({ ...intent(), status: "sending", result: null, createdAt: 1000, updatedAt: 1000 });
+    expect(again.entry).toEqual({ ...intent(), confirmHash: null, status: "sending", result: null, createdAt: 1000, updatedAt: 1000 });
     expect(j.get(intent())?.paramsHash).toBe("hash-A");
   });
 
@@ -89,6 +89,7 @@ describe.each(factories)("$name (journal contract)", ({ open }) => {
     j.settle(intent(), "completed", { id: "cus_1", nested: { list: [1, 2] } }, 1500);
     expect(j.get(intent())).toEqual({
       ...intent(),
+      confirmHash: null,
       status: "completed",
       result: { id: "cus_1", nested: { list: [1, 2] } },
       createdAt: 1000,
@@ -131,6 +132,24 @@ describe.each(factories)("$name (journal contract)", ({ open }) => {
     expect(j.findUnfinished("refund", "https://api.example.test", "hash-A")?.key).toBe("other-op");
     expect(j.findUnfinished("create_customer", "https://other.test", "hash-A")?.key).toBe("other-target");
     expect(j.findUnfinished("create_customer", "https://api.example.test", "hash-Z")).toBeUndefined();
+  });
+
+  it("findCompleted returns the newest completed entry with the same parameters and confirm token, within retention", () => {
+    fresh();
+    j.begin(intent({ key: "spent", confirmHash: "tok-1" }), 1000);
+    j.settle(intent({ key: "spent" }), "completed", { id: "r1" }, 1001);
+    j.begin(intent({ key: "other-token", confirmHash: "tok-2" }), 2000);
+    j.settle(intent({ key: "other-token" }), "completed", { id: "r2" }, 2001);
+    j.begin(intent({ key: "unfinished", confirmHash: "tok-3" }), 3000);
+    j.begin(intent({ key: "rejected", confirmHash: "tok-4" }), 4000);
+    j.settle(intent({ key: "rejected" }), "rejected", null, 4001);
+    expect(j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-1", 0)).toMatchObject({ key: "spent", result: { id: "r1" }, confirmHash: "tok-1" });
+    expect(j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-2", 0)?.key).toBe("other-token");
+    expect(j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-3", 0)).toBeUndefined();
+    expect(j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-4", 0)).toBeUndefined();
+    expect(j.findCompleted("create_customer", "https://api.example.test", "hash-B", "tok-1", 0)).toBeUndefined();
+    // Begun before the retention window: the platform has forgotten the key.
+    expect(j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-1", 1500)).toBeUndefined();
   });
 
   it("findUnfinished counts sending and unknown entries, never completed or rejected ones", () => {
@@ -251,5 +270,25 @@ try { ${script} } finally { j.close(); }`;
     // A settle by the child is visible here too.
     child(`j.settle({ operation: "create_customer", target: "https://api.example.test", key: "key-1" }, "completed", { id: "cus_9" }, 4000);`, path);
     expect(j.get(intent())).toMatchObject({ status: "completed", result: { id: "cus_9" } });
+  });
+});
+
+describe("SqliteJournal written by an earlier version", () => {
+  it("gets the confirm_hash column when opened, keeping its entries", async () => {
+    const path = tempDbPath();
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(path);
+    db.exec(`CREATE TABLE operation_journal (target TEXT NOT NULL, operation TEXT NOT NULL, key TEXT NOT NULL, params_hash TEXT NOT NULL,
+      status TEXT NOT NULL, result TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (target, operation, key))`);
+    db.prepare("INSERT INTO operation_journal VALUES ('t', 'op', 'k', 'h', 'completed', '{}', 1, 1)").run();
+    db.close();
+    const j = new SqliteJournal(path);
+    opened.push(j);
+    expect(j.get({ target: "t", operation: "op", key: "k" })).toMatchObject({ status: "completed", confirmHash: null });
+    j.begin({ target: "t", operation: "op", key: "k2", paramsHash: "h", confirmHash: "c" }, 5);
+    j.settle({ target: "t", operation: "op", key: "k2" }, "completed", {}, 6);
+    expect(j.findCompleted("op", "t", "h", "c", 0)?.key).toBe("k2");
+    // A second process opening the migrated file changes nothing.
+    opened.push(new SqliteJournal(path));
   });
 });

@@ -7,12 +7,16 @@ import { descriptorName } from "./operations.js";
 
 export { clientClassName, clientMethodNames, type ClientMethodNames } from "./names.js";
 
-/** A TypeScript type for an operation's input with some fields made optional and others removed. */
-function inputType(op: OperationModel, omit: string[], optional: string[]): string {
-  const base = `T.${op.names.types.input}`;
+/**
+ * A TypeScript type for an operation's input with some fields made optional and others removed; with
+ * `confirm` ([dry-run field, confirm token field]), the input of a confirmed execution.
+ */
+function inputType(op: OperationModel, omit: string[], optional: string[], confirm: [string, string] | null = null): string {
   const union = (fields: string[]) => fields.map(literal).join(" | ");
-  const omitted = omit.length > 0 ? `Omit<${base}, ${union(omit)}>` : base;
-  return optional.length > 0 ? `WithOptional<${omitted}, ${union(optional)}>` : omitted;
+  let type = `T.${op.names.types.input}`;
+  if (confirm) type = `WithConfirmation<${type}, ${literal(confirm[0])}, ${literal(confirm[1])}>`;
+  if (omit.length > 0) type = `Omit<${type}, ${union(omit)}>`;
+  return optional.length > 0 ? `WithOptional<${type}, ${union(optional)}>` : type;
 }
 
 function docsFor(model: ContractModel, op: OperationModel, extra: Array<string | null>): OptionalKind<MethodDeclarationStructure>["docs"] {
@@ -39,13 +43,13 @@ export function emitClient(model: ContractModel): string {
     methods.push({
       name: m.call,
       parameters: [
-        { name: "input", type: inputType(op, dryRun, key) },
+        { name: "input", type: op.preview ? inputType(op, [], key, [op.preview.dryRunField, op.preview.confirmTokenField]) : inputType(op, [], key) },
         { name: "options", type: "CallOptions", initializer: "{}" },
       ],
       returnType: `Promise<T.${types.output}>`,
       docs: docsFor(model, op, [
         op.preview
-          ? `Executes (the dry run is switched off): pass the \`${op.preview.confirmTokenField}\` that \`${m.preview}\` returned for these exact parameters; it is valid for ${op.preview.ttl}.`
+          ? `Executes (the dry run is switched off): pass the \`${op.preview.confirmTokenField}\` that \`${m.preview}\` returned for these exact parameters (required); it is valid for ${op.preview.ttl}.`
           : null,
         op.preconditions.length > 0
           ? `Preconditions: ${op.preconditions.map((p) => `\`${p.field}\` must match the current ${p.compares} (else ${p.error}, no change)`).join("; ")}.`
@@ -111,7 +115,7 @@ export function emitClient(model: ContractModel): string {
   });
 
   const body = file.getFullText().trim();
-  const runtimeTypes = ["Paginator", "TraversalBounds", "WithOptional"].filter((t) => new RegExp(`\\b${t}\\b`).test(body));
+  const runtimeTypes = ["Paginator", "TraversalBounds", "WithConfirmation", "WithOptional"].filter((t) => new RegExp(`\\b${t}\\b`).test(body));
   const imports = [
     `import { type CallOptions, type ClientOptions, ContractClient${runtimeTypes.map((t) => `, type ${t}`).join("")} } from "./runtime/index.js";`,
     `import { CONTRACT } from "./contract.js";`,

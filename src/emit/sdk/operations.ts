@@ -29,6 +29,7 @@ export function emitOperations(model: ContractModel): string {
       `  mutating: ${op.effects.kind === "mutating"},`,
       `  idempotent: ${literal(op.effects.idempotent)},`,
       `  keyField: ${op.idempotency ? literal(op.idempotency.keyField) : "null"},`,
+      ...(op.idempotency ? [`  keyRetentionMs: ${op.idempotency.retentionMs},`] : []),
       `  preview: ${
         op.preview
           ? `{ dryRunField: ${literal(op.preview.dryRunField)}, confirmTokenField: ${literal(op.preview.confirmTokenField)}, defaultDryRun: ${op.preview.defaultDryRun} }`

@@ -3,6 +3,7 @@ import { OBJECT_MEMBERS, TYPES_ROOT, typeIdentifier } from "../../model/naming.j
 import type { ContractModel, JsonSchema } from "../../model/types.js";
 import { defineOwn, isSchemaObject, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
 import { commentText, escapeInvisible, generatedHeader } from "../shared/literals.js";
+import { typingSchema } from "./type-schema.js";
 
 /**
  * json-schema-to-typescript walks every object of a schema calling its methods (`hasOwnProperty`),
@@ -158,9 +159,10 @@ function indentDeclarations(source: string): string {
  * Ready a schema for json-schema-to-typescript: name it by `title` (and nothing inside it), fold
  * units and defaults into the description (they belong in the JSDoc), make descriptions safe as
  * comment text, point references at identifiers, and hide Object.prototype names from its walker.
+ * 2020-12 keywords it does not know are translated first (type-schema.ts).
  */
 function prepare(schema: unknown, title: string, identifierOf: (defsKey: string) => string): unknown {
-  const withDocs = mapSchema(schema, "", (node) => {
+  const withDocs = mapSchema(typingSchema(schema), "", (node) => {
     const notes: string[] = [];
     if (typeof node["x-unit"] === "string") notes.push(`Unit: ${node["x-unit"]}.`);
     if ("default" in node) notes.push(`Default: ${JSON.stringify(node.default)}.`);

@@ -15,6 +15,8 @@ export interface Intent {
   readonly target: string;
   readonly key: string;
   readonly paramsHash: string;
+  /** sha256 of the confirm token the execution carried (a previewable operation), else null. */
+  readonly confirmHash?: string | null;
 }
 
 export interface JournalEntry extends Intent {
@@ -33,6 +35,8 @@ export interface OperationJournal {
   begin(intent: Intent, now?: number): { entry: JournalEntry; created: boolean };
   /** The newest unfinished entry for the same operation, target and parameters (to reuse its key). */
   findUnfinished(operation: string, target: string, paramsHash: string): JournalEntry | undefined;
+  /** The newest completed entry for the same operation, target, parameters and confirm token, begun at or after `since` (ms). */
+  findCompleted(operation: string, target: string, paramsHash: string, confirmHash: string, since: number): JournalEntry | undefined;
   /** Record how an intent ended. */
   settle(intent: Pick<Intent, "operation" | "target" | "key">, status: Exclude<JournalStatus, "sending">, result: unknown, now?: number): void;
   get(intent: Pick<Intent, "operation" | "target" | "key">): JournalEntry | undefined;
@@ -50,7 +54,7 @@ export class MemoryJournal implements OperationJournal {
   begin(intent: Intent, now = Date.now()): { entry: JournalEntry; created: boolean } {
     const existing = this.entries.get(MemoryJournal.id(intent));
     if (existing && existing.status !== "rejected") return { entry: existing, created: false };
-    const entry: JournalEntry = { ...intent, status: "sending", result: null, createdAt: now, updatedAt: now };
+    const entry: JournalEntry = { ...intent, confirmHash: intent.confirmHash ?? null, status: "sending", result: null, createdAt: now, updatedAt: now };
     // Delete first so that the map's order is the order entries were begun (newest last).
     this.entries.delete(MemoryJournal.id(intent));
     this.entries.set(MemoryJournal.id(intent), entry);
@@ -61,6 +65,13 @@ export class MemoryJournal implements OperationJournal {
     return [...this.entries.values()]
       .reverse() // the sort is stable: on equal createdAt, the entry begun last wins (as rowid DESC in SQLite)
       .filter((e) => e.operation === operation && e.target === target && e.paramsHash === paramsHash && e.status !== "completed" && e.status !== "rejected")
+      .sort((a, b) => b.createdAt - a.createdAt)[0];
+  }
+
+  findCompleted(operation: string, target: string, paramsHash: string, confirmHash: string, since: number): JournalEntry | undefined {
+    return [...this.entries.values()]
+      .reverse()
+      .filter((e) => e.operation === operation && e.target === target && e.paramsHash === paramsHash && e.confirmHash === confirmHash && e.status === "completed" && e.createdAt >= since)
       .sort((a, b) => b.createdAt - a.createdAt)[0];
   }
 
@@ -81,6 +92,7 @@ interface Row {
   target: string;
   key: string;
   params_hash: string;
+  confirm_hash: string | null;
   status: JournalStatus;
   result: string | null;
   created_at: number;
@@ -159,23 +171,31 @@ export class SqliteJournal implements OperationJournal {
     if (!["target", "operation", "key", "params_hash", "status", "result"].every((c) => columns.includes(c))) {
       throw Object.assign(new Error("not a journal"), { code: "NOT_A_JOURNAL" });
     }
+    // Journals written before confirm tokens were recorded get the column (in a write transaction,
+    // so two processes opening the same old file do not both add it).
+    this.db
+      .transaction(() => {
+        const has = (this.db.prepare("SELECT name FROM pragma_table_info('operation_journal')").all() as Array<{ name: string }>).some((c) => c.name === "confirm_hash");
+        if (!has) this.db.exec("ALTER TABLE operation_journal ADD COLUMN confirm_hash TEXT");
+      })
+      .immediate();
   }
 
   begin(intent: Intent, now = Date.now()): { entry: JournalEntry; created: boolean } {
     const run = this.db.transaction(() => {
       const inserted = this.db
         .prepare(
-          `INSERT OR IGNORE INTO operation_journal (target, operation, key, params_hash, status, result, created_at, updated_at)
-           VALUES (?, ?, ?, ?, 'sending', NULL, ?, ?)`,
+          `INSERT OR IGNORE INTO operation_journal (target, operation, key, params_hash, confirm_hash, status, result, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, 'sending', NULL, ?, ?)`,
         )
-        .run(intent.target, intent.operation, intent.key, intent.paramsHash, now, now);
+        .run(intent.target, intent.operation, intent.key, intent.paramsHash, intent.confirmHash ?? null, now, now);
       if (inserted.changes === 1) return { entry: this.get(intent)!, created: true };
       const rebound = this.db
         .prepare(
-          `UPDATE operation_journal SET params_hash = ?, status = 'sending', result = NULL, created_at = ?, updated_at = ?
+          `UPDATE operation_journal SET params_hash = ?, confirm_hash = ?, status = 'sending', result = NULL, created_at = ?, updated_at = ?
            WHERE target = ? AND operation = ? AND key = ? AND status = 'rejected'`,
         )
-        .run(intent.paramsHash, now, now, intent.target, intent.operation, intent.key);
+        .run(intent.paramsHash, intent.confirmHash ?? null, now, now, intent.target, intent.operation, intent.key);
       return { entry: this.get(intent)!, created: rebound.changes === 1 };
     });
     return run.immediate();
@@ -188,6 +208,16 @@ export class SqliteJournal implements OperationJournal {
          ORDER BY created_at DESC, rowid DESC LIMIT 1`,
       )
       .get(operation, target, paramsHash) as Row | undefined;
+    return row ? toEntry(row) : undefined;
+  }
+
+  findCompleted(operation: string, target: string, paramsHash: string, confirmHash: string, since: number): JournalEntry | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT * FROM operation_journal WHERE operation = ? AND target = ? AND params_hash = ? AND confirm_hash = ? AND status = 'completed' AND created_at >= ?
+         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+      )
+      .get(operation, target, paramsHash, confirmHash, since) as Row | undefined;
     return row ? toEntry(row) : undefined;
   }
 
@@ -215,6 +245,7 @@ function toEntry(row: Row): JournalEntry {
     target: row.target,
     key: row.key,
     paramsHash: row.params_hash,
+    confirmHash: row.confirm_hash ?? null,
     status: row.status,
     result: row.result === null ? null : (JSON.parse(row.result) as unknown),
     createdAt: row.created_at,

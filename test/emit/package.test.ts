@@ -1,0 +1,39 @@
+/**
+ * The generated package installs as a new user would install it: its README starts with the
+ * commands to run, its package.json lets npm run better-sqlite3's install script, and the README
+ * says what the operation journal needs, where it lives and how to move it.
+ */
+import { describe, expect, it } from "vitest";
+import { emitPackageFiles } from "../../src/emit/package/package.js";
+import { parseContract } from "../../src/spec/parse.js";
+
+const files = emitPackageFiles(parseContract("specs/billing.v2.yaml").model!);
+const readme = files["README.md"]!;
+
+describe("generated package", () => {
+  it("README starts with npm install and npm run build", () => {
+    const firstBlock = readme.match(/```(\w*)\n([\s\S]*?)```/)!;
+    expect(readme.indexOf(firstBlock[0])).toBeLessThan(readme.indexOf("\n## "));
+    expect(firstBlock[1]).toBe("sh");
+    const commands = firstBlock[2]!.split("\n").filter((l) => l.trim() !== "").map((l) => l.replace(/\s*#.*$/, ""));
+    expect(commands.slice(0, 2)).toEqual(["npm install", "npm run build"]);
+  });
+
+  it("package.json allows better-sqlite3's install script", () => {
+    const pkg = JSON.parse(files["package.json"]!) as { allowScripts?: Record<string, boolean>; dependencies: Record<string, string> };
+    expect(pkg.dependencies["better-sqlite3"]).toBeDefined();
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true });
+  });
+
+  it("README says what the journal needs, where it lives by default and how to change it", () => {
+    const section = readme.slice(readme.indexOf("## Operation journal"));
+    const text = section.slice(0, section.indexOf("\n## ", 4) === -1 ? undefined : section.indexOf("\n## ", 4)).replace(/\s+/g, " ");
+    expect(text).toContain("better-sqlite3");
+    expect(text).toMatch(/writable folder/);
+    expect(text).toMatch(/same (journal )?file/);
+    expect(text).toContain("~/.contractgen/billing-journal.sqlite");
+    expect(text).toContain("BILLING_JOURNAL");
+    expect(text).toContain("`journal` option");
+    expect(text).toContain("--journal");
+  });
+});
