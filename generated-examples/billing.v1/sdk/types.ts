@@ -118,7 +118,7 @@ export interface RefundInvoiceInput {
    */
   amount: number;
   reason?: ("duplicate" | "fraudulent" | "requested_by_customer" | "failed_delivery");
-  idempotency_key: string;
+  idempotency_key?: string;
   /**
    * true previews without refunding.
    *

@@ -118,7 +118,16 @@ export interface RefundInvoiceInput {
    */
   amount: number;
   reason?: ("duplicate" | "fraudulent" | "requested_by_customer" | "failed_delivery");
-  idempotency_key: string;
+  /**
+   * The invoice's refunded_cents as last read; a preview or refund fails with INVOICE_CHANGED if it moved.
+   *
+   * Unit: cents.
+   */
+  expected_refunded_cents?: number;
+  /**
+   * Required to execute; a preview needs none.
+   */
+  idempotency_key?: string;
   /**
    * true previews without refunding.
    *

@@ -46,6 +46,8 @@ export interface OperationSpec {
   readonly mutating: boolean;
   readonly idempotent: "natural" | "key" | "none";
   readonly keyField: string | null;
+  /** How long the platform keeps an operation key and its outcome (the contract's idempotency retention). */
+  readonly keyRetentionMs?: number;
   readonly preview: { readonly dryRunField: string; readonly confirmTokenField: string; readonly defaultDryRun: boolean } | null;
   readonly pagination: (PageShape & { readonly limitField: string; readonly limitMax: number }) | null;
   readonly errors: readonly string[];
@@ -101,6 +103,13 @@ function field(input: Input, name: string): unknown {
 
 /** `T` with the fields `K` made optional (e.g. an operation key the journal can supply). */
 export type WithOptional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/**
+ * The input of a confirmed execution: the confirm token `Token` required, the dry-run switch `DryRun`
+ * absent or false (the client sends false whatever the contract's default), so a call without the
+ * token fails to compile instead of at the server.
+ */
+export type WithConfirmation<T, DryRun extends keyof T, Token extends keyof T> = Omit<T, DryRun | Token> & { [K in DryRun]?: false } & { [K in Token]-?: NonNullable<T[K]> };
 
 /** Bounds of a per-request timeout: 1 ms to 24 h (timers cannot go beyond 2^31-1 ms; longer is a mistake). */
 export const TIMEOUT_BOUNDS_MS = { min: 1, max: 86_400_000 } as const;
@@ -324,12 +333,19 @@ export class ContractClient {
     const keyValue = field(input, keyField);
     if (keyValue !== undefined && typeof keyValue !== "string") this.validateInput(op, input, null);
     const callerKey = keyValue !== undefined ? String(keyValue) : undefined;
-    const key = callerKey ?? journal?.findUnfinished(op.id, target, paramsHash)?.key ?? randomUUID();
+    // A confirm token is spent by the one execution it allows: the same parameters under the same
+    // token are the same intent, so a re-run after success (within the key's retention) gets that
+    // intent's key and its recorded result, where the platform would refuse the spent token.
+    const token = op.preview ? field(input, op.preview.confirmTokenField) : undefined;
+    const confirmHash = typeof token === "string" ? hashValue(token) : null;
+    const replayed = () =>
+      confirmHash !== null && op.keyRetentionMs !== undefined ? journal?.findCompleted(op.id, target, paramsHash, confirmHash, Date.now() - op.keyRetentionMs)?.key : undefined;
+    const key = callerKey ?? journal?.findUnfinished(op.id, target, paramsHash)?.key ?? replayed() ?? randomUUID();
     const keyed = { ...input, [keyField]: key };
     this.validateInput(op, keyed, key);
     if (!journal) return (await this.sendWithRetries(op, keyed, options, key, op.validateOutput)) as O;
 
-    const intent = { operation: op.id, target, key, paramsHash };
+    const intent = { operation: op.id, target, key, paramsHash, confirmHash };
     const { entry, created } = journal.begin(intent);
     if (!created && entry.paramsHash !== paramsHash) {
       throw errorForClass({
