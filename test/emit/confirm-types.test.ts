@@ -18,7 +18,7 @@ const refund = (name: string, dryRunDefault: boolean) => `
     preview: { dryRun: dry_run, default: ${dryRunDefault}, confirmToken: confirm_token, ttl: 10m, invalidTokenError: CONFIRMATION_REQUIRED }
     input:
       type: object
-      required: [amount, key]
+      required: [amount]
       properties:
         amount: { type: integer }
         key: { type: string }

@@ -135,6 +135,7 @@ describe("contract host", () => {
     const counting = () =>
       stubHandlers({
         refund_invoice: {
+          target: () => ({ refunded_cents: 0 }),
           preview: () => ({ invoice_id: "inv_1", amount: 1, balance_after_cents: 99, expires_at: "2026-07-01T00:10:00.000Z" }),
           execute: (_input: unknown, ctx: HandlerContext) => {
             ctx.db.exec("CREATE TABLE IF NOT EXISTS refunds_done (n INTEGER)");

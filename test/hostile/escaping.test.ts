@@ -65,11 +65,11 @@ operations:
     http: { method: POST, path: "/things/{id}" }
     effects: { kind: mutating, idempotent: key, destructive: true }
     idempotency: { key: ${q("key*/`")}, retention: 1h }
-    preview: { dryRun: dry_run, confirmToken: confirm_token, ttl: 10m, output: { type: object, description: ${H}, properties: { plan: { type: string, description: ${H} } } } }
+    preview: { dryRun: dry_run, confirmToken: confirm_token, ttl: 10m, output: { type: object, description: ${H}, required: [confirm_token], properties: { plan: { type: string, description: ${H} }, confirm_token: { type: string } } } }
     mcp: { title: ${H} }
     input:
       type: object
-      required: [id, ${q("key*/`")}]
+      required: [id]
       properties:
         id: { type: string, pattern: ${q("^[^*/`]+$")}, description: ${H} }
         ${q("key*/`")}: { type: string }

@@ -175,6 +175,8 @@ function buildOperation(s: OpShape, index: number, ctx: Ctx): Obj {
       input.properties.dry_run = { type: "boolean", default: true };
       input.properties.confirm_token = { type: "string" };
       op.preview = { dryRun: "dry_run", default: true, confirmToken: "confirm_token", ttl: "10m", invalidTokenError: "CONSTRUCTOR" };
+      // A preview needs no key (idempotency-key-blocks-preview): the key is required to execute only.
+      required.delete("idempotency_key");
     }
   }
   if (required.size) input.required = [...required];
