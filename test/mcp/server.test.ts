@@ -217,6 +217,44 @@ describe("reads (incidents)", () => {
   });
 });
 
+describe("failures", () => {
+  it("an unknown tool is a protocol error, not a tool result", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      await expect(c.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("an unexpected exception is an isError result with a generic message, no stack", async () => {
+    const runtime = (await import(built("incidents", "mcp/runtime/server.js"))) as { createMcpServer(def: unknown): ServerModule extends { createServer(o?: unknown): infer S } ? S : never };
+    const { TOOLS } = (await import(built("incidents", "mcp/tools.js"))) as { TOOLS: unknown[] };
+    const failing = {
+      close() {},
+      getIncident() {
+        const e = new Error("internal detail /secret/path.js");
+        e.stack = "Error: internal detail\n    at secret (/secret/path.js:1:1)";
+        throw e;
+      },
+    };
+    const server = runtime.createMcpServer({ name: "t", version: "0", instructions: "", tools: TOOLS, createClient: () => failing });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = newClient();
+    await client.connect(clientSide);
+    try {
+      const r = (await client.callTool({ name: "get_incident", arguments: { incident_id: "INC-017" } })) as CallToolResult;
+      expect(r.isError).toBe(true);
+      expect(JSON.stringify(r)).not.toMatch(/secret|path\.js|\bat /);
+      expect(text(r).error).toMatchObject({ code: "MCP_INTERNAL", class: "internal", operation: "get_incident", outcome: "unknown" });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
 describe("writes (billing)", () => {
   it("refund preview then confirm ⇒ one refund", async () => {
     const c = await connect("billing.v2", { baseUrl: billing.url });
