@@ -7,7 +7,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Validator } from "../../sdk/runtime/client.js";
 import { ContractError } from "../../sdk/runtime/errors.js";
 
@@ -204,10 +204,8 @@ export function createMcpServer(def: McpDefinition): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const spec = byName.get(request.params.name);
-    if (!spec) {
-      const error = { code: "MCP_UNKNOWN_TOOL", class: "invalid_input", action: "verify_identifier", message: `No tool is named ${JSON.stringify(request.params.name)}.`, outcome: "rejected" };
-      return { isError: true, content: [{ type: "text", text: compact({ error }) }] };
-    }
+    // An unknown tool is a protocol error (the request itself is wrong), not a tool failure.
+    if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name).slice(0, 200)}`);
     return callTool(sdk, spec, (request.params.arguments ?? {}) as JsonObject);
   });
   server.onclose = () => client?.close();
