@@ -53,7 +53,13 @@ function objectRooted(schema: JsonSchema): boolean {
  */
 export function servedSchema(schema: JsonSchema): JsonObject | null {
   if (!isSchemaObject(schema) || !objectRooted(schema)) return null;
-  return schema.type === "object" ? schema : { type: "object", ...schema };
+  const rooted = schema.type === "object" ? schema : { type: "object", ...schema };
+  const properties = rooted.properties;
+  if (!isSchemaObject(properties) || !Object.values(properties).some((p) => typeof p === "boolean")) return rooted;
+  // MCP clients require each top-level property schema to be an object: `true` is written `{}` and
+  // `false` `{"not": {}}` (same meaning). fromEntries defines own properties (a `__proto__` name stays data).
+  const rewritten = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, v === true ? {} : v === false ? { not: {} } : v]));
+  return { ...rooted, properties: rewritten };
 }
 
 /**
