@@ -171,6 +171,11 @@ describe("reads (incidents)", () => {
       // The continuation reads on; the last page ends the traversal.
       const next = await c.call("list_incidents", { fields: ["id"], cursor: completeness.continuation });
       expect((next.structuredContent as { incidents: unknown[] }).incidents).toHaveLength(40);
+      // A later page is not the answer on its own either, even the last one.
+      const last = await c.call("list_incidents", { fields: ["id"], cursor: text(next).completeness.continuation });
+      expect((last.structuredContent as { next_cursor: string | null }).next_cursor).toBeNull();
+      expect(text(last).completeness).toMatchObject({ complete: false, continuation: null });
+      expect(text(last).completeness.reasons.join(" ")).toContain("earlier");
     } finally {
       await c.close();
     }
