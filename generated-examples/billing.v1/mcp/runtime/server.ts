@@ -88,7 +88,8 @@ export function completenessOf(spec: ToolSpec, result: unknown, input: JsonObjec
     if (typeof next === "string") reasons.push(`more pages: call ${spec.name} again with the same arguments and ${spec.page.cursorField} = ${spec.page.nextCursorField}`);
     if (partial) reasons.push(`this page is partial (${spec.page.partialField} is true)`);
     if (Array.isArray(errors) && errors.length > 0) reasons.push(`this page reported ${errors.length} error(s) in ${spec.page.errorsField}`);
-    if (own(input, spec.page.cursorField) !== undefined) reasons.push(`this page continues an earlier one: the answer includes the earlier pages`);
+    // A later page alone is never the answer: the server cannot see whether earlier pages were whole.
+    if (own(input, spec.page.cursorField) !== undefined) reasons.push(`this page continues a traversal: the answer is this page with the earlier ones, complete only if none of them was partial`);
     return { complete: reasons.length === 0, continuation: typeof next === "string" ? next : null, reasons };
   }
   if (spec.task) {
