@@ -3,29 +3,14 @@
  * a real tokenizer (o200k_base, as current OpenAI models use).
  */
 import { createRequire } from "node:module";
-import type { ContractModel, JsonSchema } from "../model/types.js";
+import type { ContractModel } from "../model/types.js";
+import { type ServedTool, servedTools } from "../emit/mcp/tools.js";
 
-export interface CatalogTool {
-  readonly name: string;
-  readonly title?: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-  readonly outputSchema: JsonSchema;
-  readonly annotations: Readonly<Record<string, boolean>>;
-}
+export type CatalogTool = ServedTool;
 
-/** One tool per exposed operation, as an MCP server generated from the contract lists them. */
+/** One tool per exposed operation, exactly as the generated MCP server lists them (one shared source). */
 export function catalogTools(model: ContractModel): CatalogTool[] {
-  return model.operations
-    .filter((op) => op.mcp.exposed)
-    .map((op) => ({
-      name: op.names.tool,
-      ...(op.mcp.title ? { title: op.mcp.title } : {}),
-      description: [op.summary, op.description].filter(Boolean).join("\n\n"),
-      inputSchema: op.input.schema,
-      outputSchema: op.output.schema,
-      annotations: { ...op.annotations },
-    }));
+  return servedTools(model).map((t) => t.tool);
 }
 
 type Encode = (text: string) => number[];

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { ContractModel } from "../model/types.js";
 import { packagePath } from "../package-root.js";
 import { emitCliMain, emitCommands } from "./cli/commands.js";
+import { emitMcpMain, emitMcpServer, emitTools } from "./mcp/tools.js";
 import { emitPackageFiles } from "./package/package.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
@@ -51,6 +52,10 @@ export async function emitPackage(model: ContractModel): Promise<FileTree> {
     ["cli/main.ts", emitCliMain(model)],
     ["cli/commands.ts", emitCommands(model)],
     ...copiedRuntime("cli-runtime", "cli/runtime", "../../sdk/runtime/"),
+    ["mcp/main.ts", emitMcpMain(model)],
+    ["mcp/server.ts", emitMcpServer(model)],
+    ["mcp/tools.ts", emitTools(model)],
+    ...copiedRuntime("mcp-runtime", "mcp/runtime", "../../sdk/runtime/"),
   ];
   return new Map(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -28,8 +28,9 @@ describe("contractgen generate", () => {
     expect(typeof client.refundInvoice).toBe("function");
     expect(typeof client.previewRefundInvoice).toBe("function");
     expect(sdk.TAXONOMY.REVISION_CONFLICT).toEqual({ class: "conflict", action: "reread_and_replan", http: 412 });
-    // The package's bin is the generated CLI, built by the same tsconfig.
-    expect(pkg.bin).toEqual({ billing: "./dist/cli/main.js" });
+    // The package's bins are the generated CLI and MCP server, built by the same tsconfig.
+    expect(pkg.bin).toEqual({ billing: "./dist/cli/main.js", "billing-mcp": "./dist/mcp/main.js" });
+    expect(existsSync(join(out, "dist/mcp/main.js"))).toBe(true);
     const help = spawnSync(process.execPath, [join(out, "dist/cli/main.js"), "--help"], { encoding: "utf8" });
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("refund-invoice");

@@ -55,7 +55,7 @@ export function commandNames(model: ContractModel): Map<string, string> {
 }
 
 /** Follow `#/$defs/…` references inside a bundled schema. */
-function resolveLocal(node: unknown, root: unknown): SchemaObject | undefined {
+export function resolveLocal(node: unknown, root: unknown): SchemaObject | undefined {
   let current = node;
   for (let hops = 0; hops < 32 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
     const name = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : undefined;

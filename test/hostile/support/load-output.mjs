@@ -2,14 +2,15 @@
 // module, prints the CLI's help for the program and each command, and calls every SDK method with
 // a stubbed fetch. Contract text must stay data: if any of it runs, it writes the canary marker
 // (CANARY-EXECUTED, assembled at run time so help text that quotes it does not count) or a file.
-// Prints one JSON line, last: { modules, commands, methods, errors }.
+// The MCP server is built in process (never on stdio) and listed and called through an in-memory client.
+// Prints one JSON line, last: { modules, commands, methods, tools, errors }.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const dir = process.argv[2];
 const errors = [];
-const report = { modules: 0, commands: 0, methods: 0, errors };
+const report = { modules: 0, commands: 0, methods: 0, tools: 0, errors };
 const note = (where, e) => errors.push(`${where}: ${e && e.message ? e.message : String(e)}`.slice(0, 500));
 
 // No network, whatever the contract's base URL says.
@@ -94,6 +95,35 @@ if (files.includes(sdkIndex)) {
     }
   } catch (e) {
     note("sdk client", e);
+  }
+}
+
+const mcpServer = join(dir, "mcp/server.js");
+if (files.includes(mcpServer)) {
+  try {
+    const { createServer } = await import(pathToFileURL(mcpServer).href);
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+    const stub = async () => new Response(JSON.stringify({}), { status: 500, headers: { "content-type": "application/json" } });
+    const server = createServer({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "t" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    // No output-schema checks here (the default client validator is draft-07): this is about loading and running.
+    const client = new Client({ name: "hostile", version: "0.0.0" }, { jsonSchemaValidator: { getValidator: () => () => ({ valid: true, data: null, errorMessage: undefined }) } });
+    await client.connect(clientSide);
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      report.tools++;
+      try {
+        await client.callTool({ name: tool.name, arguments: {} });
+      } catch (e) {
+        note(`mcp tools/call ${tool.name}`, e);
+      }
+    }
+    await client.close();
+    await server.close();
+  } catch (e) {
+    note("mcp server", e);
   }
 }
 

@@ -1,0 +1,248 @@
+/**
+ * The generated MCP server's tools: one descriptor per exposed operation. What `tools/list` serves
+ * (name, title, description, schemas, annotations) is computed here once, and the catalogue budget
+ * (src/budget/catalog.ts) counts exactly these entries, so the estimate is what a client loads.
+ */
+import type { ToolSpec } from "../../mcp-runtime/server.js";
+import type { ContractModel, ErrorModel, JsonSchema, OperationModel, RecoveryAction } from "../../model/types.js";
+import { isSchemaObject } from "../../spec/schema-walk.js";
+import { resolveLocal } from "../cli/commands.js";
+import { descriptorName } from "../sdk/operations.js";
+import { clientClassName, clientMethodNames } from "../sdk/names.js";
+import { commentText, generatedHeader, literal, literalBlock, plainText } from "../shared/literals.js";
+
+type JsonObject = { readonly [key: string]: unknown };
+
+/** A `tools/list` entry, in the order the server serialises its keys. */
+export interface ServedTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+  readonly outputSchema?: JsonObject;
+  readonly annotations: OperationModel["annotations"];
+}
+
+/** What each recovery action means for the caller's next step (short: every tool's description pays for it). */
+const NEXT_STEP: Record<RecoveryAction, string> = {
+  fix_field: "fix the named field",
+  verify_identifier: "check the identifier",
+  reread_and_replan: "re-read, then decide again",
+  reconcile: "read the target before acting again",
+  stop_and_surface: "stop and tell the user",
+  // The model cannot renew the server's credential: for it, the next step is the same as stop_and_surface.
+  reauthenticate: "stop and tell the user",
+  retry_after: "wait, then retry",
+  retry_same_key: "retry with the same arguments",
+};
+
+function oneLine(text: string): string {
+  return plainText(text).replace(/\s+/g, " ").trim();
+}
+
+/** Does the schema describe JSON objects only (its root, or the local definition it refers to)? */
+function objectRooted(schema: JsonSchema): boolean {
+  const resolved = resolveLocal(schema, schema);
+  return resolved !== undefined && resolved.type === "object";
+}
+
+/**
+ * A contract schema as MCP serves it: unchanged, except that MCP requires `type: "object"` at the
+ * root, which a schema that is a reference to an object type gets written beside its `$ref` (same
+ * meaning). null when the values are not objects (MCP's structured results are objects).
+ */
+export function servedSchema(schema: JsonSchema): JsonObject | null {
+  if (!isSchemaObject(schema) || !objectRooted(schema)) return null;
+  const rooted = schema.type === "object" ? schema : { type: "object", ...schema };
+  const properties = rooted.properties;
+  if (!isSchemaObject(properties) || !Object.values(properties).some((p) => typeof p === "boolean")) return rooted;
+  // MCP clients require each top-level property schema to be an object: `true` is written `{}` and
+  // `false` `{"not": {}}` (same meaning). fromEntries defines own properties (a `__proto__` name stays data).
+  const rewritten = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, v === true ? {} : v === false ? { not: {} } : v]));
+  return { ...rooted, properties: rewritten };
+}
+
+/**
+ * The output schema of a tool. An operation with a preview answers either the preview or the result,
+ * so its schema is the choice of the two contract schemas, each kept whole under its own `$id` (its
+ * local `#/$defs/…` references then resolve inside it).
+ */
+export function servedOutputSchema(model: ContractModel, op: OperationModel): JsonObject | null {
+  const output = servedSchema(op.output.schema);
+  if (!op.preview) return output;
+  const preview = op.preview.output ? servedSchema(op.preview.output.schema) : null;
+  if (!output || !preview) return null;
+  const id = (part: string) => `urn:contractgen:${encodeURIComponent(model.name)}:${encodeURIComponent(model.version)}:${encodeURIComponent(op.names.id)}:${part}`;
+  return { type: "object", anyOf: [{ $id: id("result"), ...output }, { $id: id("preview"), ...preview }] };
+}
+
+/** Input properties' units and defaults, in words (`amount` in cents; `limit` defaults to 40). */
+function unitsAndDefaults(op: OperationModel): string {
+  const root = op.input.schema;
+  const input = resolveLocal(root, root);
+  const properties = isSchemaObject(input?.properties) ? input!.properties : {};
+  const notes: string[] = [];
+  for (const [field, raw] of Object.entries(properties)) {
+    const schema = resolveLocal(raw, root);
+    if (!schema) continue;
+    if (typeof schema["x-unit"] === "string") notes.push(`${field} in ${schema["x-unit"]}`);
+    if ("default" in schema) notes.push(`${field} defaults to ${JSON.stringify(schema.default)}`);
+  }
+  return notes.length > 0 ? `${notes.join("; ")}.` : "";
+}
+
+function behaviour(model: ContractModel, op: OperationModel): string[] {
+  const lines: string[] = [];
+  if (op.preview) {
+    const p = op.preview;
+    lines.push(
+      `Two steps: ${p.dryRunField}=true${p.defaultDryRun ? " (default)" : ""} previews, changing nothing, and returns ${p.confirmTokenField} (valid ${p.ttl}); then the same arguments with ${p.dryRunField}=false and that ${p.confirmTokenField} execute.`,
+    );
+  }
+  if (op.idempotency && op.effects.idempotent === "key") {
+    lines.push(`${op.idempotency.keyField}: after a lost answer, repeat the call with the same ${op.idempotency.keyField} to get the first outcome, not a second effect.`);
+  }
+  const target = op.target?.kind === "read" ? op.target.operation : null;
+  const reader = target === null ? null : (model.operations.find((o) => o.names.id === target)?.names.tool ?? target);
+  for (const pre of op.preconditions) {
+    const readWith = reader ? ` (read it with ${reader})` : "";
+    lines.push(`${pre.field} must equal the current ${pre.compares}${readWith}, else ${pre.error}, nothing changed.`);
+  }
+  if (op.pagination) {
+    const g = op.pagination;
+    lines.push(`One page per call: unless ${g.nextCursorField} is null, call again with ${g.cursorField}=${g.nextCursorField}; the result states whether the answer is complete.`);
+  }
+  if (op.task) {
+    const t = op.task;
+    lines.push(`Incomplete while ${t.completeField} is false${t.continuationField ? `: call again with ${t.continuationField}` : ""}.`);
+  }
+  if (op.effects.kind === "mutating" && !op.effects.reversible) lines.push("Irreversible.");
+  if (op.deprecated) lines.push(`Deprecated since ${op.deprecated.since}${op.deprecated.replacement ? `; use ${op.deprecated.replacement}` : ""}.`);
+  return lines;
+}
+
+/** What each error code means for the next step, codes with the same next step together. */
+function errorGuide(model: ContractModel, op: OperationModel): string {
+  const byCode = new Map<string, ErrorModel>(model.errors.map((e) => [e.code, e]));
+  const groups = new Map<string, string[]>();
+  for (const ref of op.errors) {
+    const e = byCode.get(ref.code);
+    const step = e ? NEXT_STEP[e.action] : "see the error's message";
+    groups.set(step, [...(groups.get(step) ?? []), ref.code]);
+  }
+  return groups.size > 0 ? `Errors: ${[...groups].map(([step, codes]) => `${codes.join(", ")} → ${step}`).join("; ")}.` : "";
+}
+
+/**
+ * The description a model reads to choose a tool: the summary first, then what it does, units and
+ * defaults, the steps and preconditions, and what each error means for the next step. No schema is
+ * pasted into the prose (the schemas are served beside it).
+ */
+export function toolDescription(model: ContractModel, op: OperationModel): string {
+  return [oneLine(op.summary), oneLine(op.description), unitsAndDefaults(op), ...behaviour(model, op).map(oneLine), errorGuide(model, op)].filter(Boolean).join("\n\n");
+}
+
+/** The `tools/list` entries of the generated server, one per exposed operation. */
+export function servedTools(model: ContractModel): Array<{ op: OperationModel; tool: ServedTool }> {
+  return model.operations
+    .filter((op) => op.mcp.exposed)
+    .map((op) => {
+      const input = servedSchema(op.input.schema) ?? { type: "object" };
+      const output = servedOutputSchema(model, op);
+      return {
+        op,
+        tool: {
+          name: op.names.tool,
+          ...(op.mcp.title ? { title: op.mcp.title } : {}),
+          description: toolDescription(model, op),
+          inputSchema: input,
+          ...(output ? { outputSchema: output } : {}),
+          annotations: { ...op.annotations },
+        },
+      };
+    });
+}
+
+/** `mcp/tools.ts`: the descriptor of every tool (data: the runtime builds the server). */
+export function emitTools(model: ContractModel): string {
+  const methods = clientMethodNames(model);
+  const body = servedTools(model)
+    .map(({ op, tool }) => {
+      const m = methods.get(op.names.id)!;
+      const spec: Omit<ToolSpec, "validateInput"> = {
+        operation: op.names.id,
+        name: tool.name,
+        title: tool.title ?? null,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema ?? null,
+        annotations: tool.annotations,
+        sdkMethod: m.call,
+        previewMethod: m.preview,
+        dryRunField: op.preview?.dryRunField ?? null,
+        confirmTokenField: op.preview?.confirmTokenField ?? null,
+        keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
+        defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
+        page: op.pagination
+          ? { cursorField: op.pagination.cursorField, nextCursorField: op.pagination.nextCursorField, partialField: op.pagination.partialField, errorsField: op.pagination.errorsField }
+          : null,
+        task: op.task ? { completeField: op.task.completeField, continuationField: op.task.continuationField } : null,
+      };
+      // The data as a JSON literal, then the validator (code) as its last member.
+      const data = literalBlock(spec, 2);
+      return `  ${data.slice(0, data.length - "\n  }".length)},\n    validateInput: ops.${descriptorName(op)}.validateInput,\n  },`;
+    })
+    .join("\n");
+  return `${generatedHeader(model.name, model.version)}import * as ops from "../sdk/operations.js";
+import type { ToolSpec } from "./runtime/server.js";
+
+/** One tool per exposed operation of the contract; arguments are checked by the SDK's precompiled validators. */
+export const TOOLS: readonly ToolSpec[] = [
+${body}
+];
+`;
+}
+
+/** The generated MCP server's command name: \`billing-mcp\`. */
+export function mcpName(model: ContractModel): string {
+  return `${model.name}-mcp`;
+}
+
+/** `mcp/server.ts`: the server definition (adapter mode: the generated SDK handles every call). */
+export function emitMcpServer(model: ContractModel): string {
+  const auth = model.transport.auth;
+  const instructions = `${oneLine(model.title)}: one tool per operation of contract ${oneLine(model.name)} ${oneLine(model.version)}. Results carry structuredContent and the same JSON as text; list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.`;
+  return `${generatedHeader(model.name, model.version)}import { type ClientOptions, ${clientClassName(model)} } from "../sdk/index.js";
+import { createMcpServer, type McpDefinition } from "./runtime/server.js";
+import { TOOLS } from "./tools.js";
+
+/**
+ * The server definition. The SDK client reads the base URL and the credential${auth.type === "none" ? "" : ` (${commentText(auth.tokenEnv)})`} from the
+ * environment unless options give them; the credential never appears in a tool description or result.
+ */
+export function mcpDefinition(options: ClientOptions = {}): McpDefinition {
+  return {
+    name: ${literal(mcpName(model))},
+    version: ${literal(model.version)},
+    instructions: ${literal(instructions)},
+    tools: TOOLS,
+    createClient: () => new ${clientClassName(model)}(options),
+  };
+}
+
+/** A low-level MCP server for the contract, not yet connected to a transport. */
+export function createServer(options: ClientOptions = {}) {
+  return createMcpServer(mcpDefinition(options));
+}
+`;
+}
+
+/** `mcp/main.ts`: the stdio executable. */
+export function emitMcpMain(model: ContractModel): string {
+  return `#!/usr/bin/env node
+${generatedHeader(model.name, model.version)}import { runStdio } from "./runtime/server.js";
+import { mcpDefinition } from "./server.js";
+
+await runStdio(mcpDefinition());
+`;
+}

@@ -1,0 +1,320 @@
+/**
+ * The generated MCP servers (generated-examples/, built by test/e2e/global-setup) through a real MCP
+ * Client against the reference platforms: the catalogue is the contract's, results state their
+ * completeness, preview/confirm and preconditions behave as in the SDK, failures keep their class.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsM from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBillingServer } from "../../examples/billing/server.js";
+import { startIncidentsServer } from "../../examples/incidents/server.js";
+import type { RunningPlatform } from "../../examples/shared/host.js";
+import { catalogTokens, countTokens } from "../../src/budget/catalog.js";
+import { servedTools } from "../../src/emit/mcp/tools.js";
+import type { ContractModel } from "../../src/model/types.js";
+import { parseContract } from "../../src/spec/parse.js";
+
+const TOKEN = "mcp-test-token-5f1c";
+const SPECS = ["billing.v1", "billing.v2", "incidents", "releases"] as const;
+const built = (name: string, file: string) => resolve("test-results/sdk", name, file);
+
+type ServerModule = { createServer(options?: Record<string, unknown>): { connect(t: unknown): Promise<void>; close(): Promise<void> } };
+
+/** A client that validates structured results with a draft 2020-12 validator (the contract's dialect). */
+function newClient(): Client {
+  const ajv = new Ajv2020({ strict: false });
+  (addFormatsM as unknown as { default: (a: Ajv2020) => void }).default(ajv);
+  return new Client({ name: "contractgen-test", version: "1.0.0" }, { jsonSchemaValidator: new AjvJsonSchemaValidator(ajv as never) });
+}
+
+const dirs: string[] = [];
+const freshJournal = () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-journal-"));
+  dirs.push(dir);
+  return join(dir, "journal.sqlite");
+};
+
+/** Connect a client to the generated server of `name` in memory; `requests` counts what reaches the platform. */
+async function connect(name: string, options: Record<string, unknown>) {
+  const mod = (await import(built(name, "mcp/server.js"))) as ServerModule;
+  let requests = 0;
+  const counting: typeof fetch = (input, init) => {
+    requests++;
+    return fetch(input, init);
+  };
+  const server = mod.createServer({ token: TOKEN, journal: freshJournal(), retry: { initialDelayMs: 5 }, fetch: counting, ...options });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = newClient();
+  await client.connect(clientSide);
+  await client.listTools(); // the client validates later results against the listed output schemas
+  return {
+    client,
+    requests: () => requests,
+    call: async (tool: string, args: Record<string, unknown>) => (await client.callTool({ name: tool, arguments: args })) as CallToolResult,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+const text = (r: CallToolResult) => JSON.parse((r.content[0] as { text: string }).text) as Record<string, any>;
+
+const platforms: RunningPlatform[] = [];
+let billing: RunningPlatform;
+let incidents: RunningPlatform;
+beforeAll(async () => {
+  billing = await startBillingServer({ token: TOKEN });
+  incidents = await startIncidentsServer({ token: TOKEN });
+  platforms.push(billing, incidents);
+});
+afterAll(async () => {
+  for (const p of platforms) await p.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("tools/list", () => {
+  const models = new Map<string, ContractModel>(SPECS.map((s) => [s, parseContract(`specs/${s}.yaml`).model!]));
+
+  it.each(SPECS)("%s: one tool per exposed operation, the contract's schemas, annotations equal to the effects", async (name) => {
+    const model = models.get(name)!;
+    const c = await connect(name, { baseUrl: "http://127.0.0.1:9" });
+    try {
+      const { tools } = await c.client.listTools();
+      const exposed = model.operations.filter((op) => op.mcp.exposed);
+      expect(tools.map((t) => t.name)).toEqual(exposed.map((op) => op.names.tool));
+      for (const op of exposed) {
+        const tool = tools.find((t) => t.name === op.names.tool)!;
+        const { type: _type, ...input } = tool.inputSchema;
+        const { type: _modelType, ...modelInput } = op.input.schema as Record<string, unknown>;
+        expect(input).toEqual(modelInput);
+        if (op.preview) {
+          const [result, preview] = (tool.outputSchema as { anyOf: Array<Record<string, unknown>> }).anyOf;
+          expect(withoutIdAndType(result!)).toEqual(withoutIdAndType(op.output.schema as Record<string, unknown>));
+          expect(withoutIdAndType(preview!)).toEqual(withoutIdAndType(op.preview.output!.schema as Record<string, unknown>));
+        } else {
+          expect(withoutIdAndType(tool.outputSchema!)).toEqual(withoutIdAndType(op.output.schema as Record<string, unknown>));
+        }
+        expect(tool.annotations).toEqual({
+          readOnlyHint: op.effects.kind === "read",
+          destructiveHint: op.effects.kind === "mutating" && op.effects.destructive,
+          idempotentHint: op.effects.kind === "read" || op.effects.idempotent !== "none",
+          openWorldHint: op.effects.openWorld,
+        });
+        expect(tool.annotations).toEqual(op.annotations);
+        expect(tool.description!.startsWith(op.summary)).toBe(true);
+        expect(tool.description).not.toContain(TOKEN);
+      }
+    } finally {
+      await c.close();
+    }
+  });
+
+  it.each(SPECS)("%s: the model-side catalogue estimate is what the server lists", async (name) => {
+    const model = models.get(name)!;
+    const c = await connect(name, { baseUrl: "http://127.0.0.1:9" });
+    try {
+      const { tools } = await c.client.listTools();
+      expect(tools).toEqual(servedTools(model).map((t) => t.tool));
+      expect(countTokens(JSON.stringify({ tools: servedTools(model).map((t) => t.tool) }))).toBe(catalogTokens(model).total);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+/** A schema without the root `type` MCP requires and without the `$id` that scopes a preview's choice. */
+function withoutIdAndType(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $id: _id, type, ...rest } = schema;
+  return "$ref" in rest ? rest : { type, ...rest };
+}
+
+describe("reads (incidents)", () => {
+  it("the incident question: filters + projection ⇒ INC-017 and INC-088, complete", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      const r = await c.call("list_incidents", { status: "open", severity: "P1", service: "checkout", environment: "production", fields: ["id", "owner", "title"] });
+      expect(r.isError).toBeFalsy();
+      const page = r.structuredContent as { incidents: Array<Record<string, unknown>>; next_cursor: string | null };
+      expect(page.incidents.map((i) => i.id)).toEqual(["INC-017", "INC-088"]);
+      for (const item of page.incidents) expect(Object.keys(item).sort()).toEqual(["id", "owner", "title"]);
+      expect(r._meta?.["contractgen/completeness"]).toEqual({ complete: true, continuation: null, reasons: [] });
+      const t = text(r);
+      expect(t.completeness).toEqual({ complete: true, continuation: null, reasons: [] });
+      expect(t.result).toEqual(r.structuredContent);
+      expect((r.content[0] as { text: string }).text).not.toContain("\n"); // compact
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a first-page-only read is complete:false, with the continuation and the reason", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      const r = await c.call("list_incidents", { fields: ["id"] });
+      const page = r.structuredContent as { incidents: unknown[]; next_cursor: string | null };
+      expect(page.incidents).toHaveLength(40);
+      const completeness = text(r).completeness;
+      expect(completeness.complete).toBe(false);
+      expect(completeness.continuation).toBe(page.next_cursor);
+      expect(completeness.continuation).toEqual(expect.any(String));
+      expect(completeness.reasons.join(" ")).toContain("cursor");
+      // The continuation reads on; the last page ends the traversal.
+      const next = await c.call("list_incidents", { fields: ["id"], cursor: completeness.continuation });
+      expect((next.structuredContent as { incidents: unknown[] }).incidents).toHaveLength(40);
+      // A later page is not the answer on its own either, even the last one.
+      const last = await c.call("list_incidents", { fields: ["id"], cursor: text(next).completeness.continuation });
+      expect((last.structuredContent as { next_cursor: string | null }).next_cursor).toBeNull();
+      expect(text(last).completeness).toMatchObject({ complete: false, continuation: null });
+      expect(text(last).completeness.reasons.join(" ")).toContain("earlier");
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a task answer states its completeness (count_incidents)", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      const r = await c.call("count_incidents", { status: "open", severity: "P1", service: "checkout", environment: "production" });
+      expect(r.structuredContent).toMatchObject({ count: 2, complete: true });
+      expect(text(r).completeness).toEqual({ complete: true, continuation: null, reasons: [] });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("invalid arguments ⇒ isError naming the field; no request reaches the platform", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      const r = await c.call("get_incident", { incident_id: "not-an-id" });
+      expect(r.isError).toBe(true);
+      expect(text(r).error).toMatchObject({ code: "MCP_INVALID_ARGUMENTS", class: "invalid_input", action: "fix_field", field: "incident_id", outcome: "rejected" });
+      const missing = await c.call("assign_incident", { incident_id: "INC-017", owner: "payments-oncall" });
+      expect(text(missing).error).toMatchObject({ field: "expected_revision" });
+      expect(c.requests()).toBe(0);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("stale revision ⇒ isError conflict with class and action; nothing changed", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      const before = (await c.call("get_incident", { incident_id: "INC-017" })).structuredContent as { owner: string; revision: number };
+      const r = await c.call("assign_incident", { incident_id: "INC-017", owner: "checkout-oncall", expected_revision: before.revision + 7 });
+      expect(r.isError).toBe(true);
+      expect(text(r).error).toMatchObject({ code: "REVISION_CONFLICT", class: "conflict", action: "reread_and_replan", operation: "assign_incident", outcome: "rejected" });
+      expect(Object.keys(text(r).error).sort()).toEqual(["action", "class", "code", "details", "field", "message", "nextAction", "operation", "operationKey", "outcome"]);
+      const after = (await c.call("get_incident", { incident_id: "INC-017" })).structuredContent;
+      expect(after).toEqual(before);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("failures", () => {
+  it("an unknown tool is a protocol error, not a tool result", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      await expect(c.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("an unexpected exception is an isError result with a generic message, no stack", async () => {
+    const runtime = (await import(built("incidents", "mcp/runtime/server.js"))) as { createMcpServer(def: unknown): ServerModule extends { createServer(o?: unknown): infer S } ? S : never };
+    const { TOOLS } = (await import(built("incidents", "mcp/tools.js"))) as { TOOLS: unknown[] };
+    const failing = {
+      close() {},
+      getIncident() {
+        const e = new Error("internal detail /secret/path.js");
+        e.stack = "Error: internal detail\n    at secret (/secret/path.js:1:1)";
+        throw e;
+      },
+    };
+    const server = runtime.createMcpServer({ name: "t", version: "0", instructions: "", tools: TOOLS, createClient: () => failing });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = newClient();
+    await client.connect(clientSide);
+    try {
+      const r = (await client.callTool({ name: "get_incident", arguments: { incident_id: "INC-017" } })) as CallToolResult;
+      expect(r.isError).toBe(true);
+      expect(JSON.stringify(r)).not.toMatch(/secret|path\.js|\bat /);
+      expect(text(r).error).toMatchObject({ code: "MCP_INTERNAL", class: "internal", operation: "get_incident", outcome: "unknown" });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
+describe("writes (billing)", () => {
+  it("refund preview then confirm ⇒ one refund", async () => {
+    const c = await connect("billing.v2", { baseUrl: billing.url });
+    try {
+      const invoice = (await c.call("get_invoice", { invoice_id: "inv_1003" })).structuredContent as { id: string; refunded_cents: number };
+      const refundsBefore = (billing.db.prepare("SELECT COUNT(*) AS n FROM refunds WHERE invoice_id = ?").get(invoice.id) as { n: number }).n;
+      const args = { invoice_id: invoice.id, amount: 1500, expected_refunded_cents: invoice.refunded_cents };
+      const preview = await c.call("refund_invoice", args);
+      expect(preview.isError).toBeFalsy();
+      const token = (preview.structuredContent as { confirm_token: string }).confirm_token;
+      expect(token).toEqual(expect.any(String));
+      expect((billing.db.prepare("SELECT COUNT(*) AS n FROM refunds WHERE invoice_id = ?").get(invoice.id) as { n: number }).n).toBe(refundsBefore);
+      const refund = await c.call("refund_invoice", { ...args, dry_run: false, confirm_token: token });
+      expect(refund.isError).toBeFalsy();
+      expect(refund.structuredContent).toMatchObject({ invoice_id: invoice.id, amount: 1500 });
+      expect((billing.db.prepare("SELECT COUNT(*) AS n FROM refunds WHERE invoice_id = ?").get(invoice.id) as { n: number }).n).toBe(refundsBefore + 1);
+      const after = (await c.call("get_invoice", { invoice_id: invoice.id })).structuredContent as { refunded_cents: number };
+      expect(after.refunded_cents).toBe(invoice.refunded_cents + 1500);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("the credential never reaches a result, even in an error", async () => {
+    const c = await connect("billing.v2", { baseUrl: billing.url, token: "wrong-secret-7e2a" });
+    try {
+      const r = await c.call("get_invoice", { invoice_id: "inv_1003" });
+      expect(r.isError).toBe(true);
+      expect(text(r).error).toMatchObject({ class: "unauthenticated" });
+      expect(JSON.stringify(r)).not.toContain("wrong-secret-7e2a");
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("stdio", () => {
+  it("the built mcp/main.js serves tools/list and tools/call over stdio, credential from the environment", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [built("incidents", "mcp/main.js")],
+      env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: incidents.url, INCIDENTS_JOURNAL: freshJournal() },
+      stderr: "pipe",
+    });
+    const client = newClient();
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(["list_incidents", "count_incidents", "get_incident", "assign_incident"]);
+      const r = (await client.callTool({ name: "get_incident", arguments: { incident_id: "INC-017" } })) as CallToolResult;
+      expect(r.structuredContent).toMatchObject({ id: "INC-017" });
+      expect(JSON.stringify(r)).not.toContain(TOKEN);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
