@@ -70,13 +70,12 @@ if (files.includes(cliMain)) {
 const sdkIndex = join(dir, "sdk/index.js");
 if (files.includes(sdkIndex)) {
   try {
-    const sdk = await import(pathToFileURL(sdkIndex).href);
-    // The generated client classes: subclasses of the runtime's ContractClient (or, should the
-    // runtime change, any exported class named …Client other than that base).
-    const base = sdk.ContractClient;
-    for (const [name, value] of Object.entries(sdk)) {
-      if (typeof value !== "function" || value === base) continue;
-      if (base ? !(value.prototype instanceof base) : !name.endsWith("Client")) continue;
+    await import(pathToFileURL(sdkIndex).href);
+    // The generated client class is what sdk/client.js exports (it wraps the runtime's ContractClient
+    // rather than extending it, so it is found by module, not by prototype).
+    const generated = await import(pathToFileURL(join(dir, "sdk/client.js")).href);
+    for (const value of Object.values(generated)) {
+      if (typeof value !== "function" || !/^class\b/.test(Function.prototype.toString.call(value))) continue;
       const stub = async () => new Response(JSON.stringify({}), { status: 500, headers: { "content-type": "application/json" } });
       const client = new value({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "t" });
       for (const m of Object.getOwnPropertyNames(Object.getPrototypeOf(client))) {
