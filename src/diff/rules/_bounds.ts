@@ -48,9 +48,13 @@ function stricter(a: Bound | undefined, b: Bound | undefined, spec: BoundSpec): 
 
 const show = (b: Bound) => `${b.value}${b.exclusive ? " (exclusive)" : ""}`;
 
-/** The check of one bound rule: every input schema node whose bound became stricter, or that gained one. */
-export function boundCheck(spec: BoundSpec): (ctx: DiffContext) => RuleFinding[] {
-  const verb = spec.direction === "min" ? "raised" : "lowered";
+/**
+ * The check of one bound rule: every input schema node whose bound became stricter (or appeared), or,
+ * with `looser`, became looser (or disappeared). One walk serves both: only the comparison's order and
+ * the wording differ.
+ */
+function boundChange(spec: BoundSpec, looser: boolean): (ctx: DiffContext) => RuleFinding[] {
+  const verb = (spec.direction === "min") !== looser ? "raised" : "lowered";
   const keywords = spec.exclusiveKeyword ? [spec.keyword, spec.exclusiveKeyword] : [spec.keyword];
   return (ctx) =>
     bySchema(keywords.flatMap((k) => findInSchema(ctx, "input", [k])))
@@ -58,41 +62,28 @@ export function boundCheck(spec: BoundSpec): (ctx: DiffContext) => RuleFinding[]
       .flatMap((m) => {
         const before = bound(ctx.old, m.schema, spec);
         const after = bound(ctx.new_, m.schema, spec);
-        if (!after || !stricter(after, before, spec)) return [];
+        if (!(looser ? stricter(before, after, spec) : stricter(after, before, spec))) return [];
+        // The side that has the bound in force ("gained" when stricter, "lost" when looser).
+        const kept = (looser ? before : after)!;
+        const other = looser ? after : before;
+        const explicit = other !== undefined && (looser ? other.keyword !== null : true);
         return [
           {
             ...reach(m),
-            message: before
-              ? `The ${spec.label} of ${mention(m)} was ${verb} from ${show(before)} to ${show(after)}.`
-              : `${subject(m)} gained a ${spec.label} of ${show(after)}.`,
+            message: explicit
+              ? `The ${spec.label} of ${mention(m)} was ${verb} from ${show(before!)} to ${show(after!)}.`
+              : looser
+                ? `${subject(m)} lost its ${spec.label} of ${show(kept)}.`
+                : `${subject(m)} gained a ${spec.label} of ${show(kept)}.`,
             before: before?.keyword ? [...m.schema, before.keyword] : m.schema,
-            after: after.keyword ? [...m.schema, after.keyword] : m.schema,
-          },
-        ];
-      });
-}
-
-/** The check of one loosened-bound rule: every input schema node whose bound became looser, or that lost it. */
-export function loosenedCheck(spec: BoundSpec): (ctx: DiffContext) => RuleFinding[] {
-  const verb = spec.direction === "min" ? "lowered" : "raised";
-  const keywords = spec.exclusiveKeyword ? [spec.keyword, spec.exclusiveKeyword] : [spec.keyword];
-  return (ctx) =>
-    bySchema(keywords.flatMap((k) => findInSchema(ctx, "input", [k])))
-      .filter((m) => ctx.old.get(m.schema) !== undefined && ctx.new_.get(m.schema) !== undefined)
-      .flatMap((m) => {
-        const before = bound(ctx.old, m.schema, spec);
-        const after = bound(ctx.new_, m.schema, spec);
-        if (!before || !stricter(before, after, spec)) return [];
-        return [
-          {
-            ...reach(m),
-            message:
-              after && after.keyword !== null
-                ? `The ${spec.label} of ${mention(m)} was ${verb} from ${show(before)} to ${show(after)}.`
-                : `${subject(m)} lost its ${spec.label} of ${show(before)}.`,
-            before: before.keyword ? [...m.schema, before.keyword] : m.schema,
             after: after?.keyword ? [...m.schema, after.keyword] : m.schema,
           },
         ];
       });
 }
+
+/** The check of one bound rule: every input schema node whose bound became stricter, or that gained one. */
+export const boundCheck = (spec: BoundSpec) => boundChange(spec, false);
+
+/** The check of one loosened-bound rule: every input schema node whose bound became looser, or that lost it. */
+export const loosenedCheck = (spec: BoundSpec) => boundChange(spec, true);
