@@ -211,9 +211,10 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
   const sdk = () => (client ??= def.createClient());
   const catalogue = buildCatalogue(def.tools, def.toolsets, options, (spec, args) => callTool(sdk, spec, args));
   const unknown = options.discovery ? ` (discovery mode: run tools through call_tool)` : "";
+  const instructions = options.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
   return {
     newServer() {
-      const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {} }, instructions: def.instructions });
+      const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {} }, instructions });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...catalogue.listed] }));
       server.setRequestHandler(CallToolRequestSchema, async (request) => {
         const run = catalogue.lookup(request.params.name);
