@@ -130,3 +130,12 @@ export function assignTypeNames(types: readonly string[], operations: ReadonlyAr
   }
   return { owners, clashes };
 }
+
+/**
+ * The environment variable holding the bearer token a generated MCP server's HTTP endpoint requires
+ * (`BILLING_MCP_BEARER`). Same prefix rule as the SDK's `<CONTRACT>_JOURNAL`, so every variable a
+ * generated package reads starts alike.
+ */
+export function mcpBearerEnv(contract: string): string {
+  return `${contract.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_MCP_BEARER`;
+}

@@ -172,10 +172,12 @@ function problems(name: string): string[] {
     for (const f of forbid) if (all.includes(f)) p.push(`load: output contains forbidden text ${JSON.stringify(f)}`);
     const last = load.stdout.trim().split("\n").pop() ?? "";
     try {
-      const report = JSON.parse(last) as { modules: number; methods: number; errors: string[] };
+      const report = JSON.parse(last) as { modules: number; methods: number; tools: number; described: number; errors: string[] };
       if (report.modules === 0) p.push("load: no module imported");
       // Every generated client has at least one operation method: none called means the check did not run.
       if (report.methods === 0) p.push("load: no SDK method called");
+      // The discovery-mode server found and described every tool the direct one listed.
+      if (report.described !== report.tools) p.push(`load: discovery described ${report.described} of ${report.tools} tools`);
       for (const e of report.errors.slice(0, 5)) p.push(`load: ${e}`);
     } catch {
       p.push(`load: no report (exit ${load.code ?? load.signal}): ${load.stderr.slice(0, 300)}`);

@@ -5,6 +5,7 @@
  */
 import type { ToolSpec } from "../../mcp-runtime/server.js";
 import type { ContractModel, ErrorModel, JsonSchema, OperationModel, RecoveryAction } from "../../model/types.js";
+import { mcpBearerEnv } from "../../model/naming.js";
 import { isSchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
 import { descriptorName } from "../sdk/operations.js";
@@ -163,43 +164,56 @@ export function servedTools(model: ContractModel): Array<{ op: OperationModel; t
     });
 }
 
-/** `mcp/tools.ts`: the descriptor of every tool (data: the runtime builds the server). */
-export function emitTools(model: ContractModel): string {
+/** The data of every tool descriptor (everything but the validator), in catalogue order. */
+export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spec: Omit<ToolSpec, "validateInput"> }> {
   const methods = clientMethodNames(model);
-  const body = servedTools(model)
-    .map(({ op, tool }) => {
-      const m = methods.get(op.names.id)!;
-      const spec: Omit<ToolSpec, "validateInput"> = {
-        operation: op.names.id,
-        name: tool.name,
-        title: tool.title ?? null,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema ?? null,
-        annotations: tool.annotations,
-        sdkMethod: m.call,
-        previewMethod: m.preview,
-        dryRunField: op.preview?.dryRunField ?? null,
-        confirmTokenField: op.preview?.confirmTokenField ?? null,
-        keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
-        defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
-        page: op.pagination
-          ? { cursorField: op.pagination.cursorField, nextCursorField: op.pagination.nextCursorField, partialField: op.pagination.partialField, errorsField: op.pagination.errorsField }
-          : null,
-        task: op.task ? { completeField: op.task.completeField, continuationField: op.task.continuationField } : null,
-      };
+  return servedTools(model).map(({ op, tool }) => {
+    const m = methods.get(op.names.id)!;
+    const spec: Omit<ToolSpec, "validateInput"> = {
+      operation: op.names.id,
+      name: tool.name,
+      title: tool.title ?? null,
+      summary: oneLine(op.summary),
+      toolset: op.toolset,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema ?? null,
+      annotations: tool.annotations,
+      sdkMethod: m.call,
+      previewMethod: m.preview,
+      dryRunField: op.preview?.dryRunField ?? null,
+      confirmTokenField: op.preview?.confirmTokenField ?? null,
+      keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
+      defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
+      page: op.pagination
+        ? { cursorField: op.pagination.cursorField, nextCursorField: op.pagination.nextCursorField, partialField: op.pagination.partialField, errorsField: op.pagination.errorsField }
+        : null,
+      task: op.task ? { completeField: op.task.completeField, continuationField: op.task.continuationField } : null,
+    };
+    return { op, spec };
+  });
+}
+
+/** `mcp/tools.ts`: the descriptor of every tool and the declared toolsets (data: the runtime builds the server). */
+export function emitTools(model: ContractModel): string {
+  const toolsets = model.toolsets.map((t) => ({ name: t.name, description: oneLine(t.description) }));
+  const body = toolSpecs(model)
+    .map(({ op, spec }) => {
       // The data as a JSON literal, then the validator (code) as its last member.
       const data = literalBlock(spec, 2);
       return `  ${data.slice(0, data.length - "\n  }".length)},\n    validateInput: ops.${descriptorName(op)}.validateInput,\n  },`;
     })
     .join("\n");
   return `${generatedHeader(model.name, model.version)}import * as ops from "../sdk/operations.js";
-import type { ToolSpec } from "./runtime/server.js";
+import type { ToolSpec, ToolsetSpec } from "./runtime/server.js";
 
 /** One tool per exposed operation of the contract; arguments are checked by the SDK's precompiled validators. */
 export const TOOLS: readonly ToolSpec[] = [
 ${body}
 ];
+
+/** The contract's toolsets (what \`--toolsets\` accepts). */
+export const TOOLSETS: readonly ToolsetSpec[] = ${literalBlock(toolsets, 0)};
 `;
 }
 
@@ -213,8 +227,8 @@ export function emitMcpServer(model: ContractModel): string {
   const auth = model.transport.auth;
   const instructions = `${oneLine(model.title)}: one tool per operation of contract ${oneLine(model.name)} ${oneLine(model.version)}. Results carry structuredContent and the same JSON as text; list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.`;
   return `${generatedHeader(model.name, model.version)}import { type ClientOptions, ${clientClassName(model)} } from "../sdk/index.js";
-import { createMcpServer, type McpDefinition } from "./runtime/server.js";
-import { TOOLS } from "./tools.js";
+import { createMcpServer, type McpDefinition, type ServeOptions } from "./runtime/server.js";
+import { TOOLS, TOOLSETS } from "./tools.js";
 
 /**
  * The server definition. The SDK client reads the base URL and the credential${auth.type === "none" ? "" : ` (${commentText(auth.tokenEnv)})`} from the
@@ -226,23 +240,26 @@ export function mcpDefinition(options: ClientOptions = {}): McpDefinition {
     version: ${literal(model.version)},
     instructions: ${literal(instructions)},
     tools: TOOLS,
+    toolsets: TOOLSETS,
     createClient: () => new ${clientClassName(model)}(options),
   };
 }
 
 /** A low-level MCP server for the contract, not yet connected to a transport. */
-export function createServer(options: ClientOptions = {}) {
-  return createMcpServer(mcpDefinition(options));
+export function createServer(options: ClientOptions = {}, serve: ServeOptions = {}) {
+  return createMcpServer(mcpDefinition(options), serve);
 }
 `;
 }
 
-/** `mcp/main.ts`: the stdio executable. */
+/** `mcp/main.ts`: the executable (stdio or Streamable HTTP; flags parsed by the runtime's bin). */
 export function emitMcpMain(model: ContractModel): string {
+  const auth = model.transport.auth;
+  const info = { bearerEnv: mcpBearerEnv(model.name), tokenEnv: auth.type === "none" ? null : auth.tokenEnv, baseUrlEnv: model.transport.baseUrlEnv ?? null };
   return `#!/usr/bin/env node
-${generatedHeader(model.name, model.version)}import { runStdio } from "./runtime/server.js";
+${generatedHeader(model.name, model.version)}import { runMcpMain } from "./runtime/bin.js";
 import { mcpDefinition } from "./server.js";
 
-await runStdio(mcpDefinition());
+await runMcpMain(mcpDefinition(), ${literalBlock(info, 0)});
 `;
 }

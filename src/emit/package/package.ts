@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { mcpBearerEnv } from "../../model/naming.js";
 import type { ContractModel } from "../../model/types.js";
 import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
@@ -30,6 +31,7 @@ export function emitPackageFiles(model: ContractModel): Record<string, string> {
     dependencies: { "@modelcontextprotocol/sdk": v["@modelcontextprotocol/sdk"], ajv: v.ajv, "ajv-formats": v["ajv-formats"], "better-sqlite3": v["better-sqlite3"], commander: v.commander, yaml: v.yaml, zod: v.zod },
     cliName: cliName(model),
     mcpName: mcpName(model),
+    bearerEnv: mcpBearerEnv(model.name),
     tools: servedTools(model).map(({ tool }) => ({ name: tool.name, annotations: Object.entries(tool.annotations).filter(([, on]) => on).map(([hint]) => hint).join(", ") || "none" })),
     exitCodes: EXIT_CODE_TABLE,
     typesBetterSqlite3: v["@types/better-sqlite3"],

@@ -3,20 +3,26 @@
 // a stubbed fetch. Contract text must stay data: if any of it runs, it writes the canary marker
 // (CANARY-EXECUTED, assembled at run time so help text that quotes it does not count) or a file.
 // The MCP server is built in process (never on stdio) and listed and called through an in-memory client.
-// Prints one JSON line, last: { modules, commands, methods, tools, errors }.
+// A second server in discovery mode must find and describe every tool.
+// Prints one JSON line, last: { modules, commands, methods, tools, described, errors }.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const dir = process.argv[2];
 const errors = [];
-const report = { modules: 0, commands: 0, methods: 0, tools: 0, errors };
+const report = { modules: 0, commands: 0, methods: 0, tools: 0, described: 0, errors };
 const note = (where, e) => errors.push(`${where}: ${e && e.message ? e.message : String(e)}`.slice(0, 500));
 
 // No network, whatever the contract's base URL says.
 globalThis.fetch = async () => {
   throw new Error("network disabled in hostile tests");
 };
+
+/** JSON with object keys sorted (the client's parse of tools/list may reorder them). */
+function canonical(value) {
+  return JSON.stringify(value, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
 
 function jsFiles(d) {
   const out = [];
@@ -121,6 +127,29 @@ if (files.includes(mcpServer)) {
     }
     await client.close();
     await server.close();
+    // Discovery mode over the same tools: every hostile name is found by an empty search (paged),
+    // comes back as it was listed, and can be described; the output is JSON that parses.
+    const discovery = createServer({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "t" }, { discovery: true });
+    const [dClient, dServer] = InMemoryTransport.createLinkedPair();
+    await discovery.connect(dServer);
+    const meta = new Client({ name: "hostile", version: "0.0.0" }, { jsonSchemaValidator: { getValidator: () => () => ({ valid: true, data: null, errorMessage: undefined }) } });
+    await meta.connect(dClient);
+    const found = [];
+    for (let offset = 0, pages = 0; offset !== null && pages < 1000; pages++) {
+      const r = await meta.callTool({ name: "search_tools", arguments: { limit: 50, offset } });
+      const page = JSON.parse(r.content[0].text);
+      if (r.isError || JSON.stringify(page) !== JSON.stringify(r.structuredContent)) throw new Error(`search_tools page at ${offset} is not its structured result`);
+      found.push(...page.tools.map((t) => t.name));
+      offset = page.next_offset;
+    }
+    if (JSON.stringify(found) !== JSON.stringify(tools.map((t) => t.name))) note("mcp discovery", "search_tools does not list exactly the served tools");
+    for (const tool of tools) {
+      const r = await meta.callTool({ name: "describe_tool", arguments: { name: tool.name } });
+      if (r.isError || canonical(r.structuredContent.tool) !== canonical(tool)) note("mcp discovery", `describe_tool ${JSON.stringify(tool.name)} differs from tools/list`);
+      report.described++;
+    }
+    await meta.close();
+    await discovery.close();
   } catch (e) {
     note("mcp server", e);
   }

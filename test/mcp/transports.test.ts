@@ -1,0 +1,217 @@
+/**
+ * The generated MCP server over Streamable HTTP (built from generated-examples/ by
+ * test/e2e/global-setup), through a real MCP Client against the reference incidents platform:
+ * loopback by default, Origin and Host checked, optional bearer token, and the built bin serving
+ * `--http` as a child process that stops cleanly on SIGTERM.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { request } from "node:http";
+import { networkInterfaces } from "node:os";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startIncidentsServer } from "../../examples/incidents/server.js";
+import type { RunningPlatform } from "../../examples/shared/host.js";
+import { built, countingFetch, freshJournal, newClient, removeJournals, TOKEN } from "./support.js";
+
+type RunningHttp = { url: string; close(): Promise<void> };
+type HttpModule = { serveHttp(service: unknown, options?: Record<string, unknown>): Promise<RunningHttp> };
+type ServerRuntime = { createMcpService(def: unknown, options?: Record<string, unknown>): unknown };
+type ServerModule = { mcpDefinition(options?: Record<string, unknown>): unknown };
+
+let incidents: RunningPlatform;
+beforeAll(async () => {
+  incidents = await startIncidentsServer({ token: TOKEN });
+});
+afterAll(async () => {
+  await incidents.close();
+  removeJournals();
+});
+
+/** The incidents server over HTTP in this process; `requests()` counts what reached the platform. */
+async function serve(http: Record<string, unknown> = {}) {
+  const { serveHttp } = (await import(built("incidents", "mcp/runtime/http.js"))) as HttpModule;
+  const { createMcpService } = (await import(built("incidents", "mcp/runtime/server.js"))) as ServerRuntime;
+  const { mcpDefinition } = (await import(built("incidents", "mcp/server.js"))) as ServerModule;
+  const counting = countingFetch();
+  const def = mcpDefinition({ token: TOKEN, baseUrl: incidents.url, journal: freshJournal(), fetch: counting.fetch });
+  const running = await serveHttp(createMcpService(def), http);
+  return { ...running, requests: counting.count };
+}
+
+async function connect(url: string, headers: Record<string, string> = {}) {
+  const client = newClient();
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** One raw JSON-RPC POST, as a browser or a script would send it. */
+function post(url: string, headers: Record<string, string>, body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_incident", arguments: { incident_id: "INC-017" } } }) {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** POST with a chosen Host header (fetch sets its own), for DNS-rebinding checks. */
+function statusWithHost(url: string, host: string): Promise<number> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_incident", arguments: { incident_id: "INC-017" } } });
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("Streamable HTTP, in process", () => {
+  it("lists and calls tools through a real client; the result is the direct one", async () => {
+    const server = await serve();
+    try {
+      const client = await connect(server.url);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(["list_incidents", "count_incidents", "get_incident", "assign_incident"]);
+      const r = (await client.callTool({ name: "list_incidents", arguments: { status: "open", severity: "P1", service: "checkout", environment: "production", fields: ["id"] } })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+      expect((r.structuredContent as { incidents: Array<{ id: string }> }).incidents.map((i) => i.id)).toEqual(["INC-017", "INC-088"]);
+      expect(r._meta?.["contractgen/completeness"]).toMatchObject({ complete: true });
+      await client.close();
+      // Stateless: a second client (no session) works the same, and the SDK client is shared.
+      const again = await connect(server.url);
+      expect((await again.callTool({ name: "get_incident", arguments: { incident_id: "INC-017" } })).structuredContent).toMatchObject({ id: "INC-017" });
+      await again.close();
+      expect(server.requests()).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("binds 127.0.0.1 by default: not reachable on the machine's other addresses", async () => {
+    const server = await serve();
+    try {
+      const url = new URL(server.url);
+      expect(url.hostname).toBe("127.0.0.1");
+      expect(url.pathname).toBe("/mcp");
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a && a.family === "IPv4" && !a.internal);
+      if (external) await expect(fetch(`http://${external.address}:${url.port}/mcp`, { method: "POST" })).rejects.toThrow();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a foreign Origin gets 403 and nothing is called; loopback origins and no Origin are served", async () => {
+    const server = await serve();
+    try {
+      for (const origin of ["http://evil.example", "null", "http://127.0.0.1.evil.example:8080", "https://localhost.evil.example"]) {
+        const res = await post(server.url, { origin });
+        expect(res.status, origin).toBe(403);
+      }
+      expect(server.requests()).toBe(0);
+      // A DNS-rebinding request names a foreign Host on the loopback socket.
+      expect(await statusWithHost(server.url, "evil.example")).toBe(403);
+      expect(server.requests()).toBe(0);
+      expect(await statusWithHost(server.url, `localhost:${new URL(server.url).port}`)).toBe(200);
+      const local = await post(server.url, { origin: "http://localhost:5173" });
+      expect(local.status).toBe(200);
+      expect(((await local.json()) as { result: { structuredContent: unknown } }).result.structuredContent).toMatchObject({ id: "INC-017" });
+      expect((await post(server.url, {})).status).toBe(200);
+      expect(server.requests()).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("an origin allowed explicitly is served; only POST on /mcp", async () => {
+    const server = await serve({ allowedOrigins: ["https://app.example.com"] });
+    try {
+      expect((await post(server.url, { origin: "https://app.example.com" })).status).toBe(200);
+      expect((await post(server.url, { origin: "https://app.example.com:444" })).status).toBe(403);
+      expect((await fetch(server.url, { headers: { accept: "text/event-stream" } })).status).toBe(405);
+      expect((await post(server.url.replace(/\/mcp$/, "/other"), {})).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with a bearer token: missing or wrong ⇒ 401, nothing called; the right one works", async () => {
+    const bearer = "bearer-7d1e-secret";
+    const server = await serve({ bearer });
+    try {
+      for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: `Bearer ${bearer}x` }, { authorization: bearer }, { authorization: `Basic ${bearer}` }]) {
+        const res = await post(server.url, headers);
+        expect(res.status, JSON.stringify(headers)).toBe(401);
+        expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+        expect(await res.text()).not.toContain(bearer);
+      }
+      await expect(connect(server.url)).rejects.toThrow();
+      expect(server.requests()).toBe(0);
+      const client = await connect(server.url, { authorization: `Bearer ${bearer}` });
+      const r = (await client.callTool({ name: "get_incident", arguments: { incident_id: "INC-017" } })) as CallToolResult;
+      expect(r.structuredContent).toMatchObject({ id: "INC-017" });
+      await client.close();
+      expect(server.requests()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Start the built bin; resolves with the URL it prints on stderr. */
+function startBin(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stderr: () => string; exit: Promise<number | null> }> {
+  const child = spawn(process.execPath, [built("incidents", "mcp/main.js"), ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  let stdout = "";
+  child.stdout!.on("data", (d) => (stdout += String(d)));
+  const exit = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr!.on("data", (d) => {
+      stderr += String(d);
+      const m = /serving MCP over Streamable HTTP at (\S+)/.exec(stderr);
+      if (m) resolve({ child, url: m[1]!, stderr: () => stderr + stdout, exit });
+    });
+    void exit.then((code) => reject(new Error(`bin exited ${code}: ${stderr}`)));
+  });
+}
+
+describe("the built bin with --http", () => {
+  it("serves on 127.0.0.1, requires the bearer from <CONTRACT>_MCP_BEARER without printing it, stops on SIGTERM with 0", async () => {
+    const bearer = "bin-bearer-41c9-secret";
+    const bin = await startBin(["--http"], { INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: incidents.url, INCIDENTS_JOURNAL: freshJournal(), INCIDENTS_MCP_BEARER: bearer });
+    try {
+      expect(new URL(bin.url).hostname).toBe("127.0.0.1");
+      expect((await post(bin.url, {})).status).toBe(401);
+      const client = await connect(bin.url, { authorization: `Bearer ${bearer}` });
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(4);
+      const r = (await client.callTool({ name: "count_incidents", arguments: { status: "open", severity: "P1", service: "checkout", environment: "production" } })) as CallToolResult;
+      expect(r.structuredContent).toMatchObject({ count: 2, complete: true });
+      expect(JSON.stringify(r)).not.toContain(TOKEN);
+      await client.close();
+    } finally {
+      bin.child.kill("SIGTERM");
+    }
+    expect(await bin.exit).toBe(0);
+    expect(bin.stderr()).toContain("INCIDENTS_MCP_BEARER");
+    expect(bin.stderr()).not.toContain(bearer);
+    expect(bin.stderr()).not.toContain(TOKEN);
+  });
+
+  it("--port and the catalogue flags apply over HTTP", async () => {
+    const bin = await startBin(["--http", "--port", "0", "--toolsets", "ownership", "--discovery"], { INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: incidents.url, INCIDENTS_JOURNAL: freshJournal() });
+    try {
+      const client = await connect(bin.url);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["search_tools", "describe_tool", "call_tool"]);
+      const found = (await client.callTool({ name: "search_tools", arguments: {} })) as CallToolResult;
+      expect((found.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["assign_incident"]);
+      await client.close();
+    } finally {
+      bin.child.kill("SIGINT");
+    }
+    expect(await bin.exit).toBe(0);
+  });
+});
