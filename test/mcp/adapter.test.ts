@@ -68,20 +68,21 @@ describe("lost response across server processes (stdio)", () => {
 
       const second = await connectStdio("billing.v2", { ...env, BILLING_BASE_URL: proxy.url });
       try {
-        const again = await second.call("create_customer", args);
-        expect(again.isError).toBeFalsy();
-        expect(again.structuredContent).toMatchObject({ email: args.email, name: args.name, id: expect.stringMatching(/^cus_/) });
-        expect(customersWithEmail(args.email)).toBe(1);
-
-        // The same key with other parameters: the journal refuses it before anything is sent, as the SDK does.
+        // First the same key with other parameters: the shared journal knows the key and refuses it
+        // before anything is sent, as the SDK does (a fresh journal would let the platform answer).
         const forwarded = proxy.stats.forwarded;
         const changed = await second.call("create_customer", { ...args, name: "MCP Lost, renamed" });
         expect(changed.isError).toBe(true);
         expect(textJson(changed).error).toMatchObject({ code: "CLIENT_OPERATION_KEY_REUSED", class: "conflict", action: "stop_and_surface", operation: "create_customer", outcome: "rejected" });
         expect(proxy.stats.forwarded).toBe(forwarded);
-        expect(JSON.stringify([again, changed]) + second.stderr()).not.toContain(TOKEN);
-        expect(customersWithEmail(args.email)).toBe(1);
         expect((billing.db.prepare("SELECT COUNT(*) AS n FROM customers WHERE name = ?").get("MCP Lost, renamed") as { n: number }).n).toBe(0);
+
+        // The same call again: the recorded outcome, still one customer.
+        const again = await second.call("create_customer", args);
+        expect(again.isError).toBeFalsy();
+        expect(again.structuredContent).toMatchObject({ email: args.email, name: args.name, id: expect.stringMatching(/^cus_/) });
+        expect(customersWithEmail(args.email)).toBe(1);
+        expect(JSON.stringify([again, changed]) + second.stderr()).not.toContain(TOKEN);
       } finally {
         await second.close();
       }
