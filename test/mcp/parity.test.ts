@@ -15,6 +15,7 @@ import { startIncidentsServer } from "../../examples/incidents/server.js";
 import { RELEASE_FACTS, startReleasesServer, STABLE_RELEASES_MIXED } from "../../examples/releases/server.js";
 import type { Faults, RunningPlatform } from "../../examples/shared/host.js";
 import type { CommandSpec } from "../../src/cli-runtime/program.js";
+import { startLossyProxy } from "../e2e/lossy-proxy.js";
 import { built, connectInMemory, textJson } from "./harness.js";
 
 const TOKEN = "parity-token-3c7a";
@@ -46,6 +47,10 @@ interface Case {
   readonly token?: string;
   readonly maxAttempts?: number;
   readonly faults?: Faults;
+  /** More options of the reference platform (e.g. a smaller scan bound). */
+  readonly platform?: Record<string, unknown>;
+  /** The adapter reaches the platform through a proxy that drops the answer to the first POST, after the commit. */
+  readonly lossy?: boolean;
   /** Result keys whose values differ between runs (ids, timestamps), beyond the default ones. */
   readonly volatile?: readonly string[];
   /** Checks of one adapter's run: its raw outcomes and its platform afterwards. */
@@ -86,6 +91,26 @@ const CASES: Case[] = [
     expect: [{ result: { count: STABLE_RELEASES_MIXED, records_examined: RELEASE_FACTS.mixed.releases, complete: true } }],
   },
   {
+    name: "the next page through the cursor",
+    example: "incidents",
+    steps: [
+      { tool: "list_incidents", args: { fields: ["id"], limit: 4 } },
+      { tool: "list_incidents", args: (o) => ({ fields: ["id"], limit: 4, cursor: result(o[0]).next_cursor }) },
+    ],
+    expect: ["ok", "ok"],
+    check: (o) => expect(result(o[1]).incidents[0].id).not.toBe(result(o[0]).incidents[0].id),
+  },
+  {
+    name: "a task that stopped early, then resumed with its continuation",
+    example: "releases",
+    platform: { countMaxExamined: 15 },
+    steps: [
+      { tool: "count_stable_releases", args: {} },
+      { tool: "count_stable_releases", args: (o) => ({ continuation: result(o[0]).continuation }) },
+    ],
+    expect: [{ result: { records_examined: 15, complete: false, continuation: "<string>" } }, { result: { records_examined: 30, complete: false } }],
+  },
+  {
     name: "create with an operation key",
     example: "billing.v2",
     volatile: ["id", "created_at"],
@@ -117,6 +142,21 @@ const CASES: Case[] = [
     ],
     expect: ["ok", { code: "CLIENT_OPERATION_KEY_REUSED", class: "conflict", action: "stop_and_surface" }],
     check: (_, p) => expect(count(p, "SELECT COUNT(*) AS n FROM customers WHERE email = ?", "parity.reuse@example.com")).toBe(1),
+  },
+  {
+    name: "a create whose answer was lost after commit, then retried with the same key",
+    example: "billing.v2",
+    lossy: true,
+    volatile: ["id", "created_at"],
+    steps: [
+      { tool: "create_customer", args: { email: "parity.lost@example.com", name: "Lost", idempotency_key: "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a" } },
+      { tool: "create_customer", args: { email: "parity.lost@example.com", name: "Lost", idempotency_key: "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a" } },
+    ],
+    expect: [{ code: "CLIENT_NO_RESPONSE", class: "transient", action: "retry_same_key" }, { result: { email: "parity.lost@example.com" } }],
+    check: (o, p) => {
+      expect(o[0]).toMatchObject({ ok: false, error: { outcome: "unknown", nextAction: "retry_same_key", operationKey: "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a" } });
+      expect(count(p, "SELECT COUNT(*) AS n FROM customers WHERE email = ?", "parity.lost@example.com")).toBe(1);
+    },
   },
   {
     name: "preview, then confirm with its token: one refund",
@@ -184,6 +224,13 @@ const CASES: Case[] = [
     expect: [{ code: "TOKEN_INVALID", class: "unauthenticated", action: "reauthenticate" }],
   },
   {
+    name: "no credential at all",
+    example: "releases",
+    token: "",
+    steps: [{ tool: "count_stable_releases", args: {} }],
+    expect: [{ code: "CLIENT_MISSING_CREDENTIAL", class: "unauthenticated", action: "reauthenticate" }],
+  },
+  {
     name: "rate limited, retries exhausted",
     example: "billing.v2",
     maxAttempts: 1,
@@ -205,7 +252,7 @@ const CASES: Case[] = [
 const credentials = { [READER]: { caller: "reader", scopes: ["billing.customers:read"] } };
 
 function startPlatform(c: Case): Promise<RunningPlatform> {
-  const options = { token: TOKEN, credentials, faults: structuredClone(c.faults ?? {}) };
+  const options = { token: TOKEN, credentials, faults: structuredClone(c.faults ?? {}), ...c.platform };
   if (c.example === "billing.v2") return startBillingServer(options);
   if (c.example === "incidents") return startIncidentsServer(options);
   return startReleasesServer({ ...options, dataset: "mixed" });
@@ -215,6 +262,8 @@ function startPlatform(c: Case): Promise<RunningPlatform> {
 
 interface Run {
   readonly platform: RunningPlatform;
+  /** Where the adapter sends requests: the platform, or a lossy proxy in front of it. */
+  readonly baseUrl: string;
   readonly journal: string;
   readonly case: Case;
 }
@@ -228,7 +277,7 @@ const argsOf = (step: Step, earlier: readonly Outcome[]) => (typeof step.args ==
 const sdkAdapter: Adapter = async (run, steps) => {
   const sdk = (await import(built(run.case.example, "sdk/index.js"))) as Record<string, new (o: unknown) => Record<string, (input: unknown) => Promise<unknown>> & { close(): void }>;
   const Client = Object.entries(sdk).find(([name]) => name.endsWith("Client") && name !== "ContractClient")![1];
-  const client = new Client({ baseUrl: run.platform.url, token: run.case.token ?? TOKEN, journal: run.journal, ...(run.case.maxAttempts ? { retry: { maxAttempts: run.case.maxAttempts } } : {}) });
+  const client = new Client({ baseUrl: run.baseUrl, token: run.case.token ?? TOKEN, journal: run.journal, ...(run.case.maxAttempts ? { retry: { maxAttempts: run.case.maxAttempts } } : {}) });
   const outcomes: Outcome[] = [];
   try {
     for (const step of steps) {
@@ -279,7 +328,7 @@ const cliAdapter: Adapter = async (run, steps) => {
   const outcomes: Outcome[] = [];
   for (const step of steps) {
     const spec = COMMANDS.find((c) => c.operation === step.tool)!;
-    const globals = ["--output", "json", "--base-url", run.platform.url, "--journal", run.journal, ...(run.case.maxAttempts ? ["--max-attempts", String(run.case.maxAttempts)] : [])];
+    const globals = ["--output", "json", "--base-url", run.baseUrl, "--journal", run.journal, ...(run.case.maxAttempts ? ["--max-attempts", String(run.case.maxAttempts)] : [])];
     const env = { PATH: process.env.PATH ?? "", [tokenEnv[run.case.example]]: run.case.token ?? TOKEN };
     const { code, stdout } = await promisify(execFile)(process.execPath, [built(run.case.example, "cli/main.js"), ...globals, ...argv(spec, argsOf(step, outcomes))], { encoding: "utf8", env }).then(
       (r) => ({ code: 0, stdout: r.stdout }),
@@ -293,7 +342,7 @@ const cliAdapter: Adapter = async (run, steps) => {
 
 const mcpAdapter: Adapter = async (run, steps) => {
   const c = await connectInMemory(run.case.example, {
-    baseUrl: run.platform.url,
+    baseUrl: run.baseUrl,
     token: run.case.token ?? TOKEN,
     journal: run.journal,
     ...(run.case.maxAttempts ? { retry: { maxAttempts: run.case.maxAttempts } } : {}),
@@ -336,11 +385,14 @@ describe.concurrent("SDK, CLI and MCP agree", () => {
     const runs = await Promise.all(
       Object.entries(ADAPTERS).map(async ([name, adapter]) => {
         const platform = await startPlatform(c);
+        let dropped = false;
+        const proxy = c.lossy ? await startLossyProxy(platform.url, (req) => req.method === "POST" && !dropped && (dropped = true)) : null;
         try {
-          const outcomes = await adapter({ platform, journal: join(dir, `${name}-${c.name.replace(/\W+/g, "-")}.sqlite`), case: c }, c.steps);
+          const outcomes = await adapter({ platform, baseUrl: proxy?.url ?? platform.url, journal: join(dir, `${name}-${c.name.replace(/\W+/g, "-")}.sqlite`), case: c }, c.steps);
           c.check?.(outcomes, platform);
           return [name, outcomes] as const;
         } finally {
+          await proxy?.close();
           await platform.close();
         }
       }),
