@@ -197,7 +197,7 @@ describe("reads (incidents)", () => {
     try {
       const r = await c.call("get_incident", { incident_id: "not-an-id" });
       expect(r.isError).toBe(true);
-      expect(text(r).error).toMatchObject({ code: "MCP_INVALID_ARGUMENTS", class: "invalid_input", action: "fix_field", field: "incident_id", outcome: "rejected" });
+      expect(text(r).error).toMatchObject({ code: "CLIENT_INVALID_INPUT", class: "invalid_input", action: "fix_field", field: "incident_id", outcome: "rejected" });
       const missing = await c.call("assign_incident", { incident_id: "INC-017", owner: "payments-oncall" });
       expect(text(missing).error).toMatchObject({ field: "expected_revision" });
       expect(c.requests()).toBe(0);

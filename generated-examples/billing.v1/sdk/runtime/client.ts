@@ -155,6 +155,28 @@ export function journalTarget(baseUrl: string): string {
   return `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}${url.pathname.replace(/\/+$/, "")}`;
 }
 
+/**
+ * The error for input that failed `validator` just now: the first problem names the field, every
+ * problem is in the details. One definition, so the SDK and every adapter over it (the MCP server
+ * checks tool arguments with the same validators) report invalid input alike.
+ */
+export function inputRejected(operation: string, validator: Validator, operationId: string | null): InvalidInputError {
+  const first = validator.errors?.[0];
+  const missing = first?.keyword === "required" ? String(first.params.missingProperty) : undefined;
+  const field = [first?.instancePath.replace(/^\//, "").replace(/\//g, "."), missing].filter((s) => s).join(".") || null;
+  return new InvalidInputError({
+    code: CLIENT_CODES.invalidInput,
+    errorClass: "invalid_input",
+    action: "fix_field",
+    message: `Invalid input for ${operation}: ${field ?? "input"} ${first?.message ?? "is invalid"}. Nothing was sent.`,
+    field,
+    operation,
+    operationId,
+    outcome: "rejected",
+    details: validator.errors ?? null,
+  });
+}
+
 /** Network failures that prove the request never left (safe to resend whatever the operation). */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
@@ -378,22 +400,7 @@ export class ContractClient {
   }
 
   private validateInput(op: OperationSpec, input: Input, operationId: string | null): void {
-    if (!op.validateInput(input)) {
-      const first = op.validateInput.errors?.[0];
-      const missing = first?.keyword === "required" ? String(first.params.missingProperty) : undefined;
-      const field = [first?.instancePath.replace(/^\//, "").replace(/\//g, "."), missing].filter((s) => s).join(".") || null;
-      throw new InvalidInputError({
-        code: CLIENT_CODES.invalidInput,
-        errorClass: "invalid_input",
-        action: "fix_field",
-        message: `Invalid input for ${op.id}: ${field ?? "input"} ${first?.message ?? "is invalid"}.`,
-        field,
-        operation: op.id,
-        operationId,
-        outcome: "rejected",
-        details: op.validateInput.errors,
-      });
-    }
+    if (!op.validateInput(input)) throw inputRejected(op.id, op.validateInput, operationId);
     for (const binding of op.bindings) {
       const value = field(input, binding.field);
       if (binding.in === "path" && (value === "" || value === "." || value === "..")) {

@@ -8,7 +8,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { Validator } from "../../sdk/runtime/client.js";
+import { inputRejected, type Validator } from "../../sdk/runtime/client.js";
 import { ContractError } from "../../sdk/runtime/errors.js";
 import { buildCatalogue, type CatalogueOptions, type ToolsetSpec } from "./catalogue.js";
 
@@ -139,29 +139,10 @@ export function errorResult(spec: ToolSpec, e: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: compact({ error }) }] };
 }
 
-/** Invalid arguments: rejected before any handler runs, naming the field. */
-function invalidArguments(spec: ToolSpec): CallToolResult {
-  const first = spec.validateInput.errors?.[0];
-  const missing = first?.keyword === "required" ? String(first.params.missingProperty) : undefined;
-  const field = [first?.instancePath.replace(/^\//, "").replace(/\//g, "."), missing].filter((s) => s).join(".") || null;
-  const error = {
-    code: "MCP_INVALID_ARGUMENTS",
-    class: "invalid_input",
-    action: "fix_field",
-    message: `Invalid arguments for ${spec.name}: ${field ?? "arguments"} ${first?.message ?? "is invalid"}. Nothing was sent.`,
-    field,
-    details: spec.validateInput.errors ?? null,
-    operation: spec.operation,
-    outcome: "rejected",
-    operationKey: null,
-    nextAction: "fix_field",
-  };
-  return { isError: true, content: [{ type: "text", text: compact({ error }) }] };
-}
-
 /** Run one tool call: validate, call the SDK, shape the result. */
 export async function callTool(client: () => McpClient, spec: ToolSpec, args: JsonObject): Promise<CallToolResult> {
-  if (!spec.validateInput(args)) return invalidArguments(spec);
+  // Invalid arguments are refused before any handler runs, with the SDK's own error for invalid input.
+  if (!spec.validateInput(args)) return errorResult(spec, inputRejected(spec.operation, spec.validateInput, null));
   try {
     const sdk = client();
     const methods = sdk as unknown as Record<string, (input: unknown) => Promise<unknown>>;
