@@ -4,6 +4,7 @@ import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
 import { EXIT_CODE_TABLE } from "../../cli-runtime/exit-codes.js";
 import { cliName, commandNames } from "../cli/commands.js";
+import { databaseEnv } from "../mcp/skeleton.js";
 import { mcpName, servedTools } from "../mcp/tools.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { renderTemplate } from "../shared/templates.js";
@@ -18,7 +19,7 @@ function ownVersions(): Record<string, string> {
 }
 
 /** `package.json`, `tsconfig.json` and `README.md` of the generated package. */
-export function emitPackageFiles(model: ContractModel): Record<string, string> {
+export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter"): Record<string, string> {
   const v = ownVersions();
   const names = clientMethodNames(model);
   const commands = commandNames(model);
@@ -30,6 +31,8 @@ export function emitPackageFiles(model: ContractModel): Record<string, string> {
     dependencies: { "@modelcontextprotocol/sdk": v["@modelcontextprotocol/sdk"], ajv: v.ajv, "ajv-formats": v["ajv-formats"], "better-sqlite3": v["better-sqlite3"], commander: v.commander, yaml: v.yaml, zod: v.zod },
     cliName: cliName(model),
     mcpName: mcpName(model),
+    skeleton: mcpMode === "skeleton",
+    databaseEnv: databaseEnv(model),
     tools: servedTools(model).map(({ tool }) => ({ name: tool.name, annotations: Object.entries(tool.annotations).filter(([, on]) => on).map(([hint]) => hint).join(", ") || "none" })),
     exitCodes: EXIT_CODE_TABLE,
     typesBetterSqlite3: v["@types/better-sqlite3"],

@@ -35,6 +35,26 @@ export function literalBlock(value: unknown, indent: number): string {
     .join("\n");
 }
 
+/**
+ * A multi-line JavaScript literal of a JSON value that keeps every key an own property: JSON text
+ * as an object literal would turn a `"__proto__"` key into the object's prototype, so that key is
+ * written computed (`["__proto__"]`), which defines a plain property.
+ */
+export function dataLiteral(value: unknown, indent: number): string {
+  const pad = (n: number) => " ".repeat(n);
+  const write = (v: unknown, depth: number): string => {
+    if (v === null || typeof v !== "object") return literal(v);
+    const inner = pad(indent + 2 * (depth + 1));
+    const close = pad(indent + 2 * depth);
+    if (Array.isArray(v)) return v.length === 0 ? "[]" : `[\n${v.map((x) => `${inner}${write(x, depth + 1)},`).join("\n")}\n${close}]`;
+    const entries = Object.entries(v);
+    if (entries.length === 0) return "{}";
+    const key = (k: string) => (k === "__proto__" ? `[${literal(k)}]` : literal(k));
+    return `{\n${entries.map(([k, x]) => `${inner}${key(k)}: ${write(x, depth + 1)},`).join("\n")}\n${close}}`;
+  };
+  return write(value, 0);
+}
+
 /** Text safe inside a block comment or JSDoc: no terminator, no carriage returns, no invisible characters. */
 export function commentText(text: string): string {
   return plainText(text).replace(/\*\//g, "*\\/");
