@@ -146,7 +146,7 @@ function hostDuties(op: OperationModel): string[] {
   if (op.preview) duties.push(`${op.preview.confirmTokenField}: issued after preview(), bound to the parameters, checked and spent before execute()`);
   for (const p of op.preconditions) duties.push(`${p.field} compared with target().${p.compares}; a mismatch is ${p.error} and execute() is not called`);
   if (op.pagination) duties.push(`${op.pagination.limitField} bounded to ${op.pagination.limitMax}; the page is returned as this handler builds it (cursor, items, total)`);
-  if (op.effects.kind === "mutating") duties.push("runs in one SQLite transaction with the journal entry and the token: a throw rolls everything back; must return synchronously");
+  if (op.effects.kind === "mutating") duties.push("runs in one SQLite transaction with the host's records (journal entry, spent token): a throw rolls everything back; must return synchronously");
   return duties;
 }
 
