@@ -22,6 +22,13 @@ describe("generated-examples", () => {
     expect(r.status).toBe(0);
   });
 
+  it.each(targets.filter((t) => t.args.includes("skeleton")))("$name: its handler stubs (write-once, so --check skips them) are today's stubs", async ({ name, spec }) => {
+    const files = await emitPackage(parseContract(spec).model!, { mcp: "skeleton" });
+    const stubs = [...files].filter(([path]) => path.startsWith("mcp/handlers/"));
+    expect(stubs.length).toBeGreaterThan(0);
+    for (const [path, content] of stubs) expect(readFileSync(`generated-examples/${name}/${path}`, "utf8"), path).toBe(content);
+  });
+
   it("covers every spec (and the listed variants) and nothing else", () => {
     const dirs = readdirSync("generated-examples", { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
     const specs = readdirSync("specs").filter((f) => f.endsWith(".yaml")).map((f) => f.replace(/\.yaml$/, ""));
