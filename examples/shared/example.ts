@@ -4,7 +4,7 @@
  */
 import { packagePath } from "../../src/package-root.js";
 import type { ContractModel } from "../../src/model/types.js";
-import type { Handlers } from "./contract-host.js";
+import type { Handlers } from "../../src/host-runtime/contract-host.js";
 import { type PlatformOptions, type RunningPlatform, loadContract, startPlatform } from "./host.js";
 import { type Database, openDatabase, seedOnce } from "./sqlite.js";
 

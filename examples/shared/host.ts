@@ -7,7 +7,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from "node:net";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract } from "../../src/spec/parse.js";
-import { ContractHost, type Credential, type Faults, type Handlers, type HostResponse, newRequestId } from "./contract-host.js";
+import { ContractHost, type Credential, type Faults, type Handlers, type HostResponse, newRequestId } from "../../src/host-runtime/contract-host.js";
 import { compileRoutes, decodeInput, matchRoute } from "./http-binding.js";
 import type { Database } from "./sqlite.js";
 
@@ -26,8 +26,8 @@ export {
   type PartialPageFault,
   type StagedHandler,
   paramsHash,
-} from "./contract-host.js";
-export { PlatformError, type PlatformErrorOptions, codeForClass } from "./errors.js";
+} from "../../src/host-runtime/contract-host.js";
+export { PlatformError, type PlatformErrorOptions, codeForClass } from "../../src/host-runtime/errors.js";
 
 export interface PlatformOptions {
   /** Path of the contract document, or an already parsed model. */

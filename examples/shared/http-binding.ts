@@ -4,7 +4,7 @@
  * header or body property, typed as the input schema says.
  */
 import type { JsonSchema, OperationModel } from "../../src/model/types.js";
-import type { FieldProblem } from "./validation.js";
+import type { FieldProblem } from "../../src/host-runtime/validation.js";
 
 export interface Route {
   readonly operation: OperationModel;

@@ -7,10 +7,10 @@
  * issued for (every field except the cursor and the page size), so a cursor reused with other
  * filters is refused instead of silently mixing two traversals.
  */
-import type { OperationModel, PaginationModel, TaskScopeModel } from "../../src/model/types.js";
-import { hashValue, without } from "./canonical.js";
-import type { HandlerContext } from "./contract-host.js";
-import { PlatformError } from "./errors.js";
+import type { HostOperation, HostPagination, HostTask } from "../../src/host-runtime/contract.js";
+import { hashValue, without } from "../../src/host-runtime/canonical.js";
+import type { HandlerContext } from "../../src/host-runtime/contract-host.js";
+import { PlatformError } from "../../src/host-runtime/errors.js";
 import { type Sql, allOf, anyOf, condition, greaterThan } from "./sql.js";
 
 export interface SortKey {
@@ -83,7 +83,7 @@ export function listPage<Row>(ctx: HandlerContext, validInput: object, source: P
 }
 
 /** The page size a request asked for, or the contract's default (the host already refused sizes above the max). */
-export function pageLimit(page: PaginationModel, input: Readonly<Record<string, unknown>>): number {
+export function pageLimit(page: HostPagination, input: Readonly<Record<string, unknown>>): number {
   const requested = input[page.limitField];
   return typeof requested === "number" ? requested : (page.limitDefault ?? page.limitMax);
 }
@@ -147,7 +147,7 @@ export function countScan(ctx: HandlerContext, validInput: object, source: ScanS
 }
 
 /** The task fields of a count's output, named as the contract names them. */
-export function taskFields(op: OperationModel, progress: ScanProgress): Record<string, unknown> {
+export function taskFields(op: HostOperation, progress: ScanProgress): Record<string, unknown> {
   const task = taskOf(op);
   const fields: Record<string, unknown> = {
     [task.recordsExaminedField]: progress.examined,
@@ -188,12 +188,12 @@ function after(order: readonly SortKey[], values: readonly unknown[]): Sql {
   );
 }
 
-function paginationOf(op: OperationModel): PaginationModel {
+function paginationOf(op: HostOperation): HostPagination {
   if (!op.pagination) throw new Error(`${op.names.id} is not paginated.`);
   return op.pagination;
 }
 
-function taskOf(op: OperationModel): TaskScopeModel {
+function taskOf(op: HostOperation): HostTask {
   if (!op.task) throw new Error(`${op.names.id} is not a task-level operation.`);
   return op.task;
 }

@@ -1,4 +1,4 @@
-import type { HandlerContext } from "./contract-host.js";
+import type { HandlerContext } from "../../src/host-runtime/contract-host.js";
 
 /**
  * An RFC 3339 input instant as UTC ISO text with milliseconds, the form timestamps are stored in, so

@@ -46,6 +46,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--check", "write nothing; exit 1 listing the files that differ from what would be generated", false)
     .option("--force", "replace files in the way of generated ones (yours, edited, links, FIFOs); never folders, never through a link", false)
     .option("--watch", "regenerate whenever the contract or a file it references changes", false)
+    .addOption(new Option("--mcp <mode>", "MCP server: adapter (calls the platform through the SDK) or skeleton (handler stubs you fill in, served through the contract host; never overwritten)").choices(["adapter", "skeleton"]).default("adapter"))
     .addOption(refRootOption())
     .action(async (spec: string, options: GenerateOptions) => {
       if (options.check && (options.watch || options.force)) {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { ContractModel } from "../model/types.js";
 import { packagePath } from "../package-root.js";
 import { emitCliMain, emitCommands } from "./cli/commands.js";
+import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
 import { emitMcpMain, emitMcpServer, emitTools } from "./mcp/tools.js";
 import { emitPackageFiles } from "./package/package.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
@@ -14,16 +15,51 @@ import { generatedHeader } from "./shared/literals.js";
 /** Generated files: relative path → content. Pure function of the model (and contractgen's own files). */
 export type FileTree = ReadonlyMap<string, string>;
 
+/** How the generated MCP server handles calls: through the SDK (adapter) or handlers the team writes (skeleton). */
+export type McpMode = "adapter" | "skeleton";
+
+export interface EmitOptions {
+  readonly mcp?: McpMode;
+}
+
 /**
  * Hand-written runtime sources copied into the output: `src/<from>/*.ts` → `<to>/*.ts`. Imports of
- * the SDK runtime are re-pointed at its place in the generated package.
+ * the SDK runtime (and of the MCP runtime, `mcpRuntime`) are re-pointed at their place in the
+ * generated package.
  */
-function copiedRuntime(from: string, to: string, sdkRuntime: string): Array<[string, string]> {
+function copiedRuntime(from: string, to: string, sdkRuntime: string, mcpRuntime?: string): Array<[string, string]> {
   const dir = packagePath("src", from);
   return readdirSync(dir)
     .filter((f) => f.endsWith(".ts"))
     .sort()
-    .map((f) => [`${to}/${f}`, readFileSync(`${dir}/${f}`, "utf8").replaceAll('from "../runtime/', `from "${sdkRuntime}`)]);
+    .map((f) => {
+      let text = readFileSync(`${dir}/${f}`, "utf8").replaceAll('from "../runtime/', `from "${sdkRuntime}`);
+      if (mcpRuntime !== undefined) text = text.replaceAll('from "../mcp-runtime/', `from "${mcpRuntime}`);
+      return [`${to}/${f}`, text];
+    });
+}
+
+/** The files a platform team fills in (skeleton mode): created when absent, never replaced or compared. */
+export function writeOnceFiles(model: ContractModel, options: EmitOptions = {}): Set<string> {
+  return new Set(options.mcp === "skeleton" ? model.operations.map(handlerFile) : []);
+}
+
+function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> {
+  const common: Array<[string, string]> = [
+    ["mcp/main.ts", emitMcpMain(model)],
+    ["mcp/tools.ts", emitTools(model)],
+    ...copiedRuntime("mcp-runtime", "mcp/runtime", "../../sdk/runtime/"),
+  ];
+  if (mode === "adapter") return [...common, ["mcp/server.ts", emitMcpServer(model)]];
+  return [
+    ...common,
+    ["mcp/server.ts", emitSkeletonServer(model)],
+    ["mcp/contract.ts", emitHostContract(model)],
+    ["mcp/handler-types.ts", emitHandlerTypes(model)],
+    ["mcp/handlers.ts", emitHandlersIndex(model)],
+    ...model.operations.map((op): [string, string] => [handlerFile(op), emitHandlerStub(model, op)]),
+    ...copiedRuntime("host-runtime", "mcp/host", "../../sdk/runtime/", "../runtime/"),
+  ];
 }
 
 function emitIndex(model: ContractModel): string {
@@ -36,10 +72,11 @@ export * from "./runtime/index.js";
 }
 
 /** Emit the whole generated package for one contract. */
-export async function emitPackage(model: ContractModel): Promise<FileTree> {
+export async function emitPackage(model: ContractModel, options: EmitOptions = {}): Promise<FileTree> {
+  const mode = options.mcp ?? "adapter";
   const validators = emitValidators(model);
   const files: Array<[string, string]> = [
-    ...Object.entries(emitPackageFiles(model)),
+    ...Object.entries(emitPackageFiles(model, mode)),
     ["sdk/index.ts", emitIndex(model)],
     ["sdk/client.ts", emitClient(model)],
     ["sdk/contract.ts", emitContractInfo(model)],
@@ -52,10 +89,7 @@ export async function emitPackage(model: ContractModel): Promise<FileTree> {
     ["cli/main.ts", emitCliMain(model)],
     ["cli/commands.ts", emitCommands(model)],
     ...copiedRuntime("cli-runtime", "cli/runtime", "../../sdk/runtime/"),
-    ["mcp/main.ts", emitMcpMain(model)],
-    ["mcp/server.ts", emitMcpServer(model)],
-    ["mcp/tools.ts", emitTools(model)],
-    ...copiedRuntime("mcp-runtime", "mcp/runtime", "../../sdk/runtime/"),
+    ...mcpFiles(model, mode),
   ];
   return new Map(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

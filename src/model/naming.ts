@@ -131,11 +131,21 @@ export function assignTypeNames(types: readonly string[], operations: ReadonlyAr
   return { owners, clashes };
 }
 
+/** The prefix of every environment variable a generated package reads: `BILLING` in `BILLING_JOURNAL`. */
+export function envPrefix(contract: string): string {
+  return contract.toUpperCase().replace(/[^A-Z0-9]/g, "_");
+}
+
 /**
  * The environment variable holding the bearer token a generated MCP server's HTTP endpoint requires
- * (`BILLING_MCP_BEARER`). Same prefix rule as the SDK's `<CONTRACT>_JOURNAL`, so every variable a
+ * (`BILLING_MCP_BEARER`). Same prefix as the SDK's `<CONTRACT>_JOURNAL`, so every variable a
  * generated package reads starts alike.
  */
 export function mcpBearerEnv(contract: string): string {
-  return `${contract.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_MCP_BEARER`;
+  return `${envPrefix(contract)}_MCP_BEARER`;
+}
+
+/** The environment variable naming a skeleton server's SQLite file (`INCIDENTS_MCP_DATABASE`). */
+export function mcpDatabaseEnv(contract: string): string {
+  return `${envPrefix(contract)}_MCP_DATABASE`;
 }

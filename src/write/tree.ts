@@ -58,6 +58,11 @@ export interface WriteResult {
   readonly deleted: readonly string[];
   /** Files an earlier generation wrote that this one no longer does, kept because they were edited. */
   readonly kept: readonly string[];
+  /**
+   * Write-once files an earlier generation created that this one no longer does (a handler whose
+   * operation left the contract): never deleted, no longer listed in the manifest — the user's now.
+   */
+  readonly released: readonly string[];
   /** An interrupted earlier write was rolled back first. */
   readonly recovered: boolean;
 }
@@ -387,6 +392,9 @@ export function writeTree(dir: string, output: GeneratedOutput, options: { force
   const recovered = recover(root);
   const manifest = readManifest(root);
   const owned = typeof manifest === "object" && manifest !== null ? manifest.files : new Map<string, string>();
+  const released = (typeof manifest === "object" && manifest !== null ? manifest.writeOnce : []).filter(
+    (path) => !(output.writeOnce?.has(path) && output.files.has(path)) && inspect(root, path).kind !== "absent",
+  );
 
   const conflicts: Array<{ path: string; reason: string }> = [];
   const asides: Step[] = [];
@@ -451,7 +459,7 @@ export function writeTree(dir: string, output: GeneratedOutput, options: { force
   }
   const plan: Plan = { version: 1, asides, dirs: [...dirs].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1)), writes };
 
-  if (asides.length === 0 && writes.length === 0) return { dir: root, written: [], deleted: [], kept, recovered };
+  if (asides.length === 0 && writes.length === 0) return { dir: root, written: [], deleted: [], kept, released, recovered };
   try {
     mutate();
     mkdirSync(tx(root));
@@ -518,7 +526,7 @@ export function writeTree(dir: string, output: GeneratedOutput, options: { force
       }
     }
   }
-  return { dir: root, written: writes.map((w) => w.path), deleted, kept, recovered };
+  return { dir: root, written: writes.map((w) => w.path), deleted, kept, released, recovered };
 }
 
 /** An I/O failure (no space, no permission…) is the user's situation to fix, not a contractgen bug. */

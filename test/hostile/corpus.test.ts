@@ -44,7 +44,16 @@ interface Outcome {
   generate?: Bounded;
   /** The second generation, in process: files (without the manifest), or what went wrong. */
   regenerated?: FileTree | Error;
+  /** The contract's tools/list (model side), as key-sorted JSON. */
+  catalogue?: string;
   load?: Bounded;
+}
+
+/** JSON with object keys sorted, own keys only (the same form the loader reports). */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
+  );
 }
 
 const names = caseNames();
@@ -65,18 +74,20 @@ beforeAll(async () => {
     outcomes.set(c.name, o);
     o.validate = await contractgen(c, ["validate", c.file]);
     if (o.validate.hang) return; // one hang is enough to know
-    o.generate = await contractgen(c, ["generate", c.file, "-o", `${OUT}/${c.name}`]);
+    o.generate = await contractgen(c, ["generate", c.file, "-o", `${OUT}/${c.name}`, "--mcp", c.mcp]);
   });
   // The second generation runs in this process (no second node start-up per case): the same
   // emitter must produce the same bytes as the CLI did. Only for cases the CLI generated within
   // its bounds, so none of them can hang here.
   const { parseContract } = (await import(pathToFileURL(resolve("dist/src/spec/parse.js")).href)) as typeof import("../../src/spec/parse.js");
   const { emitPackage } = (await import(pathToFileURL(resolve("dist/src/emit/index.js")).href)) as typeof import("../../src/emit/index.js");
+  const { catalogTools } = (await import(pathToFileURL(resolve("dist/src/budget/catalog.js")).href)) as typeof import("../../src/budget/catalog.js");
   for (const o of outcomes.values()) {
     if (o.generate?.code !== 0) continue;
     try {
       const result = parseContract(o.c.file);
-      o.regenerated = result.model ? await emitPackage(result.model) : new Error("no model in process");
+      o.regenerated = result.model ? await emitPackage(result.model, { mcp: o.c.mcp }) : new Error("no model in process");
+      if (result.model) o.catalogue = canonicalJson(catalogTools(result.model));
     } catch (e) {
       o.regenerated = e as Error;
     }
@@ -172,12 +183,14 @@ function problems(name: string): string[] {
     for (const f of forbid) if (all.includes(f)) p.push(`load: output contains forbidden text ${JSON.stringify(f)}`);
     const last = load.stdout.trim().split("\n").pop() ?? "";
     try {
-      const report = JSON.parse(last) as { modules: number; methods: number; tools: number; described: number; errors: string[] };
+      const report = JSON.parse(last) as { modules: number; methods: number; tools: number; described: number; catalogue: string | null; errors: string[] };
       if (report.modules === 0) p.push("load: no module imported");
       // Every generated client has at least one operation method: none called means the check did not run.
       if (report.methods === 0) p.push("load: no SDK method called");
       // The discovery-mode server found and described every tool the direct one listed.
       if (report.described !== report.tools) p.push(`load: discovery described ${report.described} of ${report.tools} tools`);
+      // What the server lists is the contract's catalogue, every schema key kept (a __proto__ property included).
+      if (o.catalogue !== undefined && report.catalogue !== o.catalogue) p.push(`load: the served tools/list differs from the contract's catalogue`);
       for (const e of report.errors.slice(0, 5)) p.push(`load: ${e}`);
     } catch {
       p.push(`load: no report (exit ${load.code ?? load.signal}): ${load.stderr.slice(0, 300)}`);

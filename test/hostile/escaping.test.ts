@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emitPackage } from "../../src/emit/index.js";
 import { markdownCode, markdownLink, markdownLinkTarget, markdownText } from "../../src/emit/shared/markdown.js";
-import { commentText, literal } from "../../src/emit/shared/literals.js";
+import { commentText, literalBlock, literal } from "../../src/emit/shared/literals.js";
 import { buildModel } from "../../src/model/build.js";
 import { CheckContext } from "../../src/spec/context.js";
 import { parseSource } from "../../src/spec/load.js";
@@ -141,6 +141,18 @@ describe("escaping helpers, one per output language", () => {
     expect(text).not.toMatch(INVISIBLE);
     expect(JSON.parse(text)).toBe(HOSTILE);
     expect(text.slice(1, -1)).not.toMatch(/(^|[^\\])"/);
+  });
+
+  it("data literals keep every key an own property (a __proto__ key does not set the prototype) and every string intact", () => {
+    // JSON.parse makes "__proto__" an own property, as contract data has it.
+    const value = JSON.parse(`{"a":[1,{${H}:${H}}],"__proto__":{"polluted":true},"e":{},"f":[]}`) as Record<string, unknown>;
+    const text = literalBlock(value, 4);
+    expect(text).not.toMatch(INVISIBLE);
+    expect(text).toContain('["__proto__"]: {');
+    const back = new Function(`return ${text};`)() as Record<string, unknown>;
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.hasOwn(back, "__proto__")).toBe(true);
+    expect(JSON.stringify(back)).toBe(JSON.stringify(value));
   });
 
   it("comment text cannot end its comment and carries no invisible characters", () => {

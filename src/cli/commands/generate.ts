@@ -1,6 +1,6 @@
 import { watch } from "node:fs";
 import { createHash } from "node:crypto";
-import { emitPackage } from "../../emit/index.js";
+import { emitPackage, type McpMode, writeOnceFiles } from "../../emit/index.js";
 import { parseContract } from "../../spec/parse.js";
 import { compareTree, type GeneratedOutput, OutputConflictError, OutputDirectoryError, writeTree } from "../../write/tree.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
@@ -13,6 +13,8 @@ export interface GenerateOptions {
   /** Replace files in the way (user files, edited generated files, links, FIFOs); never folders, never through a link. */
   readonly force?: boolean;
   readonly refRoot?: readonly string[];
+  /** How the generated MCP server handles calls (default adapter). */
+  readonly mcp?: McpMode;
 }
 
 /** What generated the folder, from which model; the writer adds every file's hash. */
@@ -35,7 +37,8 @@ async function generateOnce(spec: string, options: GenerateOptions, io: Io, vers
     io.stderr(`${spec}: invalid; nothing was generated.\n`);
     return { code: EXIT.invalid, files: [spec] };
   }
-  const output: GeneratedOutput = { header: manifestHeader(result.model, version), files: await emitPackage(result.model) };
+  const mcp = { mcp: options.mcp ?? "adapter" } as const;
+  const output: GeneratedOutput = { header: manifestHeader(result.model, version), files: await emitPackage(result.model, mcp), writeOnce: writeOnceFiles(result.model, mcp) };
   const total = output.files.size + 1; // and the manifest
   try {
     if (options.check) {
@@ -59,6 +62,7 @@ async function generateOnce(spec: string, options: GenerateOptions, io: Io, vers
     const written = writeTree(options.out, output, { force: options.force === true });
     if (written.recovered) io.stderr(`${options.out}: rolled back an interrupted generation first.\n`);
     for (const f of written.kept) io.stderr(`${options.out}: kept ${f}: no longer generated, but edited since it was; it is yours now.\n`);
+    for (const f of written.released) io.stderr(`${options.out}: warning: kept ${f}: its operation is no longer in the contract (or no longer a skeleton); nothing imports it now and it may no longer compile: move or delete it.\n`);
     io.stdout(`${options.out}: wrote ${total} files from ${spec} in ${Math.round(performance.now() - started)} ms (${written.written.length} changed, ${written.deleted.length} deleted)\n`);
     return { code: EXIT.ok, files: result.model.files };
   } catch (e) {

@@ -222,10 +222,15 @@ export function mcpName(model: ContractModel): string {
   return `${model.name}-mcp`;
 }
 
+/** The server's `instructions` (the same in every mode). */
+export function serverInstructions(model: ContractModel): string {
+  return `${oneLine(model.title)}: one tool per operation of contract ${oneLine(model.name)} ${oneLine(model.version)}. Results carry structuredContent and the same JSON as text; list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.`;
+}
+
 /** `mcp/server.ts`: the server definition (adapter mode: the generated SDK handles every call). */
 export function emitMcpServer(model: ContractModel): string {
   const auth = model.transport.auth;
-  const instructions = `${oneLine(model.title)}: one tool per operation of contract ${oneLine(model.name)} ${oneLine(model.version)}. Results carry structuredContent and the same JSON as text; list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.`;
+  const instructions = serverInstructions(model);
   return `${generatedHeader(model.name, model.version)}import { type ClientOptions, ${clientClassName(model)} } from "../sdk/index.js";
 import { createMcpServer, type McpDefinition, type ServeOptions } from "./runtime/server.js";
 import { TOOLS, TOOLSETS } from "./tools.js";

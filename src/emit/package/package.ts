@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { mcpBearerEnv } from "../../model/naming.js";
+import { mcpBearerEnv, mcpDatabaseEnv } from "../../model/naming.js";
 import type { ContractModel } from "../../model/types.js";
 import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
@@ -19,7 +19,7 @@ function ownVersions(): Record<string, string> {
 }
 
 /** `package.json`, `tsconfig.json` and `README.md` of the generated package. */
-export function emitPackageFiles(model: ContractModel): Record<string, string> {
+export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter"): Record<string, string> {
   const v = ownVersions();
   const names = clientMethodNames(model);
   const commands = commandNames(model);
@@ -32,6 +32,8 @@ export function emitPackageFiles(model: ContractModel): Record<string, string> {
     cliName: cliName(model),
     mcpName: mcpName(model),
     bearerEnv: mcpBearerEnv(model.name),
+    skeleton: mcpMode === "skeleton",
+    databaseEnv: mcpDatabaseEnv(model.name),
     tools: servedTools(model).map(({ tool }) => ({ name: tool.name, annotations: Object.entries(tool.annotations).filter(([, on]) => on).map(([hint]) => hint).join(", ") || "none" })),
     exitCodes: EXIT_CODE_TABLE,
     typesBetterSqlite3: v["@types/better-sqlite3"],

@@ -26,11 +26,17 @@ export function literal(value: unknown): string {
   return escapeInvisible(JSON.stringify(value) ?? "undefined");
 }
 
-/** A multi-line JSON literal, indented to sit at `indent` spaces. */
+/**
+ * A multi-line JavaScript literal of a JSON value, indented to sit at `indent` spaces, that keeps every
+ * key an own property: JSON text read as an object literal would turn a `"__proto__"` key into the
+ * object's prototype, so that key is written computed (`["__proto__"]`), which defines a plain property.
+ * (A key starts its line in JSON.stringify's layout; a string value never does, so the match is exact.)
+ */
 export function literalBlock(value: unknown, indent: number): string {
   const pad = " ".repeat(indent);
   return escapeInvisible(JSON.stringify(value, null, 2) ?? "undefined")
     .split("\n")
+    .map((line) => line.replace(/^(\s*)"__proto__":/, '$1["__proto__"]:'))
     .map((line, i) => (i === 0 ? line : pad + line))
     .join("\n");
 }

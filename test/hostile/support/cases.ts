@@ -6,6 +6,7 @@
  *   # expect: rejected | generated | either   (default either)
  *   # timeout: <seconds>                      per command (default 30)
  *   # forbid: <text>                          must appear in no output and no generated file
+ *   # mcp: adapter | skeleton                 generate's --mcp mode (default adapter)
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -20,6 +21,7 @@ export interface CorpusCase {
   readonly expect: Expectation;
   readonly timeoutMs: number;
   readonly forbid: readonly string[];
+  readonly mcp: "adapter" | "skeleton";
 }
 
 export const CORPUS_DIR = resolve("test/hostile/corpus");
@@ -39,17 +41,21 @@ interface Directives {
   expect: Expectation;
   timeoutMs: number;
   forbid: string[];
+  mcp: "adapter" | "skeleton";
 }
 
 function directives(text: string): Directives {
-  const d: Directives = { expect: "either", timeoutMs: DEFAULT_TIMEOUT_S * 1000, forbid: [] };
+  const d: Directives = { expect: "either", timeoutMs: DEFAULT_TIMEOUT_S * 1000, forbid: [], mcp: "adapter" };
   for (const line of text.split("\n")) {
     if (!line.startsWith("#")) break;
-    const m = /^#\s*(expect|timeout|forbid):\s*(.*?)\s*$/.exec(line);
+    const m = /^#\s*(expect|timeout|forbid|mcp):\s*(.*?)\s*$/.exec(line);
     if (!m) continue;
     if (m[1] === "expect") {
       if (m[2] !== "rejected" && m[2] !== "generated" && m[2] !== "either") throw new Error(`bad expect directive: ${line}`);
       d.expect = m[2];
+    } else if (m[1] === "mcp") {
+      if (m[2] !== "adapter" && m[2] !== "skeleton") throw new Error(`bad mcp directive: ${line}`);
+      d.mcp = m[2];
     } else if (m[1] === "timeout") d.timeoutMs = Number(m[2]) * 1000;
     else d.forbid.push(m[2]!);
   }
@@ -240,7 +246,7 @@ export function materialize(): CorpusCase[] {
   });
   for (const g of GENERATED.filter((g) => names.generated.includes(g.name))) {
     g.write(CASES_DIR, WORK);
-    cases.push({ name: g.name, file: `${CASES_DIR}/${g.name}.yaml`, expect: g.expect ?? "either", timeoutMs: g.timeoutMs ?? DEFAULT_TIMEOUT_S * 1000, forbid: [...(g.forbid ?? [])] });
+    cases.push({ name: g.name, file: `${CASES_DIR}/${g.name}.yaml`, expect: g.expect ?? "either", timeoutMs: g.timeoutMs ?? DEFAULT_TIMEOUT_S * 1000, forbid: [...(g.forbid ?? [])], mcp: g.mcp ?? "adapter" });
   }
   return cases;
 }

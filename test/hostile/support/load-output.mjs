@@ -4,14 +4,15 @@
 // (CANARY-EXECUTED, assembled at run time so help text that quotes it does not count) or a file.
 // The MCP server is built in process (never on stdio) and listed and called through an in-memory client.
 // A second server in discovery mode must find and describe every tool.
-// Prints one JSON line, last: { modules, commands, methods, tools, described, errors }.
+// Prints one JSON line, last: { modules, commands, methods, tools, described, catalogue, errors }
+// (catalogue: the listed tools as key-sorted JSON, for comparison with the contract's).
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const dir = process.argv[2];
 const errors = [];
-const report = { modules: 0, commands: 0, methods: 0, tools: 0, described: 0, errors };
+const report = { modules: 0, commands: 0, methods: 0, tools: 0, described: 0, catalogue: null, errors };
 const note = (where, e) => errors.push(`${where}: ${e && e.message ? e.message : String(e)}`.slice(0, 500));
 
 // No network, whatever the contract's base URL says.
@@ -22,6 +23,20 @@ globalThis.fetch = async () => {
 /** JSON with object keys sorted (the client's parse of tools/list may reorder them). */
 function canonical(value) {
   return JSON.stringify(value, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
+/**
+ * The results the server sent, as a stdio client would read them (JSON text parsed), kept before the
+ * MCP Client's own parsing, which rebuilds objects and so drops an own `__proto__` key.
+ */
+function recordWire(transport) {
+  const results = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message && "result" in message) results.push(JSON.parse(JSON.stringify(message.result)));
+    deliver?.(message, extra);
+  };
+  return () => results[results.length - 1];
 }
 
 function jsFiles(d) {
@@ -116,7 +131,10 @@ if (files.includes(mcpServer)) {
     // No output-schema checks here (the default client validator is draft-07): this is about loading and running.
     const client = new Client({ name: "hostile", version: "0.0.0" }, { jsonSchemaValidator: { getValidator: () => () => ({ valid: true, data: null, errorMessage: undefined }) } });
     await client.connect(clientSide);
-    const { tools } = await client.listTools();
+    const lastResult = recordWire(clientSide);
+    await client.listTools();
+    const { tools } = lastResult();
+    report.catalogue = canonical(tools);
     for (const tool of tools) {
       report.tools++;
       try {
@@ -134,6 +152,7 @@ if (files.includes(mcpServer)) {
     await discovery.connect(dServer);
     const meta = new Client({ name: "hostile", version: "0.0.0" }, { jsonSchemaValidator: { getValidator: () => () => ({ valid: true, data: null, errorMessage: undefined }) } });
     await meta.connect(dClient);
+    const lastMeta = recordWire(dClient);
     const found = [];
     for (let offset = 0, pages = 0; offset !== null && pages < 1000; pages++) {
       const r = await meta.callTool({ name: "search_tools", arguments: { limit: 50, offset } });
@@ -144,7 +163,8 @@ if (files.includes(mcpServer)) {
     }
     if (JSON.stringify(found) !== JSON.stringify(tools.map((t) => t.name))) note("mcp discovery", "search_tools does not list exactly the served tools");
     for (const tool of tools) {
-      const r = await meta.callTool({ name: "describe_tool", arguments: { name: tool.name } });
+      await meta.callTool({ name: "describe_tool", arguments: { name: tool.name } });
+      const r = lastMeta();
       if (r.isError || canonical(r.structuredContent.tool) !== canonical(tool)) note("mcp discovery", `describe_tool ${JSON.stringify(tool.name)} differs from tools/list`);
       report.described++;
     }

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { JsonSchema } from "../../src/model/types.js";
+import type { JsonSchema } from "./contract.js";
 
 /** One thing wrong with a request's input. `field` is a dotted path, or null for the input as a whole. */
 export interface FieldProblem {

@@ -1,4 +1,4 @@
-import type { ContractModel, ErrorClass, OperationModel } from "../../src/model/types.js";
+import type { ErrorClass, HostContract, HostOperation } from "./contract.js";
 
 export interface PlatformErrorOptions {
   /** The input field at fault (dotted path for nested fields), when one is. */
@@ -32,6 +32,16 @@ export class PlatformError extends Error {
 }
 
 /**
+ * What a handler that was generated but not filled in yet throws: the host answers with the
+ * NOT_IMPLEMENTED code (class internal), whatever codes the operation lists. Nothing was executed.
+ */
+export class NotImplementedError extends PlatformError {
+  constructor(operation: string) {
+    super("NOT_IMPLEMENTED", `${operation} is not implemented yet: its handler is a generated stub; nothing was executed.`);
+  }
+}
+
+/**
  * Codes the host answers with when the contract has no code of the needed class (and for failures
  * outside any operation, such as an unknown route). A contract's own code always wins.
  */
@@ -48,6 +58,7 @@ export const FALLBACK_ERRORS: Readonly<Record<string, { readonly class: ErrorCla
   RATE_LIMITED: { class: "rate_limited", httpStatus: 429 },
   UNAVAILABLE: { class: "transient", httpStatus: 503 },
   INTERNAL: { class: "internal", httpStatus: 500 },
+  NOT_IMPLEMENTED: { class: "internal", httpStatus: 501 },
 };
 
 const FALLBACK_BY_CLASS: Readonly<Record<ErrorClass, string>> = {
@@ -66,7 +77,7 @@ const FALLBACK_BY_CLASS: Readonly<Record<ErrorClass, string>> = {
  * lists, then any code of that class in the taxonomy, then the host's fallback. For invalid input a
  * `fix_field` code is preferred (UNKNOWN_TEAM is invalid_input too, but means something narrower).
  */
-export function codeForClass(model: ContractModel, op: OperationModel | null, cls: ErrorClass): string {
+export function codeForClass(model: HostContract, op: HostOperation | null, cls: ErrorClass): string {
   const ofClass = model.errors.filter((e) => e.class === cls);
   const listed = op ? ofClass.filter((e) => op.errors.some((ref) => ref.code === e.code)) : [];
   for (const candidates of [listed, ofClass]) {

@@ -15,9 +15,12 @@ export function hashValue(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex");
 }
 
-/** A copy of an input object without the named fields. */
-export function without(input: Readonly<Record<string, unknown>>, fields: readonly (string | null)[]): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...input };
-  for (const field of fields) if (field !== null) delete copy[field];
-  return copy;
+/**
+ * The parameters that identify an intent: every input field except the operation key, the
+ * dry-run flag and the confirm token (those say *how* to run it, not *what* to do).
+ */
+export function intentParameters(input: Record<string, unknown>, excluded: readonly (string | undefined)[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) if (!excluded.includes(k) && v !== undefined) out[k] = v;
+  return out;
 }

@@ -7,18 +7,11 @@
  * another front end (an MCP server) can call invoke() the same way.
  */
 import { createHash, randomUUID } from "node:crypto";
-import type {
-  ContractModel,
-  ErrorClass,
-  IdempotencyModel,
-  JsonSchema,
-  OperationModel,
-  PreviewModel,
-} from "../../src/model/types.js";
+import type { ErrorClass, HostContract, HostIdempotency, HostOperation, HostPreview, JsonSchema } from "./contract.js";
 import { canonicalJson, hashValue, without } from "./canonical.js";
 import { type Confirmation, ConfirmTokens, type TokenRefusal } from "./confirm-tokens.js";
 import { CursorCodec } from "./cursors.js";
-import { FALLBACK_ERRORS, PlatformError, type PlatformErrorOptions, codeForClass } from "./errors.js";
+import { FALLBACK_ERRORS, NotImplementedError, PlatformError, type PlatformErrorOptions, codeForClass } from "./errors.js";
 import { IdempotencyJournal, type JournalKey } from "./idempotency-journal.js";
 import type { Database } from "./sqlite.js";
 import { type FieldProblem, SchemaValidator } from "./validation.js";
@@ -45,8 +38,8 @@ export interface Credential {
  * read and write their tables and throw PlatformError with contract codes.
  */
 export interface HandlerContext {
-  readonly model: ContractModel;
-  readonly operation: OperationModel;
+  readonly model: HostContract;
+  readonly operation: HostOperation;
   readonly db: Database;
   readonly caller: Caller;
   readonly requestId: string;
@@ -87,8 +80,16 @@ export interface StagedHandler {
 
 export type OperationHandler = HandlerFunction | StagedHandler;
 
-/** One handler per operation of the contract, by operation id. */
-export type Handlers = Readonly<Record<string, OperationHandler>>;
+/**
+ * One handler per operation of the contract, by operation id: an object literal (own properties
+ * only are read) or a Map.
+ */
+export type Handlers = Readonly<Record<string, OperationHandler>> | ReadonlyMap<string, OperationHandler>;
+
+/** The handlers by operation id; a name like `constructor` never resolves to an inherited member. */
+function handlerMap(handlers: Handlers): ReadonlyMap<string, OperationHandler> {
+  return handlers instanceof Map ? handlers : new Map(Object.entries(handlers));
+}
 
 /**
  * Failures a test can switch on. The object is read on every request, so a test may change it
@@ -128,7 +129,7 @@ export interface HostResponse {
 }
 
 export interface Invocation {
-  readonly operation: OperationModel;
+  readonly operation: HostOperation;
   /** The decoded input, not yet validated. */
   readonly input: Readonly<Record<string, unknown>>;
   /** Problems the front end found while decoding the request (reported as invalid input). */
@@ -139,7 +140,7 @@ export interface Invocation {
 }
 
 export interface ContractHostOptions {
-  readonly model: ContractModel;
+  readonly model: HostContract;
   readonly handlers: Handlers;
   /** Holds the platform's tables and the host's own (journal, confirm tokens, cursor secret). */
   readonly db: Database;
@@ -156,9 +157,9 @@ export interface ContractHostOptions {
 const KEY_POLL_MS = 10;
 
 export class ContractHost {
-  readonly model: ContractModel;
+  readonly model: HostContract;
   readonly faults: Faults;
-  private readonly handlers: Handlers;
+  private readonly handlers: ReadonlyMap<string, OperationHandler>;
   private readonly db: Database;
   private readonly credentials: ReadonlyMap<string, Credential>;
   private readonly now: () => Date;
@@ -172,7 +173,7 @@ export class ContractHost {
 
   constructor(options: ContractHostOptions) {
     this.model = options.model;
-    this.handlers = options.handlers;
+    this.handlers = handlerMap(options.handlers);
     this.db = options.db;
     this.credentials = new Map([...options.credentials].map(([token, credential]) => [digest(token), credential]));
     this.now = options.now ?? (() => new Date());
@@ -220,7 +221,7 @@ export class ContractHost {
 
   // -- steps of invoke() -----------------------------------------------------------------------
 
-  private authorize(op: OperationModel, caller: Caller | null): Caller {
+  private authorize(op: HostOperation, caller: Caller | null): Caller {
     if (!caller) {
       throw this.fail(op, "unauthenticated", "The request carries no valid credential; authenticate and retry.");
     }
@@ -233,7 +234,7 @@ export class ContractHost {
     return caller;
   }
 
-  private validInput(op: OperationModel, input: Readonly<Record<string, unknown>>, decodeProblems: readonly FieldProblem[]): Record<string, unknown> {
+  private validInput(op: HostOperation, input: Readonly<Record<string, unknown>>, decodeProblems: readonly FieldProblem[]): Record<string, unknown> {
     const problems = [...decodeProblems, ...(decodeProblems.length > 0 ? [] : this.validator.problems(op.input.schema, input))];
     for (const p of op.preconditions) {
       if (p.required && input[p.field] === undefined) problems.push({ field: p.field, message: `${p.field} is required` });
@@ -258,7 +259,7 @@ export class ContractHost {
     return { ...input };
   }
 
-  private injectFaults(op: OperationModel): void {
+  private injectFaults(op: HostOperation): void {
     const id = op.names.id;
     if (consume(this.faults.rateLimitedOnce, id)) {
       const seconds = this.faults.retryAfterSeconds ?? 1;
@@ -269,7 +270,7 @@ export class ContractHost {
     }
   }
 
-  private context(op: OperationModel, caller: Caller, requestId: string): HandlerContext {
+  private context(op: HostOperation, caller: Caller, requestId: string): HandlerContext {
     const invalidCode = codeForClass(this.model, op, "invalid_input");
     return {
       model: this.model,
@@ -284,8 +285,8 @@ export class ContractHost {
     };
   }
 
-  private async preview(op: OperationModel, preview: PreviewModel, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
-    const handler = this.handlers[op.names.id] as StagedHandler & Required<Pick<StagedHandler, "preview">>;
+  private async preview(op: HostOperation, preview: HostPreview, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
+    const handler = this.handlers.get(op.names.id) as StagedHandler & Required<Pick<StagedHandler, "preview">>;
     // A preview fails on a stale expectation exactly as the execution would, before any token exists.
     this.checkedTarget(op, handler, input, ctx);
     const confirmation = this.confirmTokens.prepare(preview.ttlMs);
@@ -298,7 +299,7 @@ export class ContractHost {
     return respond(200, body);
   }
 
-  private async executeOnce(op: OperationModel, idempotency: IdempotencyModel, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
+  private async executeOnce(op: HostOperation, idempotency: HostIdempotency, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
     const ref: JournalKey = {
       operation: op.names.id,
       scope: idempotency.scope === "global" ? "" : ctx.caller.id,
@@ -339,7 +340,7 @@ export class ContractHost {
    * must commit or roll back with them: confirm-token redemption, the precondition check and the
    * journal entry (`record`).
    */
-  private async perform(op: OperationModel, input: Record<string, unknown>, ctx: HandlerContext, record: ((body: string) => void) | null): Promise<string> {
+  private async perform(op: HostOperation, input: Record<string, unknown>, ctx: HandlerContext, record: ((body: string) => void) | null): Promise<string> {
     if (op.effects.kind === "read") return this.encodeOutput(op, input, await this.runHandler(op, input, ctx), op.output.schema);
     return this.db.transaction(() => {
       if (op.preview) this.redeemConfirmToken(op, op.preview, input, ctx);
@@ -350,22 +351,22 @@ export class ContractHost {
     })();
   }
 
-  private runHandler(op: OperationModel, input: Record<string, unknown>, ctx: HandlerContext): unknown {
-    const handler = this.handlers[op.names.id];
+  private runHandler(op: HostOperation, input: Record<string, unknown>, ctx: HandlerContext): unknown {
+    const handler = this.handlers.get(op.names.id);
     if (typeof handler === "function") return handler(input as never, ctx);
     if (!handler) throw new Error(`No handler for ${op.names.id}.`);
     return handler.execute(input as never, ctx, this.checkedTarget(op, handler, input, ctx) as never);
   }
 
   /** The handler's target record, with the operation's preconditions checked against it (previews and executions alike). */
-  private checkedTarget(op: OperationModel, handler: StagedHandler, input: Record<string, unknown>, ctx: HandlerContext): unknown {
+  private checkedTarget(op: HostOperation, handler: StagedHandler, input: Record<string, unknown>, ctx: HandlerContext): unknown {
     if (!handler.target) return undefined;
     const target = assertSynchronous(handler.target(input as never, ctx), op);
     if (!handler.unchanged?.(input as never, target as never)) this.checkPreconditions(op, input, target);
     return target;
   }
 
-  private redeemConfirmToken(op: OperationModel, preview: PreviewModel, input: Record<string, unknown>, ctx: HandlerContext): void {
+  private redeemConfirmToken(op: HostOperation, preview: HostPreview, input: Record<string, unknown>, ctx: HandlerContext): void {
     const refusal = this.confirmTokens.redeem(input[preview.confirmTokenField], op.names.id, ctx.caller.id, paramsHash(op, input), preview.singleUse);
     if (refusal) {
       throw this.hostError(preview.invalidTokenError ?? "CONFIRMATION_REQUIRED", `${refusalText(refusal, preview.confirmTokenField)} Nothing was executed: preview these exact parameters (${preview.dryRunField}: true) and pass back its ${preview.confirmTokenField}.`, {
@@ -374,7 +375,7 @@ export class ContractHost {
     }
   }
 
-  private checkPreconditions(op: OperationModel, input: Record<string, unknown>, target: unknown): void {
+  private checkPreconditions(op: HostOperation, input: Record<string, unknown>, target: unknown): void {
     const record = (target ?? {}) as Record<string, unknown>;
     for (const p of op.preconditions) {
       const expected = input[p.field];
@@ -390,7 +391,7 @@ export class ContractHost {
   }
 
   /** Apply the projection, check the output against the contract, and serialize it. */
-  private encodeOutput(op: OperationModel, input: Record<string, unknown>, output: unknown, schema: JsonSchema): string {
+  private encodeOutput(op: HostOperation, input: Record<string, unknown>, output: unknown, schema: JsonSchema): string {
     const projected = project(op, input, output);
     const problems = this.validator.problems(schema, projected);
     if (problems.length > 0) {
@@ -400,7 +401,7 @@ export class ContractHost {
   }
 
   /** A failure the host itself raises: its code comes from codeForClass or a behaviour of the operation. */
-  private fail(op: OperationModel, cls: ErrorClass, message: string, options: PlatformErrorOptions = {}): PlatformError {
+  private fail(op: HostOperation, cls: ErrorClass, message: string, options: PlatformErrorOptions = {}): PlatformError {
     return this.hostError(codeForClass(this.model, op, cls), message, options);
   }
 
@@ -410,14 +411,15 @@ export class ContractHost {
     return error;
   }
 
-  private failure(op: OperationModel, error: unknown, operationId: string): HostResponse {
+  private failure(op: HostOperation, error: unknown, operationId: string): HostResponse {
     if (error instanceof PlatformError) {
       const listed = op.errors.some((ref) => ref.code === error.code);
       const known = this.model.errors.some((e) => e.code === error.code) || FALLBACK_ERRORS[error.code] !== undefined;
       // Handlers may only raise what the operation lists; a code outside it is a handler bug.
       const detailsProblem = this.detailsProblem(error);
       if (detailsProblem) this.log(`${op.names.id}: ${error.code} carries details the contract does not allow: ${detailsProblem}`);
-      else if (listed || (known && this.raisedByHost.has(error))) return this.envelope(error, operationId);
+      // A handler not filled in yet says so with the host's own code, whatever the operation lists.
+      else if (listed || (known && (this.raisedByHost.has(error) || error instanceof NotImplementedError))) return this.envelope(error, operationId);
       else this.log(`${op.names.id}: raised ${error.code}, which the operation does not list: ${error.message}`);
     } else {
       this.log(`${op.names.id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -460,17 +462,17 @@ export class ContractHost {
 // Helpers
 
 /** sha256 of canonical JSON of every input field except the key, the dry-run flag and the confirm token. */
-export function paramsHash(op: OperationModel, input: Readonly<Record<string, unknown>>): string {
+export function paramsHash(op: HostOperation, input: Readonly<Record<string, unknown>>): string {
   return hashValue(without(input, [op.idempotency?.keyField ?? null, op.preview?.dryRunField ?? null, op.preview?.confirmTokenField ?? null]));
 }
 
-function isDryRun(preview: PreviewModel, input: Readonly<Record<string, unknown>>): boolean {
+function isDryRun(preview: HostPreview, input: Readonly<Record<string, unknown>>): boolean {
   const flag = input[preview.dryRunField];
   return flag === true || (flag === undefined && preview.defaultDryRun);
 }
 
 /** Keep only the selected properties (plus identity) of each projected record. */
-function project(op: OperationModel, input: Readonly<Record<string, unknown>>, output: unknown): unknown {
+function project(op: HostOperation, input: Readonly<Record<string, unknown>>, output: unknown): unknown {
   const projection = op.projection;
   const selected = projection ? input[projection.field] : undefined;
   if (!projection || !Array.isArray(selected)) return output;
@@ -484,21 +486,21 @@ function project(op: OperationModel, input: Readonly<Record<string, unknown>>, o
   return Array.isArray(items) ? { ...page, [itemsField]: items.map(trim) } : output;
 }
 
-function checkHandlers(model: ContractModel, handlers: Handlers): void {
+function checkHandlers(model: HostContract, handlers: ReadonlyMap<string, OperationHandler>): void {
   const problems: string[] = [];
   for (const op of model.operations) {
-    const handler = handlers[op.names.id];
+    const handler = handlers.get(op.names.id);
     if (!handler) problems.push(`no handler for ${op.names.id}`);
     else if (op.preview && (typeof handler === "function" || !handler.preview)) problems.push(`${op.names.id} has a preview: its handler needs preview() and execute()`);
     else if (op.preconditions.length > 0 && (typeof handler === "function" || !handler.target)) {
       problems.push(`${op.names.id} has preconditions: its handler needs target() and execute()`);
     }
   }
-  for (const id of Object.keys(handlers)) if (!model.operations.some((op) => op.names.id === id)) problems.push(`${id} is not an operation of ${model.name}`);
+  for (const id of handlers.keys()) if (!model.operations.some((op) => op.names.id === id)) problems.push(`${id} is not an operation of ${model.name}`);
   if (problems.length > 0) throw new Error(`Handlers for ${model.name}: ${problems.join("; ")}.`);
 }
 
-function assertSynchronous<T>(value: T, op: OperationModel): T {
+function assertSynchronous<T>(value: T, op: HostOperation): T {
   if (value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function") {
     (value as unknown as Promise<unknown>).catch(() => undefined);
     throw new Error(`${op.names.id} is a mutation: its handler must be synchronous so the change commits in one transaction.`);
@@ -521,7 +523,8 @@ function refusalText(refusal: TokenRefusal, field: string): string {
   }
 }
 
-function makeCaller(credential: Credential): Caller {
+/** The caller a credential identifies (front ends that establish identity themselves use this). */
+export function makeCaller(credential: Credential): Caller {
   const scopes = new Set(credential.scopes);
   return { id: credential.caller, hasScope: (scope) => scopes.has("*") || scopes.has(scope) };
 }

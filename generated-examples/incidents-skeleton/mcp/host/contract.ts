@@ -1,0 +1,94 @@
+/**
+ * The part of a contract the host reads: what it needs to enforce the contract's behaviour around
+ * handlers (validation, idempotency, preview/confirm, preconditions, paging bounds, projection, the
+ * error envelope). contractgen's ContractModel is assignable to it, so the example platforms pass
+ * their parsed model; a generated skeleton server carries it as data (mcp/contract.ts).
+ */
+import type { ErrorClass, RecoveryAction } from "../../sdk/runtime/errors.js";
+
+export type { ErrorClass, RecoveryAction };
+
+/** A JSON Schema (2020-12) as the contract wrote it. */
+export type JsonSchema = { readonly [keyword: string]: unknown } | boolean;
+
+export interface HostSchema {
+  readonly schema: JsonSchema;
+}
+
+export interface HostError {
+  readonly code: string;
+  readonly class: ErrorClass;
+  readonly action: RecoveryAction;
+  readonly httpStatus: number;
+  /** The input field the code is about, when it names one. */
+  readonly field: string | null;
+  /** Schema of the error's `details`, when the contract declares one. */
+  readonly details: HostSchema | null;
+}
+
+export interface HostIdempotency {
+  readonly keyField: string;
+  readonly retentionMs: number;
+  readonly scope: "caller" | "tenant" | "global";
+  readonly mismatchError: string | null;
+}
+
+export interface HostPreview {
+  readonly dryRunField: string;
+  readonly defaultDryRun: boolean;
+  readonly confirmTokenField: string;
+  readonly ttlMs: number;
+  readonly output: HostSchema | null;
+  readonly invalidTokenError: string | null;
+  readonly singleUse: boolean;
+}
+
+export interface HostPrecondition {
+  readonly field: string;
+  readonly compares: string;
+  readonly required: boolean;
+  readonly error: string;
+}
+
+export interface HostPagination {
+  readonly cursorField: string;
+  readonly nextCursorField: string;
+  readonly itemsField: string;
+  readonly limitField: string;
+  readonly limitDefault: number | null;
+  readonly limitMax: number;
+  readonly totalField: string | null;
+  readonly partialField: string | null;
+  readonly errorsField: string | null;
+}
+
+export interface HostTask {
+  readonly recordsExaminedField: string;
+  readonly completeField: string;
+  readonly continuationField: string | null;
+  readonly answerField: string | null;
+}
+
+export interface HostOperation {
+  readonly names: { readonly id: string };
+  readonly scopes: readonly string[];
+  readonly http: { readonly successStatus: number };
+  readonly effects: { readonly kind: "read" | "mutating" };
+  readonly input: HostSchema;
+  readonly output: HostSchema;
+  readonly errors: ReadonlyArray<{ readonly code: string }>;
+  readonly idempotency: HostIdempotency | null;
+  readonly preview: HostPreview | null;
+  readonly preconditions: readonly HostPrecondition[];
+  readonly pagination: HostPagination | null;
+  readonly projection: { readonly field: string; readonly identity: readonly string[] } | null;
+  readonly task: HostTask | null;
+}
+
+export interface HostContract {
+  readonly name: string;
+  readonly version: string;
+  readonly transport: { readonly auth: { readonly type: "none" | "bearer" | "apiKey" } };
+  readonly errors: readonly HostError[];
+  readonly operations: readonly HostOperation[];
+}

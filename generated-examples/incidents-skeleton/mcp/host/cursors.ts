@@ -1,0 +1,41 @@
+/**
+ * Opaque, tamper-proof cursors and continuations: a JSON payload plus an HMAC. The signing secret is
+ * kept in the database, so cursors stay valid across a restart on the same database file.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Database } from "./sqlite.js";
+
+export class CursorCodec {
+  private constructor(private readonly secret: Buffer) {}
+
+  static forDatabase(db: Database): CursorCodec {
+    db.exec("CREATE TABLE IF NOT EXISTS platform_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    db.prepare("INSERT OR IGNORE INTO platform_meta (key, value) VALUES ('cursor_secret', ?)").run(randomBytes(32).toString("hex"));
+    const row = db.prepare("SELECT value FROM platform_meta WHERE key = 'cursor_secret'").get() as { value: string };
+    return new CursorCodec(Buffer.from(row.value, "hex"));
+  }
+
+  encode(payload: Readonly<Record<string, unknown>>): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+    return `${body}.${this.sign(body)}`;
+  }
+
+  /** The payload, or null when the text is not a cursor this platform issued. */
+  decode(text: string): Record<string, unknown> | null {
+    const [body, mac, extra] = text.split(".");
+    if (body === undefined || mac === undefined || extra !== undefined) return null;
+    const expected = Buffer.from(this.sign(body));
+    const given = Buffer.from(mac);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    try {
+      const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as unknown;
+      return payload !== null && typeof payload === "object" && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private sign(body: string): string {
+    return createHmac("sha256", this.secret).update(body).digest("base64url").slice(0, 22);
+  }
+}

@@ -1,0 +1,6 @@
+export * from "./client.js";
+export * from "./errors.js";
+export * from "./hash.js";
+export * from "./journal.js";
+export * from "./pagination.js";
+export * from "./retry.js";

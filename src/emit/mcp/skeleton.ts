@@ -1,0 +1,237 @@
+/**
+ * Skeleton mode of the generated MCP server (`generate --mcp skeleton`): instead of calling the
+ * platform through the SDK, the server runs handlers the platform team writes, inside the contract
+ * host (src/host-runtime/, copied as mcp/host/), which enforces the contract's behaviour around them.
+ *
+ * Files: one handler stub per operation (`mcp/handlers/<operation>.ts`, written once and then the
+ * team's: regeneration never replaces it and --check never compares it), and regenerated around
+ * them the handler types (`mcp/handler-types.ts`, typed from sdk/types.ts), the index wiring them
+ * (`mcp/handlers.ts`), the contract as data for the host (`mcp/contract.ts`) and the server.
+ */
+import { createHash } from "node:crypto";
+import type { HostContract, HostOperation } from "../../host-runtime/contract.js";
+import type { ContractModel, OperationModel } from "../../model/types.js";
+import { mcpDatabaseEnv, safeIdentifier } from "../../model/naming.js";
+import { commentText, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
+import { mcpName, serverInstructions, toolDescription } from "./tools.js";
+
+/** Longest handler file stem: far under every file system's name limit, with room for a suffix. */
+const MAX_STEM = 80;
+
+/**
+ * The handler file of an operation, relative to the package: `mcp/handlers/<kebab-name>.ts`. Operation
+ * names are letters, digits and `_` (the contract schema), so the kebab form has only [a-z0-9-]; a
+ * very long one is cut and keeps a hash of the full name, so it stays unique.
+ */
+export function handlerFile(op: OperationModel): string {
+  const stem = op.names.kebab || "operation";
+  const safe = stem.length <= MAX_STEM ? stem : `${stem.slice(0, MAX_STEM - 9)}-${createHash("sha256").update(op.names.id).digest("hex").slice(0, 8)}`;
+  return `mcp/handlers/${safe}.ts`;
+}
+
+/** The write-once files of skeleton mode (what the team fills in). */
+export function handlerFiles(model: ContractModel): string[] {
+  return model.operations.map(handlerFile);
+}
+
+function handlerType(op: OperationModel): string {
+  return `${op.names.pascal}Handler`;
+}
+
+/** What the host reads of the contract, in a fixed key order (ContractModel carries much more). */
+export function hostContract(model: ContractModel): HostContract {
+  const schema = (s: { schema: unknown }) => ({ schema: s.schema as HostOperation["input"]["schema"] });
+  return {
+    name: model.name,
+    version: model.version,
+    transport: { auth: { type: model.transport.auth.type } },
+    errors: model.errors.map((e) => ({ code: e.code, class: e.class, action: e.action, httpStatus: e.httpStatus, field: e.field, details: e.details ? schema(e.details) : null })),
+    operations: model.operations.map((op) => ({
+      names: { id: op.names.id },
+      scopes: [...op.scopes],
+      http: { successStatus: op.http.successStatus },
+      effects: { kind: op.effects.kind },
+      input: schema(op.input),
+      output: schema(op.output),
+      errors: op.errors.map((e) => ({ code: e.code })),
+      idempotency: op.idempotency
+        ? { keyField: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError }
+        : null,
+      preview: op.preview
+        ? {
+            dryRunField: op.preview.dryRunField,
+            defaultDryRun: op.preview.defaultDryRun,
+            confirmTokenField: op.preview.confirmTokenField,
+            ttlMs: op.preview.ttlMs,
+            output: op.preview.output ? schema(op.preview.output) : null,
+            invalidTokenError: op.preview.invalidTokenError,
+            singleUse: op.preview.singleUse,
+          }
+        : null,
+      preconditions: op.preconditions.map((p) => ({ field: p.field, compares: p.compares, required: p.required, error: p.error })),
+      pagination: op.pagination
+        ? {
+            cursorField: op.pagination.cursorField,
+            nextCursorField: op.pagination.nextCursorField,
+            itemsField: op.pagination.itemsField,
+            limitField: op.pagination.limitField,
+            limitDefault: op.pagination.limitDefault,
+            limitMax: op.pagination.limitMax,
+            totalField: op.pagination.totalField,
+            partialField: op.pagination.partialField,
+            errorsField: op.pagination.errorsField,
+          }
+        : null,
+      projection: op.projection ? { field: op.projection.field, identity: [...op.projection.identity] } : null,
+      task: op.task
+        ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
+        : null,
+    })),
+  };
+}
+
+/** `mcp/contract.ts`: what the host reads of the contract, as data (keys stay own properties: see literalBlock). */
+export function emitHostContract(model: ContractModel): string {
+  return `${generatedHeader(model.name, model.version)}import type { HostContract } from "./host/contract.js";
+
+/** What the contract host enforces around the handlers: the contract's operations, schemas and errors. */
+export const CONTRACT: HostContract = ${literalBlock(hostContract(model), 0)};
+`;
+}
+
+/** The handler type of one operation, from the SDK's types: a function, or stages when the host needs them. */
+function handlerDeclaration(model: ContractModel, op: OperationModel): string {
+  const types = op.names.types;
+  const input = `T.${types.input}`;
+  // Mutations run inside the host's SQLite transaction with the journal entry: they answer synchronously.
+  const output = op.effects.kind === "read" ? `T.${types.output} | Promise<T.${types.output}>` : `T.${types.output}`;
+  const doc = `/** ${lineCommentText(op.names.id)}: ${lineCommentText(op.summary)} */`;
+  const name = handlerType(op);
+  if (!op.preview && op.preconditions.length === 0) return `${doc}\nexport type ${name} = (input: ${input}, ctx: HandlerContext) => ${output};`;
+  const members: string[] = [];
+  if (op.preview) {
+    const preview = types.preview ? `Omit<T.${types.preview}, ${literal(op.preview.confirmTokenField)}>` : "object";
+    members.push(`  /** The dry run: the expected effect, changing nothing (the host adds ${commentText(op.preview.confirmTokenField)} and stores the token). */`);
+    members.push(`  preview(input: ${input}, ctx: HandlerContext, confirmation: Confirmation): ${preview};`);
+  }
+  if (op.preconditions.length > 0) {
+    const compared = op.preconditions.map((p) => `${p.field} ↔ ${p.compares}`).join(", ");
+    members.push(`  /** The record the preconditions are checked against (${commentText(compared)}), by the host, before preview and execute. */`);
+    members.push(`  target(input: ${input}, ctx: HandlerContext): Target;`);
+    members.push(`  /** True when the input would change nothing on the target: preconditions are then skipped, so a retry succeeds. */`);
+    members.push(`  unchanged?(input: ${input}, target: Target): boolean;`);
+    members.push(`  execute(input: ${input}, ctx: HandlerContext, target: Target): ${output};`);
+  } else {
+    members.push(`  execute(input: ${input}, ctx: HandlerContext): ${output};`);
+  }
+  const generic = op.preconditions.length > 0 ? "<Target extends object = object>" : "";
+  return `${doc}\nexport interface ${name}${generic} {\n${members.join("\n")}\n}`;
+}
+
+/** `mcp/handler-types.ts`: what each handler receives and returns (regenerated with the contract). */
+export function emitHandlerTypes(model: ContractModel): string {
+  return `${generatedHeader(model.name, model.version)}import type * as T from "../sdk/types.js";
+import type { Confirmation, HandlerContext } from "./host/contract-host.js";
+
+export type { Confirmation, HandlerContext };
+
+${model.operations.map((op) => handlerDeclaration(model, op)).join("\n\n")}
+`;
+}
+
+/** What the host does around every handler of this operation, so the handler does not do it again. */
+function hostDuties(op: OperationModel): string[] {
+  const duties = ["input validated against the contract before this runs", "output checked against the contract (and projected) after"];
+  if (op.idempotency && op.effects.idempotent === "key") duties.push(`${op.idempotency.keyField}: a retry with the same key returns the recorded outcome without calling this again; other parameters under the key are refused`);
+  if (op.preview) duties.push(`${op.preview.confirmTokenField}: issued after preview(), bound to the parameters, checked and spent before execute()`);
+  for (const p of op.preconditions) duties.push(`${p.field} compared with target().${p.compares}; a mismatch is ${p.error} and execute() is not called`);
+  if (op.pagination) duties.push(`${op.pagination.limitField} bounded to ${op.pagination.limitMax}; the page is returned as this handler builds it (cursor, items, total)`);
+  if (op.effects.kind === "mutating") duties.push("runs in one SQLite transaction with the host's records (journal entry, spent token): a throw rolls everything back; must return synchronously");
+  return duties;
+}
+
+/** One operation's handler stub: written once, then the platform team's file. */
+export function emitHandlerStub(model: ContractModel, op: OperationModel): string {
+  const todo = (what: string) => `    // TODO: ${what}\n    throw new NotImplementedError(ctx.operation.names.id);`;
+  const body = (() => {
+    if (!op.preview && op.preconditions.length === 0) {
+      return `(input, ctx) => {\n  // TODO: ${op.effects.kind === "read" ? "read" : "perform"} ${lineCommentText(op.names.id)} and return its output.\n  throw new NotImplementedError(ctx.operation.names.id);\n}`;
+    }
+    const stages: string[] = [];
+    if (op.preview) stages.push(`  preview(input, ctx, confirmation) {\n${todo("return the expected effect without changing anything.")}\n  },`);
+    if (op.preconditions.length > 0) {
+      const errors = op.errors.map((e) => e.code).filter((c) => model.errors.some((e) => e.code === c && e.class === "not_found"));
+      stages.push(`  target(input, ctx) {\n${todo(`read the record the preconditions compare with${errors.length > 0 ? `; throw ${lineCommentText(errors.join(" or "))} (PlatformError) when it is missing` : ""}.`)}\n  },`);
+      stages.push(`  execute(input, ctx, target) {\n${todo("perform the change and return its output.")}\n  },`);
+    } else {
+      stages.push(`  execute(input, ctx) {\n${todo("perform the change and return its output.")}\n  },`);
+    }
+    return `{\n${stages.join("\n")}\n}`;
+  })();
+  const doc = [
+    commentText(op.names.id),
+    "",
+    ...commentText(toolDescription(model, op)).split("\n"),
+    "",
+    "The host does this around the handler (do not do it again here):",
+    ...hostDuties(op).map((d) => `- ${commentText(d)}`),
+    "",
+    "Fail with `new PlatformError(code, message, { field, details })` using a code the operation lists.",
+  ];
+  return `// The ${lineCommentText(op.names.id)} handler of the ${lineCommentText(model.name)} MCP server: yours to fill in.
+// contractgen wrote this file once and never replaces it; ../handler-types.ts is regenerated with the contract.
+import { NotImplementedError, PlatformError } from "../host/errors.js";
+import type { ${handlerType(op)} } from "../handler-types.js";
+
+/**
+${doc.map((l) => (l === "" ? " *" : ` * ${l}`)).join("\n")}
+ */
+export const handler: ${handlerType(op)} = ${body};
+`;
+}
+
+/** `mcp/handlers.ts`: every operation's handler by operation id (a Map: ids never become object keys). */
+export function emitHandlersIndex(model: ContractModel): string {
+  const imports = model.operations.map((op) => `import { handler as ${safeIdentifier(op.names.id)} } from ${literal(`./${handlerFile(op).slice("mcp/".length).replace(/\.ts$/, ".js")}`)};`);
+  const entries = model.operations.map((op) => `  [${literal(op.names.id)}, ${safeIdentifier(op.names.id)}],`);
+  return `${generatedHeader(model.name, model.version)}import type { OperationHandler } from "./host/contract-host.js";
+${imports.join("\n")}
+
+/** The handlers the host runs, by operation id: the files in handlers/ are yours, this list is regenerated. */
+export const HANDLERS: ReadonlyMap<string, OperationHandler> = new Map<string, OperationHandler>([
+${entries.join("\n")}
+]);
+`;
+}
+
+/** `mcp/server.ts` in skeleton mode: the tools served by the contract host running the handlers. */
+export function emitSkeletonServer(model: ContractModel): string {
+  const env = mcpDatabaseEnv(model.name);
+  return `${generatedHeader(model.name, model.version)}import { hostClient, type HostedOptions } from "./host/mcp.js";
+import { CONTRACT } from "./contract.js";
+import { HANDLERS } from "./handlers.js";
+import { createMcpServer, type McpDefinition, type ServeOptions } from "./runtime/server.js";
+import { TOOLS, TOOLSETS } from "./tools.js";
+
+/**
+ * The server definition (skeleton mode): every tool call runs the handler in handlers/ through the
+ * contract host, which keeps its journal and confirm tokens in the SQLite file named by
+ * ${env} (in memory when unset) unless options give a database.
+ */
+export function mcpDefinition(options: HostedOptions = {}): McpDefinition {
+  return {
+    name: ${literal(mcpName(model))},
+    version: ${literal(model.version)},
+    instructions: ${literal(serverInstructions(model))},
+    tools: TOOLS,
+    toolsets: TOOLSETS,
+    createClient: () => hostClient(CONTRACT, HANDLERS, TOOLS, { database: process.env[${literal(env)}] || ":memory:", ...options }),
+  };
+}
+
+/** A low-level MCP server for the contract, not yet connected to a transport. */
+export function createServer(options: HostedOptions = {}, serve: ServeOptions = {}) {
+  return createMcpServer(mcpDefinition(options), serve);
+}
+`;
+}
