@@ -71,7 +71,11 @@ export interface Completeness {
 
 /** How a generated server is served (text: what the text block of a successful result holds). */
 export interface ServeOptions {
-  /** "json" (default): the result as compact JSON; "summary": one short line, the data in structuredContent. */
+  /**
+   * "json" (default): the text is the result as compact JSON, with the completeness statement, which
+   * `_meta` repeats for programs; "summary": one short line that states completeness (and the exact
+   * continuation) in words, the data in structuredContent only, no `_meta` copy.
+   */
   readonly text?: "json" | "summary";
   readonly tools?: readonly string[];
   readonly toolsets?: readonly string[];
@@ -232,7 +236,9 @@ export async function callTool(client: () => McpClient, spec: ToolSpec, args: Js
     return {
       content: [{ type: "text", text }],
       ...(structured && spec.outputSchema ? { structuredContent: structured } : {}),
-      ...(completeness ? { _meta: { [COMPLETENESS_META]: completeness } } : {}),
+      // In summary mode the text already states completeness in words and structuredContent holds the
+      // contract's own page fields: a third copy in _meta would cost every page ~23 tokens (bench/mcp.mjs).
+      ...(completeness && options.text !== "summary" ? { _meta: { [COMPLETENESS_META]: completeness } } : {}),
     };
   } catch (e) {
     return errorResult(spec, e);
