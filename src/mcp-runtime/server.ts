@@ -197,7 +197,9 @@ export function summaryText(spec: ToolSpec, result: unknown, completeness: Compl
         .map(([k, v]) => [k, scalar(v)] as const)
         .filter(([, v]) => v !== undefined)
         .slice(0, SUMMARY_FIELDS_MAX);
-      parts.push(shown.length > 0 ? shown.map(([k, v]) => `${k}=${v}`).join(", ") : `${spec.name} succeeded`);
+      // A key that is not a plain word is quoted, so a platform's field name cannot forge the line's structure.
+      const key = (k: string) => (/^[A-Za-z0-9_.-]+$/.test(k) ? k : JSON.stringify(k));
+      parts.push(shown.length > 0 ? shown.map(([k, v]) => `${key(k)}=${v}`).join(", ") : `${spec.name} succeeded`);
     }
   } else {
     parts.push(compact(result));

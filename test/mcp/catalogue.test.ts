@@ -9,6 +9,7 @@ import { catalogTokens, countTokens, countTokensCl100k } from "../../src/budget/
 import { servedCatalogue, servedCost } from "../../src/budget/served.js";
 import { inlineDefinitions, mergedChoice, withoutServedAnnotations } from "../../src/emit/mcp/compact.js";
 import { servedOutputSchema, servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
+import { summaryText } from "../../src/mcp-runtime/server.js";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract, parseContractText } from "../../src/spec/parse.js";
 
@@ -218,5 +219,23 @@ describe("countTokens", () => {
   it("counts o200k_base and cl100k_base differently where they differ", () => {
     const text = JSON.stringify({ tools: servedTools(parseContract("specs/incidents.yaml").model!).map((t) => t.tool) });
     expect(countTokens(text)).not.toBe(countTokensCl100k(text));
+  });
+});
+
+describe("summaryText (summary text mode)", () => {
+  const spec = {
+    name: "put_thing",
+    page: null,
+    task: null,
+  } as unknown as Parameters<typeof summaryText>[0];
+
+  it("quotes keys and values that are not plain words, so a result cannot forge the line", () => {
+    const line = summaryText(spec, { id: "t\n1", "a, b=c\nd": "x", long: "y".repeat(200), nested: { id: 1 } }, null);
+    expect(line).toBe('id="t\\n1", "a, b=c\\nd"="x".');
+    expect(line).not.toContain("\n");
+  });
+
+  it("says what it did when the result has no scalar to show", () => {
+    expect(summaryText(spec, { items: [] }, null)).toBe("put_thing succeeded.");
   });
 });
