@@ -393,6 +393,7 @@ const md = [
     "",
   ]),
   `B2 goal ≤ 150 tool-response tokens with the answer accepted: json ${b2("json", "all tools").toolResponseTokens} (${b2("json", "all tools").ifNoMeta} without its \`_meta\` copy of the completeness), summary ${b2("summary", "all tools").toolResponseTokens} (summary mode sends no \`_meta\` copy), accepted: ${b2("summary", "all tools").accepted}.`,
+  "\"same twice\": each variant is run twice on fresh server processes; A and C differ by a token or two between runs because the platform's cursors carry their issue time.",
   `B2 summary text: \`${b2("summary", "all tools").lastStatement.text}\`; C summary text: \`${lab.find((r) => r.variant === "C" && r.text === "summary").lastStatement.text.slice(0, 160)}…\``,
   "",
   "## (b) Catalogue tokens (tools/list as served, read through an MCP client)",
