@@ -69,6 +69,19 @@ export interface Completeness {
   readonly reasons: readonly string[];
 }
 
+/** How a generated server is served (text: what the text block of a successful result holds). */
+export interface ServeOptions {
+  /**
+   * "json" (default): the text is the result as compact JSON, with the completeness statement, which
+   * `_meta` repeats for programs; "summary": one short line that states completeness (and the exact
+   * continuation) in words, the data in structuredContent only, no `_meta` copy.
+   */
+  readonly text?: "json" | "summary";
+  readonly tools?: readonly string[];
+  readonly toolsets?: readonly string[];
+  readonly discovery?: boolean;
+}
+
 /** `_meta` key of the completeness statement (the structured result keeps the contract's shape). */
 export const COMPLETENESS_META = "contractgen/completeness";
 
@@ -150,8 +163,59 @@ function invalidArguments(spec: ToolSpec): CallToolResult {
   return { isError: true, content: [{ type: "text", text: compact({ error }) }] };
 }
 
+const SUMMARY_VALUE_MAX = 80;
+const SUMMARY_FIELDS_MAX = 6;
+
+/** A scalar as the summary shows it: short strings quoted, long ones elided (the data is in structuredContent). */
+function scalar(value: unknown): string | undefined {
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "string") return value.length <= SUMMARY_VALUE_MAX ? JSON.stringify(value) : undefined;
+  return value === null ? "null" : undefined;
+}
+
+/**
+ * The summary text of a result: for a page, how many items and whether the answer is complete (with
+ * the exact continuation when it is not); for a task, its answer fields and completeness; for anything
+ * else its identifying scalars (ids first). Completeness is always stated in words, never implied.
+ */
+export function summaryText(spec: ToolSpec, result: unknown, completeness: Completeness | null): string {
+  const parts: string[] = [];
+  if (result !== null && typeof result === "object" && !Array.isArray(result)) {
+    const out = result as JsonObject;
+    const entries = Object.entries(out);
+    const items = spec.page ? entries.find(([k, v]) => Array.isArray(v) && k !== spec.page!.errorsField) : undefined;
+    if (items) {
+      const n = (items[1] as unknown[]).length;
+      parts.push(`${n} ${items[0]}${spec.page!.partialField && out[spec.page!.partialField] === true ? " (partial page)" : ""}`);
+    } else {
+      // Identifiers first, then the other scalars the result holds at its top level, in its own order.
+      const idLike = (k: string) => k === "id" || k.endsWith("_id") || k.endsWith("Id");
+      const shown = [...entries.filter(([k]) => idLike(k)), ...entries.filter(([k]) => !idLike(k))]
+        .filter(([k]) => !spec.page || (k !== spec.page.nextCursorField && k !== spec.page.cursorField))
+        // The completeness statement below says these in words.
+        .filter(([k]) => !spec.task || (k !== spec.task.continuationField && k !== spec.task.completeField))
+        .map(([k, v]) => [k, scalar(v)] as const)
+        .filter(([, v]) => v !== undefined)
+        .slice(0, SUMMARY_FIELDS_MAX);
+      // A key that is not a plain word is quoted, so a platform's field name cannot forge the line's structure.
+      const key = (k: string) => (/^[A-Za-z0-9_.-]+$/.test(k) ? k : JSON.stringify(k));
+      parts.push(shown.length > 0 ? shown.map(([k, v]) => `${key(k)}=${v}`).join(", ") : `${spec.name} succeeded`);
+    }
+  } else {
+    parts.push(compact(result));
+  }
+  if (completeness) {
+    parts.push(
+      completeness.complete
+        ? "complete."
+        : `incomplete: ${completeness.reasons.join("; ")}${completeness.continuation !== null ? ` (${JSON.stringify(completeness.continuation)})` : ""}.`,
+    );
+  }
+  return `${parts.join(", ")}${completeness ? "" : "."}`;
+}
+
 /** Run one tool call: validate, call the SDK, shape the result. */
-export async function callTool(client: () => McpClient, spec: ToolSpec, args: JsonObject): Promise<CallToolResult> {
+export async function callTool(client: () => McpClient, spec: ToolSpec, args: JsonObject, options: ServeOptions = {}): Promise<CallToolResult> {
   if (!spec.validateInput(args)) return invalidArguments(spec);
   try {
     const sdk = client();
@@ -170,11 +234,13 @@ export async function callTool(client: () => McpClient, spec: ToolSpec, args: Js
     }
     const completeness = completenessOf(spec, result, args);
     const structured = result !== null && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
-    const text = completeness ? compact({ result, completeness }) : compact(result);
+    const text = options.text === "summary" && structured && spec.outputSchema ? summaryText(spec, result, completeness) : completeness ? compact({ result, completeness }) : compact(result);
     return {
       content: [{ type: "text", text }],
       ...(structured && spec.outputSchema ? { structuredContent: structured } : {}),
-      ...(completeness ? { _meta: { [COMPLETENESS_META]: completeness } } : {}),
+      // In summary mode the text already states completeness in words and structuredContent holds the
+      // contract's own page fields: a third copy in _meta would cost every page ~23 tokens (bench/mcp.mjs).
+      ...(completeness && options.text !== "summary" ? { _meta: { [COMPLETENESS_META]: completeness } } : {}),
     };
   } catch (e) {
     return errorResult(spec, e);
@@ -194,7 +260,7 @@ export function toolEntry(spec: ToolSpec): Tool {
 }
 
 /** The low-level MCP server of a generated package (no transport attached). */
-export function createMcpServer(def: McpDefinition): Server {
+export function createMcpServer(def: McpDefinition, options: ServeOptions = {}): Server {
   const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {} }, instructions: def.instructions });
   // Tool names come from the contract: a Map, never a plain-object key.
   const byName = new Map(def.tools.map((t) => [t.name, t]));
@@ -207,15 +273,15 @@ export function createMcpServer(def: McpDefinition): Server {
     const spec = byName.get(request.params.name);
     // An unknown tool is a protocol error (the request itself is wrong), not a tool failure.
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name).slice(0, 200)}`);
-    return callTool(sdk, spec, (request.params.arguments ?? {}) as JsonObject);
+    return callTool(sdk, spec, (request.params.arguments ?? {}) as JsonObject, options);
   });
   server.onclose = () => client?.close();
   return server;
 }
 
 /** Serve over stdio: JSON-RPC on stdin/stdout; nothing else is written to stdout. */
-export async function runStdio(def: McpDefinition): Promise<Server> {
-  const server = createMcpServer(def);
+export async function runStdio(def: McpDefinition, options: ServeOptions = {}): Promise<Server> {
+  const server = createMcpServer(def, options);
   await server.connect(new StdioServerTransport());
   return server;
 }
