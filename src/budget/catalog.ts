@@ -25,6 +25,14 @@ export function countTokens(text: string): number {
   return encode(text).length;
 }
 
+let encodeCl100k: Encode | undefined;
+
+/** cl100k_base token count (GPT-4-era models), loaded on first use like o200k_base. */
+export function countTokensCl100k(text: string): number {
+  encodeCl100k ??= (createRequire(import.meta.url)("gpt-tokenizer/encoding/cl100k_base") as { encode: Encode }).encode;
+  return encodeCl100k(text).length;
+}
+
 export interface CatalogCost {
   readonly total: number;
   readonly perTool: ReadonlyArray<{ readonly name: string; readonly tokens: number }>;

@@ -74,13 +74,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("budget")
-    .description("Tokens of the MCP tools/list the contract generates, per tool and in total (o200k_base), against its declared budget. Exit 0 within budget, 1 over it or invalid.")
+    .description("Tokens of the tools/list the generated MCP server serves, per tool and in total (o200k_base and cl100k_base), against its declared budget. Exit 0 within budget, 1 over it or invalid.")
     .argument("<spec>", "contract file (YAML)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .addOption(refRootOption())
     .action(async (spec: string, options: BudgetOptions) => {
       const { budgetCommand } = await import("./commands/budget.js");
-      setExit(budgetCommand(spec, options, io));
+      setExit(await budgetCommand(spec, options, io));
     });
 
   program

@@ -18,7 +18,8 @@ import { startBillingServer } from "../../examples/billing/server.js";
 import { startIncidentsServer } from "../../examples/incidents/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
 import { catalogTokens, countTokens } from "../../src/budget/catalog.js";
-import { servedTools } from "../../src/emit/mcp/tools.js";
+import { inlineDefinitions, servedTexts, withoutServedAnnotations } from "../../src/emit/mcp/compact.js";
+import { servedOutputSchema, servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract } from "../../src/spec/parse.js";
 
@@ -26,7 +27,9 @@ const TOKEN = "mcp-test-token-5f1c";
 const SPECS = ["billing.v1", "billing.v2", "incidents", "releases"] as const;
 const built = (name: string, file: string) => resolve("test-results/sdk", name, file);
 
-type ServerModule = { createServer(options?: Record<string, unknown>): { connect(t: unknown): Promise<void>; close(): Promise<void> } };
+type McpServerLike = { connect(t: unknown): Promise<void>; close(): Promise<void> };
+type ServerModule = { createServer(options?: Record<string, unknown>): McpServerLike; mcpDefinition(options?: Record<string, unknown>): unknown };
+type RuntimeModule = { createMcpServer(def: unknown, serve?: { text?: "json" | "summary" }): McpServerLike };
 
 /** A client that validates structured results with a draft 2020-12 validator (the contract's dialect). */
 function newClient(): Client {
@@ -43,14 +46,16 @@ const freshJournal = () => {
 };
 
 /** Connect a client to the generated server of `name` in memory; `requests` counts what reaches the platform. */
-async function connect(name: string, options: Record<string, unknown>) {
+async function connect(name: string, options: Record<string, unknown>, serve?: { text?: "json" | "summary" }) {
   const mod = (await import(built(name, "mcp/server.js"))) as ServerModule;
+  const runtime = (await import(built(name, "mcp/runtime/server.js"))) as RuntimeModule;
   let requests = 0;
   const counting: typeof fetch = (input, init) => {
     requests++;
     return fetch(input, init);
   };
-  const server = mod.createServer({ token: TOKEN, journal: freshJournal(), retry: { initialDelayMs: 5 }, fetch: counting, ...options });
+  const clientOptions = { token: TOKEN, journal: freshJournal(), retry: { initialDelayMs: 5 }, fetch: counting, ...options };
+  const server = serve ? runtime.createMcpServer(mod.mcpDefinition(clientOptions), serve) : mod.createServer(clientOptions);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = newClient();
@@ -94,16 +99,11 @@ describe("tools/list", () => {
       expect(tools.map((t) => t.name)).toEqual(exposed.map((op) => op.names.tool));
       for (const op of exposed) {
         const tool = tools.find((t) => t.name === op.names.tool)!;
-        const { type: _type, ...input } = tool.inputSchema;
-        const { type: _modelType, ...modelInput } = op.input.schema as Record<string, unknown>;
-        expect(input).toEqual(modelInput);
-        if (op.preview) {
-          const [result, preview] = (tool.outputSchema as { anyOf: Array<Record<string, unknown>> }).anyOf;
-          expect(withoutIdAndType(result!)).toEqual(withoutIdAndType(op.output.schema as Record<string, unknown>));
-          expect(withoutIdAndType(preview!)).toEqual(withoutIdAndType(op.preview.output!.schema as Record<string, unknown>));
-        } else {
-          expect(withoutIdAndType(tool.outputSchema!)).toEqual(withoutIdAndType(op.output.schema as Record<string, unknown>));
-        }
+        // The contract's schemas in their compact served form (test/mcp/catalogue.test.ts: same instances accepted).
+        expect(tool.inputSchema).toEqual(inlineDefinitions(servedSchema(op.input.schema)!));
+        const output = servedOutputSchema(model, op)!;
+        expect(tool.outputSchema).toEqual(inlineDefinitions(withoutServedAnnotations(output, servedTexts(tool.description!, tool.inputSchema))));
+        if (op.preview) expect((tool.outputSchema as { anyOf: unknown[] }).anyOf).toHaveLength(2);
         expect(tool.annotations).toEqual({
           readOnlyHint: op.effects.kind === "read",
           destructiveHint: op.effects.kind === "mutating" && op.effects.destructive,
@@ -131,12 +131,6 @@ describe("tools/list", () => {
     }
   });
 });
-
-/** A schema without the root `type` MCP requires and without the `$id` that scopes a preview's choice. */
-function withoutIdAndType(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $id: _id, type, ...rest } = schema;
-  return "$ref" in rest ? rest : { type, ...rest };
-}
 
 describe("reads (incidents)", () => {
   it("the incident question: filters + projection ⇒ INC-017 and INC-088, complete", async () => {
@@ -216,6 +210,69 @@ describe("reads (incidents)", () => {
       expect(Object.keys(text(r).error).sort()).toEqual(["action", "class", "code", "details", "field", "message", "nextAction", "operation", "operationKey", "outcome"]);
       const after = (await c.call("get_incident", { incident_id: "INC-017" })).structuredContent;
       expect(after).toEqual(before);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("summary text mode", () => {
+  const line = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+
+  it("a complete page: one short line stating completeness; the data is in structuredContent", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "summary" });
+    try {
+      const r = await c.call("list_incidents", { status: "open", severity: "P1", service: "checkout", environment: "production", fields: ["id", "owner"] });
+      expect(line(r)).toBe("2 incidents, complete.");
+      expect((r.structuredContent as { incidents: Array<{ id: string }> }).incidents.map((i) => i.id)).toEqual(["INC-017", "INC-088"]);
+      // Said once in words; the page fields are in structuredContent; no third copy in _meta.
+      expect(r._meta?.["contractgen/completeness"]).toBeUndefined();
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a first page says incomplete, why, and the exact continuation, which reads on", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "summary" });
+    try {
+      const r = await c.call("list_incidents", { fields: ["id"] });
+      const next = (r.structuredContent as { next_cursor: string }).next_cursor;
+      expect(line(r)).toMatch(/^40 incidents, incomplete: more pages: call list_incidents again with the same arguments and cursor = next_cursor/);
+      expect(line(r)).toContain(JSON.stringify(next));
+      const later = await c.call("list_incidents", { fields: ["id"], cursor: next });
+      expect(line(later)).toMatch(/^40 incidents, incomplete: .*earlier/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a task states its answer and completeness; a write names its identifiers; a preview carries its confirm token", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "summary" });
+    try {
+      const r = await c.call("count_incidents", { status: "open", severity: "P1", service: "checkout", environment: "production" });
+      expect(line(r)).toBe("count=2, records_examined=120, complete.");
+      const one = await c.call("get_incident", { incident_id: "INC-088" });
+      expect(line(one)).toMatch(/^id="INC-088", /);
+    } finally {
+      await c.close();
+    }
+    const b = await connect("billing.v2", { baseUrl: billing.url }, { text: "summary" });
+    try {
+      const preview = await b.call("refund_invoice", { invoice_id: "inv_1003", amount: 100 });
+      const token = (preview.structuredContent as { confirm_token: string }).confirm_token;
+      expect(line(preview)).toContain('invoice_id="inv_1003"');
+      expect(line(preview)).toContain(`confirm_token=${JSON.stringify(token)}`);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("failures stay JSON with their recovery information", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "summary" });
+    try {
+      const r = await c.call("get_incident", { incident_id: "INC-999" });
+      expect(r.isError).toBe(true);
+      expect(text(r).error).toMatchObject({ code: "INCIDENT_NOT_FOUND", action: "verify_identifier" });
     } finally {
       await c.close();
     }

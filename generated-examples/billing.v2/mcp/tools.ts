@@ -53,7 +53,9 @@ export const TOOLS: readonly ToolSpec[] = [
           "additionalProperties": false,
           "properties": {
             "id": {
-              "$ref": "#/$defs/CustomerId"
+              "type": "string",
+              "pattern": "^cus_[A-Za-z0-9]+$",
+              "description": "Customer identifier, e.g. cus_8f2k."
             },
             "email": {
               "type": "string",
@@ -74,11 +76,6 @@ export const TOOLS: readonly ToolSpec[] = [
               "format": "date-time"
             }
           }
-        },
-        "CustomerId": {
-          "type": "string",
-          "pattern": "^cus_[A-Za-z0-9]+$",
-          "description": "Customer identifier, e.g. cus_8f2k."
         }
       }
     },
@@ -113,11 +110,6 @@ export const TOOLS: readonly ToolSpec[] = [
       "additionalProperties": false,
       "properties": {
         "customer_id": {
-          "$ref": "#/$defs/CustomerId"
-        }
-      },
-      "$defs": {
-        "CustomerId": {
           "type": "string",
           "pattern": "^cus_[A-Za-z0-9]+$",
           "description": "Customer identifier, e.g. cus_8f2k."
@@ -140,7 +132,8 @@ export const TOOLS: readonly ToolSpec[] = [
           "additionalProperties": false,
           "properties": {
             "id": {
-              "$ref": "#/$defs/CustomerId"
+              "type": "string",
+              "pattern": "^cus_[A-Za-z0-9]+$"
             },
             "email": {
               "type": "string",
@@ -161,11 +154,6 @@ export const TOOLS: readonly ToolSpec[] = [
               "format": "date-time"
             }
           }
-        },
-        "CustomerId": {
-          "type": "string",
-          "pattern": "^cus_[A-Za-z0-9]+$",
-          "description": "Customer identifier, e.g. cus_8f2k."
         }
       }
     },
@@ -225,7 +213,40 @@ export const TOOLS: readonly ToolSpec[] = [
         "customers": {
           "type": "array",
           "items": {
-            "$ref": "#/$defs/Customer"
+            "type": "object",
+            "required": [
+              "id",
+              "email",
+              "name",
+              "revision",
+              "created_at"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string",
+                "pattern": "^cus_[A-Za-z0-9]+$",
+                "description": "Customer identifier, e.g. cus_8f2k."
+              },
+              "email": {
+                "type": "string",
+                "format": "email"
+              },
+              "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 200
+              },
+              "revision": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Increases by one on every change; send it back as expected_revision."
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
           }
         },
         "next_cursor": {
@@ -239,47 +260,6 @@ export const TOOLS: readonly ToolSpec[] = [
           "type": "integer",
           "minimum": 0,
           "description": "Customers matching the filters, across all pages."
-        }
-      },
-      "$defs": {
-        "Customer": {
-          "type": "object",
-          "required": [
-            "id",
-            "email",
-            "name",
-            "revision",
-            "created_at"
-          ],
-          "additionalProperties": false,
-          "properties": {
-            "id": {
-              "$ref": "#/$defs/CustomerId"
-            },
-            "email": {
-              "type": "string",
-              "format": "email"
-            },
-            "name": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200
-            },
-            "revision": {
-              "type": "integer",
-              "minimum": 1,
-              "description": "Increases by one on every change; send it back as expected_revision."
-            },
-            "created_at": {
-              "type": "string",
-              "format": "date-time"
-            }
-          }
-        },
-        "CustomerId": {
-          "type": "string",
-          "pattern": "^cus_[A-Za-z0-9]+$",
-          "description": "Customer identifier, e.g. cus_8f2k."
         }
       }
     },
@@ -321,7 +301,9 @@ export const TOOLS: readonly ToolSpec[] = [
       "minProperties": 3,
       "properties": {
         "customer_id": {
-          "$ref": "#/$defs/CustomerId"
+          "type": "string",
+          "pattern": "^cus_[A-Za-z0-9]+$",
+          "description": "Customer identifier, e.g. cus_8f2k."
         },
         "expected_revision": {
           "type": "integer",
@@ -335,13 +317,6 @@ export const TOOLS: readonly ToolSpec[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 200
-        }
-      },
-      "$defs": {
-        "CustomerId": {
-          "type": "string",
-          "pattern": "^cus_[A-Za-z0-9]+$",
-          "description": "Customer identifier, e.g. cus_8f2k."
         }
       }
     },
@@ -361,7 +336,8 @@ export const TOOLS: readonly ToolSpec[] = [
           "additionalProperties": false,
           "properties": {
             "id": {
-              "$ref": "#/$defs/CustomerId"
+              "type": "string",
+              "pattern": "^cus_[A-Za-z0-9]+$"
             },
             "email": {
               "type": "string",
@@ -382,11 +358,6 @@ export const TOOLS: readonly ToolSpec[] = [
               "format": "date-time"
             }
           }
-        },
-        "CustomerId": {
-          "type": "string",
-          "pattern": "^cus_[A-Za-z0-9]+$",
-          "description": "Customer identifier, e.g. cus_8f2k."
         }
       }
     },
@@ -421,11 +392,6 @@ export const TOOLS: readonly ToolSpec[] = [
       "additionalProperties": false,
       "properties": {
         "invoice_id": {
-          "$ref": "#/$defs/InvoiceId"
-        }
-      },
-      "$defs": {
-        "InvoiceId": {
           "type": "string",
           "pattern": "^inv_[A-Za-z0-9]+$",
           "description": "Invoice identifier, e.g. inv_1042."
@@ -436,11 +402,6 @@ export const TOOLS: readonly ToolSpec[] = [
       "type": "object",
       "$ref": "#/$defs/Invoice",
       "$defs": {
-        "CustomerId": {
-          "type": "string",
-          "pattern": "^cus_[A-Za-z0-9]+$",
-          "description": "Customer identifier, e.g. cus_8f2k."
-        },
         "Invoice": {
           "type": "object",
           "required": [
@@ -454,10 +415,13 @@ export const TOOLS: readonly ToolSpec[] = [
           "additionalProperties": false,
           "properties": {
             "id": {
-              "$ref": "#/$defs/InvoiceId"
+              "type": "string",
+              "pattern": "^inv_[A-Za-z0-9]+$"
             },
             "customer_id": {
-              "$ref": "#/$defs/CustomerId"
+              "type": "string",
+              "pattern": "^cus_[A-Za-z0-9]+$",
+              "description": "Customer identifier, e.g. cus_8f2k."
             },
             "status": {
               "type": "string",
@@ -485,11 +449,6 @@ export const TOOLS: readonly ToolSpec[] = [
               "description": "ISO 4217 code."
             }
           }
-        },
-        "InvoiceId": {
-          "type": "string",
-          "pattern": "^inv_[A-Za-z0-9]+$",
-          "description": "Invoice identifier, e.g. inv_1042."
         }
       }
     },
@@ -525,7 +484,9 @@ export const TOOLS: readonly ToolSpec[] = [
       "additionalProperties": false,
       "properties": {
         "invoice_id": {
-          "$ref": "#/$defs/InvoiceId"
+          "type": "string",
+          "pattern": "^inv_[A-Za-z0-9]+$",
+          "description": "Invoice identifier, e.g. inv_1042."
         },
         "amount": {
           "type": "integer",
@@ -563,103 +524,74 @@ export const TOOLS: readonly ToolSpec[] = [
           "type": "string",
           "description": "Token from the preview of these exact parameters."
         }
-      },
-      "$defs": {
-        "InvoiceId": {
-          "type": "string",
-          "pattern": "^inv_[A-Za-z0-9]+$",
-          "description": "Invoice identifier, e.g. inv_1042."
-        }
       }
     },
     "outputSchema": {
       "type": "object",
       "anyOf": [
         {
-          "$id": "urn:contractgen:billing:2.0.0:refund_invoice:result",
           "type": "object",
-          "$ref": "#/$defs/Refund",
-          "$defs": {
-            "InvoiceId": {
+          "required": [
+            "id",
+            "invoice_id",
+            "amount",
+            "status"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "id": {
               "type": "string",
-              "pattern": "^inv_[A-Za-z0-9]+$",
-              "description": "Invoice identifier, e.g. inv_1042."
+              "pattern": "^re_"
             },
-            "Refund": {
-              "type": "object",
-              "required": [
-                "id",
-                "invoice_id",
-                "amount",
-                "status"
-              ],
-              "additionalProperties": false,
-              "properties": {
-                "id": {
-                  "type": "string",
-                  "pattern": "^re_"
-                },
-                "invoice_id": {
-                  "$ref": "#/$defs/InvoiceId"
-                },
-                "amount": {
-                  "type": "integer",
-                  "minimum": 1,
-                  "x-unit": "cents"
-                },
-                "status": {
-                  "type": "string",
-                  "enum": [
-                    "succeeded",
-                    "pending"
-                  ]
-                }
-              }
+            "invoice_id": {
+              "type": "string",
+              "pattern": "^inv_[A-Za-z0-9]+$"
+            },
+            "amount": {
+              "type": "integer",
+              "minimum": 1,
+              "x-unit": "cents"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "succeeded",
+                "pending"
+              ]
             }
           }
         },
         {
-          "$id": "urn:contractgen:billing:2.0.0:refund_invoice:preview",
           "type": "object",
-          "$ref": "#/$defs/RefundPreview",
-          "$defs": {
-            "InvoiceId": {
+          "required": [
+            "invoice_id",
+            "amount",
+            "balance_after_cents",
+            "confirm_token",
+            "expires_at"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "invoice_id": {
               "type": "string",
-              "pattern": "^inv_[A-Za-z0-9]+$",
-              "description": "Invoice identifier, e.g. inv_1042."
+              "pattern": "^inv_[A-Za-z0-9]+$"
             },
-            "RefundPreview": {
-              "type": "object",
-              "required": [
-                "invoice_id",
-                "amount",
-                "balance_after_cents",
-                "confirm_token",
-                "expires_at"
-              ],
-              "additionalProperties": false,
-              "properties": {
-                "invoice_id": {
-                  "$ref": "#/$defs/InvoiceId"
-                },
-                "amount": {
-                  "type": "integer",
-                  "x-unit": "cents"
-                },
-                "balance_after_cents": {
-                  "type": "integer",
-                  "x-unit": "cents",
-                  "description": "Refundable balance left on the invoice if the refund executes."
-                },
-                "confirm_token": {
-                  "type": "string",
-                  "description": "Pass back as confirm_token to execute this exact refund."
-                },
-                "expires_at": {
-                  "type": "string",
-                  "format": "date-time"
-                }
-              }
+            "amount": {
+              "type": "integer",
+              "x-unit": "cents"
+            },
+            "balance_after_cents": {
+              "type": "integer",
+              "x-unit": "cents",
+              "description": "Refundable balance left on the invoice if the refund executes."
+            },
+            "confirm_token": {
+              "type": "string",
+              "description": "Pass back as confirm_token to execute this exact refund."
+            },
+            "expires_at": {
+              "type": "string",
+              "format": "date-time"
             }
           }
         }

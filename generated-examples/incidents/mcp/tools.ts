@@ -17,19 +17,40 @@ export const TOOLS: readonly ToolSpec[] = [
       "additionalProperties": false,
       "properties": {
         "status": {
-          "$ref": "#/$defs/IncidentStatus"
+          "type": "string",
+          "enum": [
+            "open",
+            "mitigated",
+            "resolved"
+          ],
+          "description": "open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."
         },
         "severity": {
-          "$ref": "#/$defs/Severity"
+          "type": "string",
+          "enum": [
+            "P1",
+            "P2",
+            "P3",
+            "P4"
+          ],
+          "description": "P1 is the highest severity and blocks releases of the affected service; P4 the lowest."
         },
         "service": {
-          "$ref": "#/$defs/ServiceName"
+          "type": "string",
+          "pattern": "^[a-z][a-z0-9-]{1,62}$",
+          "description": "Name of the affected service, e.g. checkout."
         },
         "environment": {
-          "$ref": "#/$defs/Environment"
+          "type": "string",
+          "enum": [
+            "production",
+            "staging"
+          ]
         },
         "owner": {
-          "$ref": "#/$defs/TeamSlug"
+          "type": "string",
+          "pattern": "^[a-z][a-z0-9-]{1,62}$",
+          "description": "On-call team that owns the incident, e.g. payments-oncall."
         },
         "opened_after": {
           "type": "string",
@@ -39,7 +60,22 @@ export const TOOLS: readonly ToolSpec[] = [
         "fields": {
           "type": "array",
           "items": {
-            "$ref": "#/$defs/IncidentField"
+            "type": "string",
+            "enum": [
+              "id",
+              "title",
+              "status",
+              "severity",
+              "service",
+              "environment",
+              "owner",
+              "evidence_ref",
+              "summary",
+              "opened_at",
+              "updated_at",
+              "revision"
+            ],
+            "description": "Name of an Incident property that a projection can select."
           },
           "uniqueItems": true,
           "minItems": 1,
@@ -55,62 +91,6 @@ export const TOOLS: readonly ToolSpec[] = [
           "maximum": 40,
           "default": 40,
           "description": "Incidents per page."
-        }
-      },
-      "$defs": {
-        "Environment": {
-          "type": "string",
-          "enum": [
-            "production",
-            "staging"
-          ]
-        },
-        "IncidentField": {
-          "type": "string",
-          "enum": [
-            "id",
-            "title",
-            "status",
-            "severity",
-            "service",
-            "environment",
-            "owner",
-            "evidence_ref",
-            "summary",
-            "opened_at",
-            "updated_at",
-            "revision"
-          ],
-          "description": "Name of an Incident property that a projection can select."
-        },
-        "IncidentStatus": {
-          "type": "string",
-          "enum": [
-            "open",
-            "mitigated",
-            "resolved"
-          ],
-          "description": "open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."
-        },
-        "ServiceName": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "Name of the affected service, e.g. checkout."
-        },
-        "Severity": {
-          "type": "string",
-          "enum": [
-            "P1",
-            "P2",
-            "P3",
-            "P4"
-          ],
-          "description": "P1 is the highest severity and blocks releases of the affected service; P4 the lowest."
-        },
-        "TeamSlug": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "On-call team that owns the incident, e.g. payments-oncall."
         }
       }
     },
@@ -129,7 +109,78 @@ export const TOOLS: readonly ToolSpec[] = [
           "type": "array",
           "maxItems": 40,
           "items": {
-            "$ref": "#/$defs/IncidentRecord"
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "additionalProperties": false,
+            "description": "An incident as list_incidents returns it: id always, the other properties only when selected by `fields` (all of them when `fields` is omitted). Unselected properties are absent, not null.",
+            "properties": {
+              "id": {
+                "type": "string",
+                "pattern": "^INC-[0-9]{3,}$",
+                "description": "Incident identifier, e.g. INC-017."
+              },
+              "title": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 200
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "open",
+                  "mitigated",
+                  "resolved"
+                ]
+              },
+              "severity": {
+                "type": "string",
+                "enum": [
+                  "P1",
+                  "P2",
+                  "P3",
+                  "P4"
+                ]
+              },
+              "service": {
+                "type": "string",
+                "pattern": "^[a-z][a-z0-9-]{1,62}$"
+              },
+              "environment": {
+                "type": "string",
+                "enum": [
+                  "production",
+                  "staging"
+                ]
+              },
+              "owner": {
+                "type": "string",
+                "pattern": "^[a-z][a-z0-9-]{1,62}$"
+              },
+              "evidence_ref": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 200,
+                "description": "Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."
+              },
+              "summary": {
+                "type": "string",
+                "maxLength": 2000
+              },
+              "opened_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "updated_at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "revision": {
+                "type": "integer",
+                "minimum": 1
+              }
+            }
           }
         },
         "next_cursor": {
@@ -151,133 +202,29 @@ export const TOOLS: readonly ToolSpec[] = [
         "errors": {
           "type": "array",
           "items": {
-            "$ref": "#/$defs/PageError"
+            "type": "object",
+            "required": [
+              "code",
+              "message"
+            ],
+            "additionalProperties": false,
+            "description": "A problem that left a page incomplete without failing the whole call.",
+            "properties": {
+              "code": {
+                "type": "string",
+                "pattern": "^[A-Z][A-Z0-9_]*$",
+                "description": "A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."
+              },
+              "message": {
+                "type": "string"
+              },
+              "source": {
+                "type": "string",
+                "description": "The register shard or backend that failed, when known."
+              }
+            }
           },
           "description": "Problems that made this page partial; empty on a complete page."
-        }
-      },
-      "$defs": {
-        "Environment": {
-          "type": "string",
-          "enum": [
-            "production",
-            "staging"
-          ]
-        },
-        "EvidenceRef": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 200,
-          "description": "Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."
-        },
-        "IncidentId": {
-          "type": "string",
-          "pattern": "^INC-[0-9]{3,}$",
-          "description": "Incident identifier, e.g. INC-017."
-        },
-        "IncidentRecord": {
-          "type": "object",
-          "required": [
-            "id"
-          ],
-          "additionalProperties": false,
-          "description": "An incident as list_incidents returns it: id always, the other properties only when selected by `fields` (all of them when `fields` is omitted). Unselected properties are absent, not null.",
-          "properties": {
-            "id": {
-              "$ref": "#/$defs/IncidentId"
-            },
-            "title": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 200
-            },
-            "status": {
-              "$ref": "#/$defs/IncidentStatus"
-            },
-            "severity": {
-              "$ref": "#/$defs/Severity"
-            },
-            "service": {
-              "$ref": "#/$defs/ServiceName"
-            },
-            "environment": {
-              "$ref": "#/$defs/Environment"
-            },
-            "owner": {
-              "$ref": "#/$defs/TeamSlug"
-            },
-            "evidence_ref": {
-              "$ref": "#/$defs/EvidenceRef"
-            },
-            "summary": {
-              "type": "string",
-              "maxLength": 2000
-            },
-            "opened_at": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "updated_at": {
-              "type": "string",
-              "format": "date-time"
-            },
-            "revision": {
-              "type": "integer",
-              "minimum": 1
-            }
-          }
-        },
-        "IncidentStatus": {
-          "type": "string",
-          "enum": [
-            "open",
-            "mitigated",
-            "resolved"
-          ],
-          "description": "open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."
-        },
-        "PageError": {
-          "type": "object",
-          "required": [
-            "code",
-            "message"
-          ],
-          "additionalProperties": false,
-          "description": "A problem that left a page incomplete without failing the whole call.",
-          "properties": {
-            "code": {
-              "type": "string",
-              "pattern": "^[A-Z][A-Z0-9_]*$",
-              "description": "A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."
-            },
-            "message": {
-              "type": "string"
-            },
-            "source": {
-              "type": "string",
-              "description": "The register shard or backend that failed, when known."
-            }
-          }
-        },
-        "ServiceName": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "Name of the affected service, e.g. checkout."
-        },
-        "Severity": {
-          "type": "string",
-          "enum": [
-            "P1",
-            "P2",
-            "P3",
-            "P4"
-          ],
-          "description": "P1 is the highest severity and blocks releases of the affected service; P4 the lowest."
-        },
-        "TeamSlug": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "On-call team that owns the incident, e.g. payments-oncall."
         }
       }
     },
@@ -314,39 +261,6 @@ export const TOOLS: readonly ToolSpec[] = [
       "additionalProperties": false,
       "properties": {
         "status": {
-          "$ref": "#/$defs/IncidentStatus"
-        },
-        "severity": {
-          "$ref": "#/$defs/Severity"
-        },
-        "service": {
-          "$ref": "#/$defs/ServiceName"
-        },
-        "environment": {
-          "$ref": "#/$defs/Environment"
-        },
-        "owner": {
-          "$ref": "#/$defs/TeamSlug"
-        },
-        "opened_after": {
-          "type": "string",
-          "format": "date-time",
-          "description": "Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."
-        },
-        "continuation": {
-          "type": "string",
-          "description": "continuation of the previous answer, to resume an incomplete count; omit to start."
-        }
-      },
-      "$defs": {
-        "Environment": {
-          "type": "string",
-          "enum": [
-            "production",
-            "staging"
-          ]
-        },
-        "IncidentStatus": {
           "type": "string",
           "enum": [
             "open",
@@ -355,12 +269,7 @@ export const TOOLS: readonly ToolSpec[] = [
           ],
           "description": "open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."
         },
-        "ServiceName": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "Name of the affected service, e.g. checkout."
-        },
-        "Severity": {
+        "severity": {
           "type": "string",
           "enum": [
             "P1",
@@ -370,10 +279,31 @@ export const TOOLS: readonly ToolSpec[] = [
           ],
           "description": "P1 is the highest severity and blocks releases of the affected service; P4 the lowest."
         },
-        "TeamSlug": {
+        "service": {
+          "type": "string",
+          "pattern": "^[a-z][a-z0-9-]{1,62}$",
+          "description": "Name of the affected service, e.g. checkout."
+        },
+        "environment": {
+          "type": "string",
+          "enum": [
+            "production",
+            "staging"
+          ]
+        },
+        "owner": {
           "type": "string",
           "pattern": "^[a-z][a-z0-9-]{1,62}$",
           "description": "On-call team that owns the incident, e.g. payments-oncall."
+        },
+        "opened_after": {
+          "type": "string",
+          "format": "date-time",
+          "description": "Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."
+        },
+        "continuation": {
+          "type": "string",
+          "description": "continuation of the previous answer, to resume an incomplete count; omit to start."
         }
       }
     },
@@ -444,11 +374,6 @@ export const TOOLS: readonly ToolSpec[] = [
       "additionalProperties": false,
       "properties": {
         "incident_id": {
-          "$ref": "#/$defs/IncidentId"
-        }
-      },
-      "$defs": {
-        "IncidentId": {
           "type": "string",
           "pattern": "^INC-[0-9]{3,}$",
           "description": "Incident identifier, e.g. INC-017."
@@ -459,19 +384,6 @@ export const TOOLS: readonly ToolSpec[] = [
       "type": "object",
       "$ref": "#/$defs/Incident",
       "$defs": {
-        "Environment": {
-          "type": "string",
-          "enum": [
-            "production",
-            "staging"
-          ]
-        },
-        "EvidenceRef": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 200,
-          "description": "Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."
-        },
         "Incident": {
           "type": "object",
           "required": [
@@ -491,7 +403,8 @@ export const TOOLS: readonly ToolSpec[] = [
           "description": "One incident with every field.",
           "properties": {
             "id": {
-              "$ref": "#/$defs/IncidentId"
+              "type": "string",
+              "pattern": "^INC-[0-9]{3,}$"
             },
             "title": {
               "type": "string",
@@ -499,22 +412,46 @@ export const TOOLS: readonly ToolSpec[] = [
               "maxLength": 200
             },
             "status": {
-              "$ref": "#/$defs/IncidentStatus"
+              "type": "string",
+              "enum": [
+                "open",
+                "mitigated",
+                "resolved"
+              ],
+              "description": "open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."
             },
             "severity": {
-              "$ref": "#/$defs/Severity"
+              "type": "string",
+              "enum": [
+                "P1",
+                "P2",
+                "P3",
+                "P4"
+              ],
+              "description": "P1 is the highest severity and blocks releases of the affected service; P4 the lowest."
             },
             "service": {
-              "$ref": "#/$defs/ServiceName"
+              "type": "string",
+              "pattern": "^[a-z][a-z0-9-]{1,62}$",
+              "description": "Name of the affected service, e.g. checkout."
             },
             "environment": {
-              "$ref": "#/$defs/Environment"
+              "type": "string",
+              "enum": [
+                "production",
+                "staging"
+              ]
             },
             "owner": {
-              "$ref": "#/$defs/TeamSlug"
+              "type": "string",
+              "pattern": "^[a-z][a-z0-9-]{1,62}$",
+              "description": "On-call team that owns the incident, e.g. payments-oncall."
             },
             "evidence_ref": {
-              "$ref": "#/$defs/EvidenceRef"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 200,
+              "description": "Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."
             },
             "summary": {
               "type": "string",
@@ -537,40 +474,6 @@ export const TOOLS: readonly ToolSpec[] = [
               "description": "Increases by one on every change; send it back as expected_revision."
             }
           }
-        },
-        "IncidentId": {
-          "type": "string",
-          "pattern": "^INC-[0-9]{3,}$",
-          "description": "Incident identifier, e.g. INC-017."
-        },
-        "IncidentStatus": {
-          "type": "string",
-          "enum": [
-            "open",
-            "mitigated",
-            "resolved"
-          ],
-          "description": "open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."
-        },
-        "ServiceName": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "Name of the affected service, e.g. checkout."
-        },
-        "Severity": {
-          "type": "string",
-          "enum": [
-            "P1",
-            "P2",
-            "P3",
-            "P4"
-          ],
-          "description": "P1 is the highest severity and blocks releases of the affected service; P4 the lowest."
-        },
-        "TeamSlug": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "On-call team that owns the incident, e.g. payments-oncall."
         }
       }
     },
@@ -607,27 +510,19 @@ export const TOOLS: readonly ToolSpec[] = [
       "additionalProperties": false,
       "properties": {
         "incident_id": {
-          "$ref": "#/$defs/IncidentId"
+          "type": "string",
+          "pattern": "^INC-[0-9]{3,}$",
+          "description": "Incident identifier, e.g. INC-017."
         },
         "owner": {
-          "$ref": "#/$defs/TeamSlug"
+          "type": "string",
+          "pattern": "^[a-z][a-z0-9-]{1,62}$",
+          "description": "On-call team that owns the incident, e.g. payments-oncall."
         },
         "expected_revision": {
           "type": "integer",
           "minimum": 1,
           "description": "revision read from get_incident or list_incidents."
-        }
-      },
-      "$defs": {
-        "IncidentId": {
-          "type": "string",
-          "pattern": "^INC-[0-9]{3,}$",
-          "description": "Incident identifier, e.g. INC-017."
-        },
-        "TeamSlug": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "On-call team that owns the incident, e.g. payments-oncall."
         }
       }
     },
@@ -635,19 +530,6 @@ export const TOOLS: readonly ToolSpec[] = [
       "type": "object",
       "$ref": "#/$defs/Incident",
       "$defs": {
-        "Environment": {
-          "type": "string",
-          "enum": [
-            "production",
-            "staging"
-          ]
-        },
-        "EvidenceRef": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 200,
-          "description": "Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."
-        },
         "Incident": {
           "type": "object",
           "required": [
@@ -667,7 +549,8 @@ export const TOOLS: readonly ToolSpec[] = [
           "description": "One incident with every field.",
           "properties": {
             "id": {
-              "$ref": "#/$defs/IncidentId"
+              "type": "string",
+              "pattern": "^INC-[0-9]{3,}$"
             },
             "title": {
               "type": "string",
@@ -675,22 +558,45 @@ export const TOOLS: readonly ToolSpec[] = [
               "maxLength": 200
             },
             "status": {
-              "$ref": "#/$defs/IncidentStatus"
+              "type": "string",
+              "enum": [
+                "open",
+                "mitigated",
+                "resolved"
+              ],
+              "description": "open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."
             },
             "severity": {
-              "$ref": "#/$defs/Severity"
+              "type": "string",
+              "enum": [
+                "P1",
+                "P2",
+                "P3",
+                "P4"
+              ],
+              "description": "P1 is the highest severity and blocks releases of the affected service; P4 the lowest."
             },
             "service": {
-              "$ref": "#/$defs/ServiceName"
+              "type": "string",
+              "pattern": "^[a-z][a-z0-9-]{1,62}$",
+              "description": "Name of the affected service, e.g. checkout."
             },
             "environment": {
-              "$ref": "#/$defs/Environment"
+              "type": "string",
+              "enum": [
+                "production",
+                "staging"
+              ]
             },
             "owner": {
-              "$ref": "#/$defs/TeamSlug"
+              "type": "string",
+              "pattern": "^[a-z][a-z0-9-]{1,62}$"
             },
             "evidence_ref": {
-              "$ref": "#/$defs/EvidenceRef"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 200,
+              "description": "Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."
             },
             "summary": {
               "type": "string",
@@ -713,40 +619,6 @@ export const TOOLS: readonly ToolSpec[] = [
               "description": "Increases by one on every change; send it back as expected_revision."
             }
           }
-        },
-        "IncidentId": {
-          "type": "string",
-          "pattern": "^INC-[0-9]{3,}$",
-          "description": "Incident identifier, e.g. INC-017."
-        },
-        "IncidentStatus": {
-          "type": "string",
-          "enum": [
-            "open",
-            "mitigated",
-            "resolved"
-          ],
-          "description": "open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."
-        },
-        "ServiceName": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "Name of the affected service, e.g. checkout."
-        },
-        "Severity": {
-          "type": "string",
-          "enum": [
-            "P1",
-            "P2",
-            "P3",
-            "P4"
-          ],
-          "description": "P1 is the highest severity and blocks releases of the affected service; P4 the lowest."
-        },
-        "TeamSlug": {
-          "type": "string",
-          "pattern": "^[a-z][a-z0-9-]{1,62}$",
-          "description": "On-call team that owns the incident, e.g. payments-oncall."
         }
       }
     },

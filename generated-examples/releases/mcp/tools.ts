@@ -63,7 +63,65 @@ export const TOOLS: readonly ToolSpec[] = [
           "type": "array",
           "maxItems": 100,
           "items": {
-            "$ref": "#/$defs/Release"
+            "type": "object",
+            "required": [
+              "id",
+              "tag_name",
+              "name",
+              "draft",
+              "prerelease",
+              "created_at",
+              "published_at",
+              "author"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Numeric release identifier, e.g. 182736455. Stable across tag renames."
+              },
+              "tag_name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255,
+                "description": "Git tag the release points at, e.g. v2.62.0."
+              },
+              "name": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 255,
+                "description": "Display title; null when the release has none."
+              },
+              "draft": {
+                "type": "boolean",
+                "description": "true while unpublished; drafts are visible only to callers with releases:write."
+              },
+              "prerelease": {
+                "type": "boolean",
+                "description": "true when the project marked the release as not ready for production."
+              },
+              "created_at": {
+                "type": "string",
+                "format": "date-time",
+                "description": "When the release record was created, UTC."
+              },
+              "published_at": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "format": "date-time",
+                "description": "When the release was published, UTC; null for drafts."
+              },
+              "author": {
+                "type": "string",
+                "minLength": 1,
+                "description": "Login of the account that created the release, e.g. octocat."
+              }
+            }
           }
         },
         "next_cursor": {
@@ -85,94 +143,25 @@ export const TOOLS: readonly ToolSpec[] = [
         "errors": {
           "type": "array",
           "items": {
-            "$ref": "#/$defs/PageError"
+            "type": "object",
+            "required": [
+              "code",
+              "message"
+            ],
+            "additionalProperties": false,
+            "description": "A problem that left a page incomplete without failing the whole call.",
+            "properties": {
+              "code": {
+                "type": "string",
+                "pattern": "^[A-Z][A-Z0-9_]*$",
+                "description": "A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."
+              },
+              "message": {
+                "type": "string"
+              }
+            }
           },
           "description": "Problems that made this page partial; empty on a complete page."
-        }
-      },
-      "$defs": {
-        "PageError": {
-          "type": "object",
-          "required": [
-            "code",
-            "message"
-          ],
-          "additionalProperties": false,
-          "description": "A problem that left a page incomplete without failing the whole call.",
-          "properties": {
-            "code": {
-              "type": "string",
-              "pattern": "^[A-Z][A-Z0-9_]*$",
-              "description": "A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."
-            },
-            "message": {
-              "type": "string"
-            }
-          }
-        },
-        "Release": {
-          "type": "object",
-          "required": [
-            "id",
-            "tag_name",
-            "name",
-            "draft",
-            "prerelease",
-            "created_at",
-            "published_at",
-            "author"
-          ],
-          "additionalProperties": false,
-          "properties": {
-            "id": {
-              "$ref": "#/$defs/ReleaseId"
-            },
-            "tag_name": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 255,
-              "description": "Git tag the release points at, e.g. v2.62.0."
-            },
-            "name": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "maxLength": 255,
-              "description": "Display title; null when the release has none."
-            },
-            "draft": {
-              "type": "boolean",
-              "description": "true while unpublished; drafts are visible only to callers with releases:write."
-            },
-            "prerelease": {
-              "type": "boolean",
-              "description": "true when the project marked the release as not ready for production."
-            },
-            "created_at": {
-              "type": "string",
-              "format": "date-time",
-              "description": "When the release record was created, UTC."
-            },
-            "published_at": {
-              "type": [
-                "string",
-                "null"
-              ],
-              "format": "date-time",
-              "description": "When the release was published, UTC; null for drafts."
-            },
-            "author": {
-              "type": "string",
-              "minLength": 1,
-              "description": "Login of the account that created the release, e.g. octocat."
-            }
-          }
-        },
-        "ReleaseId": {
-          "type": "integer",
-          "minimum": 1,
-          "description": "Numeric release identifier, e.g. 182736455. Stable across tag renames."
         }
       }
     },
@@ -287,11 +276,6 @@ export const TOOLS: readonly ToolSpec[] = [
       "additionalProperties": false,
       "properties": {
         "release_id": {
-          "$ref": "#/$defs/ReleaseId"
-        }
-      },
-      "$defs": {
-        "ReleaseId": {
           "type": "integer",
           "minimum": 1,
           "description": "Numeric release identifier, e.g. 182736455. Stable across tag renames."
@@ -317,7 +301,8 @@ export const TOOLS: readonly ToolSpec[] = [
           "additionalProperties": false,
           "properties": {
             "id": {
-              "$ref": "#/$defs/ReleaseId"
+              "type": "integer",
+              "minimum": 1
             },
             "tag_name": {
               "type": "string",
@@ -360,11 +345,6 @@ export const TOOLS: readonly ToolSpec[] = [
               "description": "Login of the account that created the release, e.g. octocat."
             }
           }
-        },
-        "ReleaseId": {
-          "type": "integer",
-          "minimum": 1,
-          "description": "Numeric release identifier, e.g. 182736455. Stable across tag renames."
         }
       }
     },

@@ -1,4 +1,4 @@
-import { catalogTokens } from "../../budget/catalog.js";
+import { servedCost } from "../../budget/served.js";
 import { parseContract } from "../../spec/parse.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
 
@@ -8,10 +8,11 @@ export interface BudgetOptions {
 }
 
 /**
- * `contractgen budget <spec>`: tokens of the MCP `tools/list` the contract generates, per tool and
- * in total (o200k_base), against the budget it declares. Exit 0 within budget, 1 over it or invalid.
+ * `contractgen budget <spec>`: tokens of the `tools/list` the generated MCP server serves (built
+ * in-process and read through a real MCP client), per tool and in total, in o200k_base (what the budget
+ * counts) and cl100k_base, against the budget the contract declares. Exit 0 within budget, 1 over it or invalid.
  */
-export function budgetCommand(spec: string, options: BudgetOptions, io: Io): number {
+export async function budgetCommand(spec: string, options: BudgetOptions, io: Io): Promise<number> {
   // An over-budget contract is still measured: that is the point of the command.
   const result = parseContract(spec, { checkBudget: false, refRoots: options.refRoot ?? [] });
   if (!result.model) {
@@ -19,20 +20,33 @@ export function budgetCommand(spec: string, options: BudgetOptions, io: Io): num
     return EXIT.invalid;
   }
   const model = result.model;
-  const cost = catalogTokens(model);
-  const tools = cost.perTool.length;
+  const cost = await servedCost(model);
+  const tools = cost.toolCount;
   const { catalogTokens: tokenBudget, maxTools } = model.budget;
-  const within = (tokenBudget === null || cost.total <= tokenBudget) && (maxTools === null || tools <= maxTools);
+  const within = (tokenBudget === null || cost.total.o200k_base <= tokenBudget) && (maxTools === null || tools <= maxTools);
   if (options.format === "json") {
-    io.stdout(`${JSON.stringify({ contract: model.name, version: model.version, tokenizer: "o200k_base", total: cost.total, budget: { catalogTokens: tokenBudget, maxTools }, tools: cost.perTool, toolCount: tools, withinBudget: within }, null, 2)}\n`);
+    const report = {
+      contract: model.name,
+      version: model.version,
+      tokenizer: "o200k_base",
+      total: cost.total.o200k_base,
+      totals: cost.total,
+      budget: { catalogTokens: tokenBudget, maxTools },
+      tools: cost.perTool.map((t) => ({ name: t.name, tokens: t.o200k_base, cl100k_base: t.cl100k_base })),
+      toolCount: tools,
+      withinBudget: within,
+    };
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    const width = Math.max(4, ...cost.perTool.map((t) => t.name.length));
-    const rows = [...cost.perTool].sort((a, b) => b.tokens - a.tokens).map((t) => `  ${t.name.padEnd(width)}  ${String(t.tokens).padStart(6)}`);
+    const width = Math.max(5, ...cost.perTool.map((t) => t.name.length));
+    const row = (name: string, o200k: string, cl100k: string) => `  ${name.padEnd(width)}  ${o200k.padStart(6)}  ${cl100k.padStart(6)}`;
+    const rows = [...cost.perTool].sort((a, b) => b.o200k_base - a.o200k_base).map((t) => row(t.name, String(t.o200k_base), String(t.cl100k_base)));
     io.stdout(
       [
-        `${model.name} ${model.version}: MCP catalogue (tools/list), o200k_base tokens`,
+        `${model.name} ${model.version}: MCP catalogue as served (tools/list through an MCP client), tokens`,
+        row("tool", "o200k", "cl100k"),
         ...rows,
-        `  ${"total".padEnd(width)}  ${String(cost.total).padStart(6)}${tokenBudget !== null ? ` / ${tokenBudget} budget` : ""}`,
+        `${row("total", String(cost.total.o200k_base), String(cost.total.cl100k_base))}${tokenBudget !== null ? `   budget ${tokenBudget} (o200k_base)` : ""}`,
         `  ${tools} tool(s)${maxTools !== null ? ` / ${maxTools} allowed` : ""}`,
         within ? "Within budget." : "Over budget.",
         "",

@@ -8,6 +8,7 @@ import type { ContractModel, ErrorModel, JsonSchema, OperationModel, RecoveryAct
 import { mcpBearerEnv } from "../../model/naming.js";
 import { isSchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
+import { inlineDefinitions, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
 import { descriptorName } from "../sdk/operations.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { commentText, generatedHeader, literal, literalBlock, plainText } from "../shared/literals.js";
@@ -64,15 +65,18 @@ export function servedSchema(schema: JsonSchema): JsonObject | null {
 }
 
 /**
- * The output schema of a tool. An operation with a preview answers either the preview or the result,
- * so its schema is the choice of the two contract schemas, each kept whole under its own `$id` (its
- * local `#/$defs/…` references then resolve inside it).
+ * The output schema of a tool, before compaction. An operation with a preview answers either the preview
+ * or the result, so its schema is the choice of the two contract schemas: sharing their definitions when
+ * those agree, else each kept whole under its own `$id` (its local `#/$defs/…` references then resolve
+ * inside it).
  */
 export function servedOutputSchema(model: ContractModel, op: OperationModel): JsonObject | null {
   const output = servedSchema(op.output.schema);
   if (!op.preview) return output;
   const preview = op.preview.output ? servedSchema(op.preview.output.schema) : null;
   if (!output || !preview) return null;
+  const shared = mergedChoice(output, preview);
+  if (shared) return shared;
   const id = (part: string) => `urn:contractgen:${encodeURIComponent(model.name)}:${encodeURIComponent(model.version)}:${encodeURIComponent(op.names.id)}:${part}`;
   return { type: "object", anyOf: [{ $id: id("result"), ...output }, { $id: id("preview"), ...preview }] };
 }
@@ -148,14 +152,18 @@ export function servedTools(model: ContractModel): Array<{ op: OperationModel; t
   return model.operations
     .filter((op) => op.mcp.exposed)
     .map((op) => {
-      const input = servedSchema(op.input.schema) ?? { type: "object" };
-      const output = servedOutputSchema(model, op);
+      // Served compactly: definitions in place where shorter; the output schema without the sentences
+      // the description or the input schema already say (clients validate results exactly as before).
+      const input = inlineDefinitions(servedSchema(op.input.schema) ?? { type: "object" });
+      const description = toolDescription(model, op);
+      const rawOutput = servedOutputSchema(model, op);
+      const output = rawOutput ? inlineDefinitions(withoutServedAnnotations(rawOutput, servedTexts(description, input))) : null;
       return {
         op,
         tool: {
           name: op.names.tool,
           ...(op.mcp.title ? { title: op.mcp.title } : {}),
-          description: toolDescription(model, op),
+          description,
           inputSchema: input,
           ...(output ? { outputSchema: output } : {}),
           annotations: { ...op.annotations },
@@ -164,7 +172,7 @@ export function servedTools(model: ContractModel): Array<{ op: OperationModel; t
     });
 }
 
-/** The data of every tool descriptor (everything but the validator), in catalogue order. */
+/** The data of every tool descriptor (what `mcp/tools.ts` writes, less the validators, which are code). */
 export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spec: Omit<ToolSpec, "validateInput"> }> {
   const methods = clientMethodNames(model);
   return servedTools(model).map(({ op, tool }) => {
@@ -222,9 +230,9 @@ export function mcpName(model: ContractModel): string {
   return `${model.name}-mcp`;
 }
 
-/** The server's `instructions` (the same in every mode). */
+/** The server's `instructions` (the same in every mode; part of what `initialize` serves). */
 export function serverInstructions(model: ContractModel): string {
-  return `${oneLine(model.title)}: one tool per operation of contract ${oneLine(model.name)} ${oneLine(model.version)}. Results carry structuredContent and the same JSON as text; list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.`;
+  return `${oneLine(model.title)}: one tool per operation of contract ${oneLine(model.name)} ${oneLine(model.version)}. Results carry structuredContent, and as text the same JSON (or a one-line summary when the server is started in summary mode); list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.`;
 }
 
 /** `mcp/server.ts`: the server definition (adapter mode: the generated SDK handles every call). */

@@ -139,8 +139,59 @@ export function errorResult(spec: ToolSpec, e: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: compact({ error }) }] };
 }
 
+const SUMMARY_VALUE_MAX = 80;
+const SUMMARY_FIELDS_MAX = 6;
+
+/** A scalar as the summary shows it: short strings quoted, long ones elided (the data is in structuredContent). */
+function scalar(value: unknown): string | undefined {
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "string") return value.length <= SUMMARY_VALUE_MAX ? JSON.stringify(value) : undefined;
+  return value === null ? "null" : undefined;
+}
+
+/**
+ * The summary text of a result: for a page, how many items and whether the answer is complete (with
+ * the exact continuation when it is not); for a task, its answer fields and completeness; for anything
+ * else its identifying scalars (ids first). Completeness is always stated in words, never implied.
+ */
+export function summaryText(spec: ToolSpec, result: unknown, completeness: Completeness | null): string {
+  const parts: string[] = [];
+  if (result !== null && typeof result === "object" && !Array.isArray(result)) {
+    const out = result as JsonObject;
+    const entries = Object.entries(out);
+    const items = spec.page ? entries.find(([k, v]) => Array.isArray(v) && k !== spec.page!.errorsField) : undefined;
+    if (items) {
+      const n = (items[1] as unknown[]).length;
+      parts.push(`${n} ${items[0]}${spec.page!.partialField && out[spec.page!.partialField] === true ? " (partial page)" : ""}`);
+    } else {
+      // Identifiers first, then the other scalars the result holds at its top level, in its own order.
+      const idLike = (k: string) => k === "id" || k.endsWith("_id") || k.endsWith("Id");
+      const shown = [...entries.filter(([k]) => idLike(k)), ...entries.filter(([k]) => !idLike(k))]
+        .filter(([k]) => !spec.page || (k !== spec.page.nextCursorField && k !== spec.page.cursorField))
+        // The completeness statement below says these in words.
+        .filter(([k]) => !spec.task || (k !== spec.task.continuationField && k !== spec.task.completeField))
+        .map(([k, v]) => [k, scalar(v)] as const)
+        .filter(([, v]) => v !== undefined)
+        .slice(0, SUMMARY_FIELDS_MAX);
+      // A key that is not a plain word is quoted, so a platform's field name cannot forge the line's structure.
+      const key = (k: string) => (/^[A-Za-z0-9_.-]+$/.test(k) ? k : JSON.stringify(k));
+      parts.push(shown.length > 0 ? shown.map(([k, v]) => `${key(k)}=${v}`).join(", ") : `${spec.name} succeeded`);
+    }
+  } else {
+    parts.push(compact(result));
+  }
+  if (completeness) {
+    parts.push(
+      completeness.complete
+        ? "complete."
+        : `incomplete: ${completeness.reasons.join("; ")}${completeness.continuation !== null ? ` (${JSON.stringify(completeness.continuation)})` : ""}.`,
+    );
+  }
+  return `${parts.join(", ")}${completeness ? "" : "."}`;
+}
+
 /** Run one tool call: validate, call the SDK, shape the result. */
-export async function callTool(client: () => McpClient, spec: ToolSpec, args: JsonObject): Promise<CallToolResult> {
+export async function callTool(client: () => McpClient, spec: ToolSpec, args: JsonObject, options: ServeOptions = {}): Promise<CallToolResult> {
   // Invalid arguments are refused before any handler runs, with the SDK's own error for invalid input.
   if (!spec.validateInput(args)) return errorResult(spec, inputRejected(spec.operation, spec.validateInput, null));
   try {
@@ -160,20 +211,26 @@ export async function callTool(client: () => McpClient, spec: ToolSpec, args: Js
     }
     const completeness = completenessOf(spec, result, args);
     const structured = result !== null && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
-    const text = completeness ? compact({ result, completeness }) : compact(result);
+    const text = options.text === "summary" && structured && spec.outputSchema ? summaryText(spec, result, completeness) : completeness ? compact({ result, completeness }) : compact(result);
     return {
       content: [{ type: "text", text }],
       ...(structured && spec.outputSchema ? { structuredContent: structured } : {}),
-      ...(completeness ? { _meta: { [COMPLETENESS_META]: completeness } } : {}),
+      // In summary mode the text already states completeness in words and structuredContent holds the
+      // contract's own page fields: a third copy in _meta would cost every page ~23 tokens (bench/mcp.mjs).
+      ...(completeness && options.text !== "summary" ? { _meta: { [COMPLETENESS_META]: completeness } } : {}),
     };
   } catch (e) {
     return errorResult(spec, e);
   }
 }
 
-/** How a server presents its tools (set by the bin's flags). */
+/** How a server presents its tools and results (set by the bin's flags). */
 export interface ServeOptions extends CatalogueOptions {
-  /** Text block of a result: the serialized JSON (default) or a short summary. */
+  /**
+   * "json" (default): the text is the result as compact JSON, with the completeness statement, which
+   * `_meta` repeats for programs; "summary": one short line that states completeness (and the exact
+   * continuation) in words, the data in structuredContent only, no `_meta` copy.
+   */
   readonly text?: "json" | "summary";
 }
 
@@ -190,7 +247,7 @@ export interface McpService {
 export function createMcpService(def: McpDefinition, options: ServeOptions = {}): McpService {
   let client: McpClient | undefined;
   const sdk = () => (client ??= def.createClient());
-  const catalogue = buildCatalogue(def.tools, def.toolsets, options, (spec, args) => callTool(sdk, spec, args));
+  const catalogue = buildCatalogue(def.tools, def.toolsets, options, (spec, args) => callTool(sdk, spec, args, options));
   const unknown = options.discovery ? ` (discovery mode: run tools through call_tool)` : "";
   const instructions = options.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
   return {

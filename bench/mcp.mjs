@@ -1,0 +1,424 @@
+// Benchmark of the generated MCP server. Usage: npm run bench:mcp (part of npm run bench).
+// (a) The incident lab (variants A, B1, B2, C) over stdio against the reference incidents platform:
+//     tool calls, records, tool-response tokens and all-message tokens (o200k_base, every JSON-RPC
+//     line in both directions counted with its newline, initialize and tools/list included), in both
+//     text modes, next to the article's table, with the driver's acceptance check.
+// (b) Catalogue tokens per tool for every example (o200k_base, cl100k_base), as `contractgen budget`
+//     measures them, next to openapi-mcp-generator's catalogue for the same operations.
+// (c) tools/call latency against a direct SDK call on loopback (median over N reads), in memory and stdio.
+// Writes bench/results/mcp.json and mcp.md.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Writable } from "node:stream";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsM from "ajv-formats";
+import { incidentSeed, OPEN_P1_CHECKOUT_PRODUCTION, startIncidentsServer } from "../dist/examples/incidents/server.js";
+import { countTokens, countTokensCl100k } from "../dist/src/budget/catalog.js";
+import { servedCost } from "../dist/src/budget/served.js";
+import { servedTexts, withoutServedAnnotations } from "../dist/src/emit/mcp/compact.js";
+import { servedTools } from "../dist/src/emit/mcp/tools.js";
+import { parseContract } from "../dist/src/spec/parse.js";
+import { contractToOpenApi } from "./openapi.mjs";
+
+const TOKEN = "bench-token-3b9d";
+const BUILT = resolve("test-results/sdk");
+const ARTICLE = {
+  A: { toolCalls: 3, records: 120, toolResponseTokens: 44626, allMessageTokens: 45476, outcome: "Accepted" },
+  B1: { toolCalls: 1, records: 2, toolResponseTokens: 820, allMessageTokens: 1516, outcome: "Accepted" },
+  B2: { toolCalls: 1, records: 2, toolResponseTokens: 274, allMessageTokens: 989, outcome: "Accepted" },
+  C: { toolCalls: 1, records: 40, toolResponseTokens: 14872, allMessageTokens: 15548, outcome: "Rejected: INC-088 missing" },
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const dirs = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "contractgen-bench-mcp-"));
+  dirs.push(d);
+  return d;
+};
+
+function newClient() {
+  const ajv = new Ajv2020({ strict: false });
+  addFormatsM.default(ajv);
+  return new Client({ name: "contractgen-bench", version: "1.0.0" }, { jsonSchemaValidator: new AjvJsonSchemaValidator(ajv) });
+}
+
+// -- build: the generated packages exactly as the tests build them (test/e2e/global-setup.ts) --------
+console.error("building generated-examples into test-results/sdk …");
+execFileSync(process.execPath, [resolve("node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
+// The generated bin serves JSON text and the whole catalogue; this launcher serves the same definition
+// in summary mode and/or with one tool (as the article's lab server had), through the same runtime.
+const LAUNCHER = join(BUILT, "bench-incidents-mcp.mjs");
+writeFileSync(
+  LAUNCHER,
+  `import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createMcpServer } from "./incidents/mcp/runtime/server.js";
+import { mcpDefinition } from "./incidents/mcp/server.js";
+const def = mcpDefinition();
+const only = process.env.BENCH_TOOLS ? process.env.BENCH_TOOLS.split(",") : null;
+const server = createMcpServer(only ? { ...def, tools: def.tools.filter((t) => only.includes(t.name)) } : def, { text: process.env.BENCH_TEXT === "summary" ? "summary" : "json" });
+await server.connect(new StdioServerTransport());
+`,
+);
+
+const platform = await startIncidentsServer({ token: TOKEN });
+
+// -- (a) the incident lab ----------------------------------------------------------------------------
+
+/** Spawn a server, connect a client over its stdio, record every line both ways. */
+async function stdioSession({ text, tools }) {
+  const useBin = text === "json" && tools === null;
+  const child = spawn(process.execPath, [useBin ? join(BUILT, "incidents/mcp/main.js") : LAUNCHER], {
+    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "journal.sqlite"), BENCH_TEXT: text, ...(tools ? { BENCH_TOOLS: tools.join(",") } : {}) },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const wire = { out: [], in: [] };
+  child.stdout.on("data", (c) => wire.in.push(c));
+  const tap = new Writable({
+    write(chunk, enc, cb) {
+      wire.out.push(Buffer.from(chunk));
+      child.stdin.write(chunk, cb);
+    },
+  });
+  // The client speaks newline-delimited JSON-RPC over the child's pipes (the stdio framing both ways).
+  const transport = new StdioServerTransport(child.stdout, tap);
+  const client = newClient();
+  await client.connect(transport);
+  await client.listTools();
+  return {
+    client,
+    async close() {
+      await client.close();
+      child.stdin.end();
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
+      return lines(wire);
+    },
+  };
+}
+
+function lines(wire) {
+  const split = (chunks, dir) =>
+    Buffer.concat(chunks)
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l.length > 0)
+      .map((l) => ({ dir, line: `${l}\n`, msg: JSON.parse(l) }));
+  return [...split(wire.out, "client→server"), ...split(wire.in, "server→client")];
+}
+
+const FILTERS = { status: "open", severity: "P1", service: "checkout", environment: "production" };
+const PROJECTION = ["id", "severity", "status", "service", "environment", "owner", "evidence_ref"];
+const VARIANTS = {
+  A: { args: { limit: 40 }, allPages: true, driverFilter: true },
+  B1: { args: { ...FILTERS, limit: 40 }, allPages: true, driverFilter: false },
+  B2: { args: { ...FILTERS, fields: PROJECTION, limit: 40 }, allPages: true, driverFilter: false },
+  C: { args: { limit: 40 }, allPages: false, driverFilter: true },
+};
+
+const expected = incidentSeed()
+  .filter((i) => OPEN_P1_CHECKOUT_PRODUCTION.includes(i.id))
+  .map((i) => ({ id: i.id, owner: i.owner, evidence_ref: i.evidence_ref }));
+
+/** The article's acceptance: a whole traversal (last cursor null, totals match, nothing partial, no errors) and the expected answer. */
+function accept(pages, variant) {
+  const records = pages.flatMap((p) => p.incidents);
+  const problems = [];
+  if (pages.at(-1).next_cursor !== null) problems.push("traversal not finished (next_cursor not null)");
+  if (pages.some((p) => p.total_matching !== records.length)) problems.push("declared total differs from records received");
+  if (pages.some((p) => p.partial || p.errors.length > 0)) problems.push("a page was partial or had errors");
+  const matching = variant.driverFilter ? records.filter((r) => Object.entries(FILTERS).every(([k, v]) => r[k] === v)) : records;
+  const answer = matching.map((r) => ({ id: r.id, owner: r.owner, evidence_ref: r.evidence_ref })).sort((a, b) => a.id.localeCompare(b.id));
+  for (const e of expected) {
+    const got = answer.find((a) => a.id === e.id);
+    if (!got) problems.push(`${e.id} missing`);
+    else if (got.owner !== e.owner || got.evidence_ref !== e.evidence_ref) problems.push(`${e.id} owner or evidence differs`);
+  }
+  if (answer.length !== expected.length) problems.push(`${answer.length} incidents where ${expected.length} expected`);
+  return { accepted: problems.length === 0, problems, answer: answer.map((a) => a.id) };
+}
+
+async function runVariant(name, { text, tools }) {
+  const variant = VARIANTS[name];
+  const s = await stdioSession({ text, tools });
+  const pages = [];
+  const statements = [];
+  let cursor;
+  do {
+    const r = await s.client.callTool({ name: "list_incidents", arguments: { ...variant.args, ...(cursor ? { cursor } : {}) } });
+    if (r.isError) throw new Error(`list_incidents failed: ${r.content[0].text}`);
+    pages.push(r.structuredContent);
+    statements.push({ meta: r._meta?.["contractgen/completeness"] ?? null, text: r.content[0].text });
+    cursor = r.structuredContent.next_cursor;
+  } while (variant.allPages && cursor);
+  const wire = await s.close();
+  const callIds = new Set(wire.filter((w) => w.msg.method === "tools/call").map((w) => w.msg.id));
+  const responses = wire.filter((w) => w.dir === "server→client" && callIds.has(w.msg.id));
+  const tok = (ws) => ws.reduce((n, w) => n + countTokens(w.line), 0);
+  const listLine = wire.find((w) => w.dir === "server→client" && w.msg.result?.tools);
+  // What the tool responses would cost with parts left out (the same lines, re-serialised without them).
+  const without = (drop) => responses.reduce((n, w) => n + countTokens(`${JSON.stringify({ ...w.msg, result: drop(w.msg.result) })}\n`), 0);
+  const verdict = accept(pages, variant);
+  return {
+    variant: name,
+    text,
+    catalogue: tools ? tools.join(",") : "all tools",
+    toolCalls: pages.length,
+    records: pages.reduce((n, p) => n + p.incidents.length, 0),
+    toolResponseTokens: tok(responses),
+    allMessageTokens: tok(wire),
+    catalogueTokens: listLine ? countTokens(listLine.line) : null,
+    messages: wire.length,
+    ifNoMeta: without(({ _meta, ...r }) => r),
+    ifNoStructured: without(({ structuredContent, ...r }) => r),
+    ifNoText: without(({ content, ...r }) => ({ ...r, content: [] })),
+    lastStatement: statements.at(-1),
+    // What the model reads in the last page's text: the JSON's completeness, or the summary's words.
+    serverSaysComplete: text === "json" ? JSON.parse(statements.at(-1).text).completeness.complete : /, complete\.$/.test(statements.at(-1).text) ? true : /, incomplete: /.test(statements.at(-1).text) ? false : null,
+    accepted: verdict.accepted,
+    outcome: verdict.accepted ? "Accepted" : `Rejected: ${verdict.problems.join("; ")}`,
+    answer: verdict.answer,
+  };
+}
+
+const lab = [];
+for (const text of ["json", "summary"]) {
+  for (const tools of [null, ["list_incidents"]]) {
+    for (const name of Object.keys(VARIANTS)) {
+      const first = await runVariant(name, { text, tools });
+      const again = await runVariant(name, { text, tools });
+      lab.push({ ...first, repeatable: first.toolResponseTokens === again.toolResponseTokens && first.allMessageTokens === again.allMessageTokens });
+    }
+  }
+}
+
+// -- (b) catalogue per tool ----------------------------------------------------------------------------
+
+/** openapi-mcp-generator 4.0.1, installed on demand outside the project's dependencies. */
+async function anchorGenerator() {
+  const dir = resolve("test-results/bench-anchor");
+  const entry = join(dir, "node_modules/openapi-mcp-generator/dist/api.js");
+  if (!existsSync(entry)) {
+    mkdirSync(dir, { recursive: true });
+    const r = spawnSync("npm", ["install", "--prefix", dir, "--no-audit", "--no-fund", "--ignore-scripts", "openapi-mcp-generator@4.0.1"], { encoding: "utf8", timeout: 180_000 });
+    if (r.status !== 0 || !existsSync(entry)) return null;
+  }
+  return (await import(entry)).getToolsFromOpenApi;
+}
+const getToolsFromOpenApi = await anchorGenerator();
+
+const catalogue = [];
+for (const spec of readdirSync("specs").filter((f) => f.endsWith(".yaml")).sort()) {
+  const model = parseContract(`specs/${spec}`).model;
+  const cost = await servedCost(model);
+  const tools = servedTools(model).map((t) => t.tool);
+  const n = tools.length;
+  // Reference points: the same catalogue without output schemas, and with output schemas stripped of every annotation.
+  const noOutput = countTokens(JSON.stringify({ tools: tools.map(({ outputSchema, ...t }) => t) }));
+  const bareOutput = countTokens(JSON.stringify({ tools: tools.map((t) => (t.outputSchema ? { ...t, outputSchema: withoutServedAnnotations(t.outputSchema, servedTexts("", t.outputSchema)) } : t)) }));
+  let anchor = null;
+  if (getToolsFromOpenApi) {
+    const generated = await getToolsFromOpenApi(contractToOpenApi(model), { dereference: true });
+    const listed = { tools: generated.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) };
+    anchor = { tools: generated.length, o200k: countTokens(JSON.stringify(listed)), cl100k: countTokensCl100k(JSON.stringify(listed)) };
+  }
+  catalogue.push({
+    spec: `specs/${spec}`,
+    tools: n,
+    budget: model.budget.catalogTokens,
+    o200k: cost.total.o200k_base,
+    cl100k: cost.total.cl100k_base,
+    perToolO200k: cost.total.o200k_base / n,
+    perToolCl100k: cost.total.cl100k_base / n,
+    perTool: cost.perTool,
+    withoutOutputSchemasO200k: noOutput,
+    outputSchemasWithoutAnyAnnotationO200k: bareOutput,
+    openapiMcpGenerator: anchor,
+    ratioToGenerator: anchor ? cost.total.o200k_base / n / (anchor.o200k / anchor.tools) : null,
+  });
+}
+// Is `budget` still a fast command? CLI end to end next to `validate` of the same contract.
+const cliMs = (args) => {
+  const runs = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    spawnSync(process.execPath, ["bin/contractgen.js", ...args], { encoding: "utf8" });
+    runs.push(performance.now() - t);
+  }
+  return median(runs);
+};
+const budgetCli = { validateMs: cliMs(["validate", "specs/incidents.yaml"]), budgetMs: cliMs(["budget", "specs/incidents.yaml"]) };
+
+// -- (c) latency -----------------------------------------------------------------------------------------
+
+const N = 200;
+async function timeCalls(call) {
+  for (let i = 0; i < 20; i++) await call();
+  const samples = [];
+  for (let i = 0; i < N; i++) {
+    const t = performance.now();
+    await call();
+    samples.push(performance.now() - t);
+  }
+  return median(samples);
+}
+const sdkModule = await import(join(BUILT, "incidents/sdk/index.js"));
+const sdk = new sdkModule.IncidentsClient({ baseUrl: platform.url, token: TOKEN, journal: join(tempDir(), "sdk.sqlite") });
+const READ = { incident_id: "INC-017" };
+const sdkMs = await timeCalls(() => sdk.getIncident(READ));
+sdk.close();
+
+const serverModule = await import(join(BUILT, "incidents/mcp/server.js"));
+const memServer = serverModule.createServer({ baseUrl: platform.url, token: TOKEN, journal: join(tempDir(), "mem.sqlite") });
+const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+await memServer.connect(serverSide);
+const memClient = newClient();
+await memClient.connect(clientSide);
+await memClient.listTools();
+const memoryMs = await timeCalls(() => memClient.callTool({ name: "get_incident", arguments: READ }));
+await memClient.close();
+await memServer.close();
+// The same without the client's output validation (a client that has not listed tools validates nothing):
+// how much of the overhead is the client's, not the server's.
+const bare = serverModule.createServer({ baseUrl: platform.url, token: TOKEN, journal: join(tempDir(), "bare.sqlite") });
+const [bareClientSide, bareServerSide] = InMemoryTransport.createLinkedPair();
+await bare.connect(bareServerSide);
+const bareClient = new Client({ name: "contractgen-bench", version: "1.0.0" });
+await bareClient.connect(bareClientSide);
+const memoryUnvalidatedMs = await timeCalls(() => bareClient.callTool({ name: "get_incident", arguments: READ }));
+await bareClient.close();
+await bare.close();
+
+// Over stdio with the SDK's own client transport (no wire capture in the way): the generated bin as a host runs it.
+const stdioClient = newClient();
+await stdioClient.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [join(BUILT, "incidents/mcp/main.js")],
+    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "stdio.sqlite") },
+  }),
+);
+await stdioClient.listTools();
+const stdioMs = await timeCalls(() => stdioClient.callTool({ name: "get_incident", arguments: READ }));
+const stdioPingMs = await timeCalls(() => stdioClient.ping());
+await stdioClient.close();
+
+// The platform in a process of its own, as a real one is: the SDK call and the stdio server both cross a process boundary to reach it.
+const remote = spawn(process.execPath, ["dist/examples/incidents/main.js", "--port", "0", "--token", TOKEN], { stdio: ["ignore", "pipe", "inherit"] });
+const remoteUrl = await new Promise((res, rej) => {
+  let seen = "";
+  remote.stdout.on("data", (c) => {
+    seen += c;
+    const m = /listening on (http:\/\/\S+)/.exec(seen);
+    if (m) res(m[1]);
+  });
+  remote.once("exit", () => rej(new Error(`platform exited: ${seen}`)));
+});
+const remoteSdk = new sdkModule.IncidentsClient({ baseUrl: remoteUrl, token: TOKEN, journal: join(tempDir(), "rsdk.sqlite") });
+const remoteSdkMs = await timeCalls(() => remoteSdk.getIncident(READ));
+remoteSdk.close();
+const remoteStdio = newClient();
+await remoteStdio.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [join(BUILT, "incidents/mcp/main.js")],
+    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: remoteUrl, INCIDENTS_JOURNAL: join(tempDir(), "rstdio.sqlite") },
+  }),
+);
+await remoteStdio.listTools();
+const remoteStdioMs = await timeCalls(() => remoteStdio.callTool({ name: "get_incident", arguments: READ }));
+await remoteStdio.close();
+remote.kill();
+await new Promise((r) => (remote.exitCode !== null || remote.signalCode !== null ? r() : remote.once("exit", r)));
+
+const latency = {
+  calls: N,
+  read: "get_incident INC-017",
+  sdkMs,
+  memoryMs,
+  memoryUnvalidatedMs,
+  stdioMs,
+  stdioPingMs,
+  memoryRatio: memoryMs / sdkMs,
+  stdioRatio: stdioMs / sdkMs,
+  platformOutOfProcess: { sdkMs: remoteSdkMs, stdioMs: remoteStdioMs, stdioRatio: remoteStdioMs / remoteSdkMs },
+  loadAverage: loadavg(),
+};
+
+await platform.close();
+for (const d of dirs) rmSync(d, { recursive: true, force: true });
+
+// -- report ----------------------------------------------------------------------------------------------
+
+const report = { date: new Date().toISOString(), node: process.version, tokenizer: "o200k_base (gpt-tokenizer)", article: ARTICLE, lab, catalogue, budgetCli, latency };
+mkdirSync("bench/results", { recursive: true });
+writeFileSync("bench/results/mcp.json", `${JSON.stringify(report, null, 2)}\n`);
+
+const f0 = (x) => (x === null || x === undefined ? "–" : Number(x).toFixed(0));
+const f2 = (x) => (x === null || x === undefined ? "–" : Number(x).toFixed(2));
+const labRows = (text, catalogueName) =>
+  lab
+    .filter((r) => r.text === text && r.catalogue === catalogueName)
+    .map(
+      (r) =>
+        `| ${r.variant} | ${r.toolCalls} (${ARTICLE[r.variant].toolCalls}) | ${r.records} (${ARTICLE[r.variant].records}) | ${r.toolResponseTokens} (${ARTICLE[r.variant].toolResponseTokens}) | ${r.allMessageTokens} (${ARTICLE[r.variant].allMessageTokens}) | ${r.ifNoMeta} | ${r.ifNoStructured} | ${r.serverSaysComplete === null ? "–" : r.serverSaysComplete} | ${r.outcome} (${ARTICLE[r.variant].outcome}) | ${r.repeatable ? "yes" : "no"} |`,
+    );
+const labHeader = [
+  "| variant | tool calls | records | tool-response tokens | all-message tokens | … without `_meta` | … without structuredContent | server says complete (last page) | outcome | same twice |",
+  "|---|---:|---:|---:|---:|---:|---:|---|---|---|",
+];
+const b2 = (text, cat) => lab.find((r) => r.variant === "B2" && r.text === text && r.catalogue === cat);
+const md = [
+  "# MCP benchmark",
+  "",
+  `Node ${process.version}. Tokens: o200k_base (gpt-tokenizer), each JSON-RPC line counted with its newline, both directions; all-message includes initialize, notifications and tools/list. The article's figures in parentheses (its server: one tool, Python SDK). "… without" columns: the same tool responses re-serialised without that part.`,
+  "",
+  "## (a) Incident lab over stdio (generated server → reference incidents platform)",
+  "",
+  ...[
+    ["json", "all tools"],
+    ["json", "list_incidents"],
+    ["summary", "all tools"],
+    ["summary", "list_incidents"],
+  ].flatMap(([text, cat]) => [
+    `### text: ${text}; catalogue: ${cat === "all tools" ? "all 4 tools (generated bin)" : "list_incidents only (as the article's lab)"}`,
+    "",
+    ...labHeader,
+    ...labRows(text, cat),
+    "",
+  ]),
+  `B2 goal ≤ 150 tool-response tokens with the answer accepted: json ${b2("json", "all tools").toolResponseTokens} (${b2("json", "all tools").ifNoMeta} without its \`_meta\` copy of the completeness), summary ${b2("summary", "all tools").toolResponseTokens} (summary mode sends no \`_meta\` copy), accepted: ${b2("summary", "all tools").accepted}.`,
+  "\"same twice\": each variant is run twice on fresh server processes; A and C differ by a token or two between runs because the platform's cursors carry their issue time.",
+  `B2 summary text: \`${b2("summary", "all tools").lastStatement.text}\`; C summary text: \`${lab.find((r) => r.variant === "C" && r.text === "summary").lastStatement.text.slice(0, 160)}…\``,
+  "",
+  "## (b) Catalogue tokens (tools/list as served, read through an MCP client)",
+  "",
+  "| spec | tools | o200k total | cl100k total | o200k / tool | cl100k / tool | budget | o200k if output schemas had no annotation | o200k without output schemas | openapi-mcp-generator 4.0.1, same operations (o200k / tool) | ratio per tool |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ...catalogue.map(
+    (c) =>
+      `| ${c.spec} | ${c.tools} | ${c.o200k} | ${c.cl100k} | ${f0(c.perToolO200k)} | ${f0(c.perToolCl100k)} | ${c.budget ?? "–"} | ${c.outputSchemasWithoutAnyAnnotationO200k} | ${c.withoutOutputSchemasO200k} | ${c.openapiMcpGenerator ? `${c.openapiMcpGenerator.o200k} (${f0(c.openapiMcpGenerator.o200k / c.openapiMcpGenerator.tools)})` : "not installable"} | ${f2(c.ratioToGenerator)} |`,
+  ),
+  "",
+  `openapi-mcp-generator is measured on an OpenAPI 3.1 document written from the same contract (bench/openapi.mjs), dereferenced as its CLI does; its tools/list serves name, description (the operation's description, else its summary) and inputSchema, no outputSchema and no annotations. The issue's GitHub anchor: 306 tokens per tool. \`contractgen budget specs/incidents.yaml\` end to end: ${f0(budgetCli.budgetMs)} ms (validate: ${f0(budgetCli.validateMs)} ms).`,
+  "",
+  "## (c) tools/call latency vs a direct SDK call (loopback, reference platform)",
+  "",
+  `Median of ${N} calls of ${latency.read} after 20 warm-up calls; the MCP client validates structuredContent against the output schema (Ajv 2020).`,
+  "",
+  "| SDK call (ms) | MCP in memory (ms) | ratio | … client not validating the output (ms) | ratio | MCP stdio (ms) | ratio | stdio ping (ms) |",
+  "|---:|---:|---:|---:|---:|---:|---:|---:|",
+  `| ${f2(sdkMs)} | ${f2(memoryMs)} | ${f2(latency.memoryRatio)} | ${f2(memoryUnvalidatedMs)} | ${f2(memoryUnvalidatedMs / sdkMs)} | ${f2(stdioMs)} | ${f2(latency.stdioRatio)} | ${f2(stdioPingMs)} |`,
+  "",
+  `Platform in its own process (as a real one is): SDK ${f2(remoteSdkMs)} ms, MCP stdio ${f2(remoteStdioMs)} ms, ratio ${f2(latency.platformOutOfProcess.stdioRatio)}.`,
+  "",
+  `Load average while measuring: ${latency.loadAverage.map((x) => x.toFixed(1)).join(", ")} (${process.env.CI ? "CI" : "shared machine"}); the ratios move with it.`,
+  "",
+];
+writeFileSync("bench/results/mcp.md", md.join("\n"));
+console.log(md.join("\n"));
