@@ -52,30 +52,17 @@ function newClient() {
 // -- build: the generated packages exactly as the tests build them (test/e2e/global-setup.ts) --------
 console.error("building generated-examples into test-results/sdk …");
 execFileSync(process.execPath, [resolve("node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
-// The generated bin serves JSON text and the whole catalogue; this launcher serves the same definition
-// in summary mode and/or with one tool (as the article's lab server had), through the same runtime.
-const LAUNCHER = join(BUILT, "bench-incidents-mcp.mjs");
-writeFileSync(
-  LAUNCHER,
-  `import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createMcpServer } from "./incidents/mcp/runtime/server.js";
-import { mcpDefinition } from "./incidents/mcp/server.js";
-const def = mcpDefinition();
-const only = process.env.BENCH_TOOLS ? process.env.BENCH_TOOLS.split(",") : null;
-const server = createMcpServer(only ? { ...def, tools: def.tools.filter((t) => only.includes(t.name)) } : def, { text: process.env.BENCH_TEXT === "summary" ? "summary" : "json" });
-await server.connect(new StdioServerTransport());
-`,
-);
-
 const platform = await startIncidentsServer({ token: TOKEN });
 
 // -- (a) the incident lab ----------------------------------------------------------------------------
 
 /** Spawn a server, connect a client over its stdio, record every line both ways. */
 async function stdioSession({ text, tools }) {
-  const useBin = text === "json" && tools === null;
-  const child = spawn(process.execPath, [useBin ? join(BUILT, "incidents/mcp/main.js") : LAUNCHER], {
-    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "journal.sqlite"), BENCH_TEXT: text, ...(tools ? { BENCH_TOOLS: tools.join(",") } : {}) },
+  // The generated bin, as a user starts it: summary mode and the one-tool catalogue (as the article's
+  // lab server had) are its own flags.
+  const flags = [...(text === "summary" ? ["--text", "summary"] : []), ...(tools ? ["--tools", tools.join(",")] : [])];
+  const child = spawn(process.execPath, [join(BUILT, "incidents/mcp/main.js"), ...flags], {
+    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "journal.sqlite") },
     stdio: ["pipe", "pipe", "inherit"],
   });
   const wire = { out: [], in: [] };
@@ -255,32 +242,56 @@ const cliMs = (args) => {
 const budgetCli = { validateMs: cliMs(["validate", "specs/incidents.yaml"]), budgetMs: cliMs(["budget", "specs/incidents.yaml"]) };
 
 // -- (c) latency -----------------------------------------------------------------------------------------
+// Each MCP path is timed against the direct SDK call in the same loop, alternating call by call, so a
+// noisy neighbour slows both sides alike; the ratio of the two medians is the figure.
 
-const N = 200;
-async function timeCalls(call) {
-  for (let i = 0; i < 20; i++) await call();
-  const samples = [];
-  for (let i = 0; i < N; i++) {
-    const t = performance.now();
-    await call();
-    samples.push(performance.now() - t);
+const N = 400;
+async function timePaired(direct, viaMcp) {
+  for (let i = 0; i < 20; i++) {
+    await direct();
+    await viaMcp();
   }
-  return median(samples);
+  const a = [];
+  const b = [];
+  for (let i = 0; i < N; i++) {
+    // Which side goes first alternates too (a warm connection must not favour one side).
+    const order = i % 2 === 0 ? [[direct, a], [viaMcp, b]] : [[viaMcp, b], [direct, a]];
+    for (const [call, samples] of order) {
+      const t = performance.now();
+      await call();
+      samples.push(performance.now() - t);
+    }
+  }
+  return { sdkMs: median(a), mcpMs: median(b), ratio: median(b) / median(a) };
 }
 const sdkModule = await import(join(BUILT, "incidents/sdk/index.js"));
-const sdk = new sdkModule.IncidentsClient({ baseUrl: platform.url, token: TOKEN, journal: join(tempDir(), "sdk.sqlite") });
-const READ = { incident_id: "INC-017" };
-const sdkMs = await timeCalls(() => sdk.getIncident(READ));
-sdk.close();
-
 const serverModule = await import(join(BUILT, "incidents/mcp/server.js"));
+const READ = { incident_id: "INC-017" };
+
+/** An MCP client of the generated bin over stdio, as a host runs it. */
+async function stdioClientFor(baseUrl) {
+  const client = newClient();
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(BUILT, "incidents/mcp/main.js")],
+      env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: baseUrl, INCIDENTS_JOURNAL: join(tempDir(), "stdio.sqlite") },
+    }),
+  );
+  await client.listTools(); // from here on the client validates structuredContent against the output schema
+  return client;
+}
+
+const sdk = new sdkModule.IncidentsClient({ baseUrl: platform.url, token: TOKEN, journal: join(tempDir(), "sdk.sqlite") });
+const direct = () => sdk.getIncident(READ);
+
 const memServer = serverModule.createServer({ baseUrl: platform.url, token: TOKEN, journal: join(tempDir(), "mem.sqlite") });
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 await memServer.connect(serverSide);
 const memClient = newClient();
 await memClient.connect(clientSide);
 await memClient.listTools();
-const memoryMs = await timeCalls(() => memClient.callTool({ name: "get_incident", arguments: READ }));
+const memory = await timePaired(direct, () => memClient.callTool({ name: "get_incident", arguments: READ }));
 await memClient.close();
 await memServer.close();
 // The same without the client's output validation (a client that has not listed tools validates nothing):
@@ -290,23 +301,15 @@ const [bareClientSide, bareServerSide] = InMemoryTransport.createLinkedPair();
 await bare.connect(bareServerSide);
 const bareClient = new Client({ name: "contractgen-bench", version: "1.0.0" });
 await bareClient.connect(bareClientSide);
-const memoryUnvalidatedMs = await timeCalls(() => bareClient.callTool({ name: "get_incident", arguments: READ }));
+const memoryUnvalidated = await timePaired(direct, () => bareClient.callTool({ name: "get_incident", arguments: READ }));
 await bareClient.close();
 await bare.close();
 
-// Over stdio with the SDK's own client transport (no wire capture in the way): the generated bin as a host runs it.
-const stdioClient = newClient();
-await stdioClient.connect(
-  new StdioClientTransport({
-    command: process.execPath,
-    args: [join(BUILT, "incidents/mcp/main.js")],
-    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "stdio.sqlite") },
-  }),
-);
-await stdioClient.listTools();
-const stdioMs = await timeCalls(() => stdioClient.callTool({ name: "get_incident", arguments: READ }));
-const stdioPingMs = await timeCalls(() => stdioClient.ping());
+const stdioClient = await stdioClientFor(platform.url);
+const stdio = await timePaired(direct, () => stdioClient.callTool({ name: "get_incident", arguments: READ }));
+const stdioPing = await timePaired(direct, () => stdioClient.ping());
 await stdioClient.close();
+sdk.close();
 
 // The platform in a process of its own, as a real one is: the SDK call and the stdio server both cross a process boundary to reach it.
 const remote = spawn(process.execPath, ["dist/examples/incidents/main.js", "--port", "0", "--token", TOKEN], { stdio: ["ignore", "pipe", "inherit"] });
@@ -320,18 +323,9 @@ const remoteUrl = await new Promise((res, rej) => {
   remote.once("exit", () => rej(new Error(`platform exited: ${seen}`)));
 });
 const remoteSdk = new sdkModule.IncidentsClient({ baseUrl: remoteUrl, token: TOKEN, journal: join(tempDir(), "rsdk.sqlite") });
-const remoteSdkMs = await timeCalls(() => remoteSdk.getIncident(READ));
+const remoteStdio = await stdioClientFor(remoteUrl);
+const outOfProcess = await timePaired(() => remoteSdk.getIncident(READ), () => remoteStdio.callTool({ name: "get_incident", arguments: READ }));
 remoteSdk.close();
-const remoteStdio = newClient();
-await remoteStdio.connect(
-  new StdioClientTransport({
-    command: process.execPath,
-    args: [join(BUILT, "incidents/mcp/main.js")],
-    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: remoteUrl, INCIDENTS_JOURNAL: join(tempDir(), "rstdio.sqlite") },
-  }),
-);
-await remoteStdio.listTools();
-const remoteStdioMs = await timeCalls(() => remoteStdio.callTool({ name: "get_incident", arguments: READ }));
 await remoteStdio.close();
 remote.kill();
 await new Promise((r) => (remote.exitCode !== null || remote.signalCode !== null ? r() : remote.once("exit", r)));
@@ -339,14 +333,15 @@ await new Promise((r) => (remote.exitCode !== null || remote.signalCode !== null
 const latency = {
   calls: N,
   read: "get_incident INC-017",
-  sdkMs,
-  memoryMs,
-  memoryUnvalidatedMs,
-  stdioMs,
-  stdioPingMs,
-  memoryRatio: memoryMs / sdkMs,
-  stdioRatio: stdioMs / sdkMs,
-  platformOutOfProcess: { sdkMs: remoteSdkMs, stdioMs: remoteStdioMs, stdioRatio: remoteStdioMs / remoteSdkMs },
+  sdkMs: stdio.sdkMs,
+  memoryMs: memory.mcpMs,
+  memoryUnvalidatedMs: memoryUnvalidated.mcpMs,
+  stdioMs: stdio.mcpMs,
+  stdioPingMs: stdioPing.mcpMs,
+  memoryRatio: memory.ratio,
+  memoryUnvalidatedRatio: memoryUnvalidated.ratio,
+  stdioRatio: stdio.ratio,
+  platformOutOfProcess: { sdkMs: outOfProcess.sdkMs, stdioMs: outOfProcess.mcpMs, stdioRatio: outOfProcess.ratio },
   loadAverage: loadavg(),
 };
 
@@ -409,13 +404,13 @@ const md = [
   "",
   "## (c) tools/call latency vs a direct SDK call (loopback, reference platform)",
   "",
-  `Median of ${N} calls of ${latency.read} after 20 warm-up calls; the MCP client validates structuredContent against the output schema (Ajv 2020).`,
+  `Median of ${N} calls of ${latency.read} after 20 warm-up calls, each MCP path interleaved call by call with a direct SDK call (so load hits both alike; the SDK column is the stdio pairing's); the MCP client validates structuredContent against the output schema (Ajv 2020).`,
   "",
   "| SDK call (ms) | MCP in memory (ms) | ratio | … client not validating the output (ms) | ratio | MCP stdio (ms) | ratio | stdio ping (ms) |",
   "|---:|---:|---:|---:|---:|---:|---:|---:|",
-  `| ${f2(sdkMs)} | ${f2(memoryMs)} | ${f2(latency.memoryRatio)} | ${f2(memoryUnvalidatedMs)} | ${f2(memoryUnvalidatedMs / sdkMs)} | ${f2(stdioMs)} | ${f2(latency.stdioRatio)} | ${f2(stdioPingMs)} |`,
+  `| ${f2(latency.sdkMs)} | ${f2(latency.memoryMs)} | ${f2(latency.memoryRatio)} | ${f2(latency.memoryUnvalidatedMs)} | ${f2(latency.memoryUnvalidatedRatio)} | ${f2(latency.stdioMs)} | ${f2(latency.stdioRatio)} | ${f2(latency.stdioPingMs)} |`,
   "",
-  `Platform in its own process (as a real one is): SDK ${f2(remoteSdkMs)} ms, MCP stdio ${f2(remoteStdioMs)} ms, ratio ${f2(latency.platformOutOfProcess.stdioRatio)}.`,
+  `Platform in its own process (as a real one is): SDK ${f2(latency.platformOutOfProcess.sdkMs)} ms, MCP stdio ${f2(latency.platformOutOfProcess.stdioMs)} ms, ratio ${f2(latency.platformOutOfProcess.stdioRatio)}.`,
   "",
   `Load average while measuring: ${latency.loadAverage.map((x) => x.toFixed(1)).join(", ")} (${process.env.CI ? "CI" : "shared machine"}); the ratios move with it.`,
   "",
