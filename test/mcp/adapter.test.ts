@@ -11,7 +11,7 @@ import { startBillingServer } from "../../examples/billing/server.js";
 import { startReleasesServer, STABLE_RELEASES_MIXED, RELEASE_FACTS } from "../../examples/releases/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
 import { type LossyProxy, startLossyProxy } from "../e2e/lossy-proxy.js";
-import { connectInMemory, connectStdio, textJson } from "./harness.js";
+import { connectInMemory, connectStdio, text } from "./support.js";
 
 const TOKEN = "mcp-adapter-token-91d3";
 const dir = mkdtempSync(join(tmpdir(), "mcp-adapter-"));
@@ -58,7 +58,7 @@ describe("lost response across server processes (stdio)", () => {
       expect(proxy.stats.dropped).toBe(1);
       expect(lost.isError).toBe(true);
       expect(lost.structuredContent).toBeUndefined();
-      expect(textJson(lost).error).toMatchObject({ class: "transient", outcome: "unknown", nextAction: "retry_same_key", operation: "create_customer", operationKey: args.idempotency_key });
+      expect(text(lost).error).toMatchObject({ class: "transient", outcome: "unknown", nextAction: "retry_same_key", operation: "create_customer", operationKey: args.idempotency_key });
       expect(customersWithEmail(args.email)).toBe(1); // the platform did commit
       expect(JSON.stringify(lost) + first.stderr()).not.toContain(TOKEN);
       // The server process dies (no orderly shutdown): only the journal file survives.
@@ -73,7 +73,7 @@ describe("lost response across server processes (stdio)", () => {
         const forwarded = proxy.stats.forwarded;
         const changed = await second.call("create_customer", { ...args, name: "MCP Lost, renamed" });
         expect(changed.isError).toBe(true);
-        expect(textJson(changed).error).toMatchObject({ code: "CLIENT_OPERATION_KEY_REUSED", class: "conflict", action: "stop_and_surface", operation: "create_customer", outcome: "rejected" });
+        expect(text(changed).error).toMatchObject({ code: "CLIENT_OPERATION_KEY_REUSED", class: "conflict", action: "stop_and_surface", operation: "create_customer", outcome: "rejected" });
         expect(proxy.stats.forwarded).toBe(forwarded);
         expect((billing.db.prepare("SELECT COUNT(*) AS n FROM customers WHERE name = ?").get("MCP Lost, renamed") as { n: number }).n).toBe(0);
 
@@ -100,7 +100,7 @@ describe("lost response across server processes (stdio)", () => {
       expect(made.isError).toBeFalsy();
       const refused = await b.call("create_customer", { email: "mcp.key@example.com", name: "Two", idempotency_key: key });
       expect(refused.isError).toBe(true);
-      expect(textJson(refused).error).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED", class: "conflict", action: "stop_and_surface", outcome: "rejected" });
+      expect(text(refused).error).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED", class: "conflict", action: "stop_and_surface", outcome: "rejected" });
       expect(customersWithEmail("mcp.key@example.com")).toBe(1);
     } finally {
       await a.close();
@@ -124,7 +124,7 @@ describe("the release count (releases)", () => {
       expect(r.isError).toBeFalsy();
       expect(r.structuredContent).toEqual({ count: STABLE_RELEASES_MIXED, records_examined: RELEASE_FACTS.mixed.releases, complete: true, continuation: null });
       const completeness = { complete: true, continuation: null, reasons: [] };
-      expect(textJson(r)).toEqual({ result: r.structuredContent, completeness });
+      expect(text(r)).toEqual({ result: r.structuredContent, completeness });
       expect(r._meta?.["contractgen/completeness"]).toEqual(completeness);
     } finally {
       await c.close();
@@ -139,7 +139,7 @@ describe("the release count (releases)", () => {
       const first = await c.call("count_stable_releases", {});
       const out = first.structuredContent as { count: number; records_examined: number; complete: boolean; continuation: string | null };
       expect(out).toMatchObject({ records_examined: 15, complete: false, continuation: expect.any(String) });
-      const completeness = textJson(first).completeness;
+      const completeness = text(first).completeness;
       expect(completeness).toMatchObject({ complete: false, continuation: out.continuation });
       expect(completeness.reasons.join(" ")).toMatch(/continuation/);
       let last = out;
@@ -147,7 +147,7 @@ describe("the release count (releases)", () => {
         const next = await c.call("count_stable_releases", { continuation: last.continuation });
         expect(next.isError).toBeFalsy();
         last = next.structuredContent as typeof out;
-        expect(textJson(next).completeness.complete).toBe(last.complete);
+        expect(text(next).completeness.complete).toBe(last.complete);
       }
       expect(last).toEqual({ count: STABLE_RELEASES_MIXED, records_examined: RELEASE_FACTS.mixed.releases, complete: true, continuation: null });
     } finally {

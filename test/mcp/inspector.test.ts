@@ -15,7 +15,7 @@ import { startIncidentsServer } from "../../examples/incidents/server.js";
 import { startReleasesServer } from "../../examples/releases/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
 import { parseContract } from "../../src/spec/parse.js";
-import { built } from "./harness.js";
+import { built } from "./support.js";
 
 const TOKEN = "inspector-token-2d9f";
 const PACKAGE = resolve("node_modules/@modelcontextprotocol/inspector");

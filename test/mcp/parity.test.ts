@@ -16,7 +16,7 @@ import { RELEASE_FACTS, startReleasesServer, STABLE_RELEASES_MIXED } from "../..
 import type { Faults, RunningPlatform } from "../../examples/shared/host.js";
 import type { CommandSpec } from "../../src/cli-runtime/program.js";
 import { startLossyProxy } from "../e2e/lossy-proxy.js";
-import { built, connectInMemory, textJson } from "./harness.js";
+import { built, connectInMemory, text } from "./support.js";
 
 const TOKEN = "parity-token-3c7a";
 /** A second caller that may read customers and nothing else. */
@@ -351,9 +351,9 @@ const mcpAdapter: Adapter = async (run, steps) => {
   try {
     for (const step of steps) {
       const r = await c.call(step.tool, argsOf(step, outcomes));
-      if (r.isError) outcomes.push({ ok: false, error: textJson(r).error as Record<string, unknown> });
+      if (r.isError) outcomes.push({ ok: false, error: text(r).error as Record<string, unknown> });
       // Pages and tasks come back as { result, completeness } in text; structuredContent is the result.
-      else outcomes.push({ ok: true, result: r.structuredContent ?? textJson(r) });
+      else outcomes.push({ ok: true, result: r.structuredContent ?? text(r) });
     }
   } finally {
     await c.close();

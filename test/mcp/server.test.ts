@@ -3,16 +3,9 @@
  * Client against the reference platforms: the catalogue is the contract's, results state their
  * completeness, preview/confirm and preconditions behave as in the SDK, failures keep their class.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsM from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBillingServer } from "../../examples/billing/server.js";
 import { startIncidentsServer } from "../../examples/incidents/server.js";
@@ -22,39 +15,20 @@ import { inlineDefinitions, servedTexts, withoutServedAnnotations } from "../../
 import { servedOutputSchema, servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract } from "../../src/spec/parse.js";
+import { built, countingFetch, freshJournal, newClient, removeJournals, text, TOKEN } from "./support.js";
 
-const TOKEN = "mcp-test-token-5f1c";
 const SPECS = ["billing.v1", "billing.v2", "incidents", "releases"] as const;
-const built = (name: string, file: string) => resolve("test-results/sdk", name, file);
 
 type McpServerLike = { connect(t: unknown): Promise<void>; close(): Promise<void> };
 type ServerModule = { createServer(options?: Record<string, unknown>): McpServerLike; mcpDefinition(options?: Record<string, unknown>): unknown };
 type RuntimeModule = { createMcpServer(def: unknown, serve?: { text?: "json" | "summary" }): McpServerLike };
 
-/** A client that validates structured results with a draft 2020-12 validator (the contract's dialect). */
-function newClient(): Client {
-  const ajv = new Ajv2020({ strict: false });
-  (addFormatsM as unknown as { default: (a: Ajv2020) => void }).default(ajv);
-  return new Client({ name: "contractgen-test", version: "1.0.0" }, { jsonSchemaValidator: new AjvJsonSchemaValidator(ajv as never) });
-}
-
-const dirs: string[] = [];
-const freshJournal = () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcp-journal-"));
-  dirs.push(dir);
-  return join(dir, "journal.sqlite");
-};
-
 /** Connect a client to the generated server of `name` in memory; `requests` counts what reaches the platform. */
 async function connect(name: string, options: Record<string, unknown>, serve?: { text?: "json" | "summary" }) {
   const mod = (await import(built(name, "mcp/server.js"))) as ServerModule;
   const runtime = (await import(built(name, "mcp/runtime/server.js"))) as RuntimeModule;
-  let requests = 0;
-  const counting: typeof fetch = (input, init) => {
-    requests++;
-    return fetch(input, init);
-  };
-  const clientOptions = { token: TOKEN, journal: freshJournal(), retry: { initialDelayMs: 5 }, fetch: counting, ...options };
+  const counting = countingFetch();
+  const clientOptions = { token: TOKEN, journal: freshJournal(), retry: { initialDelayMs: 5 }, fetch: counting.fetch, ...options };
   const server = serve ? runtime.createMcpServer(mod.mcpDefinition(clientOptions), serve) : mod.createServer(clientOptions);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -63,7 +37,7 @@ async function connect(name: string, options: Record<string, unknown>, serve?: {
   await client.listTools(); // the client validates later results against the listed output schemas
   return {
     client,
-    requests: () => requests,
+    requests: counting.count,
     call: async (tool: string, args: Record<string, unknown>) => (await client.callTool({ name: tool, arguments: args })) as CallToolResult,
     close: async () => {
       await client.close();
@@ -72,7 +46,6 @@ async function connect(name: string, options: Record<string, unknown>, serve?: {
   };
 }
 
-const text = (r: CallToolResult) => JSON.parse((r.content[0] as { text: string }).text) as Record<string, any>;
 
 const platforms: RunningPlatform[] = [];
 let billing: RunningPlatform;
@@ -84,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const p of platforms) await p.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  removeJournals();
 });
 
 describe("tools/list", () => {
