@@ -26,6 +26,7 @@ import { servedTexts, withoutServedAnnotations } from "../dist/src/emit/mcp/comp
 import { servedTools } from "../dist/src/emit/mcp/tools.js";
 import { parseContract } from "../dist/src/spec/parse.js";
 import { contractToOpenApi } from "./openapi.mjs";
+import { syntheticContract } from "./synthetic.mjs";
 
 const TOKEN = "bench-token-3b9d";
 const BUILT = resolve("test-results/sdk");
@@ -199,10 +200,15 @@ async function anchorGenerator() {
 }
 const getToolsFromOpenApi = await anchorGenerator();
 
+// Every example, and a synthetic 1,000-operation contract (bench/synthetic.mjs) for scale.
+const syntheticFile = join(tempDir(), "synthetic-1000.yaml");
+writeFileSync(syntheticFile, syntheticContract(1000));
 const catalogue = [];
-for (const spec of readdirSync("specs").filter((f) => f.endsWith(".yaml")).sort()) {
-  const model = parseContract(`specs/${spec}`).model;
+for (const spec of [...readdirSync("specs").filter((f) => f.endsWith(".yaml")).sort().map((f) => `specs/${f}`), syntheticFile]) {
+  const model = parseContract(spec).model;
   const cost = await servedCost(model);
+  // Progressive discovery: three meta tools whatever the contract's size (tools are described on demand).
+  const discovery = await servedCost(model, { discovery: true });
   const tools = servedTools(model).map((t) => t.tool);
   const n = tools.length;
   // Reference points: the same catalogue without output schemas, and with output schemas stripped of every annotation.
@@ -215,7 +221,7 @@ for (const spec of readdirSync("specs").filter((f) => f.endsWith(".yaml")).sort(
     anchor = { tools: generated.length, o200k: countTokens(JSON.stringify(listed)), cl100k: countTokensCl100k(JSON.stringify(listed)) };
   }
   catalogue.push({
-    spec: `specs/${spec}`,
+    spec: spec === syntheticFile ? "synthetic, 1,000 operations" : spec,
     tools: n,
     budget: model.budget.catalogTokens,
     o200k: cost.total.o200k_base,
@@ -227,6 +233,8 @@ for (const spec of readdirSync("specs").filter((f) => f.endsWith(".yaml")).sort(
     outputSchemasWithoutAnyAnnotationO200k: bareOutput,
     openapiMcpGenerator: anchor,
     ratioToGenerator: anchor ? cost.total.o200k_base / n / (anchor.o200k / anchor.tools) : null,
+    discoveryO200k: discovery.total.o200k_base,
+    discoveryRatioToGenerator: anchor ? discovery.total.o200k_base / n / (anchor.o200k / anchor.tools) : null,
   });
 }
 // Is `budget` still a fast command? CLI end to end next to `validate` of the same contract.
@@ -393,11 +401,11 @@ const md = [
   "",
   "## (b) Catalogue tokens (tools/list as served, read through an MCP client)",
   "",
-  "| spec | tools | o200k total | cl100k total | o200k / tool | cl100k / tool | budget | o200k if output schemas had no annotation | o200k without output schemas | openapi-mcp-generator 4.0.1, same operations (o200k / tool) | ratio per tool |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  "| spec | tools | o200k total | cl100k total | o200k / tool | cl100k / tool | budget | o200k if output schemas had no annotation | o200k without output schemas | openapi-mcp-generator 4.0.1, same operations (o200k / tool) | ratio per tool | discovery mode: whole catalogue (o200k) | discovery: ratio per tool |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ...catalogue.map(
     (c) =>
-      `| ${c.spec} | ${c.tools} | ${c.o200k} | ${c.cl100k} | ${f0(c.perToolO200k)} | ${f0(c.perToolCl100k)} | ${c.budget ?? "–"} | ${c.outputSchemasWithoutAnyAnnotationO200k} | ${c.withoutOutputSchemasO200k} | ${c.openapiMcpGenerator ? `${c.openapiMcpGenerator.o200k} (${f0(c.openapiMcpGenerator.o200k / c.openapiMcpGenerator.tools)})` : "not installable"} | ${f2(c.ratioToGenerator)} |`,
+      `| ${c.spec} | ${c.tools} | ${c.o200k} | ${c.cl100k} | ${f0(c.perToolO200k)} | ${f0(c.perToolCl100k)} | ${c.budget ?? "–"} | ${c.outputSchemasWithoutAnyAnnotationO200k} | ${c.withoutOutputSchemasO200k} | ${c.openapiMcpGenerator ? `${c.openapiMcpGenerator.o200k} (${f0(c.openapiMcpGenerator.o200k / c.openapiMcpGenerator.tools)})` : "not installable"} | ${f2(c.ratioToGenerator)} | ${c.discoveryO200k} | ${f2(c.discoveryRatioToGenerator)} |`,
   ),
   "",
   `openapi-mcp-generator is measured on an OpenAPI 3.1 document written from the same contract (bench/openapi.mjs), dereferenced as its CLI does; its tools/list serves name, description (the operation's description, else its summary) and inputSchema, no outputSchema and no annotations. The issue's GitHub anchor: 306 tokens per tool. \`contractgen budget specs/incidents.yaml\` end to end: ${f0(budgetCli.budgetMs)} ms (validate: ${f0(budgetCli.validateMs)} ms).`,

@@ -8,7 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { serverInstructions, mcpName, toolSpecs } from "../emit/mcp/tools.js";
-import { createMcpServer, type McpDefinition } from "../mcp-runtime/server.js";
+import { createMcpServer, type McpDefinition, type ServeOptions } from "../mcp-runtime/server.js";
 import type { ContractModel } from "../model/types.js";
 import { countTokens, countTokensCl100k } from "./catalog.js";
 
@@ -32,9 +32,9 @@ export function catalogueDefinition(model: ContractModel): McpDefinition {
   };
 }
 
-/** `tools/list` as a client receives it from the generated server. */
-export async function servedCatalogue(model: ContractModel): Promise<Tool[]> {
-  const server = createMcpServer(catalogueDefinition(model));
+/** `tools/list` as a client receives it from the generated server (started with `serve`'s flags). */
+export async function servedCatalogue(model: ContractModel, serve: ServeOptions = {}): Promise<Tool[]> {
+  const server = createMcpServer(catalogueDefinition(model), serve);
   // Listing is all this client does: it need not compile the output schemas to check tool results.
   const client = new Client({ name: "contractgen-budget", version: "1.0.0" }, { jsonSchemaValidator: NO_RESULT_VALIDATION });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -65,8 +65,8 @@ export interface ServedCost {
 }
 
 /** Token counts of what the server serves, in both tokenizers. */
-export async function servedCost(model: ContractModel): Promise<ServedCost> {
-  const tools = await servedCatalogue(model);
+export async function servedCost(model: ContractModel, serve: ServeOptions = {}): Promise<ServedCost> {
+  const tools = await servedCatalogue(model, serve);
   const whole = JSON.stringify({ tools });
   return {
     tokenizers: ["o200k_base", "cl100k_base"],
