@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BILLING_SEED_CUSTOMERS, startBillingServer } from "../../examples/billing/server.js";
@@ -363,6 +363,8 @@ describe("seeded defects: each breaks the promise it names, and only with the sw
       expect(SEEDED_DEFECTS[id]).toMatch(/^[^\n]{20,}$/);
     }
     expect(Object.keys(CASES).sort()).toEqual([...SEEDED_DEFECT_IDS].sort());
+    const readme = readFileSync("examples/README.md", "utf8");
+    expect(SEEDED_DEFECT_IDS.filter((id) => !readme.includes(`| \`${id}\` |`))).toEqual([]);
   });
 
   describe.each(SEEDED_DEFECT_IDS.map((id) => [id, CASES[id]] as const))("%s", (id, c) => {
