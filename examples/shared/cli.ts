@@ -1,9 +1,10 @@
 /**
  * The command line of the example servers: `--port`, `--db`, `--token` (or the contract's token
- * environment variable), plus options of the platform. Prints the URL and serves until interrupted.
+ * environment variable), `--defect` (a seeded defect, for proving a test suite bites), plus options
+ * of the platform. Prints the URL and serves until interrupted.
  */
 import { parseArgs } from "node:util";
-import type { RunningPlatform } from "./host.js";
+import { type RunningPlatform, SEEDED_DEFECT_IDS, isSeededDefect } from "./host.js";
 import { exampleContract, type ExampleServerOptions } from "./example.js";
 
 export interface ExampleCli<Extra> {
@@ -21,10 +22,11 @@ export async function runExampleCli<Extra>(cli: ExampleCli<Extra>, argv: readonl
   const tokenEnv = auth.type === "none" ? null : auth.tokenEnv;
   const defaultPort = new URL(model.transport.baseUrl).port || "0";
   const usage = [
-    `usage: ${model.name} [--port N] [--db FILE] [--token TOKEN]${Object.keys(cli.extraOptions ?? {}).map((o) => ` [--${o} VALUE]`).join("")}`,
+    `usage: ${model.name} [--port N] [--db FILE] [--token TOKEN] [--defect NAME]${Object.keys(cli.extraOptions ?? {}).map((o) => ` [--${o} VALUE]`).join("")}`,
     `  --port   port on 127.0.0.1 (default ${defaultPort}, from the contract's baseUrl; 0 picks a free one)`,
     "  --db     SQLite file (default: in memory)",
     `  --token  bearer token callers must send${tokenEnv ? ` (default: $${tokenEnv})` : ""}`,
+    `  --defect break one promise of the contract on purpose: ${SEEDED_DEFECT_IDS.join(", ")}`,
     ...Object.entries(cli.extraOptions ?? {}).map(([name, help]) => `  --${name}  ${help}`),
   ].join("\n");
 
@@ -36,6 +38,7 @@ export async function runExampleCli<Extra>(cli: ExampleCli<Extra>, argv: readonl
         port: { type: "string" },
         db: { type: "string" },
         token: { type: "string" },
+        defect: { type: "string" },
         help: { type: "boolean" },
         ...Object.fromEntries(Object.keys(cli.extraOptions ?? {}).map((name) => [name, { type: "string" as const }])),
       },
@@ -48,12 +51,15 @@ export async function runExampleCli<Extra>(cli: ExampleCli<Extra>, argv: readonl
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${String(values.port)}`);
     const token = (values.token as string | undefined) ?? (tokenEnv ? process.env[tokenEnv] : undefined);
     if (tokenEnv && !token) throw new Error(`give --token or set ${tokenEnv}`);
+    const defect = values.defect as string | undefined;
+    if (defect !== undefined && !isSeededDefect(defect)) throw new Error(`--defect must be one of ${SEEDED_DEFECT_IDS.join(", ")}, not ${defect}`);
     const all = values as Readonly<Record<string, string | boolean | undefined>>;
     const extras = Object.fromEntries(Object.keys(cli.extraOptions ?? {}).map((name) => [name, all[name] as string | undefined]));
     options = {
       port,
       db: (values.db as string | undefined) ?? ":memory:",
       ...(token ? { token } : {}),
+      ...(defect !== undefined ? { defect } : {}),
       ...cli.extra(extras),
     };
   } catch (error) {
@@ -64,6 +70,7 @@ export async function runExampleCli<Extra>(cli: ExampleCli<Extra>, argv: readonl
 
   const running = await cli.start(options);
   process.stdout.write(`${model.title} (${model.name} ${model.version}) listening on ${running.url}\n`);
+  if (running.defect) process.stderr.write(`${model.name}: seeded defect ${running.defect} (this platform breaks its contract on purpose)\n`);
   const shutdown = () => {
     running.close().then(
       () => process.exit(0),

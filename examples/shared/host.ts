@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract } from "../../src/spec/parse.js";
 import { ContractHost, type Credential, type Faults, type Handlers, type HostResponse, newRequestId } from "../../src/host-runtime/contract-host.js";
+import { SEEDED_DEFECT_IDS, type SeededDefect, isSeededDefect } from "../../src/host-runtime/seeded-defects.js";
 import { compileRoutes, decodeInput, matchRoute } from "./http-binding.js";
 import type { Database } from "./sqlite.js";
 
@@ -28,6 +29,7 @@ export {
   paramsHash,
 } from "../../src/host-runtime/contract-host.js";
 export { PlatformError, type PlatformErrorOptions, codeForClass } from "../../src/host-runtime/errors.js";
+export { SEEDED_DEFECT_IDS, SEEDED_DEFECTS, type SeededDefect, isSeededDefect } from "../../src/host-runtime/seeded-defects.js";
 
 export interface PlatformOptions {
   /** Path of the contract document, or an already parsed model. */
@@ -45,6 +47,8 @@ export interface PlatformOptions {
   /** How long a request waits for a concurrent request with the same idempotency key. */
   readonly keyWaitMs?: number;
   readonly log?: (line: string) => void;
+  /** One defect to seed on purpose (SEEDED_DEFECTS), to prove a test suite notices it; absent = correct platform. */
+  readonly defect?: SeededDefect;
 }
 
 export interface RunningPlatform {
@@ -56,6 +60,8 @@ export interface RunningPlatform {
   /** The live fault switches (the object passed in, or a fresh one). */
   readonly faults: Faults;
   readonly host: ContractHost;
+  /** The defect this platform was seeded with, or null. */
+  readonly defect: SeededDefect | null;
   /** Stop listening and drop open connections. The database stays open. */
   close(): Promise<void>;
 }
@@ -74,6 +80,9 @@ export function loadContract(path: string): ContractModel {
 }
 
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
+  if (options.defect !== undefined && !isSeededDefect(options.defect)) {
+    throw new Error(`${String(options.defect)} is not a seeded defect; use one of ${SEEDED_DEFECT_IDS.join(", ")}.`);
+  }
   const model = typeof options.spec === "string" ? loadContract(options.spec) : options.spec;
   const credentials = new Map<string, Credential>(Object.entries(options.credentials ?? {}));
   if (options.token !== undefined) credentials.set(options.token, { caller: "default", scopes: ["*"] });
@@ -89,6 +98,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.now ? { now: options.now } : {}),
     ...(options.keyWaitMs !== undefined ? { keyWaitMs: options.keyWaitMs } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.defect ? { seededDefect: options.defect } : {}),
   });
   const routes = compileRoutes(model.operations);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -136,6 +146,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     db: options.db,
     faults: host.faults,
     host,
+    defect: options.defect ?? null,
     close: () => stop(server),
   };
 }

@@ -56,13 +56,16 @@ export function listPage<Row>(ctx: HandlerContext, validInput: object, source: P
   const where = allOf(source.where, position);
   const order = source.orderBy.map((k) => `${k.column} ${k.direction === "asc" ? "ASC" : "DESC"}`).join(", ");
   const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${source.table} WHERE ${source.where.text}`).get(...source.where.params) as { n: number }).n;
-  const rows = ctx.db.prepare(`SELECT * FROM ${source.table} WHERE ${where.text} ORDER BY ${order} LIMIT ?`).all(...where.params, limit + 1) as Row[];
+  // Rows past this page that make it say "more follows": normally one; the seeded defect
+  // stops-pagination-early wants a whole further page, so the page before the last ends the traversal.
+  const lookahead = ctx.seededDefect === "stops-pagination-early" ? limit + 1 : 1;
+  const rows = ctx.db.prepare(`SELECT * FROM ${source.table} WHERE ${where.text} ORDER BY ${order} LIMIT ?`).all(...where.params, limit + lookahead) as Row[];
 
   const onPage = rows.slice(0, limit);
   const last = onPage[onPage.length - 1];
   const pageNumber = (cursor?.page ?? 0) + 1;
   const next =
-    rows.length > limit && last !== undefined
+    rows.length >= limit + lookahead && last !== undefined
       ? issuePosition(ctx, "page", binding, { after: source.orderBy.map((k) => (last as Record<string, unknown>)[k.column]), page: pageNumber })
       : null;
 
@@ -75,8 +78,10 @@ export function listPage<Row>(ctx: HandlerContext, validInput: object, source: P
     pageErrors.push({ ...fault.error });
   }
 
+  // The seeded defect drops-partial hides the shard failure: the page looks complete.
+  if (ctx.seededDefect === "drops-partial") pageErrors.length = 0;
   const output: Record<string, unknown> = { [page.itemsField]: items, [page.nextCursorField]: next };
-  if (page.totalField !== null) output[page.totalField] = total;
+  if (page.totalField !== null) output[page.totalField] = ctx.seededDefect === "miscounts-total" ? total + 1 : total;
   if (page.partialField !== null) output[page.partialField] = pageErrors.length > 0;
   if (page.errorsField !== null) output[page.errorsField] = pageErrors;
   return output;
@@ -138,7 +143,10 @@ export function countScan(ctx: HandlerContext, validInput: object, source: ScanS
     examined: (resumed?.examined ?? 0) + batch.examined,
   };
   const rest = allOf(source.examined, greaterThan(source.key, batch.last));
-  const more = batch.last !== null && ctx.db.prepare(`SELECT 1 FROM ${source.table} WHERE ${rest.text} LIMIT 1`).get(...rest.params) !== undefined;
+  const more =
+    batch.last !== null &&
+    ctx.seededDefect !== "count-stops-early" &&
+    ctx.db.prepare(`SELECT 1 FROM ${source.table} WHERE ${rest.text} LIMIT 1`).get(...rest.params) !== undefined;
   return {
     ...progress,
     complete: !more,

@@ -2,6 +2,7 @@
  * The idempotency journal (docs/wire-protocol.md, "Idempotency"): per operation, scope and key, the
  * hash of the parameters and, once the first execution finished, its response.
  */
+import type { SeededDefect } from "./seeded-defects.js";
 import type { Database } from "./sqlite.js";
 
 export interface JournalKey {
@@ -48,14 +49,17 @@ export class IdempotencyJournal {
       )`);
   }
 
-  /** Reserve the key, or say why not. Entries older than `retentionMs` are forgotten first. */
-  claim(ref: JournalKey, paramsHash: string, retentionMs: number): Claim {
+  /**
+   * Reserve the key, or say why not. Entries older than `retentionMs` are forgotten first.
+   * `defect` is only ever set on a reference platform seeded with one (seeded-defects.ts).
+   */
+  claim(ref: JournalKey, paramsHash: string, retentionMs: number, defect: SeededDefect | null = null): Claim {
     return this.db.transaction((): Claim => {
       const now = this.now().getTime();
       const where = "operation = ? AND scope = ? AND key = ?";
       const args = [ref.operation, ref.scope, ref.key];
       let row = this.db.prepare(`SELECT * FROM idempotency_journal WHERE ${where}`).get(...args) as JournalRow | undefined;
-      if (row && row.created_at + retentionMs <= now) {
+      if (row && (row.created_at + retentionMs <= now || defect === "ignores-operation-key")) {
         this.db.prepare(`DELETE FROM idempotency_journal WHERE ${where}`).run(...args);
         row = undefined;
       }
@@ -65,7 +69,7 @@ export class IdempotencyJournal {
           .run(...args, paramsHash, now);
         return { kind: "claimed" };
       }
-      if (row.params_hash !== paramsHash) return { kind: "mismatch" };
+      if (row.params_hash !== paramsHash && defect !== "replays-changed-parameters") return { kind: "mismatch" };
       if (row.state === "in_progress") return { kind: "in_progress" };
       return { kind: "replay", status: row.response_status ?? 200, body: row.response_body ?? "" };
     })();

@@ -4,6 +4,7 @@
  * expire, and consumed by the one execution they authorise.
  */
 import { randomBytes } from "node:crypto";
+import type { SeededDefect } from "./seeded-defects.js";
 import type { Database } from "./sqlite.js";
 
 export interface Confirmation {
@@ -62,15 +63,16 @@ export class ConfirmTokens {
    * Redeem `token` for an execution of `operation` with these parameters, or say why it cannot be;
    * a `singleUse` token (`preview.singleUse`) authorises only its first execution.
    * Call inside the execution's transaction, so a failed execution leaves the token unused.
+   * `defect` is only ever set on a reference platform seeded with one (seeded-defects.ts).
    */
-  redeem(token: unknown, operation: string, caller: string, paramsHash: string, singleUse: boolean): TokenRefusal | null {
-    if (typeof token !== "string" || token === "") return "missing";
+  redeem(token: unknown, operation: string, caller: string, paramsHash: string, singleUse: boolean, defect: SeededDefect | null = null): TokenRefusal | null {
+    if (typeof token !== "string" || token === "") return defect === "executes-without-confirm-token" ? null : "missing";
     const row = this.db.prepare("SELECT * FROM confirm_tokens WHERE token = ?").get(token) as TokenRow | undefined;
     if (!row || row.operation !== operation || row.caller !== caller) return "unknown";
     if (row.params_hash !== paramsHash) return "other_parameters";
-    if (row.used_at !== null && singleUse) return "used";
+    if (row.used_at !== null && singleUse && defect !== "reuses-single-use-token") return "used";
     const now = this.now().getTime();
-    if (row.expires_at <= now) return "expired";
+    if (row.expires_at <= now && defect !== "accepts-expired-token") return "expired";
     if (row.used_at === null) this.db.prepare("UPDATE confirm_tokens SET used_at = ? WHERE token = ?").run(now, token);
     return null;
   }

@@ -13,10 +13,12 @@ import { type Confirmation, ConfirmTokens, type TokenRefusal } from "./confirm-t
 import { CursorCodec } from "./cursors.js";
 import { FALLBACK_ERRORS, NotImplementedError, PlatformError, type PlatformErrorOptions, codeForClass } from "./errors.js";
 import { IdempotencyJournal, type JournalKey } from "./idempotency-journal.js";
+import type { SeededDefect } from "./seeded-defects.js";
 import type { Database } from "./sqlite.js";
 import { type FieldProblem, SchemaValidator } from "./validation.js";
 
 export type { Confirmation } from "./confirm-tokens.js";
+export type { SeededDefect } from "./seeded-defects.js";
 
 // ---------------------------------------------------------------------------------------------
 // What handlers see and provide
@@ -48,6 +50,8 @@ export interface HandlerContext {
   /** Signs and reads cursors and continuations (see paging.ts). */
   readonly cursors: CursorCodec;
   readonly faults: Faults;
+  /** Set only on a reference platform seeded with a defect on purpose (seeded-defects.ts); handlers ignore it. */
+  readonly seededDefect?: SeededDefect;
   /** An error with the operation's invalid_input code, naming `field`. */
   invalidInput(field: string | null, message: string, details?: Readonly<Record<string, unknown>>): PlatformError;
 }
@@ -152,6 +156,11 @@ export interface ContractHostOptions {
   readonly keyWaitMs?: number;
   /** Where unexpected failures are reported (never with credentials). */
   readonly log?: (line: string) => void;
+  /**
+   * Break one promise of the contract on purpose (seeded-defects.ts), so a test suite can prove it
+   * notices. Only reference platforms set it; absent, the host behaves as the contract says.
+   */
+  readonly seededDefect?: SeededDefect;
 }
 
 const KEY_POLL_MS = 10;
@@ -165,6 +174,7 @@ export class ContractHost {
   private readonly now: () => Date;
   private readonly keyWaitMs: number;
   private readonly log: (line: string) => void;
+  private readonly defect: SeededDefect | null;
   private readonly validator = new SchemaValidator();
   private readonly journal: IdempotencyJournal;
   private readonly confirmTokens: ConfirmTokens;
@@ -180,6 +190,7 @@ export class ContractHost {
     this.faults = options.faults ?? {};
     this.keyWaitMs = options.keyWaitMs ?? 30_000;
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.defect = options.seededDefect ?? null;
     checkHandlers(this.model, this.handlers);
     this.journal = new IdempotencyJournal(this.db, this.now);
     this.confirmTokens = new ConfirmTokens(this.db, this.now);
@@ -227,6 +238,7 @@ export class ContractHost {
     }
     const missing = op.scopes.filter((scope) => !caller.hasScope(scope));
     if (missing.length > 0) {
+      if (this.defect === "permission-as-transient") throw this.fail(op, "transient", `${op.names.id} could not be authorised just now; retry.`);
       throw this.fail(op, "permission", `${op.names.id} needs the scope ${missing.join(", ")}, which this caller does not have.`, {
         details: { missing_scopes: missing },
       });
@@ -235,7 +247,8 @@ export class ContractHost {
   }
 
   private validInput(op: HostOperation, input: Readonly<Record<string, unknown>>, decodeProblems: readonly FieldProblem[]): Record<string, unknown> {
-    const problems = [...decodeProblems, ...(decodeProblems.length > 0 ? [] : this.validator.problems(op.input.schema, input))];
+    const skipSchema = decodeProblems.length > 0 || this.defect === "ignores-invalid-input";
+    const problems = [...decodeProblems, ...(skipSchema ? [] : this.validator.problems(op.input.schema, input))];
     for (const p of op.preconditions) {
       if (p.required && input[p.field] === undefined) problems.push({ field: p.field, message: `${p.field} is required` });
     }
@@ -281,6 +294,7 @@ export class ContractHost {
       now: this.now,
       cursors: this.cursors,
       faults: this.faults,
+      ...(this.defect ? { seededDefect: this.defect } : {}),
       invalidInput: (field, message, details) => new PlatformError(invalidCode, message, { field, details: details ?? null }),
     };
   }
@@ -288,7 +302,7 @@ export class ContractHost {
   private async preview(op: HostOperation, preview: HostPreview, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
     const handler = this.handlers.get(op.names.id) as StagedHandler & Required<Pick<StagedHandler, "preview">>;
     // A preview fails on a stale expectation exactly as the execution would, before any token exists.
-    this.checkedTarget(op, handler, input, ctx);
+    if (this.defect !== "precondition-only-at-execution") this.checkedTarget(op, handler, input, ctx);
     const confirmation = this.confirmTokens.prepare(preview.ttlMs);
     const output = await handler.preview(input as never, ctx, confirmation);
     if (output === null || typeof output !== "object" || Array.isArray(output)) {
@@ -308,7 +322,7 @@ export class ContractHost {
     const hash = paramsHash(op, input);
     const giveUpAt = Date.now() + this.keyWaitMs;
     for (;;) {
-      const claim = this.journal.claim(ref, hash, idempotency.retentionMs);
+      const claim = this.journal.claim(ref, hash, idempotency.retentionMs, this.defect);
       if (claim.kind === "claimed") break;
       if (claim.kind === "replay") return respond(claim.status, claim.body, { "Idempotent-Replayed": "true" });
       if (claim.kind === "mismatch") {
@@ -367,7 +381,7 @@ export class ContractHost {
   }
 
   private redeemConfirmToken(op: HostOperation, preview: HostPreview, input: Record<string, unknown>, ctx: HandlerContext): void {
-    const refusal = this.confirmTokens.redeem(input[preview.confirmTokenField], op.names.id, ctx.caller.id, paramsHash(op, input), preview.singleUse);
+    const refusal = this.confirmTokens.redeem(input[preview.confirmTokenField], op.names.id, ctx.caller.id, paramsHash(op, input), preview.singleUse, this.defect);
     if (refusal) {
       throw this.hostError(preview.invalidTokenError ?? "CONFIRMATION_REQUIRED", `${refusalText(refusal, preview.confirmTokenField)} Nothing was executed: preview these exact parameters (${preview.dryRunField}: true) and pass back its ${preview.confirmTokenField}.`, {
         details: { reason: refusal },
@@ -377,6 +391,7 @@ export class ContractHost {
 
   private checkPreconditions(op: HostOperation, input: Record<string, unknown>, target: unknown): void {
     const record = (target ?? {}) as Record<string, unknown>;
+    if (this.defect === "ignores-expected-revision") return;
     for (const p of op.preconditions) {
       const expected = input[p.field];
       if (expected === undefined) continue;
@@ -392,7 +407,7 @@ export class ContractHost {
 
   /** Apply the projection, check the output against the contract, and serialize it. */
   private encodeOutput(op: HostOperation, input: Record<string, unknown>, output: unknown, schema: JsonSchema): string {
-    const projected = project(op, input, output);
+    const projected = project(op, input, output, this.defect === "leaks-unprojected-field");
     const problems = this.validator.problems(schema, projected);
     if (problems.length > 0) {
       throw new Error(`The ${op.names.id} handler produced output the contract does not allow: ${problems.map((p) => p.message).join("; ")}`);
@@ -438,13 +453,14 @@ export class ContractHost {
 
   private envelope(error: PlatformError, operationId: string, headers: Record<string, string> = {}): HostResponse {
     const declared = this.model.errors.find((e) => e.code === error.code);
+    const code = this.defect === "undeclared-error-code" && declared?.class === "not_found" ? "NOT_FOUND" : error.code;
     const status = declared?.httpStatus ?? FALLBACK_ERRORS[error.code]?.httpStatus ?? 500;
     const extra: Record<string, string> = { ...headers };
     if (error.retryAfterSeconds !== null) extra["Retry-After"] = String(error.retryAfterSeconds);
     if (status === 401 && this.model.transport.auth.type === "bearer") extra["WWW-Authenticate"] = "Bearer";
     const body = {
       error: {
-        code: error.code,
+        code,
         message: error.message,
         // The field the taxonomy ties the code to, unless the raiser named a more precise one.
         field: error.field ?? declared?.field ?? null,
@@ -471,14 +487,17 @@ function isDryRun(preview: HostPreview, input: Readonly<Record<string, unknown>>
   return flag === true || (flag === undefined && preview.defaultDryRun);
 }
 
-/** Keep only the selected properties (plus identity) of each projected record. */
-function project(op: HostOperation, input: Readonly<Record<string, unknown>>, output: unknown): unknown {
+/** Keep only the selected properties (plus identity) of each projected record; `leak` is a seeded defect keeping one more. */
+function project(op: HostOperation, input: Readonly<Record<string, unknown>>, output: unknown, leak = false): unknown {
   const projection = op.projection;
   const selected = projection ? input[projection.field] : undefined;
   if (!projection || !Array.isArray(selected)) return output;
   const keep = new Set<unknown>([...projection.identity, ...selected]);
-  const trim = (record: unknown) =>
-    record !== null && typeof record === "object" ? Object.fromEntries(Object.entries(record).filter(([k]) => keep.has(k))) : record;
+  const trim = (record: unknown) => {
+    if (record === null || typeof record !== "object") return record;
+    const leaked = leak ? Object.keys(record).find((k) => !keep.has(k)) : undefined;
+    return Object.fromEntries(Object.entries(record).filter(([k]) => keep.has(k) || k === leaked));
+  };
   const itemsField = op.pagination?.itemsField;
   if (itemsField === undefined) return trim(output);
   const page = output as Record<string, unknown>;

@@ -1,0 +1,41 @@
+/**
+ * Defects a reference platform can be started with, one at a time, to prove that a contract test
+ * suite notices when an implementation breaks a promise of the contract ("the suite must bite").
+ * Each is a small guarded branch at the one place the behaviour lives; with no defect (the default,
+ * and always in a generated server) none of them is reachable.
+ */
+
+/** Every seeded defect: its id, the promise it breaks, and where it lives (and what shows it). */
+export const SEEDED_DEFECTS = {
+  "ignores-operation-key":
+    "Idempotency: every keyed request executes anew, so a retry under one key makes a second effect (journal: the key is forgotten at once).",
+  "replays-changed-parameters":
+    "Idempotency: a key reused with other parameters replays the first outcome instead of being refused (journal).",
+  "executes-without-confirm-token": "Preview/confirm: an execution that carries no confirm token is performed (confirm tokens).",
+  "accepts-expired-token": "Preview/confirm: a confirm token past its expiry still authorises the execution (confirm tokens).",
+  "reuses-single-use-token": "Preview/confirm: a single-use confirm token authorises a second execution (confirm tokens).",
+  "ignores-expected-revision": "Preconditions: a stale expected revision or value is not checked, the change is applied (host).",
+  "precondition-only-at-execution":
+    "Preconditions: a preview does not check them and issues a token; only the execution refuses (host).",
+  "ignores-invalid-input": "Validation: input that breaks the contract's input schema reaches the handler instead of being refused (host).",
+  "undeclared-error-code": "Error taxonomy: a not_found failure is answered with the code NOT_FOUND, which the taxonomy does not declare (host envelope).",
+  "permission-as-transient":
+    "Error taxonomy: a missing scope is answered with the transient class's code (retry) instead of the permission one (host).",
+  "leaks-unprojected-field": "Projection: each record also carries one property outside the requested projection (host).",
+  "stops-pagination-early":
+    "Pagination: the page before the last answers next_cursor null, so the last page is never served while the total still counts it; shows on a traversal of 2+ pages (paging).",
+  "drops-partial":
+    "Pagination: a page missing records says partial=false with no errors; shows only with the partialPages fault (paging).",
+  "miscounts-total": "Pagination: the declared total is one more than the records the traversal holds (paging).",
+  "count-stops-early":
+    "Task-level count: the first call reports complete=true with no continuation although records remain unexamined; shows when the per-call bound is below the data set (paging).",
+} as const satisfies Readonly<Record<string, string>>;
+
+export type SeededDefect = keyof typeof SEEDED_DEFECTS;
+
+/** The ids, in the order above. */
+export const SEEDED_DEFECT_IDS = Object.keys(SEEDED_DEFECTS) as readonly SeededDefect[];
+
+export function isSeededDefect(value: unknown): value is SeededDefect {
+  return typeof value === "string" && Object.hasOwn(SEEDED_DEFECTS, value);
+}

@@ -1,0 +1,425 @@
+/**
+ * Seeded defects (src/host-runtime/seeded-defects.ts): each one, seeded alone into a reference
+ * platform, breaks exactly the promise its description names. Every case runs the same scenario
+ * twice over HTTP: on the correct platform the promise holds, with the defect seeded the
+ * misbehaviour is asserted explicitly (two effects under one key, a token accepted twice, …).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BILLING_SEED_CUSTOMERS, startBillingServer } from "../../examples/billing/server.js";
+import { startIncidentsServer } from "../../examples/incidents/server.js";
+import { type Faults, type RunningPlatform, SEEDED_DEFECT_IDS, SEEDED_DEFECTS, type SeededDefect, startPlatform } from "../../examples/shared/host.js";
+import { openDatabase } from "../../examples/shared/sqlite.js";
+import { type Call, client, expectError, type Json, MINUTE, type QueryValue, TestClock } from "./http.js";
+
+const TOKEN = "defects-test-token";
+const READER_TOKEN = "defects-reader-token";
+
+interface Platform {
+  readonly server: RunningPlatform;
+  readonly call: Call;
+  readonly reader: Call;
+  readonly clock: TestClock;
+  readonly faults: Faults;
+}
+
+interface Case {
+  readonly platform: "billing" | "incidents";
+  /** incidents: examined per count_incidents call. */
+  readonly countMaxExamined?: number;
+  /** The scenario: asserts the promise when `seeded` is false, the broken promise when true. */
+  check(p: Platform, seeded: boolean): Promise<void>;
+}
+
+async function withPlatform(c: Case, defect: SeededDefect | undefined, body: (p: Platform) => Promise<void>): Promise<void> {
+  const clock = new TestClock();
+  const faults: Faults = {};
+  const common = {
+    token: TOKEN,
+    now: clock.now,
+    faults,
+    log: () => undefined,
+    ...(defect ? { defect } : {}),
+  };
+  const server =
+    c.platform === "billing"
+      ? await startBillingServer({ ...common, credentials: { [READER_TOKEN]: { caller: "reader", scopes: ["billing.customers:read", "billing.invoices:read"] } } })
+      : await startIncidentsServer({ ...common, ...(c.countMaxExamined ? { countMaxExamined: c.countMaxExamined } : {}) });
+  try {
+    await body({ server, call: client(server.url, TOKEN), reader: client(server.url, READER_TOKEN), clock, faults });
+  } finally {
+    await server.close();
+  }
+}
+
+// -- billing helpers --------------------------------------------------------------------------------
+
+const SEEDED_CUSTOMERS = BILLING_SEED_CUSTOMERS.length;
+const ADA = BILLING_SEED_CUSTOMERS[0]!.id;
+/** A failed invoice with nothing refunded yet. */
+const INVOICE = "inv_1003";
+
+function createCustomer(call: Call, key: string, body: { email: string; name: string }) {
+  return call("POST", "/customers", { headers: { "Idempotency-Key": key }, body });
+}
+
+async function customerCount(call: Call): Promise<number> {
+  const reply = await call("GET", "/customers");
+  expect(reply.status).toBe(200);
+  return reply.body.total_count;
+}
+
+function refund(call: Call, key: string, body: Record<string, unknown>) {
+  return call("POST", `/invoices/${INVOICE}/refunds`, { headers: { "Idempotency-Key": key }, body });
+}
+
+async function refunded(call: Call): Promise<number> {
+  const reply = await call("GET", `/invoices/${INVOICE}`);
+  expect(reply.status).toBe(200);
+  return reply.body.refunded_cents;
+}
+
+async function confirmToken(call: Call, body: Record<string, unknown>): Promise<string> {
+  const reply = await refund(call, randomUUID(), { ...body, dry_run: true });
+  expect(reply.status).toBe(200);
+  return reply.body.confirm_token;
+}
+
+interface Traversal {
+  readonly pages: Json[];
+  readonly items: Json[];
+}
+
+/** Follow next_cursor to the end, as a careful client would. */
+async function traverse(call: Call, path: string, itemsField: string, query: Record<string, QueryValue>): Promise<Traversal> {
+  const pages: Json[] = [];
+  let cursor: string | undefined;
+  do {
+    const reply = await call("GET", path, { query: { ...query, ...(cursor ? { cursor } : {}) } });
+    expect(reply.status).toBe(200);
+    pages.push(reply.body);
+    cursor = reply.body.next_cursor ?? undefined;
+  } while (cursor && pages.length < 50);
+  return { pages, items: pages.flatMap((p) => p[itemsField]) };
+}
+
+// -- the cases ----------------------------------------------------------------------------------------
+
+const CASES: Readonly<Record<SeededDefect, Case>> = {
+  "ignores-operation-key": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const key = randomUUID();
+      const first = await createCustomer(call, key, { email: "once@example.com", name: "Once" });
+      const retry = await createCustomer(call, key, { email: "once@example.com", name: "Once" });
+      expect([first.status, retry.status]).toEqual([201, 201]);
+      if (!seeded) {
+        expect(retry.headers.get("idempotent-replayed")).toBe("true");
+        expect(retry.body).toEqual(first.body);
+        expect(await customerCount(call)).toBe(SEEDED_CUSTOMERS + 1);
+      } else {
+        // Two effects under one key.
+        expect(retry.headers.get("idempotent-replayed")).toBeNull();
+        expect(retry.body.id).not.toBe(first.body.id);
+        expect(await customerCount(call)).toBe(SEEDED_CUSTOMERS + 2);
+      }
+    },
+  },
+
+  "replays-changed-parameters": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const key = randomUUID();
+      const first = await createCustomer(call, key, { email: "first@example.com", name: "First" });
+      expect(first.status).toBe(201);
+      const changed = await createCustomer(call, key, { email: "second@example.com", name: "Second" });
+      if (!seeded) {
+        expectError(changed, 409, "IDEMPOTENCY_KEY_REUSED");
+      } else {
+        // The changed request is answered with the first outcome, as if it had been executed.
+        expect(changed.status).toBe(201);
+        expect(changed.headers.get("idempotent-replayed")).toBe("true");
+        expect(changed.body).toEqual(first.body);
+      }
+      expect((await call("GET", "/customers", { query: { email: "second@example.com" } })).body.total_count).toBe(0);
+    },
+  },
+
+  "executes-without-confirm-token": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const reply = await refund(call, randomUUID(), { amount: 1_000, dry_run: false });
+      if (!seeded) {
+        expect(expectError(reply, 409, "CONFIRMATION_REQUIRED").details).toEqual({ reason: "missing" });
+        expect(await refunded(call)).toBe(0);
+      } else {
+        expect(reply.status).toBe(200);
+        expect(await refunded(call)).toBe(1_000);
+      }
+    },
+  },
+
+  "accepts-expired-token": {
+    platform: "billing",
+    async check({ call, clock }, seeded) {
+      const token = await confirmToken(call, { amount: 1_000 });
+      clock.advance(10 * MINUTE);
+      const reply = await refund(call, randomUUID(), { amount: 1_000, dry_run: false, confirm_token: token });
+      if (!seeded) {
+        expect(expectError(reply, 409, "CONFIRMATION_REQUIRED").details).toEqual({ reason: "expired" });
+        expect(await refunded(call)).toBe(0);
+      } else {
+        expect(reply.status).toBe(200);
+        expect(await refunded(call)).toBe(1_000);
+      }
+    },
+  },
+
+  "reuses-single-use-token": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const token = await confirmToken(call, { amount: 1_000 });
+      expect((await refund(call, randomUUID(), { amount: 1_000, dry_run: false, confirm_token: token })).status).toBe(200);
+      const again = await refund(call, randomUUID(), { amount: 1_000, dry_run: false, confirm_token: token });
+      if (!seeded) {
+        expect(expectError(again, 409, "CONFIRMATION_REQUIRED").details).toEqual({ reason: "used" });
+        expect(await refunded(call)).toBe(1_000);
+      } else {
+        // One preview, two refunds.
+        expect(again.status).toBe(200);
+        expect(await refunded(call)).toBe(2_000);
+      }
+    },
+  },
+
+  "ignores-expected-revision": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      expect((await call("PATCH", `/customers/${ADA}`, { headers: { "If-Match": "1" }, body: { name: "Rev Two" } })).status).toBe(200);
+      const stale = await call("PATCH", `/customers/${ADA}`, { headers: { "If-Match": "1" }, body: { name: "Lost Update" } });
+      const current = (await call("GET", `/customers/${ADA}`)).body;
+      if (!seeded) {
+        expect(expectError(stale, 412, "REVISION_CONFLICT", "expected_revision").details).toEqual({ revision: 2 });
+        expect(current).toMatchObject({ name: "Rev Two", revision: 2 });
+      } else {
+        // The update made at revision 2 is overwritten by a caller who last read revision 1.
+        expect(stale.status).toBe(200);
+        expect(current).toMatchObject({ name: "Lost Update", revision: 3 });
+      }
+    },
+  },
+
+  "precondition-only-at-execution": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      // The invoice has refunded_cents 0: an expectation of 500 is stale.
+      const body = { amount: 1_000, expected_refunded_cents: 500 };
+      const preview = await refund(call, randomUUID(), { ...body, dry_run: true });
+      if (!seeded) {
+        expectError(preview, 412, "INVOICE_CHANGED", "expected_refunded_cents");
+      } else {
+        // The preview promises an effect the execution then refuses.
+        expect(preview.status).toBe(200);
+        const execute = await refund(call, randomUUID(), { ...body, dry_run: false, confirm_token: preview.body.confirm_token });
+        expectError(execute, 412, "INVOICE_CHANGED", "expected_refunded_cents");
+      }
+      expect(await refunded(call)).toBe(0);
+    },
+  },
+
+  "ignores-invalid-input": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const reply = await refund(call, randomUUID(), { amount: 1_000, reason: "because", dry_run: true });
+      if (!seeded) expectError(reply, 400, "INVALID_FIELD", "reason");
+      else expect(reply.status).toBe(200);
+    },
+  },
+
+  "undeclared-error-code": {
+    platform: "billing",
+    async check({ call, server }, seeded) {
+      const reply = await call("GET", "/invoices/inv_9999");
+      const declared = new Set(server.model.errors.map((e) => e.code));
+      if (!seeded) {
+        expectError(reply, 404, "INVOICE_NOT_FOUND");
+        expect(declared.has(reply.body.error.code)).toBe(true);
+      } else {
+        expectError(reply, 404, "NOT_FOUND");
+        expect(declared.has(reply.body.error.code)).toBe(false);
+      }
+    },
+  },
+
+  "permission-as-transient": {
+    platform: "billing",
+    async check({ call, reader, server }, seeded) {
+      const reply = await createCustomer(reader, randomUUID(), { email: "r@example.com", name: "Reader" });
+      const classOf = (code: string) => server.model.errors.find((e) => e.code === code)?.class;
+      if (!seeded) {
+        expectError(reply, 403, "ROLE_FORBIDDEN");
+        expect(classOf(reply.body.error.code)).toBe("permission");
+      } else {
+        // A caller told to retry what can never succeed.
+        expectError(reply, 504, "UPSTREAM_TIMEOUT");
+        expect(classOf(reply.body.error.code)).toBe("transient");
+      }
+      expect(await customerCount(call)).toBe(SEEDED_CUSTOMERS);
+    },
+  },
+
+  "leaks-unprojected-field": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      const reply = await call("GET", "/incidents", { query: { fields: ["title"], limit: 5 } });
+      expect(reply.status).toBe(200);
+      expect(reply.body.incidents).toHaveLength(5);
+      for (const incident of reply.body.incidents as Json[]) {
+        const outside = Object.keys(incident).filter((k) => k !== "id" && k !== "title");
+        expect(incident).toHaveProperty("title");
+        expect(outside).toHaveLength(seeded ? 1 : 0);
+      }
+    },
+  },
+
+  "stops-pagination-early": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      for (const [limit, pages] of [
+        [1, 3],
+        [2, 2],
+      ] as const) {
+        const traversal = await traverse(call, "/customers", "customers", { limit });
+        const last = traversal.pages[traversal.pages.length - 1];
+        expect(last.next_cursor).toBeNull();
+        expect(last.total_count).toBe(SEEDED_CUSTOMERS);
+        if (!seeded) {
+          expect(traversal.pages).toHaveLength(pages);
+          expect(traversal.items).toHaveLength(SEEDED_CUSTOMERS);
+        } else {
+          // The traversal ends one page early while the total still counts the records never served.
+          expect(traversal.pages).toHaveLength(pages - 1);
+          expect(traversal.items.length).toBeLessThan(last.total_count);
+        }
+      }
+    },
+  },
+
+  "drops-partial": {
+    platform: "incidents",
+    async check({ call, faults }, seeded) {
+      faults.partialPages = [{ operation: "list_incidents", page: 2, missing: 3, error: { code: "UPSTREAM_TIMEOUT", message: "Shard eu-2 timed out.", source: "shard-eu-2" } }];
+      const traversal = await traverse(call, "/incidents", "incidents", { limit: 40 });
+      const total = traversal.pages[0].total_matching;
+      // Three incidents are missing either way: only the report of it differs.
+      expect(traversal.items).toHaveLength(total - 3);
+      const second = traversal.pages[1];
+      if (!seeded) {
+        expect(second.partial).toBe(true);
+        expect(second.errors).toEqual([{ code: "UPSTREAM_TIMEOUT", message: "Shard eu-2 timed out.", source: "shard-eu-2" }]);
+      } else {
+        expect(traversal.pages.every((p) => p.partial === false && p.errors.length === 0)).toBe(true);
+      }
+    },
+  },
+
+  "miscounts-total": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const traversal = await traverse(call, "/customers", "customers", { limit: 2 });
+      expect(traversal.items).toHaveLength(SEEDED_CUSTOMERS);
+      for (const page of traversal.pages) expect(page.total_count).toBe(SEEDED_CUSTOMERS + (seeded ? 1 : 0));
+    },
+  },
+
+  "count-stops-early": {
+    platform: "incidents",
+    countMaxExamined: 50,
+    async check({ call }, seeded) {
+      const all = await traverse(call, "/incidents", "incidents", { fields: ["id"] });
+      const first = await call("GET", "/incident-count");
+      expect(first.status).toBe(200);
+      expect(first.body.records_examined).toBe(50);
+      expect(all.items.length).toBeGreaterThan(50);
+      if (!seeded) {
+        expect(first.body).toMatchObject({ complete: false, continuation: expect.any(String) });
+      } else {
+        // Says it examined everything after reading 50 of the register.
+        expect(first.body).toMatchObject({ complete: true, continuation: null });
+        expect(first.body.count).toBeLessThan(all.items.length);
+      }
+    },
+  },
+};
+
+describe("seeded defects: each breaks the promise it names, and only with the switch on", () => {
+  it("every defect has a one-line description and a case here", () => {
+    expect(SEEDED_DEFECT_IDS.length).toBeGreaterThanOrEqual(12);
+    for (const id of SEEDED_DEFECT_IDS) {
+      expect(id).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(SEEDED_DEFECTS[id]).toMatch(/^[^\n]{20,}$/);
+    }
+    expect(Object.keys(CASES).sort()).toEqual([...SEEDED_DEFECT_IDS].sort());
+    const readme = readFileSync("examples/README.md", "utf8");
+    expect(SEEDED_DEFECT_IDS.filter((id) => !readme.includes(`| \`${id}\` |`))).toEqual([]);
+  });
+
+  describe.each(SEEDED_DEFECT_IDS.map((id) => [id, CASES[id]] as const))("%s", (id, c) => {
+    it("the correct platform keeps the promise", () => withPlatform(c, undefined, (p) => c.check(p, false)));
+    it("the seeded platform breaks it", () =>
+      withPlatform(c, id, async (p) => {
+        expect(p.server.defect).toBe(id);
+        await c.check(p, true);
+      }));
+  });
+
+  it("an unknown defect is refused at start, naming the valid ones", async () => {
+    const db = openDatabase(":memory:");
+    try {
+      await expect(startPlatform({ spec: "specs/billing.v2.yaml", handlers: {}, db, token: TOKEN, defect: "drops-everything" as SeededDefect })).rejects.toThrow(
+        /drops-everything is not a seeded defect; use one of ignores-operation-key, .*count-stops-early/,
+      );
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("seeded defects: --defect on the example servers", () => {
+  const main = resolve("dist/examples/billing/main.js");
+  const built = existsSync(main);
+
+  it.runIf(built)("a bad name exits 2 and lists the valid ones", () => {
+    const run = spawnSync(process.execPath, [main, "--token", TOKEN, "--port", "0", "--defect", "nope"], { encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`--defect must be one of ${SEEDED_DEFECT_IDS.join(", ")}, not nope`);
+  });
+
+  it.runIf(built)("a valid name serves the platform with that defect, and says so", async () => {
+    const child = spawn(process.execPath, [main, "--token", TOKEN, "--port", "0", "--defect", "undeclared-error-code"], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        let stdout = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const match = /listening on (\S+)/.exec(stdout);
+          if (match?.[1]) resolveUrl(match[1]);
+        });
+        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+      });
+      const reply = await client(url, TOKEN)("GET", "/invoices/inv_9999");
+      expectError(reply, 404, "NOT_FOUND");
+      expect(stderr).toContain("seeded defect undeclared-error-code");
+    } finally {
+      child.kill();
+    }
+  });
+});
