@@ -115,6 +115,11 @@ function queryValue(value: unknown): string {
   return typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
+/** Contract field names are data: "__proto__" must become a property, not a prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export class Harness {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   private readonly compiled = new Map<Schema, ValidateFunction>();
@@ -148,13 +153,13 @@ export class Harness {
         if (Array.isArray(value)) for (const v of value) query.append(b.name, queryValue(v));
         else query.append(b.name, queryValue(value));
       } else if (b.in === "header") headers.set(b.name, queryValue(value));
-      else (body ??= {})[b.name] = value;
+      else setOwn((body ??= Object.create(null) as Record<string, unknown>), b.name, value);
     }
     // Fields the contract does not bind (the "extra property" cases) travel in the body, or the query of a GET.
     for (const [field, value] of Object.entries(input)) {
       if (bound.has(field)) continue;
       if (op.method === "GET" || op.method === "DELETE") query.append(field, queryValue(value));
-      else (body ??= {})[field] = value;
+      else setOwn((body ??= Object.create(null) as Record<string, unknown>), field, value);
     }
     const token = this.fixture.token;
     if (token !== undefined && this.contract.auth.type === "bearer") headers.set("authorization", `Bearer ${token}`);
