@@ -209,6 +209,21 @@ export async function executeWithOtherParametersToken(h: Harness, op: OperationS
   await expectNoEffect(h, op, before, "an execution with another preview's token", exchange);
 }
 
+/** A single-use token authorises one execution: a second execution with it (under another key) is refused. */
+export async function tokenSingleUse(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const sampled = sample(h, op);
+  if (!sampled) return { skip: "the fixture has no sample input" };
+  const params = withoutOptionalExpectations(op, sampled);
+  const p = op.preview!;
+  const first = await executionInput(h, op, params, randomUUID());
+  h.expectSuccess(op, await h.call(op, first));
+  const before = await h.snapshot();
+  const exchange = await h.call(op, withKey(op, { ...first }, randomUUID()));
+  expectCode(h, op, exchange, p.invalidTokenError, "a used single-use confirm token must be refused");
+  await expectNoEffect(h, op, before, "a second execution with a used token", exchange);
+}
+
 // --- preconditions ------------------------------------------------------------------------------------
 
 function stale(value: unknown): unknown {
@@ -286,6 +301,32 @@ export async function changedParametersRejected(h: Harness, op: OperationSpec): 
   const exchange = await h.call(op, await executionInput(h, op, other, key));
   expectCode(h, op, exchange, op.idempotency!.mismatchError, "other parameters under a used operation key must be refused");
   await expectNoEffect(h, op, before, "other parameters under a used key", exchange);
+}
+
+/** Two concurrent calls with the same key: one executes, the other gets its outcome; one effect. */
+export async function concurrentSameKey(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  if (!h.fixture.observe) return { skip: "the fixture cannot observe effects (observe)" };
+  await h.fixture.reset();
+  const sampled = sample(h, op);
+  if (!sampled) return { skip: "the fixture has no sample input" };
+  const params = withoutOptionalExpectations(op, sampled);
+  // The effect of one call, measured on a fresh state.
+  h.expectSuccess(op, await execute(h, op, params));
+  const single = await h.snapshot();
+  await h.fixture.reset();
+  const request = await executionInput(h, op, params, randomUUID());
+  const [a, b] = await Promise.all([h.call(op, request), h.call(op, request)]);
+  h.expectSuccess(op, a);
+  h.expectSuccess(op, b);
+  if (JSON.stringify(a.body) !== JSON.stringify(b.body)) throw violation(`${op.id}: concurrent calls under one key must get the same outcome`, b);
+  const after = await h.snapshot();
+  if (!sameShape(single, after)) throw violation(`${op.id}: concurrent calls under one key must have one effect`, b);
+}
+
+/** Snapshots of two runs differ in generated ids and times; one effect each means equally many records. */
+function sameShape(a: string | undefined, b: string | undefined): boolean {
+  const shape = (s: string | undefined): string => JSON.stringify(JSON.parse(s ?? "null", (_k, v: unknown) => (Array.isArray(v) || v === null || typeof v === "object" ? v : 0)));
+  return shape(a) === shape(b);
 }
 
 /** Two keys with equal parameters are two intents: two effects. */

@@ -3,6 +3,7 @@
  * A loopback proxy in front of the correct platform tampers with its answers the way a faulty
  * implementation would (the platforms' own fault switches are another helper's work).
  */
+import { randomUUID } from "node:crypto";
 import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fixture as reference } from "../../examples/billing/contract-fixture.js";
@@ -42,13 +43,22 @@ const TAMPERS: Readonly<Record<string, Tamper>> = {
 
 const fault = process.env.CONTRACT_FAULT ?? "";
 
-function withProxy(inner: Fixture, tamper: Tamper): Fixture {
+/** Faults on the way in: the platform then behaves as one that ignores what was removed. */
+const REQUEST_TAMPERS: Readonly<Record<string, (headers: Headers) => void>> = {
+  // Ignores the operation key: every call looks like a new intent.
+  "ignores-key": (headers) => {
+    if (headers.has("idempotency-key")) headers.set("idempotency-key", randomUUID());
+  },
+};
+
+function withProxy(inner: Fixture, tamper: Tamper, tamperRequest?: (headers: Headers) => void): Fixture {
   const proxy = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "content-length") headers.set(k, v);
+      tamperRequest?.(headers);
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       fetch(`${inner.baseUrl}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) })
         .then(async (r) => {
@@ -87,6 +97,8 @@ function withProxy(inner: Fixture, tamper: Tamper): Fixture {
 }
 
 function faulty(): Fixture {
+  const tamperRequest = REQUEST_TAMPERS[fault];
+  if (tamperRequest) return withProxy(reference, (_p, status, headers, body) => ({ status, headers, body }), tamperRequest);
   const tamper = TAMPERS[fault];
   if (!tamper) throw new Error(`unknown CONTRACT_FAULT ${fault}`);
   return withProxy(reference, tamper);

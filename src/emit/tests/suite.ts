@@ -69,6 +69,7 @@ function operationBlock(op: OperationModel): string {
     cases.push(`  it("a preview has no effect", (t) => run(t, check.previewHasNoEffect(h, op)));`);
     cases.push(`  it("an execution without a confirm token is refused", (t) => run(t, check.executeWithoutToken(h, op)));`);
     cases.push(`  it("a token from a preview of other parameters is refused", (t) => run(t, check.executeWithOtherParametersToken(h, op)));`);
+    if (op.preview.singleUse) cases.push(`  it("a used single-use confirm token is refused", (t) => run(t, check.tokenSingleUse(h, op)));`);
   }
   op.preconditions.forEach((c, i) => {
     cases.push(`  it(${literal(`a stale ${c.field} fails with ${c.error} and changes nothing`)}, (t) => run(t, check.stalePrecondition(h, op, ${i})));`);
@@ -77,6 +78,7 @@ function operationBlock(op: OperationModel): string {
     cases.push(`  it("the same key twice: one effect, the first outcome replayed", (t) => run(t, check.sameKeyReplays(h, op)));`);
     cases.push(`  it("changed parameters under a used key are refused", (t) => run(t, check.changedParametersRejected(h, op)));`);
     cases.push(`  it("distinct keys with equal parameters: two effects", (t) => run(t, check.distinctKeysTwoEffects(h, op)));`);
+    cases.push(`  it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));`);
   }
   if (op.pagination) {
     cases.push(`  it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));`);
