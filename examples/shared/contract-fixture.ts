@@ -9,7 +9,7 @@ import type { RunningPlatform } from "./host.js";
 export const CONTRACT_TEST_TOKEN = "contract-suite-token";
 
 export interface PlatformFixtureOptions {
-  readonly start: (options: { token: string }) => Promise<RunningPlatform>;
+  readonly start: (options: { token: string; now: () => Date }) => Promise<RunningPlatform>;
   /** The platform's own tables, compared in full by observe(). */
   readonly tables: readonly string[];
   readonly samples: (operation: string, variant: number) => Input | undefined;
@@ -17,6 +17,9 @@ export interface PlatformFixtureOptions {
 
 export function platformFixture(options: PlatformFixtureOptions): Fixture {
   let running: RunningPlatform | undefined;
+  // The platform's clock: real time plus what advanceTime added since the last reset.
+  let offsetMs = 0;
+  const now = (): Date => new Date(Date.now() + offsetMs);
   const platform = (): RunningPlatform => {
     if (!running) throw new Error("the platform is not running: reset() starts it");
     return running;
@@ -29,7 +32,11 @@ export function platformFixture(options: PlatformFixtureOptions): Fixture {
     async reset() {
       await running?.close();
       running = undefined;
-      running = await options.start({ token: CONTRACT_TEST_TOKEN });
+      offsetMs = 0;
+      running = await options.start({ token: CONTRACT_TEST_TOKEN, now });
+    },
+    async advanceTime(ms: number) {
+      offsetMs += ms;
     },
     async stop() {
       await running?.close();

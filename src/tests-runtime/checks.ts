@@ -46,6 +46,7 @@ async function expectNoEffect(h: Harness, op: OperationSpec, before: string | un
 }
 
 function expectCode(h: Harness, op: OperationSpec, exchange: Exchange, code: string | null, promise: string, field?: string): void {
+  if (exchange.status < 400) throw violation(`${op.id}: ${promise}, but it succeeded (${exchange.status})`, exchange);
   const e = h.expectDeclaredError(op, exchange);
   if (code !== null && e.code !== code) throw violation(`${op.id}: ${promise}: expected ${code}, got ${e.code}`, exchange);
   if (field !== undefined && e.field !== field) throw violation(`${op.id}: ${promise}: the error must name the field ${field}, it names ${String(e.field)}`, exchange);
@@ -163,6 +164,7 @@ export async function negativeInput(h: Harness, op: OperationSpec, c: NegativeCa
   if (op.preview) input = { ...input, [op.preview.dryRunField]: true };
   const sent = c.apply(input);
   const exchange = await h.call(op, sent);
+  if (exchange.status < 400) throw violation(`${op.id}: ${c.name} must be refused as invalid input, but it succeeded (${exchange.status})`, exchange);
   const e = h.expectDeclaredError(op, exchange);
   if (e.spec.class !== "invalid_input") throw violation(`${op.id}: ${c.name} must be refused as invalid input, got ${e.code} (class ${e.spec.class})`, exchange);
   if (e.field === null || (e.field !== c.field && !e.field.startsWith(`${c.field}.`) && !e.field.startsWith(`${c.field}[`))) {
@@ -207,6 +209,21 @@ export async function executeWithOtherParametersToken(h: Harness, op: OperationS
   const exchange = await h.call(op, { ...withKey(op, params, randomUUID()), [p.dryRunField]: false, [p.confirmTokenField]: token });
   expectCode(h, op, exchange, p.invalidTokenError, "a confirm token from a preview of other parameters must be refused");
   await expectNoEffect(h, op, before, "an execution with another preview's token", exchange);
+}
+
+/** A token past its ttl authorises nothing. */
+export async function expiredToken(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  if (!h.fixture.advanceTime) return { skip: "the fixture cannot move the clock (advanceTime)" };
+  await h.fixture.reset();
+  const sampled = sample(h, op);
+  if (!sampled) return { skip: "the fixture has no sample input" };
+  const p = op.preview!;
+  const token = await confirmToken(h, op, sampled);
+  await h.fixture.advanceTime(p.ttlMs + 1000);
+  const before = await h.snapshot();
+  const exchange = await h.call(op, { ...withKey(op, sampled, randomUUID()), [p.dryRunField]: false, [p.confirmTokenField]: token });
+  expectCode(h, op, exchange, p.invalidTokenError, "an expired confirm token must be refused");
+  await expectNoEffect(h, op, before, "an execution with an expired token", exchange);
 }
 
 /** A single-use token authorises one execution: a second execution with it (under another key) is refused. */

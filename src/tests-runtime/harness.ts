@@ -43,6 +43,7 @@ export interface OperationSpec {
     readonly dryRunField: string;
     readonly confirmTokenField: string;
     readonly invalidTokenError: string | null;
+    readonly ttlMs: number;
     readonly output: Schema | null;
   } | null;
   readonly preconditions: ReadonlyArray<{ readonly kind: "revision" | "value"; readonly field: string; readonly error: string }>;
@@ -88,6 +89,8 @@ export interface Fixture {
   sampleInput(operation: string, variant?: number): Input | undefined;
   /** A snapshot of everything an operation may change (compared as JSON to detect effects). */
   observe?(): Promise<unknown>;
+  /** Move the implementation's clock forward (to expire confirm tokens); without it expiry is not checked. */
+  advanceTime?(ms: number): Promise<void>;
 }
 
 /** A broken promise of the contract: the message names the promise, the request and what came back. */

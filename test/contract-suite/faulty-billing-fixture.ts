@@ -93,10 +93,13 @@ function withProxy(inner: Fixture, tamper: Tamper, tamperRequest?: (headers: Hea
     },
     sampleInput: (op, variant) => inner.sampleInput(op, variant),
     observe: () => inner.observe!(),
+    // "accepts-expired-token": the platform's clock ignores time passing, so no token ever expires.
+    advanceTime: (ms) => (fault === "accepts-expired-token" ? Promise.resolve() : inner.advanceTime!(ms)),
   };
 }
 
 function faulty(): Fixture {
+  if (fault === "accepts-expired-token") return withProxy(reference, (_p, status, headers, body) => ({ status, headers, body }));
   const tamperRequest = REQUEST_TAMPERS[fault];
   if (tamperRequest) return withProxy(reference, (_p, status, headers, body) => ({ status, headers, body }), tamperRequest);
   const tamper = TAMPERS[fault];

@@ -85,6 +85,7 @@ describe("generated contract suites pass against the reference platforms", () =>
       "create_customer concurrent calls under one key: one effect, one outcome",
       "refund_invoice concurrent calls under one key: one effect, one outcome",
       "refund_invoice a used single-use confirm token is refused",
+      "refund_invoice an expired confirm token is refused",
       "list_customers multi-page traversal: totals match, last cursor null",
     ]) {
       expect(outcome.passed).toContain(name);
@@ -100,6 +101,7 @@ describe("the generated suite bites: each seeded fault fails the check that guar
     ["unmarked-replay", "create_customer the same key twice: one effect, the first outcome replayed", /Idempotent-Replayed/],
     ["ignores-key", "create_customer concurrent calls under one key: one effect, one outcome", /same outcome|one effect/],
     ["ignores-key", "create_customer the same key twice: one effect, the first outcome replayed", /replay/],
+    ["accepts-expired-token", "refund_invoice an expired confirm token is refused", /expired confirm token must be refused/],
     ["invalid-input-without-field", "create_customer negative inputs missing required email", /must name the field email/],
   ];
   for (const [fault, failing, message] of cases) {

@@ -23,7 +23,7 @@ function operationSpec(op: OperationModel): unknown {
     errors: op.errors.map((e) => e.code),
     idempotency: op.idempotency && op.effects.idempotent === "key" ? { keyField: op.idempotency.keyField, mismatchError: op.idempotency.mismatchError } : null,
     preview: op.preview
-      ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, invalidTokenError: op.preview.invalidTokenError, output: op.preview.output?.schema ?? null }
+      ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, invalidTokenError: op.preview.invalidTokenError, ttlMs: op.preview.ttlMs, output: op.preview.output?.schema ?? null }
       : null,
     preconditions: op.preconditions.map((c) => ({ kind: c.kind, field: c.field, error: c.error })),
     pagination: p
@@ -69,6 +69,7 @@ function operationBlock(op: OperationModel): string {
     cases.push(`  it("a preview has no effect", (t) => run(t, check.previewHasNoEffect(h, op)));`);
     cases.push(`  it("an execution without a confirm token is refused", (t) => run(t, check.executeWithoutToken(h, op)));`);
     cases.push(`  it("a token from a preview of other parameters is refused", (t) => run(t, check.executeWithOtherParametersToken(h, op)));`);
+    cases.push(`  it("an expired confirm token is refused", (t) => run(t, check.expiredToken(h, op)));`);
     if (op.preview.singleUse) cases.push(`  it("a used single-use confirm token is refused", (t) => run(t, check.tokenSingleUse(h, op)));`);
   }
   op.preconditions.forEach((c, i) => {
