@@ -9,6 +9,7 @@ import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperations } from "./sdk/operations.js";
 import { emitTypes } from "./sdk/types.js";
+import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestConfig, emitTestContract } from "./tests/suite.js";
 import { emitValidators } from "./sdk/validators.js";
 import { generatedHeader } from "./shared/literals.js";
 
@@ -41,7 +42,7 @@ function copiedRuntime(from: string, to: string, sdkRuntime: string, mcpRuntime?
 
 /** The files a platform team fills in (skeleton mode): created when absent, never replaced or compared. */
 export function writeOnceFiles(model: ContractModel, options: EmitOptions = {}): Set<string> {
-  return new Set(options.mcp === "skeleton" ? model.operations.map(handlerFile) : []);
+  return new Set([FIXTURE_FILE, ...(options.mcp === "skeleton" ? model.operations.map(handlerFile) : [])]);
 }
 
 function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> {
@@ -90,6 +91,11 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
     ["cli/commands.ts", emitCommands(model)],
     ...copiedRuntime("cli-runtime", "cli/runtime", "../../sdk/runtime/"),
     ...mcpFiles(model, mode),
+    ["tests/contract.ts", emitTestContract(model)],
+    ["tests/contract.test.ts", emitContractTests(model)],
+    ["tests/vitest.config.ts", emitTestConfig(model)],
+    [FIXTURE_FILE, emitFixtureTemplate(model)],
+    ...copiedRuntime("tests-runtime", "tests/runtime", "../../sdk/runtime/"),
   ];
   return new Map(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

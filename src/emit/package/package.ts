@@ -39,6 +39,7 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     typesBetterSqlite3: v["@types/better-sqlite3"],
     typesNode: v["@types/node"],
     typescript: v.typescript,
+    vitest: v.vitest,
     title: model.title,
     contract: model.name,
     clientClass: clientClassName(model),

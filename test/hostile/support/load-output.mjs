@@ -50,8 +50,9 @@ function jsFiles(d) {
 }
 
 const files = jsFiles(dir);
-// Entry points run on import; everything else is a library module.
-for (const f of files.filter((f) => !f.endsWith("/main.js"))) {
+// Entry points run on import (bins, and the contract suite which only vitest runs); everything else is a library module.
+const entryPoint = (f) => f.endsWith("/main.js") || f.endsWith("/tests/contract.test.js") || f.endsWith("/tests/vitest.config.js");
+for (const f of files.filter((f) => !entryPoint(f))) {
   try {
     await import(pathToFileURL(f).href);
     report.modules++;

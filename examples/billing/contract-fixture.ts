@@ -1,0 +1,27 @@
+/** The generated contract suite's fixture for the billing reference platform (test/contract-suite). */
+import { platformFixture } from "../shared/contract-fixture.js";
+import { startBillingServer } from "./server.js";
+
+export const fixture = platformFixture({
+  start: startBillingServer,
+  tables: ["customers", "invoices", "refunds"],
+  samples(operation, variant) {
+    switch (operation) {
+      case "create_customer":
+        return variant === 0 ? { email: "new@example.com", name: "New Customer" } : { email: "other@example.com", name: "Other Customer" };
+      case "get_customer":
+        return variant === 0 ? { customer_id: "cus_ada001" } : undefined;
+      case "list_customers":
+        return variant === 0 ? {} : undefined;
+      case "update_customer":
+        return variant === 0 ? { customer_id: "cus_ada001", expected_revision: 1, name: "Ada King" } : undefined;
+      case "get_invoice":
+        return variant === 0 ? { invoice_id: "inv_1001" } : undefined;
+      case "refund_invoice":
+        // inv_1001: 12000 paid, nothing refunded yet; two refunds of either amount still fit.
+        return { invoice_id: "inv_1001", amount: variant === 0 ? 1000 : 2000, expected_refunded_cents: 0 };
+      default:
+        return undefined;
+    }
+  },
+});

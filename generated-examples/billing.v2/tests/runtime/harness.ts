@@ -1,0 +1,255 @@
+/**
+ * The contract test suite's harness: the contract facts the checks need, the implementer's fixture, and
+ * an HTTP caller that speaks the wire protocol (docs/wire-protocol.md) directly. It deliberately does not
+ * go through the generated SDK: the SDK's input validation, retries and journal would hide exactly the
+ * server faults the suite is meant to find.
+ */
+import type { ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { randomUUID } from "node:crypto";
+
+const addFormats = addFormatsModule.default;
+
+export type Schema = { readonly [keyword: string]: unknown } | boolean;
+
+export interface BindingSpec {
+  readonly field: string;
+  readonly in: "path" | "query" | "header" | "body";
+  readonly name: string;
+}
+
+export interface ErrorSpec {
+  readonly class: string;
+  readonly action: string;
+  readonly http: number;
+  readonly field: string | null;
+  readonly details: Schema | null;
+}
+
+export interface OperationSpec {
+  readonly id: string;
+  readonly method: string;
+  readonly path: string;
+  readonly bindings: readonly BindingSpec[];
+  readonly successStatus: number;
+  readonly kind: "read" | "mutating";
+  readonly input: Schema;
+  readonly output: Schema;
+  /** Codes the operation may answer with. */
+  readonly errors: readonly string[];
+  readonly idempotency: { readonly keyField: string; readonly mismatchError: string | null } | null;
+  readonly preview: {
+    readonly dryRunField: string;
+    readonly confirmTokenField: string;
+    readonly invalidTokenError: string | null;
+    readonly ttlMs: number;
+    readonly output: Schema | null;
+  } | null;
+  readonly preconditions: ReadonlyArray<{ readonly kind: "revision" | "value"; readonly field: string; readonly error: string }>;
+  readonly pagination: {
+    readonly cursorField: string;
+    readonly nextCursorField: string;
+    readonly itemsField: string;
+    readonly limitField: string;
+    readonly limitMax: number;
+    readonly totalField: string | null;
+    readonly partialField: string | null;
+    readonly errorsField: string | null;
+  } | null;
+}
+
+export interface ContractSpec {
+  readonly name: string;
+  readonly version: string;
+  readonly auth: { readonly type: "none" | "bearer" | "apiKey"; readonly header: string | null };
+  /** The error taxonomy: code → declared class, action, status, field and details schema. */
+  readonly taxonomy: ReadonlyMap<string, ErrorSpec>;
+  readonly operations: readonly OperationSpec[];
+}
+
+export type Input = Record<string, unknown>;
+
+/** What the implementer provides (tests/fixture.ts, or the module named by CONTRACT_FIXTURE). */
+export interface Fixture {
+  /** Base URL of the implementation under test (read before every request: reset may move it). */
+  readonly baseUrl: string;
+  /** Credential sent as the contract's auth declares (bearer token or API key). */
+  readonly token?: string;
+  /** Called once before the suite and after it. */
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+  /** Bring the implementation back to its known initial state (called before every case). */
+  reset(): Promise<void>;
+  /**
+   * Parameters of a call of `operation` known to succeed from the initial state, without the operation
+   * key, dry-run flag or confirm token (the suite adds those). `variant` 1 asks for different parameters
+   * that also succeed (used for "changed parameters" cases); return undefined when there are none.
+   */
+  sampleInput(operation: string, variant?: number): Input | undefined;
+  /** A snapshot of everything an operation may change (compared as JSON to detect effects). */
+  observe?(): Promise<unknown>;
+  /** Move the implementation's clock forward (to expire confirm tokens); without it expiry is not checked. */
+  advanceTime?(ms: number): Promise<void>;
+}
+
+/** A broken promise of the contract: the message names the promise, the request and what came back. */
+export class ContractViolation extends Error {
+  override name = "ContractViolation";
+}
+
+export interface Exchange {
+  readonly request: { readonly method: string; readonly url: string; readonly body: unknown };
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+}
+
+/** `what` broke; the exchange is appended so a failure shows what was sent and what came back. */
+export function violation(what: string, exchange?: Exchange): ContractViolation {
+  if (!exchange) return new ContractViolation(what);
+  const shown = JSON.stringify(exchange.body);
+  return new ContractViolation(
+    `${what}\n  request: ${exchange.request.method} ${exchange.request.url}${exchange.request.body === undefined ? "" : ` ${JSON.stringify(exchange.request.body)}`}\n  response: ${exchange.status} ${shown === undefined ? "" : shown.slice(0, 2000)}`,
+  );
+}
+
+function queryValue(value: unknown): string {
+  return typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** Contract field names are data: "__proto__" must become a property, not a prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export class Harness {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  private readonly compiled = new Map<Schema, ValidateFunction>();
+
+  constructor(
+    readonly contract: ContractSpec,
+    readonly fixture: Fixture,
+  ) {
+    addFormats(this.ajv);
+  }
+
+  operation(id: string): OperationSpec {
+    const op = this.contract.operations.find((o) => o.id === id);
+    if (!op) throw new Error(`no operation ${id} in the contract`);
+    return op;
+  }
+
+  /** Send `input` to `op` as the wire protocol binds it; nothing is validated or retried on the way. */
+  async call(op: OperationSpec, input: Input): Promise<Exchange> {
+    let path = op.path;
+    const query = new URLSearchParams();
+    const headers = new Headers({ accept: "application/json", "x-request-id": randomUUID() });
+    let body: Record<string, unknown> | undefined;
+    const bound = new Set<string>();
+    for (const b of op.bindings) {
+      bound.add(b.field);
+      if (!Object.hasOwn(input, b.field) || input[b.field] === undefined) continue;
+      const value = input[b.field];
+      if (b.in === "path") path = path.replace(`{${b.name}}`, encodeURIComponent(queryValue(value)));
+      else if (b.in === "query") {
+        if (Array.isArray(value)) for (const v of value) query.append(b.name, queryValue(v));
+        else query.append(b.name, queryValue(value));
+      } else if (b.in === "header") headers.set(b.name, queryValue(value));
+      else setOwn((body ??= Object.create(null) as Record<string, unknown>), b.name, value);
+    }
+    // Fields the contract does not bind (the "extra property" cases) travel in the body, or the query of a GET.
+    for (const [field, value] of Object.entries(input)) {
+      if (bound.has(field)) continue;
+      if (op.method === "GET" || op.method === "DELETE") query.append(field, queryValue(value));
+      else setOwn((body ??= Object.create(null) as Record<string, unknown>), field, value);
+    }
+    const token = this.fixture.token;
+    if (token !== undefined && this.contract.auth.type === "bearer") headers.set("authorization", `Bearer ${token}`);
+    if (token !== undefined && this.contract.auth.type === "apiKey" && this.contract.auth.header) headers.set(this.contract.auth.header, token);
+    if (body !== undefined) headers.set("content-type", "application/json");
+    const qs = query.toString();
+    const url = `${this.fixture.baseUrl.replace(/\/+$/, "")}${path}${qs ? `?${qs}` : ""}`;
+    const response = await fetch(url, { method: op.method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      // Not JSON: kept as text, and reported by whichever check expected JSON.
+    }
+    return { request: { method: op.method, url, body }, status: response.status, headers: response.headers, body: parsed };
+  }
+
+  validator(schema: Schema): ValidateFunction {
+    let v = this.compiled.get(schema);
+    if (!v) {
+      v = this.ajv.compile(schema);
+      this.compiled.set(schema, v);
+    }
+    return v;
+  }
+
+  /** The response is a success whose body matches `schema` (the operation's output, or its preview output). */
+  expectSuccess(op: OperationSpec, exchange: Exchange, schema: Schema = op.output, what = "a successful call"): Record<string, unknown> {
+    if (exchange.status < 200 || exchange.status > 299) {
+      // An error is still checked against the taxonomy first: an undeclared code is the sharper message.
+      if (exchange.status >= 400) this.expectDeclaredError(op, exchange);
+      throw violation(`${op.id}: expected ${what} (${op.successStatus}), got ${exchange.status}`, exchange);
+    }
+    const validate = this.validator(schema);
+    if (!validate(exchange.body)) {
+      const e = validate.errors?.[0];
+      throw violation(`${op.id}: response does not match the declared output schema: ${e?.instancePath || "/"} ${e?.message ?? ""}`, exchange);
+    }
+    return exchange.body as Record<string, unknown>;
+  }
+
+  /**
+   * The response is an error envelope the contract allows: the code is one the operation lists, the
+   * status is the taxonomy's, the envelope has the documented shape, details match the declared schema.
+   */
+  expectDeclaredError(op: OperationSpec, exchange: Exchange): { code: string; spec: ErrorSpec; field: string | null; details: unknown } {
+    if (exchange.status < 400) throw violation(`${op.id}: expected an error response, got ${exchange.status}`, exchange);
+    const envelope = exchange.body as { error?: Record<string, unknown> } | undefined;
+    const error = envelope && typeof envelope === "object" ? envelope.error : undefined;
+    if (!error || typeof error !== "object") throw violation(`${op.id}: error response without an error envelope { error: { code, message, … } }`, exchange);
+    const validate = this.validator(ERROR_ENVELOPE);
+    if (!validate(envelope)) {
+      const e = validate.errors?.[0];
+      throw violation(`${op.id}: error envelope does not match the wire protocol: ${e?.instancePath || "/"} ${e?.message ?? ""}`, exchange);
+    }
+    const code = error.code as string;
+    const spec = this.contract.taxonomy.get(code);
+    if (!spec || !op.errors.includes(code)) throw violation(`${op.id}: error code ${code} is not declared for this operation (undeclared error code)`, exchange);
+    if (exchange.status !== spec.http) throw violation(`${op.id}: ${code} answered with status ${exchange.status}, the taxonomy declares ${spec.http}`, exchange);
+    const details = error.details ?? null;
+    if (details !== null && spec.details !== null) {
+      const v = this.validator(spec.details);
+      if (!v(details)) throw violation(`${op.id}: details of ${code} do not match the declared schema: ${v.errors?.[0]?.instancePath || "/"} ${v.errors?.[0]?.message ?? ""}`, exchange);
+    }
+    return { code, spec, field: (error.field as string | null | undefined) ?? null, details };
+  }
+
+  async snapshot(): Promise<string | undefined> {
+    return this.fixture.observe ? JSON.stringify(await this.fixture.observe()) : undefined;
+  }
+}
+
+const ERROR_ENVELOPE: Schema = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "string", minLength: 1 },
+        message: { type: "string" },
+        field: { type: ["string", "null"] },
+        operationId: { type: ["string", "null"] },
+        outcome: { enum: ["completed", "pending", "rejected", "unknown"] },
+      },
+    },
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * The suite emitter: deterministic, the fixture is write-once, contract strings arrive escaped, and
+ * the negative cases follow the input schema's constraints (only those the wire can express).
+ */
+import { describe, expect, it } from "vitest";
+import { emitPackage, writeOnceFiles } from "../../src/emit/index.js";
+import { emitContractTests } from "../../src/emit/tests/suite.js";
+import type { ContractModel, OperationModel } from "../../src/model/types.js";
+import { parseContract } from "../../src/spec/parse.js";
+import { negativeCases } from "../../src/tests-runtime/checks.js";
+import type { OperationSpec } from "../../src/tests-runtime/harness.js";
+
+const billing = parseContract("specs/billing.v2.yaml").model!;
+
+describe("generated tests/", () => {
+  it("is deterministic and ships the runtime, config, contract facts and a write-once fixture", async () => {
+    const a = await emitPackage(billing);
+    const b = await emitPackage(billing);
+    const tests = [...a.keys()].filter((p) => p.startsWith("tests/"));
+    expect(tests).toEqual(["tests/contract.test.ts", "tests/contract.ts", "tests/fixture.ts", "tests/runtime/checks.ts", "tests/runtime/harness.ts", "tests/vitest.config.ts"]);
+    for (const p of tests) expect(a.get(p)).toBe(b.get(p));
+    expect(writeOnceFiles(billing).has("tests/fixture.ts")).toBe(true);
+    expect(a.get("README.md")).toContain("npx vitest run -c tests/vitest.config.ts");
+  });
+
+  it("writes an operation named to break out of a string as an escaped literal", () => {
+    const op = billing.operations[0]!;
+    const hostile: OperationModel = { ...op, names: { ...op.names, id: 'x"); process.exit(1); ("\u202E' } };
+    const text = emitContractTests({ ...billing, operations: [hostile] } as ContractModel);
+    expect(text).toContain(`describe("x\\"); process.exit(1); (\\"\\u202e", () => {`);
+    expect(text).not.toContain("\u202E");
+  });
+});
+
+function spec(input: object, bindings: OperationSpec["bindings"] = []): OperationSpec {
+  return { id: "op", method: "POST", path: "/x/{id}", bindings, successStatus: 200, kind: "mutating", input, output: true, errors: [], idempotency: null, preview: null, preconditions: [], pagination: null };
+}
+
+describe("negative cases from the input schema", () => {
+  it("derive one case per constraint, naming the field", () => {
+    const cases = negativeCases(
+      spec({
+        type: "object",
+        additionalProperties: false,
+        required: ["amount"],
+        properties: {
+          amount: { type: "integer", minimum: 1, maximum: 10 },
+          kind: { type: "string", enum: ["a", "b"] },
+          code: { $ref: "#/$defs/Code" },
+        },
+        $defs: { Code: { type: "string", pattern: "^[a-z]+$", maxLength: 4 } },
+      }),
+    );
+    expect(cases.map((c) => [c.name, c.field])).toEqual([
+      ["missing required amount", "amount"],
+      ["wrong type for amount", "amount"],
+      ["amount below minimum 1", "amount"],
+      ["amount above maximum 10", "amount"],
+      ["wrong type for code", "code"],
+      ["code longer than 4", "code"],
+      ["code not matching ^[a-z]+$", "code"],
+      ["wrong type for kind", "kind"],
+      ["kind outside its enum", "kind"],
+      ["an extra property", "unexpected_property"],
+    ]);
+    expect(cases.find((c) => c.name === "code not matching ^[a-z]+$")!.apply({ amount: 1 })).toEqual({ amount: 1, code: "!" });
+  });
+
+  it("skip what the wire cannot express: a number for a path string, a missing path segment", () => {
+    const cases = negativeCases(spec({ type: "object", required: ["id"], properties: { id: { type: "string", minLength: 3 } } }, [{ field: "id", in: "path", name: "id" }]));
+    expect(cases.map((c) => c.name)).toEqual([]);
+  });
+});
