@@ -4,18 +4,30 @@
  * in the data shows up and nothing else (idempotency journal, issued tokens) does.
  */
 import type { Fixture, Input } from "../../src/tests-runtime/harness.js";
-import type { RunningPlatform } from "./host.js";
+import { isSeededDefect, type RunningPlatform, type SeededDefect } from "./host.js";
 
 export const CONTRACT_TEST_TOKEN = "contract-suite-token";
 
 export interface PlatformFixtureOptions {
-  readonly start: (options: { token: string; now: () => Date }) => Promise<RunningPlatform>;
+  readonly start: (options: { token: string; now: () => Date; defect?: SeededDefect }) => Promise<RunningPlatform>;
   /** The platform's own tables, compared in full by observe(). */
   readonly tables: readonly string[];
   readonly samples: (operation: string, variant: number) => Input | undefined;
 }
 
+/**
+ * The defect seeded into every platform the fixture starts: `$CONTRACT_DEFECT` (one of
+ * SEEDED_DEFECT_IDS), so a test can run the generated suite against a faulty platform.
+ */
+function seededDefect(): SeededDefect | undefined {
+  const id = process.env["CONTRACT_DEFECT"];
+  if (id === undefined || id === "") return undefined;
+  if (!isSeededDefect(id)) throw new Error(`CONTRACT_DEFECT must be a seeded defect id, not ${JSON.stringify(id)}`);
+  return id;
+}
+
 export function platformFixture(options: PlatformFixtureOptions): Fixture {
+  const defect = seededDefect();
   let running: RunningPlatform | undefined;
   // The platform's clock: real time plus what advanceTime added since the last reset.
   let offsetMs = 0;
@@ -33,7 +45,7 @@ export function platformFixture(options: PlatformFixtureOptions): Fixture {
       await running?.close();
       running = undefined;
       offsetMs = 0;
-      running = await options.start({ token: CONTRACT_TEST_TOKEN, now });
+      running = await options.start({ token: CONTRACT_TEST_TOKEN, now, ...(defect ? { defect } : {}) });
     },
     async advanceTime(ms: number) {
       offsetMs += ms;

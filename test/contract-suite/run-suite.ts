@@ -1,0 +1,39 @@
+/** Runs a generated contract suite as a user runs it (vitest with its config, in a child process) and reads its JSON report. */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Outcome {
+  readonly passed: string[];
+  readonly failed: Array<{ name: string; message: string }>;
+  readonly skipped: string[];
+}
+
+/** Run one generated suite with a fixture module (and fault) and read vitest's JSON report. */
+export function runSuite(example: string, fixture: string, env: Record<string, string> = {}): Outcome {
+  const dir = mkdtempSync(join(tmpdir(), "contract-suite-"));
+  try {
+    const report = join(dir, "report.json");
+    const r = spawnSync(
+      process.execPath,
+      ["node_modules/vitest/vitest.mjs", "run", "-c", `generated-examples/${example}/tests/vitest.config.ts`, "--reporter=json", `--outputFile=${report}`],
+      { env: { ...process.env, ...env, CONTRACT_FIXTURE: fixture }, encoding: "utf8", timeout: 180_000 },
+    );
+    let parsed: { testResults: Array<{ assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }> };
+    try {
+      parsed = JSON.parse(readFileSync(report, "utf8"));
+    } catch {
+      throw new Error(`the generated suite did not run (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+    }
+    const all = parsed.testResults.flatMap((f) => f.assertionResults);
+    return {
+      passed: all.filter((a) => a.status === "passed").map((a) => a.fullName),
+      failed: all.filter((a) => a.status === "failed").map((a) => ({ name: a.fullName, message: a.failureMessages.join("\n") })),
+      skipped: all.filter((a) => a.status !== "passed" && a.status !== "failed").map((a) => a.fullName),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
