@@ -1,8 +1,9 @@
 /** The generated contract suite's fixture for the incidents reference platform (test/contract-suite). */
 import { platformFixture } from "../shared/contract-fixture.js";
-import { startIncidentsServer } from "./server.js";
+import { INCIDENTS_SPEC, startIncidentsServer } from "./server.js";
 
 export const fixture = platformFixture({
+  spec: INCIDENTS_SPEC,
   start: startIncidentsServer,
   tables: ["teams", "incidents"],
   samples(operation, variant) {
@@ -16,6 +17,32 @@ export const fixture = platformFixture({
       case "assign_incident":
         return { incident_id: "INC-017", owner: "platform-oncall", expected_revision: 3 };
       default:
+        return undefined;
+    }
+  },
+  async errors(operation, code, ctx) {
+    switch (`${operation} ${code}`) {
+      case "get_incident INCIDENT_NOT_FOUND":
+        return { incident_id: "INC-999" };
+      case "assign_incident INCIDENT_NOT_FOUND":
+        return { incident_id: "INC-999", owner: "platform-oncall", expected_revision: 1 };
+      case "assign_incident UNKNOWN_TEAM":
+        return { incident_id: "INC-017", owner: "no-such-team", expected_revision: 3 };
+      case "assign_incident INCIDENT_RESOLVED": {
+        // A resolved incident, at its current revision, to a team that does not own it yet.
+        const db = ctx.platform.db;
+        const row = db.prepare("SELECT id, owner, revision FROM incidents WHERE status = 'resolved' ORDER BY id LIMIT 1").get() as { id: string; owner: string; revision: number };
+        const team = db.prepare("SELECT slug FROM teams WHERE slug <> ? ORDER BY slug LIMIT 1").get(row.owner) as { slug: string };
+        return { incident_id: row.id, owner: team.slug, expected_revision: row.revision };
+      }
+      case "list_incidents CURSOR_EXPIRED": {
+        // Cursors live 15 minutes.
+        const page = await ctx.get("/incidents?limit=1");
+        ctx.advanceTime(16 * 60_000);
+        return { limit: 1, cursor: page.next_cursor };
+      }
+      default:
+        // count_incidents CURSOR_EXPIRED needs an incomplete count: the seeded register fits in one call.
         return undefined;
     }
   },

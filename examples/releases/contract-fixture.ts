@@ -1,8 +1,9 @@
 /** The generated contract suite's fixture for the releases reference platform (test/contract-suite). */
 import { platformFixture } from "../shared/contract-fixture.js";
-import { startReleasesServer } from "./server.js";
+import { RELEASES_SPEC, startReleasesServer } from "./server.js";
 
 export const fixture = platformFixture({
+  spec: RELEASES_SPEC,
   start: startReleasesServer,
   tables: ["releases"],
   samples(operation, variant) {
@@ -14,6 +15,21 @@ export const fixture = platformFixture({
       case "get_release":
         return { release_id: 182736400 };
       default:
+        return undefined;
+    }
+  },
+  async errors(operation, code, ctx) {
+    switch (`${operation} ${code}`) {
+      case "get_release RELEASE_NOT_FOUND":
+        return { release_id: 1 };
+      case "list_releases CURSOR_EXPIRED": {
+        // Cursors live 10 minutes.
+        const page = await ctx.get("/releases?limit=1");
+        ctx.advanceTime(11 * 60_000);
+        return { limit: 1, cursor: page.next_cursor };
+      }
+      default:
+        // count_stable_releases CURSOR_EXPIRED needs an incomplete count: the seeded project fits in one call.
         return undefined;
     }
   },

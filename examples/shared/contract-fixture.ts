@@ -1,18 +1,38 @@
 /**
  * What the reference platforms' contract-test fixtures share: each case gets a fresh platform (a new
  * in-memory database, seeded), and "observe" reads the platform's own tables, so an effect anywhere
- * in the data shows up and nothing else (idempotency journal, issued tokens) does.
+ * in the data shows up and nothing else (idempotency journal, issued tokens) does. Each platform also
+ * accepts one limited credential per scope of its contract (every other scope, same caller), and
+ * upstream failures are provoked with the host's fault switches.
  */
 import type { Fixture, Input } from "../../src/tests-runtime/harness.js";
-import { isSeededDefect, type RunningPlatform, type SeededDefect } from "./host.js";
+import { exampleContract } from "./example.js";
+import { type Credential, isSeededDefect, type RunningPlatform, type SeededDefect } from "./host.js";
 
 export const CONTRACT_TEST_TOKEN = "contract-suite-token";
 
+/** What a fixture's error provocations may use: the running platform (its database, its faults) and its clock. */
+export interface ProvocationContext {
+  readonly platform: RunningPlatform;
+  advanceTime(ms: number): void;
+  /** GET `path` (with query) from the platform with the full credential; the parsed JSON body. */
+  get(path: string): Promise<Record<string, unknown>>;
+}
+
 export interface PlatformFixtureOptions {
-  readonly start: (options: { token: string; now: () => Date; defect?: SeededDefect }) => Promise<RunningPlatform>;
+  /** The contract the platform serves (its scopes decide the limited credentials). */
+  readonly spec: string;
+  readonly start: (options: { token: string; credentials: Record<string, Credential>; now: () => Date; defect?: SeededDefect }) => Promise<RunningPlatform>;
   /** The platform's own tables, compared in full by observe(). */
   readonly tables: readonly string[];
   readonly samples: (operation: string, variant: number) => Input | undefined;
+  /** Input that makes `operation` fail with `code` from the seeded state (domain errors: not found, conflicts…). */
+  readonly errors?: (operation: string, code: string, ctx: ProvocationContext) => Input | undefined | Promise<Input | undefined>;
+}
+
+/** The credential lacking `scope`: distinct per scope, so a call proves which scope was missing. */
+export function tokenWithout(scope: string): string {
+  return `${CONTRACT_TEST_TOKEN}-without-${scope}`;
 }
 
 /**
@@ -36,6 +56,11 @@ export function platformFixture(options: PlatformFixtureOptions): Fixture {
     if (!running) throw new Error("the platform is not running: reset() starts it");
     return running;
   };
+  const model = exampleContract(options.spec);
+  const scopes = [...new Set(model.operations.flatMap((op) => op.scopes))].sort();
+  // The same caller as CONTRACT_TEST_TOKEN (startPlatform's "default"), one scope short.
+  const credentials: Record<string, Credential> = Object.create(null);
+  for (const scope of scopes) credentials[tokenWithout(scope)] = { caller: "default", scopes: scopes.filter((s) => s !== scope) };
   return {
     get baseUrl() {
       return platform().url;
@@ -45,7 +70,7 @@ export function platformFixture(options: PlatformFixtureOptions): Fixture {
       await running?.close();
       running = undefined;
       offsetMs = 0;
-      running = await options.start({ token: CONTRACT_TEST_TOKEN, now, ...(defect ? { defect } : {}) });
+      running = await options.start({ token: CONTRACT_TEST_TOKEN, credentials, now, ...(defect ? { defect } : {}) });
     },
     async advanceTime(ms: number) {
       offsetMs += ms;
@@ -55,6 +80,31 @@ export function platformFixture(options: PlatformFixtureOptions): Fixture {
       running = undefined;
     },
     sampleInput: (operation, variant = 0) => options.samples(operation, variant),
+    tokenWithout: (scope) => (scopes.includes(scope) ? tokenWithout(scope) : undefined),
+    async errorInput(operation, code) {
+      const ctx: ProvocationContext = {
+        platform: platform(),
+        advanceTime: (ms) => void (offsetMs += ms),
+        async get(path) {
+          const response = await fetch(`${platform().url}${path}`, { headers: { authorization: `Bearer ${CONTRACT_TEST_TOKEN}` } });
+          if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+          return (await response.json()) as Record<string, unknown>;
+        },
+      };
+      const domain = await options.errors?.(operation, code, ctx);
+      if (domain !== undefined) return domain;
+      // Upstream failures: the host's fault switches fail the next call of the operation before it executes.
+      const faults = platform().faults;
+      const classOf = (c: string) => model.errors.find((e) => e.code === c)?.class;
+      const cls = classOf(code);
+      // The host answers a class with the first code of it the operation lists.
+      const op = model.operations.find((o) => o.names.id === operation);
+      if (op?.errors.find((e) => classOf(e.code) === cls)?.code !== code) return undefined;
+      if (cls === "rate_limited") (faults.rateLimitedOnce ??= []).push(operation);
+      else if (cls === "transient") (faults.transientOnce ??= []).push(operation);
+      else return undefined;
+      return options.samples(operation, 0);
+    },
     async observe() {
       const db = platform().db;
       return options.tables.map((t) => db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all());

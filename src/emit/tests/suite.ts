@@ -9,7 +9,7 @@ import { generatedHeader, lineCommentText, literal, literalBlock } from "../shar
 
 export const FIXTURE_FILE = "tests/fixture.ts";
 
-function operationSpec(op: OperationModel): unknown {
+function operationSpec(op: OperationModel, operations: readonly OperationModel[]): unknown {
   const p = op.pagination;
   return {
     id: op.names.id,
@@ -29,7 +29,46 @@ function operationSpec(op: OperationModel): unknown {
     pagination: p
       ? { cursorField: p.cursorField, nextCursorField: p.nextCursorField, itemsField: p.itemsField, limitField: p.limitField, limitMax: p.limitMax, totalField: p.totalField, partialField: p.partialField, errorsField: p.errorsField }
       : null,
+    ...errorSpecMembers(op, operations),
   };
+}
+
+/** The OperationSpec members the taxonomy, permission, projection and reversibility checks read. */
+function errorSpecMembers(op: OperationModel, operations: readonly OperationModel[]): Record<string, unknown> {
+  const undo = op.effects.undo === null ? undefined : operations.find((o) => o.names.id === op.effects.undo);
+  return {
+    scopes: op.scopes,
+    projection: op.projection ? { field: op.projection.field, selectable: op.projection.selectable, identity: op.projection.identity } : null,
+    undo: undo
+      ? {
+          operation: undo.names.id,
+          readWith: op.target?.kind === "read" ? op.target.operation : null,
+          expectations: undo.preconditions.map((c) => ({ field: c.field, compares: c.compares })),
+        }
+      : null,
+  };
+}
+
+/** Cases of the error taxonomy (provoked), permission, projection and reversibility checks. */
+function errorCases(op: OperationModel): string[] {
+  const cases = [
+    `  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(\`\${code} (\${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing\`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(\`a credential without \${scope} is refused as permission and changes nothing\`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+  });`,
+  ];
+  if (op.projection) {
+    cases.push(`  it("a selection returns only the selected and identity properties", (t) => run(t, projection.projectionSelects(h, op)));`);
+    cases.push(`  it("no selection returns every property", (t) => run(t, projection.projectionOmitted(h, op)));`);
+  }
+  if (op.effects.undo) {
+    cases.push(`  it(${literal(`doing, then undoing with ${op.effects.undo}, restores the observed state`)}, (t) => run(t, undo.doThenUndo(h, op)));`);
+  }
+  return cases;
 }
 
 /** `tests/contract.ts`: what the checks know of the contract (taxonomy in a Map: codes are never object keys). */
@@ -38,7 +77,7 @@ export function emitTestContract(model: ContractModel): string {
   const taxonomy = model.errors
     .map((e) => `  [${literal(e.code)}, ${literalBlock({ class: e.class, action: e.action, http: e.httpStatus, field: e.field, details: e.details?.schema ?? null }, 2)}],`)
     .join("\n");
-  const operations = model.operations.map((op) => `  ${literalBlock(operationSpec(op), 2)},`).join("\n");
+  const operations = model.operations.map((op) => `  ${literalBlock(operationSpec(op, model.operations), 2)},`).join("\n");
   return `${generatedHeader(model.name, model.version)}import type { ContractSpec, ErrorSpec, OperationSpec } from "./runtime/harness.js";
 
 const TAXONOMY = new Map<string, ErrorSpec>([
@@ -84,6 +123,7 @@ function operationBlock(op: OperationModel): string {
   if (op.pagination) {
     cases.push(`  it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));`);
   }
+  cases.push(...errorCases(op));
   return `describe(${id}, () => {
   const op = h.operation(${id});
 ${cases.join("\n")}
@@ -97,6 +137,9 @@ import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
+import * as errors from "./runtime/checks-errors.js";
+import * as projection from "./runtime/checks-projection.js";
+import * as undo from "./runtime/checks-undo.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
