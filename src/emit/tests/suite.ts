@@ -212,6 +212,13 @@ ${samples}
 
   // TODO optional: a snapshot of the state operations change; without it "no effect" cannot be checked.
   // async observe() { return …; },
+
+  // TODO optional: parameters that make an operation fail with a declared error code from the reset state
+  // (e.g. an unknown id for a not_found code); undefined skips that code.
+  // errorInput(operation: string, code: string): Input | undefined { return undefined; },
+
+  // TODO optional: a credential with every scope except \`scope\`; without it permission errors are not checked.
+  // tokenWithout(scope: string): string | undefined { return undefined; },
 };
 `;
 }
