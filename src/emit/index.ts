@@ -9,7 +9,7 @@ import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperations } from "./sdk/operations.js";
 import { emitTypes } from "./sdk/types.js";
-import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestConfig, emitTestContract } from "./tests/suite.js";
+import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
 import { emitValidators } from "./sdk/validators.js";
 import { generatedHeader } from "./shared/literals.js";
 
@@ -31,7 +31,7 @@ export interface EmitOptions {
 function copiedRuntime(from: string, to: string, sdkRuntime: string, mcpRuntime?: string): Array<[string, string]> {
   const dir = packagePath("src", from);
   return readdirSync(dir)
-    .filter((f) => f.endsWith(".ts"))
+    .filter((f) => f.endsWith(".ts") || f.endsWith(".mjs")) // .mjs: plain scripts run by a bare node (tests-runtime/retry-child.mjs)
     .sort()
     .map((f) => {
       let text = readFileSync(`${dir}/${f}`, "utf8").replaceAll('from "../runtime/', `from "${sdkRuntime}`);
@@ -92,6 +92,7 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
     ...copiedRuntime("cli-runtime", "cli/runtime", "../../sdk/runtime/"),
     ...mcpFiles(model, mode),
     ["tests/contract.ts", emitTestContract(model)],
+    ["tests/adapters.ts", emitTestAdapters(model, mode)],
     ["tests/contract.test.ts", emitContractTests(model)],
     ["tests/vitest.config.ts", emitTestConfig(model)],
     [FIXTURE_FILE, emitFixtureTemplate(model)],

@@ -41,7 +41,8 @@ function run(defect: SeededDefect): Outcome {
   let outcome = runs.get(defect);
   if (!outcome) {
     const [example, platform] = PLATFORM[defect];
-    outcome = runSuite(example, `examples/${platform}/contract-fixture.ts`, { CONTRACT_DEFECT: defect });
+    // Adapter parity is left out: every adapter talks to the same faulty platform, so it cannot show a platform's defect.
+    outcome = runSuite(example, `examples/${platform}/contract-fixture.ts`, { CONTRACT_DEFECT: defect }, ["-t", "^(?!.*adapter parity)"]);
     runs.set(defect, outcome);
   }
   return outcome;

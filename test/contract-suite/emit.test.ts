@@ -17,7 +17,22 @@ describe("generated tests/", () => {
     const a = await emitPackage(billing);
     const b = await emitPackage(billing);
     const tests = [...a.keys()].filter((p) => p.startsWith("tests/"));
-    expect(tests).toEqual(["tests/contract.test.ts", "tests/contract.ts", "tests/fixture.ts", "tests/runtime/checks-errors.ts", "tests/runtime/checks-projection.ts", "tests/runtime/checks-undo.ts", "tests/runtime/checks.ts", "tests/runtime/harness.ts", "tests/vitest.config.ts"]);
+    expect(tests).toEqual([
+      "tests/adapters.ts",
+      "tests/contract.test.ts",
+      "tests/contract.ts",
+      "tests/fixture.ts",
+      "tests/runtime/checks-errors.ts",
+      "tests/runtime/checks-process.ts",
+      "tests/runtime/checks-projection.ts",
+      "tests/runtime/checks-undo.ts",
+      "tests/runtime/checks.ts",
+      "tests/runtime/harness.ts",
+      "tests/runtime/parity.ts",
+      "tests/runtime/proxy.ts",
+      "tests/runtime/retry-child.mjs",
+      "tests/vitest.config.ts",
+    ]);
     for (const p of tests) expect(a.get(p)).toBe(b.get(p));
     expect(writeOnceFiles(billing).has("tests/fixture.ts")).toBe(true);
     expect(a.get("README.md")).toContain("npx vitest run -c tests/vitest.config.ts");

@@ -10,14 +10,14 @@ export interface Outcome {
   readonly skipped: string[];
 }
 
-/** Run one generated suite with a fixture module (and fault) and read vitest's JSON report. */
-export function runSuite(example: string, fixture: string, env: Record<string, string> = {}): Outcome {
+/** Run one generated suite with a fixture module (and fault) and read vitest's JSON report; `args` go to vitest (e.g. `-t <pattern>`). */
+export function runSuite(example: string, fixture: string, env: Record<string, string> = {}, args: readonly string[] = []): Outcome {
   const dir = mkdtempSync(join(tmpdir(), "contract-suite-"));
   try {
     const report = join(dir, "report.json");
     const r = spawnSync(
       process.execPath,
-      ["node_modules/vitest/vitest.mjs", "run", "-c", `generated-examples/${example}/tests/vitest.config.ts`, "--reporter=json", `--outputFile=${report}`],
+      ["node_modules/vitest/vitest.mjs", "run", "-c", `generated-examples/${example}/tests/vitest.config.ts`, "--reporter=json", `--outputFile=${report}`, ...args],
       { env: { ...process.env, ...env, CONTRACT_FIXTURE: fixture }, encoding: "utf8", timeout: 180_000 },
     );
     let parsed: { testResults: Array<{ assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }> };

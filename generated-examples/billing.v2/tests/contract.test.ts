@@ -3,11 +3,14 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
+import { ADAPTERS } from "./adapters.js";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
 import * as errors from "./runtime/checks-errors.js";
 import * as projection from "./runtime/checks-projection.js";
 import * as undo from "./runtime/checks-undo.js";
+import * as processCheck from "./runtime/checks-process.js";
+import * as parity from "./runtime/parity.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -48,6 +51,8 @@ describe("create_customer", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("a response lost after commit, retried from a second process: one effect, the recorded outcome", (t) => run(t, processCheck.lostResponseRetriedElsewhere(h, op)));
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("get_customer", () => {
@@ -64,6 +69,7 @@ describe("get_customer", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("list_customers", () => {
@@ -81,6 +87,7 @@ describe("list_customers", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("update_customer", () => {
@@ -98,6 +105,7 @@ describe("update_customer", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("get_invoice", () => {
@@ -114,6 +122,7 @@ describe("get_invoice", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("refund_invoice", () => {
@@ -140,4 +149,6 @@ describe("refund_invoice", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("a response lost after commit, retried from a second process: one effect, the recorded outcome", (t) => run(t, processCheck.lostResponseRetriedElsewhere(h, op)));
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });

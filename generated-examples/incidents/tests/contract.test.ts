@@ -3,11 +3,14 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
+import { ADAPTERS } from "./adapters.js";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
 import * as errors from "./runtime/checks-errors.js";
 import * as projection from "./runtime/checks-projection.js";
 import * as undo from "./runtime/checks-undo.js";
+import * as processCheck from "./runtime/checks-process.js";
+import * as parity from "./runtime/parity.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -47,6 +50,7 @@ describe("list_incidents", () => {
   });
   it("a selection returns only the selected and identity properties", (t) => run(t, projection.projectionSelects(h, op)));
   it("no selection returns every property", (t) => run(t, projection.projectionOmitted(h, op)));
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("count_incidents", () => {
@@ -63,6 +67,7 @@ describe("count_incidents", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("get_incident", () => {
@@ -79,6 +84,7 @@ describe("get_incident", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("assign_incident", () => {
@@ -97,4 +103,5 @@ describe("assign_incident", () => {
     }
   });
   it("doing, then undoing with assign_incident, restores the observed state", (t) => run(t, undo.doThenUndo(h, op)));
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });

@@ -3,11 +3,14 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
+import { ADAPTERS } from "./adapters.js";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
 import * as errors from "./runtime/checks-errors.js";
 import * as projection from "./runtime/checks-projection.js";
 import * as undo from "./runtime/checks-undo.js";
+import * as processCheck from "./runtime/checks-process.js";
+import * as parity from "./runtime/parity.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -45,6 +48,7 @@ describe("list_releases", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("count_stable_releases", () => {
@@ -61,6 +65,7 @@ describe("count_stable_releases", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
 
 describe("get_release", () => {
@@ -77,4 +82,5 @@ describe("get_release", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
   });
+  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });

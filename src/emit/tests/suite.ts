@@ -5,6 +5,7 @@
  * implementer fills in. Pure functions of the model.
  */
 import type { ContractModel, OperationModel } from "../../model/types.js";
+import { clientClassName } from "../sdk/client.js";
 import { generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
 
 export const FIXTURE_FILE = "tests/fixture.ts";
@@ -124,10 +125,24 @@ function operationBlock(op: OperationModel): string {
     cases.push(`  it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));`);
   }
   cases.push(...errorCases(op));
+  cases.push(...processAndParityCases(op));
   return `describe(${id}, () => {
   const op = h.operation(${id});
 ${cases.join("\n")}
 });`;
+}
+
+/**
+ * A lost response retried from a second process (keyed operations), and adapter parity: the sample
+ * call, an identifier the fixture did not seed and one forbidden input through the SDK, CLI and MCP server.
+ */
+function processAndParityCases(op: OperationModel): string[] {
+  const cases: string[] = [];
+  if (op.idempotency && op.effects.idempotent === "key") {
+    cases.push(`  it("a response lost after commit, retried from a second process: one effect, the recorded outcome", (t) => run(t, processCheck.lostResponseRetriedElsewhere(h, op)));`);
+  }
+  cases.push(`  it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));`);
+  return cases;
 }
 
 /** `tests/contract.test.ts`: one describe per operation, each case one runtime check. */
@@ -135,11 +150,14 @@ export function emitContractTests(model: ContractModel): string {
   return `${generatedHeader(model.name, model.version)}import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
+import { ADAPTERS } from "./adapters.js";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
 import * as errors from "./runtime/checks-errors.js";
 import * as projection from "./runtime/checks-projection.js";
 import * as undo from "./runtime/checks-undo.js";
+import * as processCheck from "./runtime/checks-process.js";
+import * as parity from "./runtime/parity.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -163,6 +181,46 @@ async function run(t: TestContext, result: Promise<check.CheckResult>): Promise<
 }
 
 ${model.operations.map(operationBlock).join("\n\n")}
+`;
+}
+
+/**
+ * `tests/adapters.ts`: the generated SDK, CLI and MCP server wired for the parity checks (tests/runtime/parity.ts).
+ * The CLI runs its program in this process with stdout captured; in skeleton mode the MCP server runs
+ * its own handlers, not the implementation under test, so only the SDK and the CLI are compared.
+ */
+export function emitTestAdapters(model: ContractModel, mcp: "adapter" | "skeleton"): string {
+  const client = clientClassName(model);
+  const auth = model.transport.auth;
+  return `${generatedHeader(model.name, model.version)}import { COMMANDS } from "../cli/commands.js";
+import { runCli } from "../cli/runtime/program.js";
+${mcp === "adapter" ? `import { createServer } from "../mcp/server.js";\n` : ""}import { TOOLS } from "../mcp/tools.js";
+import { ${client} } from "../sdk/index.js";
+import type { ParityAdapters } from "./runtime/parity.js";
+
+export const ADAPTERS: ParityAdapters = {
+  commands: COMMANDS,
+  tools: TOOLS,
+  sdk: (options) => new ${client}(options),
+  async cli(argv, options) {
+    let stdout = "";
+    const exitCode = await runCli(
+      {
+        name: ${literal(model.name)},
+        version: ${literal(model.version)},
+        description: ${literal(`${model.title} (contract suite: adapter parity)`)},
+        tokenEnv: ${auth.type === "none" ? "null" : literal(auth.tokenEnv)},
+        commands: COMMANDS,
+        // The suite's credential, as the CLI would read it from its environment variable.
+        createClient: (settings) => new ${client}({ ...settings, ...(options.token !== undefined ? { token: options.token } : {}) }),
+      },
+      argv,
+      { stdout: (text) => void (stdout += text), stderr: () => undefined, stdin: () => options.stdin },
+    );
+    return { exitCode, stdout };
+  },
+  mcp: ${mcp === "adapter" ? "(options) => createServer(options)" : "null"},
+};
 `;
 }
 
