@@ -5,6 +5,8 @@ import { startBillingServer } from "./server.js";
 export const fixture = platformFixture({
   start: startBillingServer,
   tables: ["customers", "invoices", "refunds"],
+  // The default customers are already mixed (with and without open, paid, failed and disputed invoices).
+  datasets: { empty: "empty", mixed: "default" },
   samples(operation, variant) {
     switch (operation) {
       case "create_customer":

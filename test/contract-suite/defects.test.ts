@@ -35,8 +35,6 @@ const KNOWN_GAPS: ReadonlyMap<SeededDefect, string> = new Map([
   ["undeclared-error-code", "the suite only checks errors it happens to meet; it does not provoke not-found"],
   ["permission-as-transient", "the fixture has no credential lacking a scope"],
   ["leaks-unprojected-field", "no projection check (fields selected ⇒ nothing else returned)"],
-  ["drops-partial", "no partial-page scenario (the fixture cannot seed a failing shard)"],
-  ["count-stops-early", "no task-completeness check over a bounded count"],
 ]);
 
 const runs = new Map<SeededDefect, Outcome>();
