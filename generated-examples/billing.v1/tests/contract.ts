@@ -196,7 +196,8 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "get_customer",
@@ -285,7 +286,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "list_customers",
@@ -420,7 +422,8 @@ const OPERATIONS: OperationSpec[] = [
       "totalField": "total_count",
       "partialField": null,
       "errorsField": null
-    }
+    },
+    "task": null
   },
   {
     "id": "update_customer",
@@ -547,7 +550,8 @@ const OPERATIONS: OperationSpec[] = [
         "error": "REVISION_CONFLICT"
       }
     ],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "get_invoice",
@@ -652,7 +656,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "refund_invoice",
@@ -849,7 +854,8 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
 ];
 

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
+import * as paging from "./runtime/checks-paging.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -54,6 +55,9 @@ describe("list_customers", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
   });
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
+  it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));
+  it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));
+  it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));
 });
 
 describe("update_customer", () => {

@@ -275,7 +275,8 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "get_customer",
@@ -364,7 +365,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "list_customers",
@@ -499,7 +501,8 @@ const OPERATIONS: OperationSpec[] = [
       "totalField": "total_count",
       "partialField": null,
       "errorsField": null
-    }
+    },
+    "task": null
   },
   {
     "id": "update_customer",
@@ -626,7 +629,8 @@ const OPERATIONS: OperationSpec[] = [
         "error": "REVISION_CONFLICT"
       }
     ],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "get_invoice",
@@ -731,7 +735,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "refund_invoice",
@@ -945,7 +950,8 @@ const OPERATIONS: OperationSpec[] = [
         "error": "INVOICE_CHANGED"
       }
     ],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
 ];
 

@@ -418,7 +418,8 @@ const OPERATIONS: OperationSpec[] = [
       "totalField": "total_matching",
       "partialField": "partial",
       "errorsField": "errors"
-    }
+    },
+    "task": null
   },
   {
     "id": "count_incidents",
@@ -575,7 +576,13 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": {
+      "recordsExaminedField": "records_examined",
+      "completeField": "complete",
+      "continuationField": "continuation",
+      "answerField": "count"
+    }
   },
   {
     "id": "get_incident",
@@ -738,7 +745,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
   {
     "id": "assign_incident",
@@ -935,7 +943,8 @@ const OPERATIONS: OperationSpec[] = [
         "error": "REVISION_CONFLICT"
       }
     ],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
 ];
 

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
+import * as paging from "./runtime/checks-paging.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -34,6 +35,10 @@ describe("list_incidents", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
   });
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
+  it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));
+  it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));
+  it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));
+  it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));
 });
 
 describe("count_incidents", () => {
@@ -42,6 +47,8 @@ describe("count_incidents", () => {
   describe("negative inputs", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
   });
+  it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));
+  it("over the per-call bound: no early complete, continuations reach the full answer", (t) => run(t, paging.taskBounded(h, op)));
 });
 
 describe("get_incident", () => {

@@ -277,7 +277,8 @@ const OPERATIONS: OperationSpec[] = [
       "totalField": "total_count",
       "partialField": "partial",
       "errorsField": "errors"
-    }
+    },
+    "task": null
   },
   {
     "id": "count_stable_releases",
@@ -357,7 +358,13 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": {
+      "recordsExaminedField": "records_examined",
+      "completeField": "complete",
+      "continuationField": "continuation",
+      "answerField": "count"
+    }
   },
   {
     "id": "get_release",
@@ -471,7 +478,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "task": null
   },
 ];
 
