@@ -6,6 +6,8 @@ export const fixture = platformFixture({
   spec: BILLING_SPEC,
   start: startBillingServer,
   tables: ["customers", "invoices", "refunds"],
+  // The default customers are already mixed (with and without open, paid, failed and disputed invoices).
+  datasets: { empty: "empty", mixed: "default" },
   samples(operation, variant) {
     switch (operation) {
       case "create_customer":

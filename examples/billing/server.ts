@@ -252,9 +252,15 @@ const handlers: Handlers = {
   },
 };
 
-export type BillingServerOptions = ExampleServerOptions;
+export type BillingDataset = "default" | "empty";
 
-/** Start the billing platform on 127.0.0.1 (seeded with BILLING_SEED_CUSTOMERS and BILLING_SEED_INVOICES). */
+export interface BillingServerOptions extends ExampleServerOptions {
+  /** "default" seeds BILLING_SEED_CUSTOMERS and BILLING_SEED_INVOICES; "empty" seeds nothing. */
+  readonly dataset?: BillingDataset;
+}
+
+/** Start the billing platform on 127.0.0.1 (seeded with BILLING_SEED_CUSTOMERS and BILLING_SEED_INVOICES unless the data set is "empty"). */
 export function startBillingServer(options: BillingServerOptions = {}): Promise<RunningPlatform> {
-  return startExample({ spec: BILLING_SPEC, schema: SCHEMA, dataset: "default", seed, handlers }, options);
+  const dataset = options.dataset ?? "default";
+  return startExample({ spec: BILLING_SPEC, schema: SCHEMA, dataset, seed: dataset === "empty" ? () => undefined : seed, handlers }, options);
 }

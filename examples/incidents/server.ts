@@ -153,9 +153,10 @@ const SCHEMA = `
   );
   CREATE INDEX IF NOT EXISTS incidents_by_opened ON incidents (opened_at DESC, id);`;
 
-function seed(db: Database): void {
+function seed(db: Database, dataset: IncidentDataset): void {
   const team = db.prepare("INSERT INTO teams (slug) VALUES (?)");
   for (const slug of INCIDENT_TEAMS) team.run(slug);
+  if (dataset === "empty") return;
   const insert = db.prepare(`INSERT INTO incidents (id, title, status, severity, service, environment, owner, evidence_ref, summary, opened_at, updated_at, revision)
                              VALUES (@id, @title, @status, @severity, @service, @environment, @owner, @evidence_ref, @summary, @opened_at, @updated_at, @revision)`);
   for (const incident of incidentSeed()) insert.run({ summary: null, ...incident });
@@ -200,7 +201,11 @@ function matching(ctx: HandlerContext, filters: IncidentFilters): Sql {
 
 const CURSORS: CursorPolicy = { ttlMs: INCIDENT_CURSOR_TTL_MS, expiredCode: "CURSOR_EXPIRED" };
 
+export type IncidentDataset = "default" | "empty";
+
 export interface IncidentsServerOptions extends ExampleServerOptions {
+  /** "default" seeds incidentSeed() (already mixed: every status, severity and environment); "empty" only the teams. */
+  readonly dataset?: IncidentDataset;
   /** Bound on incidents examined per count_incidents call (default 5000, as the contract says). */
   readonly countMaxExamined?: number;
 }
@@ -266,7 +271,8 @@ interface AssignInput {
   expected_revision: number;
 }
 
-/** Start the incidents platform on 127.0.0.1, seeded with incidentSeed(). */
+/** Start the incidents platform on 127.0.0.1, seeded with incidentSeed() (or, for the "empty" data set, the teams only). */
 export function startIncidentsServer(options: IncidentsServerOptions = {}): Promise<RunningPlatform> {
-  return startExample({ spec: INCIDENTS_SPEC, schema: SCHEMA, dataset: "default", seed, handlers: incidentHandlers(options) }, options);
+  const dataset = options.dataset ?? "default";
+  return startExample({ spec: INCIDENTS_SPEC, schema: SCHEMA, dataset, seed: (db) => seed(db, dataset), handlers: incidentHandlers(options) }, options);
 }

@@ -1,11 +1,19 @@
 /** The generated contract suite's fixture for the releases reference platform (test/contract-suite). */
 import { platformFixture } from "../shared/contract-fixture.js";
-import { RELEASES_SPEC, startReleasesServer } from "./server.js";
+import { RELEASE_FACTS, RELEASES_SPEC, startReleasesServer } from "./server.js";
 
 export const fixture = platformFixture({
   spec: RELEASES_SPEC,
   start: startReleasesServer,
   tables: ["releases"],
+  datasets: { empty: "empty", mixed: "mixed" },
+  boundedTasks: true,
+  shardFailure: { code: "UPSTREAM_TIMEOUT", message: "A release store shard did not answer in time; its releases are missing from this page." },
+  taskResults(operation, input) {
+    // The suite's token may write releases, so drafts are visible and examined too.
+    const facts = RELEASE_FACTS.default;
+    return operation === "count_stable_releases" && Object.keys(input).length === 0 ? { recordsExamined: facts.releases, answer: facts.stable } : undefined;
+  },
   samples(operation, variant) {
     if (variant !== 0) return undefined;
     switch (operation) {

@@ -5,9 +5,9 @@
  * accepts one limited credential per scope of its contract (every other scope, same caller), and
  * upstream failures are provoked with the host's fault switches.
  */
-import type { Fixture, Input } from "../../src/tests-runtime/harness.js";
+import type { DataSet, Fixture, Input, ResetOptions } from "../../src/tests-runtime/harness.js";
 import { exampleContract } from "./example.js";
-import { type Credential, isSeededDefect, type RunningPlatform, type SeededDefect } from "./host.js";
+import { type Credential, isSeededDefect, type PartialPageFault, type RunningPlatform, type SeededDefect } from "./host.js";
 
 export const CONTRACT_TEST_TOKEN = "contract-suite-token";
 
@@ -19,15 +19,36 @@ export interface ProvocationContext {
   get(path: string): Promise<Record<string, unknown>>;
 }
 
-export interface PlatformFixtureOptions {
+/** What a platform is started with; `dataset` and `countMaxExamined` only when the suite asks (resetWith). */
+export interface PlatformStart<D extends string> {
+  readonly token: string;
+  readonly credentials: Record<string, Credential>;
+  readonly now: () => Date;
+  readonly defect?: SeededDefect;
+  readonly dataset?: D;
+  readonly countMaxExamined?: number;
+}
+
+export interface PlatformFixtureOptions<D extends string = never> {
   /** The contract the platform serves (its scopes decide the limited credentials). */
   readonly spec: string;
-  readonly start: (options: { token: string; credentials: Record<string, Credential>; now: () => Date; defect?: SeededDefect }) => Promise<RunningPlatform>;
+  readonly start: (options: PlatformStart<D>) => Promise<RunningPlatform>;
   /** The platform's own tables, compared in full by observe(). */
   readonly tables: readonly string[];
   readonly samples: (operation: string, variant: number) => Input | undefined;
   /** Input that makes `operation` fail with `code` from the seeded state (domain errors: not found, conflicts…). */
   readonly errors?: (operation: string, code: string, ctx: ProvocationContext) => Input | undefined | Promise<Input | undefined>;
+  /** The platform's data set for each data set of the suite it can provide (the default one is always there). */
+  readonly datasets?: Readonly<Partial<Record<Exclude<DataSet, "default">, D>>>;
+  /** Whether the platform takes `countMaxExamined`, the per-call bound of its task operations. */
+  readonly boundedTasks?: boolean;
+  /**
+   * The page error a failing register shard reports (a PageError of the contract). With it, degrade()
+   * makes the first page of every traversal of an operation miss its last record and say so.
+   */
+  readonly shardFailure?: PartialPageFault["error"];
+  /** What complete runs of task operations give on the default data set (Fixture.taskResult). */
+  readonly taskResults?: Fixture["taskResult"];
 }
 
 /** The credential lacking `scope`: distinct per scope, so a call proves which scope was missing. */
@@ -46,31 +67,50 @@ function seededDefect(): SeededDefect | undefined {
   return id;
 }
 
-export function platformFixture(options: PlatformFixtureOptions): Fixture {
+export function platformFixture<D extends string = never>(options: PlatformFixtureOptions<D>): Fixture {
   const defect = seededDefect();
   let running: RunningPlatform | undefined;
   // The platform's clock: real time plus what advanceTime added since the last reset.
   let offsetMs = 0;
   const now = (): Date => new Date(Date.now() + offsetMs);
-  const platform = (): RunningPlatform => {
-    if (!running) throw new Error("the platform is not running: reset() starts it");
-    return running;
-  };
   const model = exampleContract(options.spec);
   const scopes = [...new Set(model.operations.flatMap((op) => op.scopes))].sort();
   // The same caller as CONTRACT_TEST_TOKEN (startPlatform's "default"), one scope short.
   const credentials: Record<string, Credential> = Object.create(null);
   for (const scope of scopes) credentials[tokenWithout(scope)] = { caller: "default", scopes: scopes.filter((s) => s !== scope) };
+  // A fresh platform (new in-memory database, no faults), started as `extra` says.
+  const restart = async (extra: Pick<PlatformStart<D>, "dataset" | "countMaxExamined"> = {}): Promise<void> => {
+    await running?.close();
+    running = undefined;
+    offsetMs = 0;
+    running = await options.start({ token: CONTRACT_TEST_TOKEN, credentials, now, ...(defect ? { defect } : {}), ...extra });
+  };
+  const platform = (): RunningPlatform => {
+    if (!running) throw new Error("the platform is not running: reset() starts it");
+    return running;
+  };
   return {
     get baseUrl() {
       return platform().url;
     },
     token: CONTRACT_TEST_TOKEN,
     async reset() {
-      await running?.close();
-      running = undefined;
-      offsetMs = 0;
-      running = await options.start({ token: CONTRACT_TEST_TOKEN, credentials, now, ...(defect ? { defect } : {}) });
+      await restart();
+    },
+    async resetWith(state: ResetOptions) {
+      const dataset = state.dataset === undefined || state.dataset === "default" ? undefined : options.datasets?.[state.dataset];
+      if (state.dataset !== undefined && state.dataset !== "default" && dataset === undefined) return false;
+      if (state.maxExaminedPerCall !== undefined && !options.boundedTasks) return false;
+      await restart({ ...(dataset !== undefined ? { dataset } : {}), ...(state.maxExaminedPerCall !== undefined ? { countMaxExamined: state.maxExaminedPerCall } : {}) });
+      return true;
+    },
+    async degrade(operation: string) {
+      const pagination = platform().model.operations.find((op) => op.names.id === operation)?.pagination;
+      // The platform's pages report a shard failure through their partial field (examples/shared/paging.ts).
+      if (!options.shardFailure || !pagination || pagination.partialField === null) return false;
+      const faults = platform().faults;
+      faults.partialPages = [...(faults.partialPages ?? []), { operation, page: 1, missing: 1, error: options.shardFailure }];
+      return true;
     },
     async advanceTime(ms: number) {
       offsetMs += ms;
@@ -105,6 +145,7 @@ export function platformFixture(options: PlatformFixtureOptions): Fixture {
       else return undefined;
       return options.samples(operation, 0);
     },
+    ...(options.taskResults ? { taskResult: options.taskResults } : {}),
     async observe() {
       const db = platform().db;
       return options.tables.map((t) => db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all());

@@ -32,8 +32,6 @@ const PLATFORM: Readonly<Record<SeededDefect, readonly [example: string, platfor
 
 /** What the suite cannot provoke yet (issue 11 leftovers), and why. */
 const KNOWN_GAPS: ReadonlyMap<SeededDefect, string> = new Map([
-  ["drops-partial", "no partial-page scenario (the fixture cannot seed a failing shard)"],
-  ["count-stops-early", "no task-completeness check over a bounded count"],
 ]);
 
 const runs = new Map<SeededDefect, Outcome>();

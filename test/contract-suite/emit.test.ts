@@ -31,6 +31,7 @@ describe("generated tests/", () => {
       "tests/runtime/parity.ts",
       "tests/runtime/proxy.ts",
       "tests/runtime/retry-child.mjs",
+      "tests/runtime/checks-paging.ts",
       "tests/vitest.config.ts",
     ]);
     for (const p of tests) expect(a.get(p)).toBe(b.get(p));
@@ -44,6 +45,29 @@ describe("generated tests/", () => {
     const text = emitContractTests({ ...billing, operations: [hostile] } as ContractModel);
     expect(text).toContain(`describe("x\\"); process.exit(1); (\\"\\u202e", () => {`);
     expect(text).not.toContain("\u202E");
+  });
+});
+
+describe("completeness cases", () => {
+  const incidents = parseContract("specs/incidents.yaml").model!;
+  const casesOf = (model: ContractModel, id: string): string[] => {
+    const text = emitContractTests(model);
+    const block = text.slice(text.indexOf(`describe(${JSON.stringify(id)}`));
+    return [...block.slice(0, block.indexOf("\n});")).matchAll(/paging\.(\w+)\(/g)].map((m) => m[1]!);
+  };
+
+  it("go where the contract declares pages, partial pages or a task, and nowhere else", () => {
+    expect(casesOf(incidents, "list_incidents")).toEqual(["emptyDataSet", "mixedDataSet", "fullPageHasNext", "degradedTraversal"]);
+    expect(casesOf(incidents, "count_incidents")).toEqual(["taskEmptyDataSet", "taskBounded"]);
+    expect(casesOf(incidents, "get_incident")).toEqual([]);
+    // list_customers declares no partial or errors field: its pages cannot say they are partial.
+    expect(casesOf(billing, "list_customers")).toEqual(["emptyDataSet", "mixedDataSet", "fullPageHasNext"]);
+  });
+
+  it("tell the checks the task's fields from the model", async () => {
+    const contract = (await emitPackage(incidents)).get("tests/contract.ts")!;
+    const count = contract.slice(contract.indexOf('"id": "count_incidents"'));
+    expect(count).toMatch(/"task": \{\s+"recordsExaminedField": "records_examined",\s+"completeField": "complete",\s+"continuationField": "continuation",\s+"answerField": "count"\s+\}/);
   });
 });
 

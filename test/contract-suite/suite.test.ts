@@ -70,6 +70,25 @@ describe("generated contract suites pass against the reference platforms", () =>
     }
   });
 
+  it("the completeness checks ran on incidents and releases (none skipped)", () => {
+    for (const [example, platform, list, count] of [
+      ["incidents", "incidents", "list_incidents", "count_incidents"],
+      ["releases", "releases", "list_releases", "count_stable_releases"],
+    ] as const) {
+      const outcome = reference(example, platform);
+      for (const name of [
+        `${list} the empty data set: one empty, final page`,
+        `${list} the mixed data set: small pages give every record once, totals match`,
+        `${list} a full page of a larger set carries a next cursor`,
+        `${list} a degraded store: partial pages say so, a clean last page does not complete the traversal`,
+        `${count} the empty data set: the task completes at once, nothing examined`,
+        `${count} over the per-call bound: no early complete, continuations reach the full answer`,
+      ]) {
+        expect(outcome.passed).toContain(name);
+      }
+    }
+  });
+
   it("incidents: projection, reversibility and the domain errors ran; only what the fixture cannot provoke is skipped", () => {
     const outcome = reference("incidents", "incidents");
     for (const name of [

@@ -201,7 +201,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.customers:write"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "get_customer",
@@ -295,7 +296,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.customers:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "list_customers",
@@ -435,7 +437,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.customers:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "update_customer",
@@ -567,7 +570,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.customers:write"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "get_invoice",
@@ -677,7 +681,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.invoices:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "refund_invoice",
@@ -879,7 +884,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.refunds:write"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
 ];
 

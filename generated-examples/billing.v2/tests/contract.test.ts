@@ -11,6 +11,7 @@ import * as projection from "./runtime/checks-projection.js";
 import * as undo from "./runtime/checks-undo.js";
 import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
+import * as paging from "./runtime/checks-paging.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -88,6 +89,9 @@ describe("list_customers", () => {
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
+  it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));
+  it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));
+  it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));
 });
 
 describe("update_customer", () => {

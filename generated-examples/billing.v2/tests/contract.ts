@@ -280,7 +280,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.customers:write"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "get_customer",
@@ -374,7 +375,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.customers:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "list_customers",
@@ -514,7 +516,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.customers:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "update_customer",
@@ -646,7 +649,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.customers:write"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "get_invoice",
@@ -756,7 +760,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.invoices:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "refund_invoice",
@@ -975,7 +980,8 @@ const OPERATIONS: OperationSpec[] = [
       "billing.refunds:write"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
 ];
 

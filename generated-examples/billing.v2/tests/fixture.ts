@@ -34,4 +34,6 @@ export const fixture: Fixture = {
 
   // TODO optional: a snapshot of the state operations change; without it "no effect" cannot be checked.
   // async observe() { return …; },
+  // TODO optional: other states for the completeness checks of lists and counts (see runtime/harness.ts).
+  // async resetWith({ dataset }) { …; return true; }, // "empty" or "mixed" records
 };

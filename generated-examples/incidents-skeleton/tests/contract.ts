@@ -442,7 +442,8 @@ const OPERATIONS: OperationSpec[] = [
         "id"
       ]
     },
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "count_incidents",
@@ -604,7 +605,13 @@ const OPERATIONS: OperationSpec[] = [
       "incidents:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": {
+      "recordsExaminedField": "records_examined",
+      "completeField": "complete",
+      "continuationField": "continuation",
+      "answerField": "count"
+    }
   },
   {
     "id": "get_incident",
@@ -772,7 +779,8 @@ const OPERATIONS: OperationSpec[] = [
       "incidents:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "assign_incident",
@@ -983,7 +991,8 @@ const OPERATIONS: OperationSpec[] = [
           "compares": "revision"
         }
       ]
-    }
+    },
+    "task": null
   },
 ];
 

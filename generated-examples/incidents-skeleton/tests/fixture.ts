@@ -30,4 +30,7 @@ export const fixture: Fixture = {
 
   // TODO optional: a snapshot of the state operations change; without it "no effect" cannot be checked.
   // async observe() { return …; },
+  // TODO optional: other states for the completeness checks of lists and counts (see runtime/harness.ts).
+  // async resetWith({ dataset, maxExaminedPerCall }) { …; return true; }, // "empty" or "mixed" records, a lower per-call bound
+  // async degrade(operation) { …; return true; }, // a failing shard: its pages must say they are partial
 };

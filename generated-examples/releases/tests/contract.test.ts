@@ -11,6 +11,7 @@ import * as projection from "./runtime/checks-projection.js";
 import * as undo from "./runtime/checks-undo.js";
 import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
+import * as paging from "./runtime/checks-paging.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -49,6 +50,10 @@ describe("list_releases", () => {
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
+  it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));
+  it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));
+  it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));
+  it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));
 });
 
 describe("count_stable_releases", () => {
@@ -66,6 +71,8 @@ describe("count_stable_releases", () => {
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
+  it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));
+  it("over the per-call bound: no early complete, continuations reach the full answer", (t) => run(t, paging.taskBounded(h, op)));
 });
 
 describe("get_release", () => {

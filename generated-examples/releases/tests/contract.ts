@@ -282,7 +282,8 @@ const OPERATIONS: OperationSpec[] = [
       "releases:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
   {
     "id": "count_stable_releases",
@@ -367,7 +368,13 @@ const OPERATIONS: OperationSpec[] = [
       "releases:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": {
+      "recordsExaminedField": "records_examined",
+      "completeField": "complete",
+      "continuationField": "continuation",
+      "answerField": "count"
+    }
   },
   {
     "id": "get_release",
@@ -486,7 +493,8 @@ const OPERATIONS: OperationSpec[] = [
       "releases:read"
     ],
     "projection": null,
-    "undo": null
+    "undo": null,
+    "task": null
   },
 ];
 

@@ -31,6 +31,9 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
       ? { cursorField: p.cursorField, nextCursorField: p.nextCursorField, itemsField: p.itemsField, limitField: p.limitField, limitMax: p.limitMax, totalField: p.totalField, partialField: p.partialField, errorsField: p.errorsField }
       : null,
     ...errorSpecMembers(op, operations),
+    task: op.task
+      ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
+      : null,
   };
 }
 
@@ -126,6 +129,7 @@ function operationBlock(op: OperationModel): string {
   }
   cases.push(...errorCases(op));
   cases.push(...processAndParityCases(op));
+  cases.push(...completenessCases(op));
   return `describe(${id}, () => {
   const op = h.operation(${id});
 ${cases.join("\n")}
@@ -145,6 +149,24 @@ function processAndParityCases(op: OperationModel): string[] {
   return cases;
 }
 
+/** Completeness of bounded reads (tests/runtime/checks-paging.ts): data sets, full and partial pages, bounded tasks. */
+function completenessCases(op: OperationModel): string[] {
+  const cases: string[] = [];
+  if (op.pagination) {
+    cases.push(`  it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));`);
+    cases.push(`  it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));`);
+    cases.push(`  it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));`);
+    if (op.pagination.partialField !== null || op.pagination.errorsField !== null) {
+      cases.push(`  it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));`);
+    }
+  }
+  if (op.task) {
+    cases.push(`  it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));`);
+    cases.push(`  it("over the per-call bound: no early complete, continuations reach the full answer", (t) => run(t, paging.taskBounded(h, op)));`);
+  }
+  return cases;
+}
+
 /** `tests/contract.test.ts`: one describe per operation, each case one runtime check. */
 export function emitContractTests(model: ContractModel): string {
   return `${generatedHeader(model.name, model.version)}import { resolve } from "node:path";
@@ -158,6 +180,7 @@ import * as projection from "./runtime/checks-projection.js";
 import * as undo from "./runtime/checks-undo.js";
 import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
+import * as paging from "./runtime/checks-paging.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -242,6 +265,21 @@ export default defineConfig({
 `;
 }
 
+/** The fixture template's hints for the completeness checks, for contracts with lists or counts. */
+function completenessTodo(model: ContractModel): string {
+  const lists = model.operations.some((op) => op.pagination);
+  const partial = model.operations.some((op) => op.pagination && (op.pagination.partialField !== null || op.pagination.errorsField !== null));
+  const tasks = model.operations.some((op) => op.task);
+  if (!lists && !tasks) return "";
+  const lines = [
+    "",
+    "  // TODO optional: other states for the completeness checks of lists and counts (see runtime/harness.ts).",
+    `  // async resetWith({ dataset${tasks ? ", maxExaminedPerCall" : ""} }) { …; return true; }, // "empty" or "mixed" records${tasks ? ", a lower per-call bound" : ""}`,
+  ];
+  if (partial) lines.push("  // async degrade(operation) { …; return true; }, // a failing shard: its pages must say they are partial");
+  return lines.join("\n");
+}
+
 /** `tests/fixture.ts`: written once, then the implementer's. */
 export function emitFixtureTemplate(model: ContractModel): string {
   const auth = model.transport.auth;
@@ -276,7 +314,7 @@ ${samples}
   // errorInput(operation: string, code: string): Input | undefined { return undefined; },
 
   // TODO optional: a credential with every scope except \`scope\`; without it permission errors are not checked.
-  // tokenWithout(scope: string): string | undefined { return undefined; },
+  // tokenWithout(scope: string): string | undefined { return undefined; },${completenessTodo(model)}
 };
 `;
 }

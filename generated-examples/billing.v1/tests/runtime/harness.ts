@@ -71,6 +71,17 @@ export interface OperationSpec {
     readonly readWith: string | null;
     readonly expectations: ReadonlyArray<{ readonly field: string; readonly compares: string }>;
   } | null;
+  /**
+   * The operation's task scope (a bounded, resumable scan such as a count): the output fields saying
+   * how much was examined, whether that was everything, how to resume, and the answer. Absent or null
+   * when the operation is not task-level.
+   */
+  readonly task?: {
+    readonly recordsExaminedField: string;
+    readonly completeField: string;
+    readonly continuationField: string | null;
+    readonly answerField: string | null;
+  } | null;
 }
 
 export interface ContractSpec {
@@ -83,6 +94,28 @@ export interface ContractSpec {
 }
 
 export type Input = Record<string, unknown>;
+
+/**
+ * Data sets the suite may ask for (Fixture.resetWith):
+ * - "default": what reset() seeds;
+ * - "empty": no records at all (every list is one empty page, every count examines nothing);
+ * - "mixed": records of every kind the operations' filters, predicates and visibility rules tell
+ *   apart (e.g. drafts and prereleases beside stable releases); a fixture whose default data set
+ *   already is mixed may serve that.
+ */
+export type DataSet = "default" | "empty" | "mixed";
+
+/** The state Fixture.resetWith brings the implementation to. */
+export interface ResetOptions {
+  /** The records to start from (default "default"). */
+  readonly dataset?: DataSet;
+  /**
+   * Lower the bound on records one call of a task operation examines to this many (a test setting
+   * of the platform), so a small data set takes several calls and continuations. The suite picks a
+   * bound below what a complete run examines; seeding thousands of records is never needed.
+   */
+  readonly maxExaminedPerCall?: number;
+}
 
 /** What the implementer provides (tests/fixture.ts, or the module named by CONTRACT_FIXTURE). */
 export interface Fixture {
@@ -124,6 +157,26 @@ export interface Fixture {
    * the contract (no read operation for the target). Without the operation key or confirm token.
    */
   undoInput?(operation: string, input: Input, output: unknown): Input | undefined;
+  /**
+   * Like reset(), into the state `options` describe (another data set, a lower per-call bound of task
+   * operations). Resolve false when the implementation cannot take that state: the cases needing it
+   * are skipped, saying why. Without it, empty/mixed data sets and bounded tasks are not checked.
+   */
+  resetWith?(options: ResetOptions): Promise<boolean>;
+  /**
+   * Until the next reset, make part of the store behind the paginated `operation` fail (a shard or
+   * replica that times out), so a traversal misses records, as in production. The implementation
+   * must then say so on the page concerned (the contract's partial and/or errors fields). The suite
+   * traverses with pages of about a third of the data set, so a failure on the first page is followed
+   * by clean pages. Resolve false when `operation` cannot be degraded (its cases are skipped).
+   */
+  degrade?(operation: string): Promise<boolean>;
+  /**
+   * What a complete run of the task operation `operation` with `input` gives on the default data
+   * set: the records it examines and, optionally, its answer (the contract's answer field). Without
+   * it the suite compares a bounded run with an unbounded one only.
+   */
+  taskResult?(operation: string, input: Input): { readonly recordsExamined: number; readonly answer?: unknown } | undefined;
 }
 
 /** A broken promise of the contract: the message names the promise, the request and what came back. */
