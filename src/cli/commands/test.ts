@@ -261,6 +261,8 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
     if (operations !== model.operations) writeFileSync(join(work, "tests/contract.test.ts"), emitContractTests({ ...model, operations }));
     writeFileSync(join(work, "tests/fixture.ts"), DEFAULT_FIXTURE);
     writeFileSync(join(work, "samples.json"), JSON.stringify([...samples]));
+    // The suite is ES modules, as in a generated package.
+    writeFileSync(join(work, "package.json"), `${JSON.stringify({ name: "contractgen-test-run", private: true, type: "module" })}\n`);
     mkdirSync(join(work, "node_modules"));
     for (const [name, dir] of modules) symlinkSync(dir!, join(work, "node_modules", name), "dir");
 
