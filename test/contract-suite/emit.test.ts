@@ -17,10 +17,11 @@ describe("generated tests/", () => {
     const a = await emitPackage(billing);
     const b = await emitPackage(billing);
     const tests = [...a.keys()].filter((p) => p.startsWith("tests/"));
-    expect(tests).toEqual(["tests/contract.test.ts", "tests/contract.ts", "tests/fixture.ts", "tests/runtime/checks.ts", "tests/runtime/harness.ts", "tests/vitest.config.ts"]);
+    expect(tests).toEqual(["tests/contract.test.ts", "tests/contract.ts", "tests/fixture.ts", "tests/runtime/checks.ts", "tests/runtime/harness.ts", "tests/runtime/report.ts", "tests/vitest.config.ts"]);
     for (const p of tests) expect(a.get(p)).toBe(b.get(p));
     expect(writeOnceFiles(billing).has("tests/fixture.ts")).toBe(true);
     expect(a.get("README.md")).toContain("npx vitest run -c tests/vitest.config.ts");
+    expect(a.get("README.md")).toContain("CONTRACT_REPORT_DIR=reports npx vitest run -c tests/vitest.config.ts");
   });
 
   it("writes an operation named to break out of a string as an escaped literal", () => {
