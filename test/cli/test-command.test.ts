@@ -123,6 +123,22 @@ describe("contractgen test against a seeded defect", () => {
   }, 180_000);
 });
 
+describe("contractgen test with the implementer's fixture", () => {
+  it("runs the suite with --fixture (here the reference fixture, which starts a platform with a seeded defect) and exits 1", async () => {
+    process.env.CONTRACT_DEFECT = "ignores-invalid-input";
+    try {
+      const r = await contractgen("test", SPEC, "--fixture", "examples/billing/contract-fixture.ts", "--operations", "get_customer");
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toContain("billing 2.0.0 against the fixture examples/billing/contract-fixture.ts:");
+      expect(r.stdout).toContain("failed: get_customer > negative inputs > customer_id not matching ^cus_[A-Za-z0-9]+$");
+      // The reports lived in the deleted temporary folder: nothing says where.
+      expect(r.stderr).not.toContain("JUNIT report written");
+    } finally {
+      delete process.env.CONTRACT_DEFECT;
+    }
+  }, 180_000);
+});
+
 describe("contractgen test: bad input exits 2 with a stable code and no stack trace", () => {
   async function closedPort(): Promise<number> {
     const s = createServer();

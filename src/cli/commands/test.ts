@@ -158,9 +158,11 @@ export const fixture: Fixture = {
 `;
 
 /** Forward the child's output line by line to stderr, the credential masked and control characters shown. */
-function forwarder(io: Io, secret: string | undefined): { write: (chunk: Buffer) => void; flush: () => void } {
+function forwarder(io: Io, secret: string | undefined, hide: (line: string) => boolean): { write: (chunk: Buffer) => void; flush: () => void } {
   let pending = "";
-  const emit = (line: string) => io.stderr(`${visible(secret ? line.split(secret).join("***") : line)}\n`);
+  const emit = (line: string) => {
+    if (!hide(line)) io.stderr(`${visible(secret ? line.split(secret).join("***") : line)}\n`);
+  };
   return {
     write(chunk) {
       pending += chunk.toString("utf8");
@@ -175,10 +177,10 @@ function forwarder(io: Io, secret: string | undefined): { write: (chunk: Buffer)
   };
 }
 
-function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.ProcessEnv, io: Io, secret: string | undefined): Promise<number | null> {
+function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.ProcessEnv, io: Io, secret: string | undefined, hide: (line: string) => boolean): Promise<number | null> {
   return new Promise((done, failed) => {
     const child = spawn(process.execPath, [join(vitest, "vitest.mjs"), "run", "-c", config], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    const out = forwarder(io, secret);
+    const out = forwarder(io, secret, hide);
     child.stdout.on("data", out.write);
     child.stderr.on("data", out.write);
     child.on("error", failed);
@@ -286,7 +288,9 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
 
     const target = baseUrl ? shownUrl(baseUrl) : `the fixture ${options.fixture}`;
     io.stderr(`Running the ${visible(model.name)} ${visible(model.version)} contract suite against ${visible(target)}…\n`);
-    const code = await runVitest(vitest, join(work, "tests/vitest.config.ts"), work, env, io, secret);
+    // Reports in the temporary folder are read here and deleted: vitest's note of where it wrote them would mislead.
+    const hide = (line: string) => options.reportDir === undefined && line.includes(work);
+    const code = await runVitest(vitest, join(work, "tests/vitest.config.ts"), work, env, io, secret, hide);
 
     let summary: RunSummary;
     try {
