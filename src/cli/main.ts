@@ -6,6 +6,7 @@ import { REPORT_FORMATS } from "../diff/report/index.js";
 import type { BudgetOptions } from "./commands/budget.js";
 import type { DiffOptions } from "./commands/diff.js";
 import type { GenerateOptions } from "./commands/generate.js";
+import type { TestOptions } from "./commands/test.js";
 import type { ValidateOptions } from "./commands/validate.js";
 import { EXIT, type Io, processIo } from "./io.js";
 
@@ -81,6 +82,22 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(async (spec: string, options: BudgetOptions) => {
       const { budgetCommand } = await import("./commands/budget.js");
       setExit(await budgetCommand(spec, options, io));
+    });
+
+  program
+    .command("test")
+    .description("Run the contract's generated test suite against a live implementation, without writing a project. Exit 0 every check passed, 1 a contract violation found, 2 bad input or the suite could not run.")
+    .argument("<spec>", "contract file (YAML)")
+    .option("--base-url <url>", "the implementation under test (checked reachable first when no --fixture is given)")
+    .option("--token-env <var>", "environment variable holding the credential to send (never printed)")
+    .option("--samples <file>", "JSON or YAML: operation id -> [input that succeeds, other input that succeeds]; checks without samples are skipped")
+    .option("--fixture <module>", "your fixture module (reset, samples, observe, clock) instead of the one built from these flags")
+    .option("--operations <ids>", "only these operations' checks (comma-separated)")
+    .option("--report-dir <dir>", "write contract-junit.xml, contract-summary.md and contract-summary.json here")
+    .addOption(refRootOption())
+    .action(async (spec: string, options: TestOptions) => {
+      const { testCommand } = await import("./commands/test.js");
+      setExit(await testCommand(spec, options, io));
     });
 
   program

@@ -191,12 +191,18 @@ export interface Exchange {
   readonly body: unknown;
 }
 
+/** At most `max` characters of `text`, saying how many were cut (a failure message stays readable in every report). */
+function clipped(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
 /** `what` broke; the exchange is appended so a failure shows what was sent and what came back. */
 export function violation(what: string, exchange?: Exchange): ContractViolation {
   if (!exchange) return new ContractViolation(what);
   const shown = JSON.stringify(exchange.body);
+  const sent = exchange.request.body === undefined ? "" : ` ${clipped(JSON.stringify(exchange.request.body), 2000)}`;
   return new ContractViolation(
-    `${what}\n  request: ${exchange.request.method} ${exchange.request.url}${exchange.request.body === undefined ? "" : ` ${JSON.stringify(exchange.request.body)}`}\n  response: ${exchange.status} ${shown === undefined ? "" : shown.slice(0, 2000)}`,
+    `${what}\n  request: ${exchange.request.method} ${clipped(exchange.request.url, 1000)}${sent}\n  response: ${exchange.status} ${shown === undefined ? "" : clipped(shown, 2000)}`,
   );
 }
 

@@ -25,6 +25,8 @@ describe("completion scripts", () => {
     expect(spawnSync("bash", ["-n"], { input: script }).status).toBe(0);
     expect(complete(script, "_contractgen_completion", ["contractgen", "gen"])).toEqual(["generate"]);
     expect(complete(script, "_contractgen_completion", ["contractgen", "generate", "--ch"])).toEqual(["--check"]);
+    expect(complete(script, "_contractgen_completion", ["contractgen", "tes"])).toEqual(["test"]);
+    expect(complete(script, "_contractgen_completion", ["contractgen", "test", "--rep"])).toEqual(["--report-dir"]);
     expect(complete(script, "_contractgen_completion", ["contractgen", "validate", "--format", ""])).toEqual(["text", "json"]);
   });
 

@@ -17,12 +17,13 @@ describe("generated tests/", () => {
     const a = await emitPackage(billing);
     const b = await emitPackage(billing);
     const tests = [...a.keys()].filter((p) => p.startsWith("tests/"));
-    expect(tests).toEqual([
+    expect([...tests].sort()).toEqual([
       "tests/adapters.ts",
       "tests/contract.test.ts",
       "tests/contract.ts",
       "tests/fixture.ts",
       "tests/runtime/checks-errors.ts",
+      "tests/runtime/checks-paging.ts",
       "tests/runtime/checks-process.ts",
       "tests/runtime/checks-projection.ts",
       "tests/runtime/checks-undo.ts",
@@ -30,13 +31,14 @@ describe("generated tests/", () => {
       "tests/runtime/harness.ts",
       "tests/runtime/parity.ts",
       "tests/runtime/proxy.ts",
+      "tests/runtime/report.ts",
       "tests/runtime/retry-child.mjs",
-      "tests/runtime/checks-paging.ts",
       "tests/vitest.config.ts",
     ]);
     for (const p of tests) expect(a.get(p)).toBe(b.get(p));
     expect(writeOnceFiles(billing).has("tests/fixture.ts")).toBe(true);
     expect(a.get("README.md")).toContain("npx vitest run -c tests/vitest.config.ts");
+    expect(a.get("README.md")).toContain("CONTRACT_REPORT_DIR=reports npx vitest run -c tests/vitest.config.ts");
   });
 
   it("writes an operation named to break out of a string as an escaped literal", () => {

@@ -1,0 +1,309 @@
+/**
+ * `contractgen test <spec> --base-url <url>`: run the contract's generated test suite against a live
+ * implementation without writing a project. The suite is emitted from the model by the same emitters
+ * as `generate` (tests/ only) into a temporary folder, run by the vitest contractgen has installed,
+ * with its progress streamed to stderr and, with --report-dir, the JUnit XML and Markdown summary of
+ * report mode written there. The folder is removed afterwards.
+ *
+ * Exit codes: 0 every check passed (skipped ones allowed), 1 at least one check failed (a contract
+ * violation), 2 bad input (usage, invalid contract, unreadable samples, unreachable base URL, a suite
+ * that could not run).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { emitPackage } from "../../emit/index.js";
+import { emitContractTests } from "../../emit/tests/suite.js";
+import type { ContractModel } from "../../model/types.js";
+import { loadSourceFile } from "../../spec/load.js";
+import { parseContract } from "../../spec/parse.js";
+import { escapePointerSegment } from "../../spec/source.js";
+import { JUNIT_XML, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
+import { EXIT, type Io, printDiagnostics } from "../io.js";
+
+export interface TestOptions {
+  readonly baseUrl?: string;
+  readonly tokenEnv?: string;
+  readonly fixture?: string;
+  readonly samples?: string;
+  readonly operations?: string;
+  readonly reportDir?: string;
+  readonly refRoot?: readonly string[];
+}
+
+/** Every error `contractgen test` reports itself (besides contract diagnostics): stable code → hint. */
+export const TEST_ERRORS = {
+  "test-no-target": "Pass --base-url <url> (the implementation to test) or --fixture <module> (your own fixture, which knows it).",
+  "test-bad-base-url": "Give an absolute http:// or https:// URL, e.g. --base-url http://127.0.0.1:8080.",
+  "test-base-url-unreachable": "Start the implementation first, or check the host and port; any HTTP answer counts as reachable.",
+  "test-token-env-unset": "Export the credential in that environment variable; contractgen reads it there and never prints it.",
+  "test-fixture-not-found": "Pass the path of a module exporting `fixture` (see tests/fixture.ts in a generated package).",
+  "test-samples-invalid": "The samples file maps operation ids to a list of one or two input objects: { create_customer: [{ email: a@example.com }, { email: b@example.com }] }.",
+  "test-unknown-operation": "Use operation ids of the contract (contractgen validate lists them in the generated README).",
+  "test-vitest-missing": "contractgen test runs the suite with vitest: install it next to contractgen (npm i -D vitest).",
+  "test-suite-did-not-run": "The suite failed outside any check (the fixture could not load or start); the report names the error.",
+} as const;
+
+export type TestErrorCode = keyof typeof TEST_ERRORS;
+
+class TestInputError extends Error {
+  constructor(
+    readonly code: TestErrorCode,
+    message: string,
+    readonly where?: string,
+  ) {
+    super(message);
+  }
+}
+
+function report(io: Io, e: TestInputError): void {
+  io.stderr(`${e.where ? `${e.where}: ` : ""}error [${e.code}] ${visible(e.message)}\n  hint: ${TEST_ERRORS[e.code]}\n`);
+}
+
+/** A URL as shown in messages: never with the user name or password it may carry. */
+function shownUrl(url: URL): string {
+  const copy = new URL(url.href);
+  copy.username = "";
+  copy.password = "";
+  return copy.href;
+}
+
+function parseBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TestInputError("test-bad-base-url", "--base-url is not an absolute URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TestInputError("test-bad-base-url", `--base-url must use http or https, not ${url.protocol}`);
+  return url;
+}
+
+async function expectReachable(url: URL): Promise<void> {
+  try {
+    const response = await fetch(url, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(5000) });
+    await response.body?.cancel();
+  } catch (e) {
+    const cause = (e as { cause?: { code?: unknown } }).cause?.code ?? (e as Error).name;
+    throw new TestInputError("test-base-url-unreachable", `cannot reach ${shownUrl(url)} (${String(cause)})`);
+  }
+}
+
+/** Largest samples file read. */
+const MAX_SAMPLES_BYTES = 1024 * 1024;
+
+/** `--samples`: operation id → [variant 0, variant 1?] input objects, located in the file when wrong. */
+export function readSamples(path: string, model: ContractModel): Map<string, Array<Record<string, unknown>>> {
+  if (existsSync(path) && statSync(path).isFile() && statSync(path).size > MAX_SAMPLES_BYTES) {
+    throw new TestInputError("test-samples-invalid", `the samples file is larger than ${MAX_SAMPLES_BYTES} bytes`, path);
+  }
+  // The contract loader's reader: regular files only, UTF-8, YAML or JSON, alias and depth limits.
+  const loaded = loadSourceFile(path);
+  const problem = loaded.diagnostics.find((d) => d.severity === "error");
+  if (problem || !loaded.file) {
+    const at = problem ? `${problem.location.file}:${problem.location.line}:${problem.location.col}` : path;
+    throw new TestInputError("test-samples-invalid", `${problem?.message ?? "cannot read the samples file"} [${problem?.code ?? "file-unreadable"}]`, at);
+  }
+  const file = loaded.file;
+  const fail = (pointer: string, message: string, atKey = false): never => {
+    const l = atKey ? file.locateKey(pointer) : file.locate(pointer);
+    throw new TestInputError("test-samples-invalid", `${message} (at ${pointer || "/"})`, `${l.file}:${l.line}:${l.col}`);
+  };
+  const root = file.value;
+  if (!root || typeof root !== "object" || Array.isArray(root)) fail("", "the samples file must be a mapping of operation ids");
+  const known = new Set(model.operations.map((o) => o.names.id));
+  const samples = new Map<string, Array<Record<string, unknown>>>();
+  for (const [operation, value] of Object.entries(root as Record<string, unknown>)) {
+    const pointer = `/${escapePointerSegment(operation)}`;
+    if (!known.has(operation)) fail(pointer, `the contract has no operation ${JSON.stringify(operation)}`, true);
+    const list = Array.isArray(value) ? value : [value];
+    if (list.length < 1 || list.length > 2) fail(pointer, "give one or two sample inputs (variant 0, variant 1)");
+    list.forEach((input, i) => {
+      if (!input || typeof input !== "object" || Array.isArray(input)) fail(Array.isArray(value) ? `${pointer}/${i}` : pointer, "a sample input must be a mapping of input fields");
+    });
+    samples.set(operation, list as Array<Record<string, unknown>>);
+  }
+  return samples;
+}
+
+/** The node_modules folder holding `pkg` as contractgen resolves it (vitest, ajv, ajv-formats). */
+function packageFolder(pkg: string): string | undefined {
+  try {
+    return dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fixture `contractgen test` builds from its flags: no reset, no observe, no clock (those checks report skipped). */
+const DEFAULT_FIXTURE = `// Built by \`contractgen test\` from its flags: the base URL, the credential's variable and the samples file.
+import { readFileSync } from "node:fs";
+import type { Fixture, Input } from "./runtime/harness.js";
+
+const samples = new Map<string, Input[]>(JSON.parse(readFileSync(process.env.CONTRACTGEN_TEST_SAMPLES ?? "", "utf8")) as Array<[string, Input[]]>);
+const tokenVariable = process.env.CONTRACTGEN_TEST_TOKEN_ENV;
+
+export const fixture: Fixture = {
+  baseUrl: process.env.CONTRACTGEN_TEST_BASE_URL ?? "",
+  token: tokenVariable ? process.env[tokenVariable] : undefined,
+  // A live implementation is not reset between checks: the samples must succeed again and again.
+  async reset(): Promise<void> {},
+  sampleInput(operation: string, variant = 0): Input | undefined {
+    const input = samples.get(operation)?.[variant];
+    return input === undefined ? undefined : structuredClone(input);
+  },
+};
+`;
+
+/** Forward the child's output line by line to stderr, the credential masked and control characters shown. */
+function forwarder(io: Io, secret: string | undefined, hide: (line: string) => boolean): { write: (chunk: Buffer) => void; flush: () => void } {
+  let pending = "";
+  const emit = (line: string) => {
+    if (!hide(line)) io.stderr(`${visible(secret ? line.split(secret).join("***") : line)}\n`);
+  };
+  return {
+    write(chunk) {
+      pending += chunk.toString("utf8");
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) emit(line);
+    },
+    flush() {
+      if (pending) emit(pending);
+      pending = "";
+    },
+  };
+}
+
+function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.ProcessEnv, io: Io, secret: string | undefined, hide: (line: string) => boolean): Promise<number | null> {
+  return new Promise((done, failed) => {
+    const child = spawn(process.execPath, [join(vitest, "vitest.mjs"), "run", "-c", config], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const out = forwarder(io, secret, hide);
+    child.stdout.on("data", out.write);
+    child.stderr.on("data", out.write);
+    child.on("error", failed);
+    child.on("close", (code) => {
+      out.flush();
+      done(code);
+    });
+  });
+}
+
+function summaryText(s: RunSummary, target: string): string {
+  const lines = [`${visible(s.title)} against ${target}: ${s.run} checks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`];
+  for (const c of s.checks.filter((x) => x.state === "failed")) {
+    lines.push(`  failed: ${visible(c.operation)} > ${visible(c.check)}`);
+    const first = (c.message ?? "").split("\n")[0] ?? "";
+    if (first) lines.push(`    ${visible(first)}`);
+  }
+  const reasons = new Map<string, number>();
+  for (const c of s.checks) if (c.state === "skipped") reasons.set(c.reason ?? "not run", (reasons.get(c.reason ?? "not run") ?? 0) + 1);
+  for (const [reason, n] of reasons) lines.push(`  skipped ${n}: ${visible(reason)}`);
+  for (const e of s.errors) lines.push(`  error outside any check: ${visible(e.split("\n")[0] ?? "")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export async function testCommand(spec: string, options: TestOptions, io: Io): Promise<number> {
+  try {
+    return await runTests(spec, options, io);
+  } catch (e) {
+    if (e instanceof TestInputError) {
+      report(io, e);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+}
+
+async function runTests(spec: string, options: TestOptions, io: Io): Promise<number> {
+  if (!options.baseUrl && !options.fixture) throw new TestInputError("test-no-target", "nothing to test against");
+  const baseUrl = options.baseUrl !== undefined ? parseBaseUrl(options.baseUrl) : undefined;
+  let secret: string | undefined;
+  if (options.tokenEnv !== undefined) {
+    secret = process.env[options.tokenEnv];
+    if (!secret) throw new TestInputError("test-token-env-unset", `the environment variable ${options.tokenEnv} is not set or empty`);
+  }
+  const fixture = options.fixture !== undefined ? resolve(options.fixture) : undefined;
+  if (fixture !== undefined && !(existsSync(fixture) && statSync(fixture).isFile())) throw new TestInputError("test-fixture-not-found", `no fixture module at ${options.fixture}`);
+
+  const parsed = parseContract(spec, { refRoots: options.refRoot ?? [] });
+  if (!parsed.model) {
+    printDiagnostics(parsed.diagnostics, io);
+    io.stderr(`${spec}: invalid contract; nothing was tested.\n`);
+    return EXIT.usage;
+  }
+  const model = parsed.model;
+  let operations = model.operations;
+  if (options.operations !== undefined) {
+    const wanted = options.operations.split(",").map((s) => s.trim()).filter(Boolean);
+    const unknown = wanted.filter((w) => !model.operations.some((o) => o.names.id === w));
+    if (unknown.length > 0 || wanted.length === 0) {
+      throw new TestInputError("test-unknown-operation", `${unknown.length ? `no operation ${unknown.map((u) => JSON.stringify(u)).join(", ")} in the contract` : "--operations names none"}; it has ${model.operations.map((o) => o.names.id).join(", ")}`);
+    }
+    operations = model.operations.filter((o) => wanted.includes(o.names.id));
+  }
+  const samples = options.samples !== undefined ? readSamples(options.samples, model) : new Map<string, Array<Record<string, unknown>>>();
+  const vitest = packageFolder("vitest");
+  const modules = ["vitest", "ajv", "ajv-formats"].map((p) => [p, packageFolder(p)] as const);
+  if (!vitest || modules.some(([, dir]) => dir === undefined)) throw new TestInputError("test-vitest-missing", "vitest (or ajv) is not installed where contractgen can load it");
+  // The implementer's fixture may start the implementation itself; the default one needs it running now.
+  if (baseUrl && fixture === undefined) await expectReachable(baseUrl);
+
+  const work = mkdtempSync(join(tmpdir(), "contractgen-test-"));
+  try {
+    // The same emitters as `generate`; only tests/ is needed (it imports nothing else of the package).
+    const files = await emitPackage(model);
+    for (const [path, content] of files) {
+      if (!path.startsWith("tests/")) continue;
+      mkdirSync(dirname(join(work, path)), { recursive: true });
+      writeFileSync(join(work, path), content);
+    }
+    if (operations !== model.operations) writeFileSync(join(work, "tests/contract.test.ts"), emitContractTests({ ...model, operations }));
+    writeFileSync(join(work, "tests/fixture.ts"), DEFAULT_FIXTURE);
+    writeFileSync(join(work, "samples.json"), JSON.stringify([...samples]));
+    // The suite is ES modules, as in a generated package.
+    writeFileSync(join(work, "package.json"), `${JSON.stringify({ name: "contractgen-test-run", private: true, type: "module" })}\n`);
+    mkdirSync(join(work, "node_modules"));
+    for (const [name, dir] of modules) symlinkSync(dir!, join(work, "node_modules", name), "dir");
+
+    const reportDir = options.reportDir !== undefined ? resolve(options.reportDir) : join(work, "reports");
+    rmSync(join(reportDir, SUMMARY_JSON), { force: true });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      CONTRACT_REPORT_DIR: reportDir,
+      CONTRACT_PROGRESS: "verbose",
+      CONTRACTGEN_TEST_SAMPLES: join(work, "samples.json"),
+      NO_COLOR: "1",
+      FORCE_COLOR: "0",
+    };
+    if (baseUrl) env.CONTRACTGEN_TEST_BASE_URL = env.CONTRACT_BASE_URL = baseUrl.href.replace(/\/+$/, "");
+    if (options.tokenEnv !== undefined) {
+      env.CONTRACTGEN_TEST_TOKEN_ENV = options.tokenEnv;
+      env.CONTRACT_TOKEN = secret;
+    }
+    if (fixture !== undefined) env.CONTRACT_FIXTURE = fixture;
+    else delete env.CONTRACT_FIXTURE;
+
+    const target = baseUrl ? shownUrl(baseUrl) : `the fixture ${options.fixture}`;
+    io.stderr(`Running the ${visible(model.name)} ${visible(model.version)} contract suite against ${visible(target)}…\n`);
+    // Reports in the temporary folder are read here and deleted: vitest's note of where it wrote them would mislead.
+    const hide = (line: string) => options.reportDir === undefined && line.includes(work);
+    const code = await runVitest(vitest, join(work, "tests/vitest.config.ts"), work, env, io, secret, hide);
+
+    let summary: RunSummary;
+    try {
+      summary = JSON.parse(readFileSync(join(reportDir, SUMMARY_JSON), "utf8")) as RunSummary;
+    } catch {
+      throw new TestInputError("test-suite-did-not-run", `vitest stopped (exit ${String(code)}) before reporting; its output is above`);
+    }
+    io.stdout(summaryText(summary, visible(target)));
+    if (options.reportDir !== undefined) io.stdout(`reports: ${[JUNIT_XML, SUMMARY_MARKDOWN, SUMMARY_JSON].map((f) => join(options.reportDir!, f)).join(", ")}\n`);
+    if (summary.failed > 0) return EXIT.invalid;
+    if (summary.errors.length > 0) throw new TestInputError("test-suite-did-not-run", summary.errors[0]!.split("\n")[0] ?? "");
+    return EXIT.ok;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

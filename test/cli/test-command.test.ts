@@ -1,0 +1,176 @@
+/**
+ * `contractgen test <spec> --base-url …`: the generated suite, run against a live implementation
+ * (the billing reference platform, started here) without writing a project: exit 0 against the
+ * correct platform, 1 against a seeded defect naming the failing check, 2 on bad input; the
+ * report files are well-formed and agree with each other; the credential never shows.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBillingServer } from "../../examples/billing/server.js";
+import type { RunningPlatform, SeededDefect } from "../../examples/shared/host.js";
+import { run } from "../../src/cli/main.js";
+import type { RunSummary } from "../../src/tests-runtime/report.js";
+import { descendants, parseXml } from "../contract-suite/xml.js";
+
+const TOKEN = "tok-3f9a1c-never-shown";
+const SPEC = "specs/billing.v2.yaml";
+const dir = mkdtempSync(join(tmpdir(), "contractgen-test-cli-"));
+const SAMPLES = join(dir, "samples.yaml");
+// No reset between checks on a live platform: samples that succeed again and again (no optional expectations).
+writeFileSync(
+  SAMPLES,
+  `create_customer:
+  - { email: new@example.com, name: New Customer }
+  - { email: other@example.com, name: Other Customer }
+get_customer: [{ customer_id: cus_ada001 }]
+list_customers: [{}]
+update_customer: [{ customer_id: cus_ada001, expected_revision: 1, name: Ada King }]
+refund_invoice:
+  - { invoice_id: inv_1001, amount: 100 }
+  - { invoice_id: inv_1001, amount: 200 }
+`,
+);
+
+async function contractgen(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  process.env.BILLING_TEST_TOKEN = TOKEN;
+  const code = await run(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false });
+  return { code, stdout, stderr };
+}
+
+const platforms: RunningPlatform[] = [];
+async function platform(defect?: SeededDefect): Promise<string> {
+  const p = await startBillingServer({ token: TOKEN, ...(defect ? { defect } : {}) });
+  platforms.push(p);
+  return p.url;
+}
+
+afterAll(async () => {
+  for (const p of platforms) await p.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("contractgen test against the billing reference platform", () => {
+  let correct: { code: number; stdout: string; stderr: string };
+  const reports = join(dir, "reports-ok");
+  beforeAll(async () => {
+    correct = await contractgen("test", SPEC, "--base-url", await platform(), "--token-env", "BILLING_TEST_TOKEN", "--samples", SAMPLES, "--report-dir", reports);
+  }, 180_000);
+
+  it("exits 0, streams progress on stderr and prints the counts on stdout", () => {
+    expect(correct.code, correct.stderr).toBe(0);
+    expect(correct.stderr).toContain("✓ tests/contract.test.ts > create_customer > schema conformance of a successful call");
+    expect(correct.stdout).toMatch(/^billing 2\.0\.0 against http:\/\/127\.0\.0\.1:\d+\/: \d+ checks, \d+ passed, 0 failed, \d+ skipped/);
+  });
+
+  it("reports what it could not check as skipped, with the reason", () => {
+    // get_invoice has no sample; observe and the clock are not available on a live platform.
+    expect(correct.stdout).toContain("skipped 3: the fixture has no sample input");
+    expect(correct.stdout).toContain("the fixture cannot observe effects (observe)");
+    const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as RunSummary;
+    expect(summary.checks.find((c) => c.operation === "get_invoice" && c.check === "schema conformance of a successful call")).toMatchObject({ state: "skipped", reason: "the fixture has no sample input" });
+  });
+
+  it("writes a JUnit XML and a Markdown summary whose counts agree with the run", () => {
+    const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as RunSummary;
+    const xml = parseXml(readFileSync(join(reports, "contract-junit.xml"), "utf8"));
+    const cases = descendants(xml, "testcase");
+    expect(xml.attributes.get("name")).toBe("billing 2.0.0");
+    expect(Number(xml.attributes.get("tests"))).toBe(summary.run);
+    expect(cases.length).toBe(summary.run);
+    expect(cases.filter((c) => c.children.some((x) => x.name === "skipped")).length).toBe(summary.skipped);
+    expect(summary.failed).toBe(0);
+    expect(summary.passed + summary.skipped).toBe(summary.run);
+    expect(summary.run).toBeGreaterThan(50);
+    // The skip reason reaches the JUnit report as a property of the case.
+    const skippedConformance = cases.find((c) => c.attributes.get("name") === "get_invoice > schema conformance of a successful call")!;
+    expect(descendants(skippedConformance, "property").map((p) => p.attributes.get("value"))).toContain("the fixture has no sample input");
+    const md = readFileSync(join(reports, "contract-summary.md"), "utf8");
+    expect(md).toContain(`**all checks passed**: ${summary.run} checks, ${summary.passed} passed, 0 failed, ${summary.skipped} skipped.`);
+    for (const o of summary.operations) expect(md).toContain(`| ${o.operation.replace(/_/g, "\\_")} | ${o.run} | ${o.passed} | ${o.failed} | ${o.skipped} |`);
+    expect(summary.operations.reduce((n, o) => n + o.run, 0)).toBe(summary.run);
+  });
+
+  it("never prints the credential", () => {
+    expect(correct.stdout + correct.stderr).not.toContain(TOKEN);
+    for (const f of ["contract-junit.xml", "contract-summary.md", "contract-summary.json"]) expect(readFileSync(join(reports, f), "utf8")).not.toContain(TOKEN);
+  });
+});
+
+describe("contractgen test against a seeded defect", () => {
+  it("exits 1 naming the failing check, and the reports carry the request and the response", async () => {
+    const reports = join(dir, "reports-defect");
+    const r = await contractgen("test", SPEC, "--base-url", await platform("executes-without-confirm-token"), "--token-env", "BILLING_TEST_TOKEN", "--samples", SAMPLES, "--operations", "refund_invoice", "--report-dir", reports);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain("failed: refund_invoice > an execution without a confirm token is refused");
+    expect(r.stdout).toContain("refund_invoice: an execution without a confirm token must be refused, but it succeeded (200)");
+    const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as RunSummary;
+    expect(new Set(summary.checks.map((c) => c.operation))).toEqual(new Set(["refund_invoice"]));
+    const xml = parseXml(readFileSync(join(reports, "contract-junit.xml"), "utf8"));
+    expect(Number(xml.attributes.get("failures"))).toBe(summary.failed);
+    const failed = descendants(xml, "testcase").filter((c) => c.children.some((x) => x.name === "failure"));
+    expect(failed.map((c) => c.attributes.get("name"))).toContain("refund_invoice > an execution without a confirm token is refused");
+    const failure = descendants(failed.find((c) => c.attributes.get("name") === "refund_invoice > an execution without a confirm token is refused")!, "failure")[0]!;
+    expect(failure.attributes.get("type")).toBe("ContractViolation");
+    expect(failure.attributes.get("message")).toMatch(/request: POST http:\/\/127\.0\.0\.1:\d+\/invoices\/inv_1001\/refunds \{"amount":100,"dry_run":false\}\s+response: 200 \{"id":"re_/);
+    const md = readFileSync(join(reports, "contract-summary.md"), "utf8");
+    expect(md).toContain("**contract violations found**");
+    expect(md).toContain("### refund\\_invoice: an execution without a confirm token is refused\n\n```text\nrefund_invoice: an execution without a confirm token must be refused, but it succeeded (200)\n  request: POST");
+  }, 180_000);
+});
+
+describe("contractgen test with the implementer's fixture", () => {
+  it("runs the suite with --fixture (here the reference fixture, which starts a platform with a seeded defect) and exits 1", async () => {
+    process.env.CONTRACT_DEFECT = "ignores-invalid-input";
+    try {
+      const r = await contractgen("test", SPEC, "--fixture", "examples/billing/contract-fixture.ts", "--operations", "get_customer");
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toContain("billing 2.0.0 against the fixture examples/billing/contract-fixture.ts:");
+      expect(r.stdout).toContain("failed: get_customer > negative inputs > customer_id not matching ^cus_[A-Za-z0-9]+$");
+      // The reports lived in the deleted temporary folder: nothing says where.
+      expect(r.stderr).not.toContain("JUNIT report written");
+    } finally {
+      delete process.env.CONTRACT_DEFECT;
+    }
+  }, 180_000);
+});
+
+describe("contractgen test: bad input exits 2 with a stable code and no stack trace", () => {
+  async function closedPort(): Promise<number> {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+    const port = (s.address() as { port: number }).port;
+    await new Promise<void>((r) => s.close(() => r()));
+    return port;
+  }
+  const badSamples = join(dir, "bad-samples.yaml");
+  writeFileSync(badSamples, "create_customer: [{ email: a@example.com }]\nno_such_operation: [{}]\n");
+  const notList = join(dir, "not-list.json");
+  writeFileSync(notList, '{ "get_customer": [1] }');
+
+  const cases: Array<[string, () => Promise<string[]>, RegExp]> = [
+    ["no target", async () => ["test", SPEC], /error \[test-no-target\]/],
+    ["a base URL that is not one", async () => ["test", SPEC, "--base-url", "127.0.0.1:8080"], /error \[test-bad-base-url\]/],
+    ["an unreachable base URL", async () => ["test", SPEC, "--base-url", `http://127.0.0.1:${await closedPort()}`], /error \[test-base-url-unreachable\] cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\)/],
+    ["an unset token variable", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--token-env", "CONTRACTGEN_NO_SUCH_VARIABLE"], /error \[test-token-env-unset\]/],
+    ["a samples file naming an unknown operation", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", badSamples], /bad-samples\.yaml:2:1: error \[test-samples-invalid\] the contract has no operation "no_such_operation" \(at \/no_such_operation\)/],
+    ["a sample that is not an object", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", notList], /not-list\.json:1:20: error \[test-samples-invalid\] a sample input must be a mapping/],
+    ["a missing samples file", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", join(dir, "missing.yaml")], /error \[test-samples-invalid\].*\[file-not-found\]/],
+    ["an unknown operation filter", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--operations", "refund_invoice,nope"], /error \[test-unknown-operation\] no operation "nope"/],
+    ["a missing fixture module", async () => ["test", SPEC, "--fixture", join(dir, "nope.ts")], /error \[test-fixture-not-found\]/],
+    ["an invalid contract", async () => ["test", "test/fixtures/invalid/does-not-exist.yaml", "--base-url", "http://127.0.0.1:1"], /error \[file-not-found\]/],
+    ["an unknown option", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--no-such-flag"], /unknown option/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, async () => {
+      const r = await contractgen(...(await args()));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+    });
+  }
+});
