@@ -196,7 +196,12 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.customers:write"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "get_customer",
@@ -285,7 +290,12 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.customers:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "list_customers",
@@ -420,7 +430,12 @@ const OPERATIONS: OperationSpec[] = [
       "totalField": "total_count",
       "partialField": null,
       "errorsField": null
-    }
+    },
+    "scopes": [
+      "billing.customers:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "update_customer",
@@ -547,7 +562,12 @@ const OPERATIONS: OperationSpec[] = [
         "error": "REVISION_CONFLICT"
       }
     ],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.customers:write"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "get_invoice",
@@ -652,7 +672,12 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.invoices:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "refund_invoice",
@@ -849,7 +874,12 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.refunds:write"
+    ],
+    "projection": null,
+    "undo": null
   },
 ];
 

@@ -5,6 +5,9 @@ import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
+import * as errors from "./runtime/checks-errors.js";
+import * as projection from "./runtime/checks-projection.js";
+import * as undo from "./runtime/checks-undo.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -37,6 +40,14 @@ describe("create_customer", () => {
   it("changed parameters under a used key are refused", (t) => run(t, check.changedParametersRejected(h, op)));
   it("distinct keys with equal parameters: two effects", (t) => run(t, check.distinctKeysTwoEffects(h, op)));
   it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+  });
 });
 
 describe("get_customer", () => {
@@ -44,6 +55,14 @@ describe("get_customer", () => {
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
   describe("negative inputs", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
+  });
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
   });
 });
 
@@ -54,6 +73,14 @@ describe("list_customers", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
   });
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+  });
 });
 
 describe("update_customer", () => {
@@ -63,6 +90,14 @@ describe("update_customer", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
   });
   it("a stale expected_revision fails with REVISION_CONFLICT and changes nothing", (t) => run(t, check.stalePrecondition(h, op, 0)));
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+  });
 });
 
 describe("get_invoice", () => {
@@ -70,6 +105,14 @@ describe("get_invoice", () => {
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
   describe("negative inputs", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
+  });
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
   });
 });
 
@@ -89,4 +132,12 @@ describe("refund_invoice", () => {
   it("changed parameters under a used key are refused", (t) => run(t, check.changedParametersRejected(h, op)));
   it("distinct keys with equal parameters: two effects", (t) => run(t, check.distinctKeysTwoEffects(h, op)));
   it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+  });
 });

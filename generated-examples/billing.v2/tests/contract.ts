@@ -275,7 +275,12 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.customers:write"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "get_customer",
@@ -364,7 +369,12 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.customers:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "list_customers",
@@ -499,7 +509,12 @@ const OPERATIONS: OperationSpec[] = [
       "totalField": "total_count",
       "partialField": null,
       "errorsField": null
-    }
+    },
+    "scopes": [
+      "billing.customers:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "update_customer",
@@ -626,7 +641,12 @@ const OPERATIONS: OperationSpec[] = [
         "error": "REVISION_CONFLICT"
       }
     ],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.customers:write"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "get_invoice",
@@ -731,7 +751,12 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.invoices:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "refund_invoice",
@@ -945,7 +970,12 @@ const OPERATIONS: OperationSpec[] = [
         "error": "INVOICE_CHANGED"
       }
     ],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "billing.refunds:write"
+    ],
+    "projection": null,
+    "undo": null
   },
 ];
 

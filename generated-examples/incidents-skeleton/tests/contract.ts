@@ -418,7 +418,31 @@ const OPERATIONS: OperationSpec[] = [
       "totalField": "total_matching",
       "partialField": "partial",
       "errorsField": "errors"
-    }
+    },
+    "scopes": [
+      "incidents:read"
+    ],
+    "projection": {
+      "field": "fields",
+      "selectable": [
+        "id",
+        "title",
+        "status",
+        "severity",
+        "service",
+        "environment",
+        "owner",
+        "evidence_ref",
+        "summary",
+        "opened_at",
+        "updated_at",
+        "revision"
+      ],
+      "identity": [
+        "id"
+      ]
+    },
+    "undo": null
   },
   {
     "id": "count_incidents",
@@ -575,7 +599,12 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "incidents:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "get_incident",
@@ -738,7 +767,12 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "incidents:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "assign_incident",
@@ -935,7 +969,21 @@ const OPERATIONS: OperationSpec[] = [
         "error": "REVISION_CONFLICT"
       }
     ],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "incidents:write"
+    ],
+    "projection": null,
+    "undo": {
+      "operation": "assign_incident",
+      "readWith": "get_incident",
+      "expectations": [
+        {
+          "field": "expected_revision",
+          "compares": "revision"
+        }
+      ]
+    }
   },
 ];
 

@@ -5,6 +5,9 @@ import { pathToFileURL } from "node:url";
 import { type TestContext, afterAll, beforeAll, describe, it } from "vitest";
 import { CONTRACT_SPEC } from "./contract.js";
 import * as check from "./runtime/checks.js";
+import * as errors from "./runtime/checks-errors.js";
+import * as projection from "./runtime/checks-projection.js";
+import * as undo from "./runtime/checks-undo.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
@@ -34,6 +37,14 @@ describe("list_releases", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
   });
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+  });
 });
 
 describe("count_stable_releases", () => {
@@ -42,6 +53,14 @@ describe("count_stable_releases", () => {
   describe("negative inputs", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
   });
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+  });
 });
 
 describe("get_release", () => {
@@ -49,5 +68,13 @@ describe("get_release", () => {
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
   describe("negative inputs", () => {
     for (const c of check.negativeCases(op)) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
+  });
+  describe("error taxonomy", () => {
+    for (const code of errors.provokedCodes(h.contract, op)) {
+      it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
+    }
+    for (const scope of op.scopes ?? []) {
+      it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
   });
 });

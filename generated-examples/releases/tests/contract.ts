@@ -277,7 +277,12 @@ const OPERATIONS: OperationSpec[] = [
       "totalField": "total_count",
       "partialField": "partial",
       "errorsField": "errors"
-    }
+    },
+    "scopes": [
+      "releases:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "count_stable_releases",
@@ -357,7 +362,12 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "releases:read"
+    ],
+    "projection": null,
+    "undo": null
   },
   {
     "id": "get_release",
@@ -471,7 +481,12 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
-    "pagination": null
+    "pagination": null,
+    "scopes": [
+      "releases:read"
+    ],
+    "projection": null,
+    "undo": null
   },
 ];
 

@@ -57,6 +57,20 @@ export interface OperationSpec {
     readonly partialField: string | null;
     readonly errorsField: string | null;
   } | null;
+  /** Scopes a caller needs (`scopes`); absent in specs emitted before they were known. */
+  readonly scopes?: readonly string[];
+  /** `projection`: the input field selecting properties, those it may select, and those always returned. */
+  readonly projection?: { readonly field: string; readonly selectable: readonly string[]; readonly identity: readonly string[] } | null;
+  /**
+   * `effects.undo`: the operation that undoes this one, the read operation that shows this one's target
+   * (`target.readWith`, null when none), and the undo operation's expectations with the target property each
+   * compares (its preconditions), so the suite can build the undo call from what it reads back.
+   */
+  readonly undo?: {
+    readonly operation: string;
+    readonly readWith: string | null;
+    readonly expectations: ReadonlyArray<{ readonly field: string; readonly compares: string }>;
+  } | null;
 }
 
 export interface ContractSpec {
@@ -91,6 +105,25 @@ export interface Fixture {
   observe?(): Promise<unknown>;
   /** Move the implementation's clock forward (to expire confirm tokens); without it expiry is not checked. */
   advanceTime?(ms: number): Promise<void>;
+  /**
+   * Parameters that make `operation` fail with the declared error `code` from the reset state (called
+   * after reset; it may prepare the implementation, e.g. arm an upstream timeout). Without the operation
+   * key (the suite adds one) and, for a previewable operation, sent as a preview unless it sets the
+   * dry-run field. undefined: the fixture cannot provoke it (the case is skipped, unless the contract
+   * alone can: invalid input, a missing credential).
+   */
+  errorInput?(operation: string, code: string): Input | undefined | Promise<Input | undefined>;
+  /**
+   * A credential the implementation accepts that grants every scope of the contract except `scope`
+   * (same caller); undefined when there is none. Without it permission errors are not checked.
+   */
+  tokenWithout?(scope: string): string | undefined;
+  /**
+   * The call that undoes `operation` after it ran with `input` and answered `output`, for operations
+   * whose contract names an undo (`effects.undo`) but whose undo parameters the suite cannot derive from
+   * the contract (no read operation for the target). Without the operation key or confirm token.
+   */
+  undoInput?(operation: string, input: Input, output: unknown): Input | undefined;
 }
 
 /** A broken promise of the contract: the message names the promise, the request and what came back. */
@@ -123,6 +156,11 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+export interface CallOptions {
+  /** Another credential for this call; null sends none. */
+  readonly token?: string | null;
+}
+
 export class Harness {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   private readonly compiled = new Map<Schema, ValidateFunction>();
@@ -141,7 +179,7 @@ export class Harness {
   }
 
   /** Send `input` to `op` as the wire protocol binds it; nothing is validated or retried on the way. */
-  async call(op: OperationSpec, input: Input): Promise<Exchange> {
+  async call(op: OperationSpec, input: Input, options: CallOptions = {}): Promise<Exchange> {
     let path = op.path;
     const query = new URLSearchParams();
     const headers = new Headers({ accept: "application/json", "x-request-id": randomUUID() });
@@ -164,7 +202,7 @@ export class Harness {
       if (op.method === "GET" || op.method === "DELETE") query.append(field, queryValue(value));
       else setOwn((body ??= Object.create(null) as Record<string, unknown>), field, value);
     }
-    const token = this.fixture.token;
+    const token = options.token === undefined ? this.fixture.token : (options.token ?? undefined);
     if (token !== undefined && this.contract.auth.type === "bearer") headers.set("authorization", `Bearer ${token}`);
     if (token !== undefined && this.contract.auth.type === "apiKey" && this.contract.auth.header) headers.set(this.contract.auth.header, token);
     if (body !== undefined) headers.set("content-type", "application/json");

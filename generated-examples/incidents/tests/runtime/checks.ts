@@ -10,12 +10,12 @@ export type CheckResult = void | { readonly skip: string };
 
 // --- calling ----------------------------------------------------------------------------------------
 
-function sample(h: Harness, op: OperationSpec, variant = 0): Input | undefined {
+export function sample(h: Harness, op: OperationSpec, variant = 0): Input | undefined {
   const input = h.fixture.sampleInput(op.id, variant);
   return input === undefined ? undefined : { ...input };
 }
 
-function withKey(op: OperationSpec, input: Input, key: string | undefined): Input {
+export function withKey(op: OperationSpec, input: Input, key: string | undefined): Input {
   return op.idempotency && key !== undefined ? { ...input, [op.idempotency.keyField]: key } : input;
 }
 
@@ -30,17 +30,17 @@ async function confirmToken(h: Harness, op: OperationSpec, params: Input): Promi
 }
 
 /** The request that executes `params` under `key` (previewing first to get a token when the operation asks for one). */
-async function executionInput(h: Harness, op: OperationSpec, params: Input, key: string | undefined): Promise<Input> {
+export async function executionInput(h: Harness, op: OperationSpec, params: Input, key: string | undefined): Promise<Input> {
   const input = withKey(op, params, key);
   if (!op.preview) return input;
   return { ...input, [op.preview.dryRunField]: false, [op.preview.confirmTokenField]: await confirmToken(h, op, params) };
 }
 
-async function execute(h: Harness, op: OperationSpec, params: Input, key: string | undefined = randomUUID()): Promise<Exchange> {
+export async function execute(h: Harness, op: OperationSpec, params: Input, key: string | undefined = randomUUID()): Promise<Exchange> {
   return h.call(op, await executionInput(h, op, params, key));
 }
 
-async function expectNoEffect(h: Harness, op: OperationSpec, before: string | undefined, what: string, exchange: Exchange): Promise<void> {
+export async function expectNoEffect(h: Harness, op: OperationSpec, before: string | undefined, what: string, exchange: Exchange): Promise<void> {
   const after = await h.snapshot();
   if (before !== after) throw violation(`${op.id}: ${what} must have no effect, but the observed state changed`, exchange);
 }
@@ -71,7 +71,7 @@ export interface NegativeCase {
   readonly apply: (input: Input) => Input;
 }
 
-function resolve(root: Schema, schema: unknown, depth = 0): Record<string, unknown> | null {
+export function resolve(root: Schema, schema: unknown, depth = 0): Record<string, unknown> | null {
   if (!schema || typeof schema !== "object") return null;
   const s = schema as Record<string, unknown>;
   const ref = s.$ref;
