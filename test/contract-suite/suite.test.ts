@@ -6,6 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { type Outcome, runSuite } from "./run-suite.js";
 
+/** A generated suite runs in a child process (runSuite stops it after 180 s); on a loaded machine one takes over a minute. */
+const SUITE_RUN_MS = 180_000;
+
 const referenceRuns = new Map<string, Outcome>();
 /** One run per reference platform, shared by the tests that read it. */
 function reference(example: string, platform: string): Outcome {
@@ -27,7 +30,7 @@ describe("generated contract suites pass against the reference platforms", () =>
       const outcome = reference(example, platform);
       expect(outcome.failed).toEqual([]);
       expect(outcome.passed.length).toBeGreaterThanOrEqual(min);
-    });
+    }, SUITE_RUN_MS);
   }
 
   it("every kind of check ran on billing (none skipped)", () => {
@@ -116,7 +119,7 @@ describe("the reversibility check bites", () => {
     expect(caught, `failed: ${outcome.failed.map((f) => f.name).join(", ")}`).toBeDefined();
     expect(outcome.failed.filter((f) => !f.name.startsWith("assign_incident"))).toEqual([]);
     expect(caught!.message).toMatch(/must undo it, but the target read with get_incident is not restored: \/owner/);
-  });
+  }, SUITE_RUN_MS);
 });
 
 describe("a response lost after commit, retried from a second process", () => {
@@ -150,6 +153,6 @@ describe("the generated suite bites: each seeded fault fails the check that guar
       const caught = outcome.failed.find((f) => f.name === failing);
       expect(caught, `${failing} should fail; failed: ${outcome.failed.map((f) => f.name).join(", ")}`).toBeDefined();
       expect(caught!.message).toMatch(message);
-    });
+    }, SUITE_RUN_MS);
   }
 });
