@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { emitPackage } from "../../emit/index.js";
 import { emitContractTests } from "../../emit/tests/suite.js";
 import type { ContractModel } from "../../model/types.js";
@@ -130,11 +130,21 @@ export function readSamples(path: string, model: ContractModel): Map<string, Arr
 
 /** The node_modules folder holding `pkg` as contractgen resolves it (vitest, ajv, ajv-formats). */
 function packageFolder(pkg: string): string | undefined {
-  try {
-    return dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
-  } catch {
-    return undefined;
+  const require = createRequire(import.meta.url);
+  // Any file the package exports lies under its folder: package.json where exported, else its entry
+  // point (commander hides package.json; the MCP SDK maps it into dist/).
+  let file: string | undefined;
+  for (const request of [`${pkg}/package.json`, pkg]) {
+    try {
+      file = require.resolve(request);
+      break;
+    } catch {
+      // try the next request
+    }
   }
+  const marker = `${sep}node_modules${sep}${pkg.split("/").join(sep)}${sep}`;
+  const at = file?.lastIndexOf(marker) ?? -1;
+  return file === undefined || at < 0 ? undefined : file.slice(0, at + marker.length - 1);
 }
 
 /** The fixture `contractgen test` builds from its flags: no reset, no observe, no clock (those checks report skipped). */
@@ -246,17 +256,20 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
   }
   const samples = options.samples !== undefined ? readSamples(options.samples, model) : new Map<string, Array<Record<string, unknown>>>();
   const vitest = packageFolder("vitest");
-  const modules = ["vitest", "ajv", "ajv-formats"].map((p) => [p, packageFolder(p)] as const);
-  if (!vitest || modules.some(([, dir]) => dir === undefined)) throw new TestInputError("test-vitest-missing", "vitest (or ajv) is not installed where contractgen can load it");
+  // The same emitters as `generate`: the whole package, since the suite also drives its SDK, CLI and MCP
+  // server (adapter parity), whose dependencies (package.json) contractgen has installed too.
+  const files = await emitPackage(model);
+  const dependencies = Object.keys((JSON.parse(files.get("package.json") ?? "{}") as { dependencies?: Record<string, string> }).dependencies ?? {});
+  const modules = ["vitest", ...dependencies].map((p) => [p, packageFolder(p)] as const);
+  if (!vitest || modules.some(([, dir]) => dir === undefined)) {
+    throw new TestInputError("test-vitest-missing", `${modules.filter(([, dir]) => dir === undefined).map(([p]) => p).join(", ") || "vitest"} is not installed where contractgen can load it`);
+  }
   // The implementer's fixture may start the implementation itself; the default one needs it running now.
   if (baseUrl && fixture === undefined) await expectReachable(baseUrl);
 
   const work = mkdtempSync(join(tmpdir(), "contractgen-test-"));
   try {
-    // The same emitters as `generate`; only tests/ is needed (it imports nothing else of the package).
-    const files = await emitPackage(model);
     for (const [path, content] of files) {
-      if (!path.startsWith("tests/")) continue;
       mkdirSync(dirname(join(work, path)), { recursive: true });
       writeFileSync(join(work, path), content);
     }
@@ -266,7 +279,10 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
     // The suite is ES modules, as in a generated package.
     writeFileSync(join(work, "package.json"), `${JSON.stringify({ name: "contractgen-test-run", private: true, type: "module" })}\n`);
     mkdirSync(join(work, "node_modules"));
-    for (const [name, dir] of modules) symlinkSync(dir!, join(work, "node_modules", name), "dir");
+    for (const [name, dir] of modules) {
+      mkdirSync(dirname(join(work, "node_modules", name)), { recursive: true });
+      symlinkSync(dir!, join(work, "node_modules", name), "dir");
+    }
 
     const reportDir = options.reportDir !== undefined ? resolve(options.reportDir) : join(work, "reports");
     rmSync(join(reportDir, SUMMARY_JSON), { force: true });
