@@ -40,7 +40,7 @@ function run(defect: SeededDefect): Outcome {
   if (!outcome) {
     const [example, platform] = PLATFORM[defect];
     // Adapter parity is left out: every adapter talks to the same faulty platform, so it cannot show a platform's defect.
-    outcome = runSuite(example, `examples/${platform}/contract-fixture.ts`, { CONTRACT_DEFECT: defect }, ["-t", "^(?!.*adapter parity)"]);
+    outcome = runSuite(example, `examples/${platform}/contract-fixture.ts`, { CONTRACT_DEFECT: defect }, ["-t", "^(?!.*adapter parity)", "--bail=1"]);
     runs.set(defect, outcome);
   }
   return outcome;

@@ -56,6 +56,9 @@ describe("create_customer", () => {
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });
   it("a response lost after commit, retried from a second process: one effect, the recorded outcome", (t) => run(t, processCheck.lostResponseRetriedElsewhere(h, op)));
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -76,6 +79,9 @@ describe("get_customer", () => {
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
@@ -95,6 +101,9 @@ describe("list_customers", () => {
     }
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -119,6 +128,9 @@ describe("update_customer", () => {
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
@@ -137,6 +149,9 @@ describe("get_invoice", () => {
     }
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -166,6 +181,9 @@ describe("refund_invoice", () => {
     }
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
     }
   });
   it("a response lost after commit, retried from a second process: one effect, the recorded outcome", (t) => run(t, processCheck.lostResponseRetriedElsewhere(h, op)));

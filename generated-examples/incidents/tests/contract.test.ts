@@ -53,6 +53,9 @@ describe("list_incidents", () => {
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });
   it("a selection returns only the selected and identity properties", (t) => run(t, projection.projectionSelects(h, op)));
   it("no selection returns every property", (t) => run(t, projection.projectionOmitted(h, op)));
@@ -78,6 +81,9 @@ describe("count_incidents", () => {
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
   it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));
@@ -99,6 +105,9 @@ describe("get_incident", () => {
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
 });
@@ -118,6 +127,9 @@ describe("assign_incident", () => {
     }
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
     }
   });
   it("doing, then undoing with assign_incident, restores the observed state", (t) => run(t, undo.doThenUndo(h, op)));

@@ -53,6 +53,9 @@ describe("list_releases", () => {
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
   it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));
@@ -76,6 +79,9 @@ describe("count_stable_releases", () => {
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
   it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));
@@ -96,6 +102,9 @@ describe("get_release", () => {
     }
     for (const scope of op.scopes ?? []) {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
+    }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));

@@ -63,6 +63,9 @@ function errorCases(op: OperationModel): string[] {
     for (const scope of op.scopes ?? []) {
       it(\`a credential without \${scope} is refused as permission and changes nothing\`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
+    if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
+      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+    }
   });`,
   ];
   if (op.projection) {
