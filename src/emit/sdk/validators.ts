@@ -1,12 +1,13 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import standaloneCodeModule from "ajv/dist/standalone/index.js";
+import { _Code } from "ajv/dist/compile/codegen/code.js";
+import { UsedValueState, type UsedScopeValues, type ValueScopeName } from "ajv/dist/compile/codegen/scope.js";
+import type { SourceCode } from "ajv/dist/types/index.js";
 import type { ContractModel, JsonSchema } from "../../model/types.js";
 import { defineOwn, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
 import { escapeInvisible, generatedHeader } from "../shared/literals.js";
 
 const addFormats = addFormatsModule.default;
-const standaloneCode = standaloneCodeModule.default;
 
 /** Export name of the validator of one schema slot of an operation. */
 export function validatorName(camel: string, slot: "Input" | "Output" | "Preview"): string {
@@ -38,7 +39,7 @@ export function emitValidators(model: ContractModel): { js: string; dts: string 
     if (op.preview?.output) add(validatorName(op.names.camel, "Preview"), op.preview.output.schema);
   }
   for (const def of shared.schemas()) ajv.addSchema(def as object);
-  const code = standaloneCode(ajv, exports);
+  const code = moduleCode(ajv, Object.keys(exports));
   const header = generatedHeader(model.name, model.version);
   const dts = `${header}import type { Validator } from "./runtime/client.js";\n\n${Object.keys(exports)
     .map((name) => `export declare const ${name}: Validator;`)
@@ -128,6 +129,48 @@ function forEachRef(schema: unknown, visit: (ref: string) => void): void {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The ES module exporting each named schema's validator, every function and constant once. This is
+ * what ajv's `standaloneCode` does, but assembled as a list of strings: ajv grows one code object
+ * per export and spreads it into a call, which overflows the stack at a few thousand exports.
+ */
+function moduleCode(ajv: Ajv2020, names: readonly string[]): string {
+  const used: UsedScopeValues = {};
+  const state = (n: ValueScopeName) => used[n.prefix]?.get(n);
+  const mark = (n: ValueScopeName, s: UsedValueState) => {
+    const m = used[n.prefix] ?? new Map<ValueScopeName, UsedValueState | undefined>();
+    used[n.prefix] = m;
+    m.set(n, s);
+  };
+  // One function's code after the scope values it needs that were not emitted yet; a validator
+  // it calls is emitted ahead of it the same way (recursion is as deep as the chain of types).
+  const functionCode = (source: SourceCode | undefined): string => {
+    if (!source) throw new Error("ajv validator without source code");
+    if (state(source.validateName) === UsedValueState.Completed) return "";
+    mark(source.validateName, UsedValueState.Started);
+    const scope = ajv.scope.scopeCode(source.scopeValues, used, (n) => {
+      const ref = (n.value as { ref?: unknown } | undefined)?.ref;
+      if (n.prefix === "validate" && typeof ref === "function") return new _Code(functionCode((ref as { source?: SourceCode }).source));
+      if ((n.prefix === "root" || n.prefix === "wrapper") && typeof ref === "object" && ref !== null) {
+        const { validate, validateName } = ref as { validate?: { source?: SourceCode }; validateName?: ValueScopeName };
+        if (!validateName) throw new Error("ajv wrapper without a validator name");
+        const wrapper = `const ${n} = {validate: ${validateName}};`;
+        return new _Code(state(validateName) === UsedValueState.Started ? wrapper : `${wrapper}\n${functionCode(validate?.source)}`);
+      }
+      return undefined;
+    });
+    const evaluated = source.evaluated ? `${source.validateName}.evaluated = ${source.evaluated};\n` : "";
+    return `${scope}\n${source.validateCode}${evaluated}`;
+  };
+  const parts = ['"use strict";'];
+  for (const name of names) {
+    const validate = ajv.getSchema(name);
+    if (!validate?.source) throw new Error(`no compiled schema ${name}`);
+    parts.push(`export const ${name} = ${validate.source.validateName};\n${functionCode(validate.source)}`);
+  }
+  return parts.join("\n");
 }
 
 /**
