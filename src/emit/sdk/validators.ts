@@ -28,10 +28,19 @@ export function emitValidators(model: ContractModel): { js: string; dts: string 
   addFormats(ajv);
   ajv.addKeyword({ keyword: "x-unit", schemaType: "string" });
   const shared = new SharedDefs();
-  const exports: Record<string, string> = {};
+  // Export name → the key its schema was registered under: operations whose schemas are equal
+  // (an output that is just `$ref: Item`, an empty input) export one compiled function.
+  const exports = new Map<string, string>();
+  const keys = new Map<string, string>();
   const add = (name: string, schema: JsonSchema) => {
-    ajv.addSchema(shared.extract(schema) as object, name);
-    exports[name] = name;
+    const extracted = shared.extract(schema);
+    const text = JSON.stringify(extracted);
+    const key = keys.get(text);
+    if (key === undefined) {
+      ajv.addSchema(extracted as object, name);
+      keys.set(text, name);
+    }
+    exports.set(name, key ?? name);
   };
   for (const op of model.operations) {
     add(validatorName(op.names.camel, "Input"), op.input.schema);
@@ -39,9 +48,9 @@ export function emitValidators(model: ContractModel): { js: string; dts: string 
     if (op.preview?.output) add(validatorName(op.names.camel, "Preview"), op.preview.output.schema);
   }
   for (const def of shared.schemas()) ajv.addSchema(def as object);
-  const code = moduleCode(ajv, Object.keys(exports));
+  const code = moduleCode(ajv, exports);
   const header = generatedHeader(model.name, model.version);
-  const dts = `${header}import type { Validator } from "./runtime/client.js";\n\n${Object.keys(exports)
+  const dts = `${header}import type { Validator } from "./runtime/client.js";\n\n${[...exports.keys()]
     .map((name) => `export declare const ${name}: Validator;`)
     .join("\n")}\n`;
   // ajv writes schema strings (enum values, property names) with JSON escaping only.
@@ -132,11 +141,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The ES module exporting each named schema's validator, every function and constant once. This is
+ * The ES module exporting each named validator (export name → schema key), every function and constant once. This is
  * what ajv's `standaloneCode` does, but assembled as a list of strings: ajv grows one code object
  * per export and spreads it into a call, which overflows the stack at a few thousand exports.
  */
-function moduleCode(ajv: Ajv2020, names: readonly string[]): string {
+function moduleCode(ajv: Ajv2020, exports: ReadonlyMap<string, string>): string {
   const used: UsedScopeValues = {};
   const state = (n: ValueScopeName) => used[n.prefix]?.get(n);
   const mark = (n: ValueScopeName, s: UsedValueState) => {
@@ -162,12 +171,13 @@ function moduleCode(ajv: Ajv2020, names: readonly string[]): string {
       return undefined;
     });
     const evaluated = source.evaluated ? `${source.validateName}.evaluated = ${source.evaluated};\n` : "";
+    mark(source.validateName, UsedValueState.Completed);
     return `${scope}\n${source.validateCode}${evaluated}`;
   };
   const parts = ['"use strict";'];
-  for (const name of names) {
-    const validate = ajv.getSchema(name);
-    if (!validate?.source) throw new Error(`no compiled schema ${name}`);
+  for (const [name, key] of exports) {
+    const validate = ajv.getSchema(key);
+    if (!validate?.source) throw new Error(`no compiled schema ${key}`);
     parts.push(`export const ${name} = ${validate.source.validateName};\n${functionCode(validate.source)}`);
   }
   return parts.join("\n");
