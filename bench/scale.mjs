@@ -113,4 +113,5 @@ const runs = [...previous.runs.filter((r) => r.label !== label), { label, distin
 writeFileSync(jsonPath, `${JSON.stringify({ runs }, null, 2)}\n`);
 const mdPath = "bench/results/scale.md";
 const before = existsSync(mdPath) ? readFileSync(mdPath, "utf8").split(/^(?=## )/m).filter((s) => s.startsWith("## ") && !s.startsWith(`## ${label} `)) : [];
-writeFileSync(mdPath, ["# Scale benchmark of generated code\n\n", ...before, md.join("\n")].join(""));
+const sections = [...before.map((s) => s.trimEnd()), md.join("\n").trimEnd()];
+writeFileSync(mdPath, `# Scale benchmark of generated code\n\n${sections.join("\n\n")}\n`);
