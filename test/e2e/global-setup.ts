@@ -3,8 +3,15 @@
  * test-results/sdk/<name>/sdk/, so end-to-end tests exercise exactly the code users get.
  */
 import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 export default function setup(): void {
   execFileSync(process.execPath, [join(process.cwd(), "node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
+  // As the generated package's build script does: the precompiled validators are plain JS beside
+  // their .d.ts, copied rather than passed through tsc.
+  for (const name of readdirSync("generated-examples")) {
+    const from = join("generated-examples", name, "sdk", "validators.js");
+    if (existsSync(from)) copyFileSync(from, join("test-results", "sdk", name, "sdk", "validators.js"));
+  }
 }

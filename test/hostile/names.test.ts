@@ -40,7 +40,7 @@ ${fields}
 
 /** Shared types named like Object.prototype members, and not in PascalCase. */
 const protoTypes = contractYaml({
-  types: ["constructor", "toString", "valueOf", "hasOwnProperty", "import", "hook", "then"]
+  types: ["constructor", "toString", "valueOf", "hasOwnProperty", "import", "default", "hook", "then"]
     .map((n) => `  ${n}: { type: object, properties: { ${JSON.stringify(n)}: { type: string } } }`)
     .join("\n"),
   operations: `
@@ -60,8 +60,20 @@ const protoTypes = contractYaml({
     summary: Then.
     http: { method: GET, path: /then }
     effects: { kind: read }
-    input: { type: object }
+    input: { type: object, properties: { d: { $ref: "#/types/default" } } }
     output: { $ref: "#/types/then" }
+  import:
+    summary: An operation named like a reserved word.
+    http: { method: GET, path: /import }
+    effects: { kind: read }
+    input: { type: object, properties: { i: { $ref: "#/types/import" } } }
+    output: { $ref: "#/types/default" }
+  default:
+    summary: Another reserved word.
+    http: { method: GET, path: /default }
+    effects: { kind: read }
+    input: { type: object }
+    output: { type: object }
   v2_items3d_x9y:
     summary: Digits everywhere.
     http: { method: GET, path: /v2 }
@@ -160,6 +172,11 @@ describe("generated type names have one naming authority", () => {
     expect(codesOf("underscore", contractYaml({ types: [userType("note_item"), userType("NoteItem")].join("\n"), operations: op("get_x") }))).toContain("type-name-collision");
   });
 
+  it("operation names that differ only by case or by underscores collide", () => {
+    expect(codesOf("op-case", contractYaml({ operations: op("get_item") + op("get_Item", "/other") }))).toContain("operation-name-collision");
+    expect(codesOf("op-camel", contractYaml({ operations: op("get_item") + op("getItem", "/other") }))).toContain("operation-name-collision");
+  });
+
   it("a type named like an operation's output of a different spelling (GetOauth2ClientInput) collides", () => {
     expect(codesOf("digit", contractYaml({ types: userType("GetOauth2ClientOutput"), operations: op("get_oauth2client") }))).toContain("type-name-collision");
   });
@@ -182,7 +199,7 @@ describe("every accepted hostile name generates code that compiles", () => {
     for (const used of client.matchAll(/\bT\.([A-Za-z0-9_$]+)/g)) {
       expect(types, used[1]).toMatch(new RegExp(`export (interface|type) ${used[1]}\\b`));
     }
-    expect(types).not.toMatch(/= import;|= hook;/);
+    expect(types).not.toMatch(/= (import|default|hook);/);
   });
 });
 

@@ -5,7 +5,7 @@
  * get the journal, confirm tokens and preconditions from the host; regeneration keeps them.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,6 +30,8 @@ function contractgen(...args: string[]) {
 /** Compile a generated package with its own tsconfig (strict) into `outDir`; tsc's output, empty when clean. */
 function build(dir: string, outDir: string): string {
   const r = spawnSync(process.execPath, [TSC, "-p", join(dir, "tsconfig.json"), "--outDir", join(dir, outDir)], { encoding: "utf8" });
+  // As the package's build script does: the precompiled validators are copied, not compiled.
+  if (r.status === 0) copyFileSync(join(dir, "sdk/validators.js"), join(dir, outDir, "sdk/validators.js"));
   return r.stdout + r.stderr + (r.status === 0 ? "" : `exit ${r.status}`);
 }
 

@@ -2,16 +2,16 @@
 // Do not edit: changes are lost when the code is regenerated.
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
-export const validateCreateCustomerInput = validate20;
-const schema31 = {"type":"object","required":["email","name","idempotency_key"],"additionalProperties":false,"properties":{"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"idempotency_key":{"type":"string","format":"uuid","description":"One key per intended customer."}}};
+export const validateCreateCustomerInput = validate52;
+const schema19 = {"type":"object","required":["email","name","idempotency_key"],"additionalProperties":false,"properties":{"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"idempotency_key":{"type":"string","format":"uuid","description":"One key per intended customer."}}};
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats2 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -157,22 +157,62 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateCustomerOutput = validate21;
-const schema32 = {"$ref":"#/$defs/Customer","$defs":{"Customer":{"type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}},"CustomerId":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."}}};
-const schema33 = {"type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}};
-const schema34 = {"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."};
-const pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
-const formats6 = require("ajv-formats/dist/formats").fullFormats["date-time"];
+export const validateCreateCustomerOutput = validate53;
+const schema20 = {"$ref":"urn:contractgen:type:Customer"};
+const schema21 = {"$id":"urn:contractgen:type:Customer","type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"urn:contractgen:type:CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}};
+const schema22 = {"$id":"urn:contractgen:type:CustomerId","type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."};
+const pattern3 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:CustomerId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const formats6 = require("ajv-formats/dist/formats").fullFormats["date-time"];
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:Customer" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -243,10 +283,16 @@ errors++;
 }
 }
 if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/CustomerId/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
+if(!(validate55(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.email !== undefined){
+let data1 = data.email;
+if(typeof data1 === "string"){
+if(!(formats0.test(data1))){
+const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -257,7 +303,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/CustomerId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -267,11 +313,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.email !== undefined){
-let data1 = data.email;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(func1(data2) > 200){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -280,9 +326,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data2) < 1){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -292,11 +337,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(func1(data2) > 200){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -305,8 +347,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(func1(data2) < 1){
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.revision !== undefined){
+let data3 = data.revision;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err11 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -315,9 +360,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data3 == "number"){
+if(data3 < 1 || isNaN(data3)){
+const err12 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -327,10 +372,12 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.revision !== undefined){
-let data3 = data.revision;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err13 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.created_at !== undefined){
+let data4 = data.created_at;
+if(typeof data4 === "string"){
+if(!(formats6.validate(data4))){
+const err13 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -339,9 +386,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 == "number"){
-if(data3 < 1 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err14 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -352,11 +399,8 @@ errors++;
 }
 }
 }
-if(data.created_at !== undefined){
-let data4 = data.created_at;
-if(typeof data4 === "string"){
-if(!(formats6.validate(data4))){
-const err15 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -365,62 +409,38 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate22.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
-validate21.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetCustomerInput = validate24;
-const schema35 = {"type":"object","required":["customer_id"],"additionalProperties":false,"properties":{"customer_id":{"$ref":"#/$defs/CustomerId"}},"$defs":{"CustomerId":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."}}};
-const schema36 = {"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."};
+export const validateGetCustomerInput = validate58;
+const schema23 = {"type":"object","required":["customer_id"],"additionalProperties":false,"properties":{"customer_id":{"$ref":"urn:contractgen:type:CustomerId"}}};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -451,302 +471,36 @@ errors++;
 }
 }
 if(data.customer_id !== undefined){
-let data0 = data.customer_id;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/customer_id",schemaPath:"#/$defs/CustomerId/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/customer_id",schemaPath:"#/$defs/CustomerId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateGetCustomerOutput = validate25;
-const schema37 = {"$ref":"#/$defs/Customer","$defs":{"Customer":{"type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}},"CustomerId":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."}}};
-const schema38 = {"type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}};
-const schema39 = {"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.email === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.revision === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "revision"},message:"must have required property '"+"revision"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.created_at === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "email")) || (key0 === "name")) || (key0 === "revision")) || (key0 === "created_at"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/CustomerId/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/CustomerId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.email !== undefined){
-let data1 = data.email;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(func1(data2) > 200){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(func1(data2) < 1){
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.revision !== undefined){
-let data3 = data.revision;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err13 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data3 == "number"){
-if(data3 < 1 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.created_at !== undefined){
-let data4 = data.created_at;
-if(typeof data4 === "string"){
-if(!(formats6.validate(data4))){
-const err15 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+if(!(validate55(data.customer_id, {instancePath:instancePath+"/customer_id",parentData:data,parentDataProperty:"customer_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-validate25.errors = vErrors;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateListCustomersInput = validate28;
-const schema40 = {"type":"object","additionalProperties":false,"properties":{"email":{"type":"string","format":"email","description":"Only the customer with this email."},"cursor":{"type":"string","description":"next_cursor of the previous page; omit for the first page."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20}}};
+export const validateGetCustomerOutput = validate53;
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const validateListCustomersInput = validate60;
+const schema24 = {"type":"object","additionalProperties":false,"properties":{"email":{"type":"string","format":"email","description":"Only the customer with this email."},"cursor":{"type":"string","description":"next_cursor of the previous page; omit for the first page."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20}}};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -849,245 +603,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateListCustomersOutput = validate29;
-const schema41 = {"type":"object","required":["customers","next_cursor","total_count"],"additionalProperties":false,"properties":{"customers":{"type":"array","items":{"$ref":"#/$defs/Customer"}},"next_cursor":{"type":["string","null"],"description":"null on the last page."},"total_count":{"type":"integer","minimum":0,"description":"Customers matching the filters, across all pages."}},"$defs":{"Customer":{"type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}},"CustomerId":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."}}};
-const schema42 = {"type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}};
-const schema43 = {"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."};
+export const validateListCustomersOutput = validate61;
+const schema25 = {"type":"object","required":["customers","next_cursor","total_count"],"additionalProperties":false,"properties":{"customers":{"type":"array","items":{"$ref":"urn:contractgen:type:Customer"}},"next_cursor":{"type":["string","null"],"description":"null on the last page."},"total_count":{"type":"integer","minimum":0,"description":"Customers matching the filters, across all pages."}}};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.email === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.revision === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "revision"},message:"must have required property '"+"revision"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.created_at === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "email")) || (key0 === "name")) || (key0 === "revision")) || (key0 === "created_at"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/CustomerId/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/CustomerId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.email !== undefined){
-let data1 = data.email;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(func1(data2) > 200){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(func1(data2) < 1){
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.revision !== undefined){
-let data3 = data.revision;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err13 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data3 == "number"){
-if(data3 < 1 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.created_at !== undefined){
-let data4 = data.created_at;
-if(typeof data4 === "string"){
-if(!(formats6.validate(data4))){
-const err15 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1142,8 +669,8 @@ let data0 = data.customers;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate30(data0[i0], {instancePath:instancePath+"/customers/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate54(data0[i0], {instancePath:instancePath+"/customers/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
 }
@@ -1162,7 +689,7 @@ errors++;
 if(data.next_cursor !== undefined){
 let data2 = data.next_cursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema41.properties.next_cursor.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema25.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1208,19 +735,18 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateUpdateCustomerInput = validate32;
-const schema44 = {"type":"object","required":["customer_id","expected_revision"],"additionalProperties":false,"minProperties":3,"properties":{"customer_id":{"$ref":"#/$defs/CustomerId"},"expected_revision":{"type":"integer","minimum":1},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200}},"$defs":{"CustomerId":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."}}};
-const schema45 = {"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."};
+export const validateUpdateCustomerInput = validate63;
+const schema26 = {"type":"object","required":["customer_id","expected_revision"],"additionalProperties":false,"minProperties":3,"properties":{"customer_id":{"$ref":"urn:contractgen:type:CustomerId"},"expected_revision":{"type":"integer","minimum":1},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200}}};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1271,10 +797,15 @@ errors++;
 }
 }
 if(data.customer_id !== undefined){
-let data0 = data.customer_id;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err4 = {instancePath:instancePath+"/customer_id",schemaPath:"#/$defs/CustomerId/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
+if(!(validate55(data.customer_id, {instancePath:instancePath+"/customer_id",parentData:data,parentDataProperty:"customer_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.expected_revision !== undefined){
+let data1 = data.expected_revision;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err4 = {instancePath:instancePath+"/expected_revision",schemaPath:"#/properties/expected_revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1283,38 +814,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/customer_id",schemaPath:"#/$defs/CustomerId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data1 == "number"){
+if(data1 < 1 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/expected_revision",schemaPath:"#/properties/expected_revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.expected_revision !== undefined){
-let data1 = data.expected_revision;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err6 = {instancePath:instancePath+"/expected_revision",schemaPath:"#/properties/expected_revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/expected_revision",schemaPath:"#/properties/expected_revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
 }
 errors++;
 }
@@ -1324,161 +831,7 @@ if(data.email !== undefined){
 let data2 = data.email;
 if(typeof data2 === "string"){
 if(!(formats0.test(data2))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data3 = data.name;
-if(typeof data3 === "string"){
-if(func1(data3) > 200){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(func1(data3) < 1){
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateUpdateCustomerOutput = validate33;
-const schema46 = {"$ref":"#/$defs/Customer","$defs":{"Customer":{"type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}},"CustomerId":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."}}};
-const schema47 = {"type":"object","required":["id","email","name","revision","created_at"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/CustomerId"},"email":{"type":"string","format":"email"},"name":{"type":"string","minLength":1,"maxLength":200},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."},"created_at":{"type":"string","format":"date-time"}}};
-const schema48 = {"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."};
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.email === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.revision === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "revision"},message:"must have required property '"+"revision"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.created_at === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "email")) || (key0 === "name")) || (key0 === "revision")) || (key0 === "created_at"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/CustomerId/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
+const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1489,7 +842,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/CustomerId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1499,11 +852,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.email !== undefined){
-let data1 = data.email;
-if(typeof data1 === "string"){
-if(!(formats0.test(data1))){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(data.name !== undefined){
+let data3 = data.name;
+if(typeof data3 === "string"){
+if(func1(data3) > 200){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1512,9 +865,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data3) < 1){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1524,11 +876,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(func1(data2) > 200){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1537,8 +886,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(func1(data2) < 1){
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1547,113 +898,61 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.revision !== undefined){
-let data3 = data.revision;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err13 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data3 == "number"){
-if(data3 < 1 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.created_at !== undefined){
-let data4 = data.created_at;
-if(typeof data4 === "string"){
-if(!(formats6.validate(data4))){
-const err15 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate34.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const validateUpdateCustomerOutput = validate53;
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const validateGetInvoiceInput = validate65;
+const schema27 = {"type":"object","required":["invoice_id"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"urn:contractgen:type:InvoiceId"}}};
+const schema28 = {"$id":"urn:contractgen:type:InvoiceId","type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."};
+const pattern4 = new RegExp("^inv_[A-Za-z0-9]+$", "u");
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:InvoiceId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
 }
-validate33.errors = vErrors;
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetInvoiceInput = validate36;
-const schema49 = {"type":"object","required":["invoice_id"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"#/$defs/InvoiceId"}},"$defs":{"InvoiceId":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."}}};
-const schema50 = {"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."};
-const pattern10 = new RegExp("^inv_[A-Za-z0-9]+$", "u");
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1684,10 +983,14 @@ errors++;
 }
 }
 if(data.invoice_id !== undefined){
-let data0 = data.invoice_id;
-if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
-const err2 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
+if(!(validate66(data.invoice_id, {instancePath:instancePath+"/invoice_id",parentData:data,parentDataProperty:"invoice_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1696,45 +999,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate36.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetInvoiceOutput = validate37;
-const schema51 = {"$ref":"#/$defs/Invoice","$defs":{"CustomerId":{"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."},"Invoice":{"type":"object","required":["id","customer_id","status","total_cents","refunded_cents","currency"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/InvoiceId"},"customer_id":{"$ref":"#/$defs/CustomerId"},"status":{"type":"string","enum":["open","paid","failed","disputed","refunded"]},"total_cents":{"type":"integer","minimum":0,"x-unit":"cents"},"refunded_cents":{"type":"integer","minimum":0,"x-unit":"cents"},"currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code."}}},"InvoiceId":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."}}};
-const schema52 = {"type":"object","required":["id","customer_id","status","total_cents","refunded_cents","currency"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/InvoiceId"},"customer_id":{"$ref":"#/$defs/CustomerId"},"status":{"type":"string","enum":["open","paid","failed","disputed","refunded"]},"total_cents":{"type":"integer","minimum":0,"x-unit":"cents"},"refunded_cents":{"type":"integer","minimum":0,"x-unit":"cents"},"currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code."}}};
-const schema53 = {"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."};
-const schema54 = {"type":"string","pattern":"^cus_[A-Za-z0-9]+$","description":"Customer identifier, e.g. cus_8f2k."};
-const pattern13 = new RegExp("^[A-Z]{3}$", "u");
+export const validateGetInvoiceOutput = validate68;
+const schema29 = {"$ref":"urn:contractgen:type:Invoice"};
+const schema30 = {"$id":"urn:contractgen:type:Invoice","type":"object","required":["id","customer_id","status","total_cents","refunded_cents","currency"],"additionalProperties":false,"properties":{"id":{"$ref":"urn:contractgen:type:InvoiceId"},"customer_id":{"$ref":"urn:contractgen:type:CustomerId"},"status":{"type":"string","enum":["open","paid","failed","disputed","refunded"]},"total_cents":{"type":"integer","minimum":0,"x-unit":"cents"},"refunded_cents":{"type":"integer","minimum":0,"x-unit":"cents"},"currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code."}}};
+const pattern5 = new RegExp("^[A-Z]{3}$", "u");
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:Invoice" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate69.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1815,10 +1094,21 @@ errors++;
 }
 }
 if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/InvoiceId/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
+if(!(validate66(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+}
+if(data.customer_id !== undefined){
+if(!(validate55(data.customer_id, {instancePath:instancePath+"/customer_id",parentData:data,parentDataProperty:"customer_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1827,9 +1117,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/InvoiceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((data2 === "open") || (data2 === "paid")) || (data2 === "failed")) || (data2 === "disputed")) || (data2 === "refunded"))){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1839,11 +1128,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.customer_id !== undefined){
-let data1 = data.customer_id;
-if(typeof data1 === "string"){
-if(!pattern4.test(data1)){
-const err9 = {instancePath:instancePath+"/customer_id",schemaPath:"#/$defs/CustomerId/pattern",keyword:"pattern",params:{pattern: "^cus_[A-Za-z0-9]+$"},message:"must match pattern \""+"^cus_[A-Za-z0-9]+$"+"\""};
+if(data.total_cents !== undefined){
+let data3 = data.total_cents;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err9 = {instancePath:instancePath+"/total_cents",schemaPath:"#/properties/total_cents/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1852,9 +1140,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/customer_id",schemaPath:"#/$defs/CustomerId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/total_cents",schemaPath:"#/properties/total_cents/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1864,10 +1152,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data2 = data.status;
-if(typeof data2 !== "string"){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.refunded_cents !== undefined){
+let data4 = data.refunded_cents;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err11 = {instancePath:instancePath+"/refunded_cents",schemaPath:"#/properties/refunded_cents/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1876,8 +1165,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!(((((data2 === "open") || (data2 === "paid")) || (data2 === "failed")) || (data2 === "disputed")) || (data2 === "refunded"))){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema52.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err12 = {instancePath:instancePath+"/refunded_cents",schemaPath:"#/properties/refunded_cents/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1887,10 +1177,12 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.total_cents !== undefined){
-let data3 = data.total_cents;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err13 = {instancePath:instancePath+"/total_cents",schemaPath:"#/properties/total_cents/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.currency !== undefined){
+let data5 = data.currency;
+if(typeof data5 === "string"){
+if(!pattern5.test(data5)){
+const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1899,9 +1191,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/total_cents",schemaPath:"#/properties/total_cents/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err14 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1912,10 +1204,8 @@ errors++;
 }
 }
 }
-if(data.refunded_cents !== undefined){
-let data4 = data.refunded_cents;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err15 = {instancePath:instancePath+"/refunded_cents",schemaPath:"#/properties/refunded_cents/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1924,88 +1214,38 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/refunded_cents",schemaPath:"#/properties/refunded_cents/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.currency !== undefined){
-let data5 = data.currency;
-if(typeof data5 === "string"){
-if(!pattern13.test(data5)){
-const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-validate38.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate37.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateRefundInvoiceInput = validate40;
-const schema55 = {"type":"object","required":["invoice_id","amount"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"#/$defs/InvoiceId"},"amount":{"type":"number","minimum":0.01,"maximum":5000,"multipleOf":0.01,"x-unit":"dollars","description":"Amount to refund, in dollars (major units) of the invoice currency."},"reason":{"type":"string","enum":["duplicate","fraudulent","requested_by_customer","failed_delivery"]},"idempotency_key":{"type":"string","format":"uuid"},"dry_run":{"type":"boolean","default":true,"description":"true previews without refunding."},"confirm_token":{"type":"string","description":"Token from the preview of these exact parameters."}},"$defs":{"InvoiceId":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."}}};
-const schema56 = {"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."};
+export const validateRefundInvoiceInput = validate73;
+const schema31 = {"type":"object","required":["invoice_id","amount"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"urn:contractgen:type:InvoiceId"},"amount":{"type":"number","minimum":0.01,"maximum":5000,"multipleOf":0.01,"x-unit":"dollars","description":"Amount to refund, in dollars (major units) of the invoice currency."},"reason":{"type":"string","enum":["duplicate","fraudulent","requested_by_customer","failed_delivery"]},"idempotency_key":{"type":"string","format":"uuid"},"dry_run":{"type":"boolean","default":true,"description":"true previews without refunding."},"confirm_token":{"type":"string","description":"Token from the preview of these exact parameters."}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate73.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2046,10 +1286,16 @@ errors++;
 }
 }
 if(data.invoice_id !== undefined){
-let data0 = data.invoice_id;
-if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
-const err3 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
+if(!(validate66(data.invoice_id, {instancePath:instancePath+"/invoice_id",parentData:data,parentDataProperty:"invoice_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+}
+if(data.amount !== undefined){
+let data1 = data.amount;
+if(typeof data1 == "number"){
+if(data1 > 5000 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5000},message:"must be <= 5000"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2058,9 +1304,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-else {
-const err4 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data1 < 0.01 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2069,12 +1314,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.amount !== undefined){
-let data1 = data.amount;
-if(typeof data1 == "number"){
-if(data1 > 5000 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5000},message:"must be <= 5000"};
+let res0;
+if((0.01 === 0 || (res0 = data1/0.01, res0 !== parseInt(res0)))){
+const err5 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/multipleOf",keyword:"multipleOf",params:{multipleOf: 0.01},message:"must be multiple of 0.01"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2083,8 +1325,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data1 < 0.01 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"};
+}
+else {
+const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2093,9 +1336,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-let res0;
-if((0.01 === 0 || (res0 = data1/0.01, res0 !== parseInt(res0)))){
-const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/multipleOf",keyword:"multipleOf",params:{multipleOf: 0.01},message:"must be multiple of 0.01"};
+}
+if(data.reason !== undefined){
+let data2 = data.reason;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2104,9 +1349,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!((((data2 === "duplicate") || (data2 === "fraudulent")) || (data2 === "requested_by_customer")) || (data2 === "failed_delivery"))){
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema31.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2116,10 +1360,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.reason !== undefined){
-let data2 = data.reason;
-if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.idempotency_key !== undefined){
+let data3 = data.idempotency_key;
+if(typeof data3 === "string"){
+if(!(formats2.test(data3))){
+const err9 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2128,8 +1373,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((((data2 === "duplicate") || (data2 === "fraudulent")) || (data2 === "requested_by_customer")) || (data2 === "failed_delivery"))){
-const err10 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema55.properties.reason.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err10 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2139,11 +1385,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.idempotency_key !== undefined){
-let data3 = data.idempotency_key;
-if(typeof data3 === "string"){
-if(!(formats2.test(data3))){
-const err11 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(data.dry_run !== undefined){
+if(typeof data.dry_run !== "boolean"){
+const err11 = {instancePath:instancePath+"/dry_run",schemaPath:"#/properties/dry_run/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2153,8 +1397,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.confirm_token !== undefined){
+if(typeof data.confirm_token !== "string"){
+const err12 = {instancePath:instancePath+"/confirm_token",schemaPath:"#/properties/confirm_token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2164,9 +1409,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.dry_run !== undefined){
-if(typeof data.dry_run !== "boolean"){
-const err13 = {instancePath:instancePath+"/dry_run",schemaPath:"#/properties/dry_run/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2175,45 +1420,21 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.confirm_token !== undefined){
-if(typeof data.confirm_token !== "string"){
-const err14 = {instancePath:instancePath+"/confirm_token",schemaPath:"#/properties/confirm_token/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-validate40.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateRefundInvoiceOutput = validate41;
-const schema57 = {"$ref":"#/$defs/Refund","$defs":{"InvoiceId":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."},"Refund":{"type":"object","required":["id","invoice_id","amount","status"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^re_"},"invoice_id":{"$ref":"#/$defs/InvoiceId"},"amount":{"type":"number","minimum":0.01,"multipleOf":0.01,"x-unit":"dollars"},"status":{"type":"string","enum":["succeeded","pending"]}}}}};
-const schema58 = {"type":"object","required":["id","invoice_id","amount","status"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^re_"},"invoice_id":{"$ref":"#/$defs/InvoiceId"},"amount":{"type":"number","minimum":0.01,"multipleOf":0.01,"x-unit":"dollars"},"status":{"type":"string","enum":["succeeded","pending"]}}};
-const schema59 = {"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."};
-const pattern15 = new RegExp("^re_", "u");
+export const validateRefundInvoiceOutput = validate75;
+const schema32 = {"$ref":"urn:contractgen:type:Refund"};
+const schema33 = {"$id":"urn:contractgen:type:Refund","type":"object","required":["id","invoice_id","amount","status"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^re_"},"invoice_id":{"$ref":"urn:contractgen:type:InvoiceId"},"amount":{"type":"number","minimum":0.01,"multipleOf":0.01,"x-unit":"dollars"},"status":{"type":"string","enum":["succeeded","pending"]}}};
+const pattern6 = new RegExp("^re_", "u");
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:Refund" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2276,7 +1497,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern15.test(data0)){
+if(!pattern6.test(data0)){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^re_"},message:"must match pattern \""+"^re_"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -2299,10 +1520,16 @@ errors++;
 }
 }
 if(data.invoice_id !== undefined){
-let data1 = data.invoice_id;
-if(typeof data1 === "string"){
-if(!pattern10.test(data1)){
-const err7 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
+if(!(validate66(data.invoice_id, {instancePath:instancePath+"/invoice_id",parentData:data,parentDataProperty:"invoice_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+}
+if(data.amount !== undefined){
+let data2 = data.amount;
+if(typeof data2 == "number"){
+if(data2 < 0.01 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2311,9 +1538,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let res0;
+if((0.01 === 0 || (res0 = data2/0.01, res0 !== parseInt(res0)))){
+const err8 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/multipleOf",keyword:"multipleOf",params:{multipleOf: 0.01},message:"must be multiple of 0.01"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2323,11 +1550,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.amount !== undefined){
-let data2 = data.amount;
-if(typeof data2 == "number"){
-if(data2 < 0.01 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"};
+else {
+const err9 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2336,9 +1560,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-let res0;
-if((0.01 === 0 || (res0 = data2/0.01, res0 !== parseInt(res0)))){
-const err10 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/multipleOf",keyword:"multipleOf",params:{multipleOf: 0.01},message:"must be multiple of 0.01"};
+}
+if(data.status !== undefined){
+let data3 = data.status;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2347,9 +1573,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!((data3 === "succeeded") || (data3 === "pending"))){
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema33.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2359,10 +1584,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data3 = data.status;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2371,62 +1595,40 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!((data3 === "succeeded") || (data3 === "pending"))){
-const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-validate42.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
-validate41.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateRefundInvoicePreview = validate44;
-const schema60 = {"$ref":"#/$defs/RefundPreview","$defs":{"InvoiceId":{"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."},"RefundPreview":{"type":"object","required":["invoice_id","amount","balance_after_cents","confirm_token","expires_at"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"#/$defs/InvoiceId"},"amount":{"type":"number","x-unit":"dollars"},"balance_after_cents":{"type":"integer","x-unit":"cents","description":"Refundable balance left on the invoice if the refund executes."},"confirm_token":{"type":"string","description":"Pass back as confirm_token to execute this exact refund."},"expires_at":{"type":"string","format":"date-time"}}}}};
-const schema61 = {"type":"object","required":["invoice_id","amount","balance_after_cents","confirm_token","expires_at"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"#/$defs/InvoiceId"},"amount":{"type":"number","x-unit":"dollars"},"balance_after_cents":{"type":"integer","x-unit":"cents","description":"Refundable balance left on the invoice if the refund executes."},"confirm_token":{"type":"string","description":"Pass back as confirm_token to execute this exact refund."},"expires_at":{"type":"string","format":"date-time"}}};
-const schema62 = {"type":"string","pattern":"^inv_[A-Za-z0-9]+$","description":"Invoice identifier, e.g. inv_1042."};
+export const validateRefundInvoicePreview = validate79;
+const schema34 = {"$ref":"urn:contractgen:type:RefundPreview"};
+const schema35 = {"$id":"urn:contractgen:type:RefundPreview","type":"object","required":["invoice_id","amount","balance_after_cents","confirm_token","expires_at"],"additionalProperties":false,"properties":{"invoice_id":{"$ref":"urn:contractgen:type:InvoiceId"},"amount":{"type":"number","x-unit":"dollars"},"balance_after_cents":{"type":"integer","x-unit":"cents","description":"Refundable balance left on the invoice if the refund executes."},"confirm_token":{"type":"string","description":"Pass back as confirm_token to execute this exact refund."},"expires_at":{"type":"string","format":"date-time"}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:RefundPreview" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2497,10 +1699,14 @@ errors++;
 }
 }
 if(data.invoice_id !== undefined){
-let data0 = data.invoice_id;
-if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
-const err6 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/pattern",keyword:"pattern",params:{pattern: "^inv_[A-Za-z0-9]+$"},message:"must match pattern \""+"^inv_[A-Za-z0-9]+$"+"\""};
+if(!(validate66(data.invoice_id, {instancePath:instancePath+"/invoice_id",parentData:data,parentDataProperty:"invoice_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+}
+if(data.amount !== undefined){
+if(!(typeof data.amount == "number")){
+const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2510,8 +1716,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/invoice_id",schemaPath:"#/$defs/InvoiceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.balance_after_cents !== undefined){
+let data2 = data.balance_after_cents;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err7 = {instancePath:instancePath+"/balance_after_cents",schemaPath:"#/properties/balance_after_cents/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2521,9 +1729,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.amount !== undefined){
-if(!(typeof data.amount == "number")){
-const err8 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.confirm_token !== undefined){
+if(typeof data.confirm_token !== "string"){
+const err8 = {instancePath:instancePath+"/confirm_token",schemaPath:"#/properties/confirm_token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2533,10 +1741,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.balance_after_cents !== undefined){
-let data2 = data.balance_after_cents;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err9 = {instancePath:instancePath+"/balance_after_cents",schemaPath:"#/properties/balance_after_cents/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.expires_at !== undefined){
+let data4 = data.expires_at;
+if(typeof data4 === "string"){
+if(!(formats6.validate(data4))){
+const err9 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2546,9 +1755,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.confirm_token !== undefined){
-if(typeof data.confirm_token !== "string"){
-const err10 = {instancePath:instancePath+"/confirm_token",schemaPath:"#/properties/confirm_token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err10 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2558,11 +1766,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.expires_at !== undefined){
-let data4 = data.expires_at;
-if(typeof data4 === "string"){
-if(!(formats6.validate(data4))){
-const err11 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2571,50 +1777,27 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-validate45.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+if(!(validate80(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
 errors = vErrors.length;
 }
-validate44.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

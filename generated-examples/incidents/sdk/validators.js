@@ -2,23 +2,249 @@
 // Do not edit: changes are lost when the code is regenerated.
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
-export const validateListIncidentsInput = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"status":{"$ref":"#/$defs/IncidentStatus"},"severity":{"$ref":"#/$defs/Severity"},"service":{"$ref":"#/$defs/ServiceName"},"environment":{"$ref":"#/$defs/Environment"},"owner":{"$ref":"#/$defs/TeamSlug"},"opened_after":{"type":"string","format":"date-time","description":"Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."},"fields":{"type":"array","items":{"$ref":"#/$defs/IncidentField"},"uniqueItems":true,"minItems":1,"description":"Properties to return for each incident; id is always included. Omit for all properties."},"cursor":{"type":"string","description":"next_cursor of the previous page; omit for the first page."},"limit":{"type":"integer","minimum":1,"maximum":40,"default":40,"description":"Incidents per page."}},"$defs":{"Environment":{"type":"string","enum":["production","staging"]},"IncidentField":{"type":"string","enum":["id","title","status","severity","service","environment","owner","evidence_ref","summary","opened_at","updated_at","revision"],"description":"Name of an Incident property that a projection can select."},"IncidentStatus":{"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."},"ServiceName":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."},"Severity":{"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."},"TeamSlug":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."}}};
-const schema32 = {"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."};
-const schema33 = {"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."};
-const schema34 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."};
-const schema35 = {"type":"string","enum":["production","staging"]};
-const schema36 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."};
-const schema37 = {"type":"string","enum":["id","title","status","severity","service","environment","owner","evidence_ref","summary","opened_at","updated_at","revision"],"description":"Name of an Incident property that a projection can select."};
+export const validateListIncidentsInput = validate52;
+const schema19 = {"type":"object","additionalProperties":false,"properties":{"status":{"$ref":"urn:contractgen:type:IncidentStatus"},"severity":{"$ref":"urn:contractgen:type:Severity"},"service":{"$ref":"urn:contractgen:type:ServiceName"},"environment":{"$ref":"urn:contractgen:type:Environment"},"owner":{"$ref":"urn:contractgen:type:TeamSlug"},"opened_after":{"type":"string","format":"date-time","description":"Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."},"fields":{"type":"array","items":{"$ref":"urn:contractgen:type:IncidentField"},"uniqueItems":true,"minItems":1,"description":"Properties to return for each incident; id is always included. Omit for all properties."},"cursor":{"type":"string","description":"next_cursor of the previous page; omit for the first page."},"limit":{"type":"integer","minimum":1,"maximum":40,"default":40,"description":"Incidents per page."}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func0 = require("ajv/dist/runtime/equal").default;
-const pattern4 = new RegExp("^[a-z][a-z0-9-]{1,62}$", "u");
-const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
+const schema20 = {"$id":"urn:contractgen:type:IncidentStatus","type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:IncidentStatus" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((data === "open") || (data === "mitigated")) || (data === "resolved"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema20.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema21 = {"$id":"urn:contractgen:type:Severity","type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."};
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:Severity" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((data === "P1") || (data === "P2")) || (data === "P3")) || (data === "P4"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema21.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema22 = {"$id":"urn:contractgen:type:ServiceName","type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."};
+const pattern3 = new RegExp("^[a-z][a-z0-9-]{1,62}$", "u");
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:ServiceName" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema23 = {"$id":"urn:contractgen:type:Environment","type":"string","enum":["production","staging"]};
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:Environment" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data === "production") || (data === "staging"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema23.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema24 = {"$id":"urn:contractgen:type:TeamSlug","type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."};
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:TeamSlug" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema25 = {"$id":"urn:contractgen:type:IncidentField","type":"string","enum":["id","title","status","severity","service","environment","owner","evidence_ref","summary","opened_at","updated_at","revision"],"description":"Name of an Incident property that a projection can select."};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:IncidentField" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((((((((((data === "id") || (data === "title")) || (data === "status")) || (data === "severity")) || (data === "service")) || (data === "environment")) || (data === "owner")) || (data === "evidence_ref")) || (data === "summary")) || (data === "opened_at")) || (data === "updated_at")) || (data === "revision"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema25.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27,7 +253,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema31.properties, key0))){
+if(!(func1.call(schema19.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -39,9 +265,40 @@ errors++;
 }
 }
 if(data.status !== undefined){
-let data0 = data.status;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(validate53(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+errors = vErrors.length;
+}
+}
+if(data.severity !== undefined){
+if(!(validate55(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.service !== undefined){
+if(!(validate57(data.service, {instancePath:instancePath+"/service",parentData:data,parentDataProperty:"service",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.environment !== undefined){
+if(!(validate59(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+if(data.owner !== undefined){
+if(!(validate61(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+}
+if(data.opened_after !== undefined){
+let data5 = data.opened_after;
+if(typeof data5 === "string"){
+if(!(formats0.validate(data5))){
+const err1 = {instancePath:instancePath+"/opened_after",schemaPath:"#/properties/opened_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -50,8 +307,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!(((data0 === "open") || (data0 === "mitigated")) || (data0 === "resolved"))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/enum",keyword:"enum",params:{allowedValues: schema32.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err2 = {instancePath:instancePath+"/opened_after",schemaPath:"#/properties/opened_after/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -61,10 +319,11 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.severity !== undefined){
-let data1 = data.severity;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.fields !== undefined){
+let data6 = data.fields;
+if(Array.isArray(data6)){
+if(data6.length < 1){
+const err3 = {instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -73,150 +332,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(!((((data1 === "P1") || (data1 === "P2")) || (data1 === "P3")) || (data1 === "P4"))){
-const err4 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.service !== undefined){
-let data2 = data.service;
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-const err5 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.environment !== undefined){
-let data3 = data.environment;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!((data3 === "production") || (data3 === "staging"))){
-const err8 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-let data4 = data.owner;
-if(typeof data4 === "string"){
-if(!pattern4.test(data4)){
-const err9 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.opened_after !== undefined){
-let data5 = data.opened_after;
-if(typeof data5 === "string"){
-if(!(formats0.validate(data5))){
-const err11 = {instancePath:instancePath+"/opened_after",schemaPath:"#/properties/opened_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/opened_after",schemaPath:"#/properties/opened_after/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.fields !== undefined){
-let data6 = data.fields;
-if(Array.isArray(data6)){
-if(data6.length < 1){
-const err13 = {instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/$defs/IncidentField/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(!((((((((((((data7 === "id") || (data7 === "title")) || (data7 === "status")) || (data7 === "severity")) || (data7 === "service")) || (data7 === "environment")) || (data7 === "owner")) || (data7 === "evidence_ref")) || (data7 === "summary")) || (data7 === "opened_at")) || (data7 === "updated_at")) || (data7 === "revision"))){
-const err15 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/$defs/IncidentField/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+if(!(validate63(data6[i0], {instancePath:instancePath+"/fields/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
 }
 }
 let i1 = data6.length;
@@ -226,12 +346,12 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data6[i1], data6[j0])){
-const err16 = {instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err4 = {instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err4];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err4);
 }
 errors++;
 break outer0;
@@ -241,24 +361,24 @@ break outer0;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err5 = {instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err5];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err5);
 }
 errors++;
 }
 }
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-const err18 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err6];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err6);
 }
 errors++;
 }
@@ -266,33 +386,33 @@ errors++;
 if(data.limit !== undefined){
 let data9 = data.limit;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err19 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err7];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err7);
 }
 errors++;
 }
 if(typeof data9 == "number"){
 if(data9 > 40 || isNaN(data9)){
-const err20 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 40},message:"must be <= 40"};
+const err8 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 40},message:"must be <= 40"};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err8];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err8);
 }
 errors++;
 }
 if(data9 < 1 || isNaN(data9)){
-const err21 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err9 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err9];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -300,38 +420,121 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err10];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err10);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateListIncidentsOutput = validate21;
-const schema38 = {"type":"object","required":["incidents","next_cursor","total_matching","partial","errors"],"additionalProperties":false,"properties":{"incidents":{"type":"array","maxItems":40,"items":{"$ref":"#/$defs/IncidentRecord"}},"next_cursor":{"type":["string","null"],"description":"null on the last page."},"total_matching":{"type":"integer","minimum":0,"description":"Incidents matching the filters across all pages, not just this page."},"partial":{"type":"boolean","description":"true when this page is missing incidents; see errors."},"errors":{"type":"array","items":{"$ref":"#/$defs/PageError"},"description":"Problems that made this page partial; empty on a complete page."}},"$defs":{"Environment":{"type":"string","enum":["production","staging"]},"EvidenceRef":{"type":"string","minLength":1,"maxLength":200,"description":"Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."},"IncidentId":{"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."},"IncidentRecord":{"type":"object","required":["id"],"additionalProperties":false,"description":"An incident as list_incidents returns it: id always, the other properties only when selected by `fields` (all of them when `fields` is omitted). Unselected properties are absent, not null.","properties":{"id":{"$ref":"#/$defs/IncidentId"},"title":{"type":"string","minLength":1,"maxLength":200},"status":{"$ref":"#/$defs/IncidentStatus"},"severity":{"$ref":"#/$defs/Severity"},"service":{"$ref":"#/$defs/ServiceName"},"environment":{"$ref":"#/$defs/Environment"},"owner":{"$ref":"#/$defs/TeamSlug"},"evidence_ref":{"$ref":"#/$defs/EvidenceRef"},"summary":{"type":"string","maxLength":2000},"opened_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"revision":{"type":"integer","minimum":1}}},"IncidentStatus":{"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."},"PageError":{"type":"object","required":["code","message"],"additionalProperties":false,"description":"A problem that left a page incomplete without failing the whole call.","properties":{"code":{"type":"string","pattern":"^[A-Z][A-Z0-9_]*$","description":"A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."},"message":{"type":"string"},"source":{"type":"string","description":"The register shard or backend that failed, when known."}}},"ServiceName":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."},"Severity":{"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."},"TeamSlug":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."}}};
-const schema47 = {"type":"object","required":["code","message"],"additionalProperties":false,"description":"A problem that left a page incomplete without failing the whole call.","properties":{"code":{"type":"string","pattern":"^[A-Z][A-Z0-9_]*$","description":"A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."},"message":{"type":"string"},"source":{"type":"string","description":"The register shard or backend that failed, when known."}}};
-const schema39 = {"type":"object","required":["id"],"additionalProperties":false,"description":"An incident as list_incidents returns it: id always, the other properties only when selected by `fields` (all of them when `fields` is omitted). Unselected properties are absent, not null.","properties":{"id":{"$ref":"#/$defs/IncidentId"},"title":{"type":"string","minLength":1,"maxLength":200},"status":{"$ref":"#/$defs/IncidentStatus"},"severity":{"$ref":"#/$defs/Severity"},"service":{"$ref":"#/$defs/ServiceName"},"environment":{"$ref":"#/$defs/Environment"},"owner":{"$ref":"#/$defs/TeamSlug"},"evidence_ref":{"$ref":"#/$defs/EvidenceRef"},"summary":{"type":"string","maxLength":2000},"opened_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"revision":{"type":"integer","minimum":1}}};
-const schema40 = {"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."};
-const schema41 = {"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."};
-const schema42 = {"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."};
-const schema43 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."};
-const schema44 = {"type":"string","enum":["production","staging"]};
-const schema45 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."};
-const schema46 = {"type":"string","minLength":1,"maxLength":200,"description":"Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."};
+export const validateListIncidentsOutput = validate65;
+const schema26 = {"type":"object","required":["incidents","next_cursor","total_matching","partial","errors"],"additionalProperties":false,"properties":{"incidents":{"type":"array","maxItems":40,"items":{"$ref":"urn:contractgen:type:IncidentRecord"}},"next_cursor":{"type":["string","null"],"description":"null on the last page."},"total_matching":{"type":"integer","minimum":0,"description":"Incidents matching the filters across all pages, not just this page."},"partial":{"type":"boolean","description":"true when this page is missing incidents; see errors."},"errors":{"type":"array","items":{"$ref":"urn:contractgen:type:PageError"},"description":"Problems that made this page partial; empty on a complete page."}}};
+const schema27 = {"$id":"urn:contractgen:type:IncidentRecord","type":"object","required":["id"],"additionalProperties":false,"description":"An incident as list_incidents returns it: id always, the other properties only when selected by `fields` (all of them when `fields` is omitted). Unselected properties are absent, not null.","properties":{"id":{"$ref":"urn:contractgen:type:IncidentId"},"title":{"type":"string","minLength":1,"maxLength":200},"status":{"$ref":"urn:contractgen:type:IncidentStatus"},"severity":{"$ref":"urn:contractgen:type:Severity"},"service":{"$ref":"urn:contractgen:type:ServiceName"},"environment":{"$ref":"urn:contractgen:type:Environment"},"owner":{"$ref":"urn:contractgen:type:TeamSlug"},"evidence_ref":{"$ref":"urn:contractgen:type:EvidenceRef"},"summary":{"type":"string","maxLength":2000},"opened_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"revision":{"type":"integer","minimum":1}}};
 const func4 = require("ajv/dist/runtime/ucs2length").default;
-const pattern6 = new RegExp("^INC-[0-9]{3,}$", "u");
+const schema28 = {"$id":"urn:contractgen:type:IncidentId","type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."};
+const pattern5 = new RegExp("^INC-[0-9]{3,}$", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:IncidentId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate67.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern5.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^INC-[0-9]{3,}$"},message:"must match pattern \""+"^INC-[0-9]{3,}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+validate67.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema29 = {"$id":"urn:contractgen:type:EvidenceRef","type":"string","minLength":1,"maxLength":200,"description":"Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:EvidenceRef" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func4(data) > 200){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func4(data) < 1){
+const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:IncidentRecord" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -350,7 +553,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema39.properties, key0))){
+if(!(func1.call(schema27.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -362,10 +565,16 @@ errors++;
 }
 }
 if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/IncidentId/pattern",keyword:"pattern",params:{pattern: "^INC-[0-9]{3,}$"},message:"must match pattern \""+"^INC-[0-9]{3,}$"+"\""};
+if(!(validate67(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+errors = vErrors.length;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 === "string"){
+if(func4(data1) > 200){
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -374,9 +583,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/IncidentId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func4(data1) < 1){
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -386,11 +594,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 === "string"){
-if(func4(data1) > 200){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -399,8 +604,48 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func4(data1) < 1){
-const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.status !== undefined){
+if(!(validate53(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+errors = vErrors.length;
+}
+}
+if(data.severity !== undefined){
+if(!(validate55(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.service !== undefined){
+if(!(validate57(data.service, {instancePath:instancePath+"/service",parentData:data,parentDataProperty:"service",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.environment !== undefined){
+if(!(validate59(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+if(data.owner !== undefined){
+if(!(validate61(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+}
+if(data.evidence_ref !== undefined){
+if(!(validate74(data.evidence_ref, {instancePath:instancePath+"/evidence_ref",parentData:data,parentDataProperty:"evidence_ref",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+errors = vErrors.length;
+}
+}
+if(data.summary !== undefined){
+let data8 = data.summary;
+if(typeof data8 === "string"){
+if(func4(data8) > 2000){
+const err5 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -411,7 +656,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -421,10 +666,11 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data2 = data.status;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.opened_at !== undefined){
+let data9 = data.opened_at;
+if(typeof data9 === "string"){
+if(!(formats0.validate(data9))){
+const err7 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -433,8 +679,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!(((data2 === "open") || (data2 === "mitigated")) || (data2 === "resolved"))){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err8 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -444,10 +691,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.severity !== undefined){
-let data3 = data.severity;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.updated_at !== undefined){
+let data10 = data.updated_at;
+if(typeof data10 === "string"){
+if(!(formats0.validate(data10))){
+const err9 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -456,8 +704,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((((data3 === "P1") || (data3 === "P2")) || (data3 === "P3")) || (data3 === "P4"))){
-const err10 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err10 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -467,11 +716,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.service !== undefined){
-let data4 = data.service;
-if(typeof data4 === "string"){
-if(!pattern4.test(data4)){
-const err11 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
+if(data.revision !== undefined){
+let data11 = data.revision;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err11 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -480,9 +728,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data11 == "number"){
+if(data11 < 1 || isNaN(data11)){
+const err12 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -492,10 +740,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.environment !== undefined){
-let data5 = data.environment;
-if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -504,199 +752,128 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!((data5 === "production") || (data5 === "staging"))){
-const err14 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/enum",keyword:"enum",params:{allowedValues: schema44.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-let data6 = data.owner;
-if(typeof data6 === "string"){
-if(!pattern4.test(data6)){
-const err15 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.evidence_ref !== undefined){
-let data7 = data.evidence_ref;
-if(typeof data7 === "string"){
-if(func4(data7) > 200){
-const err17 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(func4(data7) < 1){
-const err18 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.summary !== undefined){
-let data8 = data.summary;
-if(typeof data8 === "string"){
-if(func4(data8) > 2000){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.opened_at !== undefined){
-let data9 = data.opened_at;
-if(typeof data9 === "string"){
-if(!(formats0.validate(data9))){
-const err22 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.updated_at !== undefined){
-let data10 = data.updated_at;
-if(typeof data10 === "string"){
-if(!(formats0.validate(data10))){
-const err24 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.revision !== undefined){
-let data11 = data.revision;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err26 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(typeof data11 == "number"){
-if(data11 < 1 || isNaN(data11)){
-const err27 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate22.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern9 = new RegExp("^[A-Z][A-Z0-9_]*$", "u");
+const schema30 = {"$id":"urn:contractgen:type:PageError","type":"object","required":["code","message"],"additionalProperties":false,"description":"A problem that left a page incomplete without failing the whole call.","properties":{"code":{"type":"string","pattern":"^[A-Z][A-Z0-9_]*$","description":"A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."},"message":{"type":"string"},"source":{"type":"string","description":"The register shard or backend that failed, when known."}}};
+const pattern6 = new RegExp("^[A-Z][A-Z0-9_]*$", "u");
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:PageError" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate77.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "code") || (key0 === "message")) || (key0 === "source"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.code !== undefined){
+let data0 = data.code;
+if(typeof data0 === "string"){
+if(!pattern6.test(data0)){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z][A-Z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err5 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.source !== undefined){
+if(typeof data.source !== "string"){
+const err6 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -781,8 +958,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate22(data0[i0], {instancePath:instancePath+"/incidents/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate66(data0[i0], {instancePath:instancePath+"/incidents/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 }
@@ -801,7 +978,7 @@ errors++;
 if(data.next_cursor !== undefined){
 let data2 = data.next_cursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema38.properties.next_cursor.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema26.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -853,10 +1030,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.code === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i1,schemaPath:"#/$defs/PageError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(!(validate77(data5[i1], {instancePath:instancePath+"/errors/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -865,8 +1046,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.message === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i1,schemaPath:"#/$defs/PageError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -875,119 +1058,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-for(const key1 in data6){
-if(!(((key1 === "code") || (key1 === "message")) || (key1 === "source"))){
-const err14 = {instancePath:instancePath+"/errors/" + i1,schemaPath:"#/$defs/PageError/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data6.code !== undefined){
-let data7 = data6.code;
-if(typeof data7 === "string"){
-if(!pattern9.test(data7)){
-const err15 = {instancePath:instancePath+"/errors/" + i1+"/code",schemaPath:"#/$defs/PageError/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z][A-Z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/errors/" + i1+"/code",schemaPath:"#/$defs/PageError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.message !== undefined){
-if(typeof data6.message !== "string"){
-const err17 = {instancePath:instancePath+"/errors/" + i1+"/message",schemaPath:"#/$defs/PageError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data6.source !== undefined){
-if(typeof data6.source !== "string"){
-const err18 = {instancePath:instancePath+"/errors/" + i1+"/source",schemaPath:"#/$defs/PageError/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/errors/" + i1,schemaPath:"#/$defs/PageError/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-validate21.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCountIncidentsInput = validate24;
-const schema48 = {"type":"object","additionalProperties":false,"properties":{"status":{"$ref":"#/$defs/IncidentStatus"},"severity":{"$ref":"#/$defs/Severity"},"service":{"$ref":"#/$defs/ServiceName"},"environment":{"$ref":"#/$defs/Environment"},"owner":{"$ref":"#/$defs/TeamSlug"},"opened_after":{"type":"string","format":"date-time","description":"Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."},"continuation":{"type":"string","description":"continuation of the previous answer, to resume an incomplete count; omit to start."}},"$defs":{"Environment":{"type":"string","enum":["production","staging"]},"IncidentStatus":{"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."},"ServiceName":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."},"Severity":{"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."},"TeamSlug":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."}}};
-const schema49 = {"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."};
-const schema50 = {"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."};
-const schema51 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."};
-const schema52 = {"type":"string","enum":["production","staging"]};
-const schema53 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."};
+export const validateCountIncidentsInput = validate79;
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"status":{"$ref":"urn:contractgen:type:IncidentStatus"},"severity":{"$ref":"urn:contractgen:type:Severity"},"service":{"$ref":"urn:contractgen:type:ServiceName"},"environment":{"$ref":"urn:contractgen:type:Environment"},"owner":{"$ref":"urn:contractgen:type:TeamSlug"},"opened_after":{"type":"string","format":"date-time","description":"Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."},"continuation":{"type":"string","description":"continuation of the previous answer, to resume an incomplete count; omit to start."}}};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1008,9 +1090,40 @@ errors++;
 }
 }
 if(data.status !== undefined){
-let data0 = data.status;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(validate53(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+errors = vErrors.length;
+}
+}
+if(data.severity !== undefined){
+if(!(validate55(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.service !== undefined){
+if(!(validate57(data.service, {instancePath:instancePath+"/service",parentData:data,parentDataProperty:"service",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.environment !== undefined){
+if(!(validate59(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+if(data.owner !== undefined){
+if(!(validate61(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+}
+if(data.opened_after !== undefined){
+let data5 = data.opened_after;
+if(typeof data5 === "string"){
+if(!(formats0.validate(data5))){
+const err1 = {instancePath:instancePath+"/opened_after",schemaPath:"#/properties/opened_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1019,8 +1132,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!(((data0 === "open") || (data0 === "mitigated")) || (data0 === "resolved"))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/enum",keyword:"enum",params:{allowedValues: schema49.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err2 = {instancePath:instancePath+"/opened_after",schemaPath:"#/properties/opened_after/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1030,10 +1144,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.severity !== undefined){
-let data1 = data.severity;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.continuation !== undefined){
+if(typeof data.continuation !== "string"){
+const err3 = {instancePath:instancePath+"/continuation",schemaPath:"#/properties/continuation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1042,8 +1155,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(!((((data1 === "P1") || (data1 === "P2")) || (data1 === "P3")) || (data1 === "P4"))){
-const err4 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1052,140 +1167,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.service !== undefined){
-let data2 = data.service;
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-const err5 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.environment !== undefined){
-let data3 = data.environment;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!((data3 === "production") || (data3 === "staging"))){
-const err8 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-let data4 = data.owner;
-if(typeof data4 === "string"){
-if(!pattern4.test(data4)){
-const err9 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.opened_after !== undefined){
-let data5 = data.opened_after;
-if(typeof data5 === "string"){
-if(!(formats0.validate(data5))){
-const err11 = {instancePath:instancePath+"/opened_after",schemaPath:"#/properties/opened_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/opened_after",schemaPath:"#/properties/opened_after/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.continuation !== undefined){
-if(typeof data.continuation !== "string"){
-const err13 = {instancePath:instancePath+"/continuation",schemaPath:"#/properties/continuation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-validate24.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCountIncidentsOutput = validate25;
-const schema54 = {"type":"object","required":["count","records_examined","complete","continuation"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":0,"description":"Matching incidents among those examined so far."},"records_examined":{"type":"integer","minimum":0,"description":"Incidents read so far, matching or not."},"complete":{"type":"boolean","description":"true when every incident visible to the caller was examined."},"continuation":{"type":["string","null"],"description":"Pass back to resume an incomplete count; null when complete is true."}}};
+export const validateCountIncidentsOutput = validate85;
+const schema32 = {"type":"object","required":["count","records_examined","complete","continuation"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":0,"description":"Matching incidents among those examined so far."},"records_examined":{"type":"integer","minimum":0,"description":"Incidents read so far, matching or not."},"complete":{"type":"boolean","description":"true when every incident visible to the caller was examined."},"continuation":{"type":["string","null"],"description":"Pass back to resume an incomplete count; null when complete is true."}}};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1310,7 +1303,7 @@ errors++;
 if(data.continuation !== undefined){
 let data3 = data.continuation;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/continuation",schemaPath:"#/properties/continuation/type",keyword:"type",params:{type: schema54.properties.continuation.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/continuation",schemaPath:"#/properties/continuation/type",keyword:"type",params:{type: schema32.properties.continuation.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1331,19 +1324,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetIncidentInput = validate26;
-const schema55 = {"type":"object","required":["incident_id"],"additionalProperties":false,"properties":{"incident_id":{"$ref":"#/$defs/IncidentId"}},"$defs":{"IncidentId":{"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."}}};
-const schema56 = {"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."};
+export const validateGetIncidentInput = validate86;
+const schema33 = {"type":"object","required":["incident_id"],"additionalProperties":false,"properties":{"incident_id":{"$ref":"urn:contractgen:type:IncidentId"}}};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1374,10 +1366,14 @@ errors++;
 }
 }
 if(data.incident_id !== undefined){
-let data0 = data.incident_id;
-if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err2 = {instancePath:instancePath+"/incident_id",schemaPath:"#/$defs/IncidentId/pattern",keyword:"pattern",params:{pattern: "^INC-[0-9]{3,}$"},message:"must match pattern \""+"^INC-[0-9]{3,}$"+"\""};
+if(!(validate67(data.incident_id, {instancePath:instancePath+"/incident_id",parentData:data,parentDataProperty:"incident_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1386,49 +1382,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/incident_id",schemaPath:"#/$defs/IncidentId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate26.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetIncidentOutput = validate27;
-const schema57 = {"$ref":"#/$defs/Incident","$defs":{"Environment":{"type":"string","enum":["production","staging"]},"EvidenceRef":{"type":"string","minLength":1,"maxLength":200,"description":"Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."},"Incident":{"type":"object","required":["id","title","status","severity","service","environment","owner","evidence_ref","opened_at","updated_at","revision"],"additionalProperties":false,"description":"One incident with every field.","properties":{"id":{"$ref":"#/$defs/IncidentId"},"title":{"type":"string","minLength":1,"maxLength":200},"status":{"$ref":"#/$defs/IncidentStatus"},"severity":{"$ref":"#/$defs/Severity"},"service":{"$ref":"#/$defs/ServiceName"},"environment":{"$ref":"#/$defs/Environment"},"owner":{"$ref":"#/$defs/TeamSlug"},"evidence_ref":{"$ref":"#/$defs/EvidenceRef"},"summary":{"type":"string","maxLength":2000,"description":"Free-text description of impact and current state; absent when nobody has written one."},"opened_at":{"type":"string","format":"date-time","description":"When the incident was opened, UTC."},"updated_at":{"type":"string","format":"date-time","description":"Last change to any field, UTC."},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."}}},"IncidentId":{"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."},"IncidentStatus":{"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."},"ServiceName":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."},"Severity":{"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."},"TeamSlug":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."}}};
-const schema58 = {"type":"object","required":["id","title","status","severity","service","environment","owner","evidence_ref","opened_at","updated_at","revision"],"additionalProperties":false,"description":"One incident with every field.","properties":{"id":{"$ref":"#/$defs/IncidentId"},"title":{"type":"string","minLength":1,"maxLength":200},"status":{"$ref":"#/$defs/IncidentStatus"},"severity":{"$ref":"#/$defs/Severity"},"service":{"$ref":"#/$defs/ServiceName"},"environment":{"$ref":"#/$defs/Environment"},"owner":{"$ref":"#/$defs/TeamSlug"},"evidence_ref":{"$ref":"#/$defs/EvidenceRef"},"summary":{"type":"string","maxLength":2000,"description":"Free-text description of impact and current state; absent when nobody has written one."},"opened_at":{"type":"string","format":"date-time","description":"When the incident was opened, UTC."},"updated_at":{"type":"string","format":"date-time","description":"Last change to any field, UTC."},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."}}};
-const schema59 = {"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."};
-const schema60 = {"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."};
-const schema61 = {"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."};
-const schema62 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."};
-const schema63 = {"type":"string","enum":["production","staging"]};
-const schema64 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."};
-const schema65 = {"type":"string","minLength":1,"maxLength":200,"description":"Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."};
+export const validateGetIncidentOutput = validate88;
+const schema34 = {"$ref":"urn:contractgen:type:Incident"};
+const schema35 = {"$id":"urn:contractgen:type:Incident","type":"object","required":["id","title","status","severity","service","environment","owner","evidence_ref","opened_at","updated_at","revision"],"additionalProperties":false,"description":"One incident with every field.","properties":{"id":{"$ref":"urn:contractgen:type:IncidentId"},"title":{"type":"string","minLength":1,"maxLength":200},"status":{"$ref":"urn:contractgen:type:IncidentStatus"},"severity":{"$ref":"urn:contractgen:type:Severity"},"service":{"$ref":"urn:contractgen:type:ServiceName"},"environment":{"$ref":"urn:contractgen:type:Environment"},"owner":{"$ref":"urn:contractgen:type:TeamSlug"},"evidence_ref":{"$ref":"urn:contractgen:type:EvidenceRef"},"summary":{"type":"string","maxLength":2000,"description":"Free-text description of impact and current state; absent when nobody has written one."},"opened_at":{"type":"string","format":"date-time","description":"When the incident was opened, UTC."},"updated_at":{"type":"string","format":"date-time","description":"Last change to any field, UTC."},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."}}};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:Incident" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1547,7 +1514,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema58.properties, key0))){
+if(!(func1.call(schema35.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -1559,10 +1526,16 @@ errors++;
 }
 }
 if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err12 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/IncidentId/pattern",keyword:"pattern",params:{pattern: "^INC-[0-9]{3,}$"},message:"must match pattern \""+"^INC-[0-9]{3,}$"+"\""};
+if(!(validate67(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+errors = vErrors.length;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 === "string"){
+if(func4(data1) > 200){
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1571,9 +1544,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/IncidentId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func4(data1) < 1){
+const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1583,11 +1555,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 === "string"){
-if(func4(data1) > 200){
-const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1596,8 +1565,48 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(func4(data1) < 1){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.status !== undefined){
+if(!(validate53(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+errors = vErrors.length;
+}
+}
+if(data.severity !== undefined){
+if(!(validate55(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.service !== undefined){
+if(!(validate57(data.service, {instancePath:instancePath+"/service",parentData:data,parentDataProperty:"service",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.environment !== undefined){
+if(!(validate59(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+if(data.owner !== undefined){
+if(!(validate61(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+}
+if(data.evidence_ref !== undefined){
+if(!(validate74(data.evidence_ref, {instancePath:instancePath+"/evidence_ref",parentData:data,parentDataProperty:"evidence_ref",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+errors = vErrors.length;
+}
+}
+if(data.summary !== undefined){
+let data8 = data.summary;
+if(typeof data8 === "string"){
+if(func4(data8) > 2000){
+const err15 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1608,7 +1617,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1618,10 +1627,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data2 = data.status;
-if(typeof data2 !== "string"){
-const err17 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.opened_at !== undefined){
+let data9 = data.opened_at;
+if(typeof data9 === "string"){
+if(!(formats0.validate(data9))){
+const err17 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1630,8 +1640,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(((data2 === "open") || (data2 === "mitigated")) || (data2 === "resolved"))){
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err18 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1641,10 +1652,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.severity !== undefined){
-let data3 = data.severity;
-if(typeof data3 !== "string"){
-const err19 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.updated_at !== undefined){
+let data10 = data.updated_at;
+if(typeof data10 === "string"){
+if(!(formats0.validate(data10))){
+const err19 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1653,8 +1665,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!((((data3 === "P1") || (data3 === "P2")) || (data3 === "P3")) || (data3 === "P4"))){
-const err20 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err20 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1664,11 +1677,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.service !== undefined){
-let data4 = data.service;
-if(typeof data4 === "string"){
-if(!pattern4.test(data4)){
-const err21 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
+if(data.revision !== undefined){
+let data11 = data.revision;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err21 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1677,9 +1689,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data11 == "number"){
+if(data11 < 1 || isNaN(data11)){
+const err22 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1689,10 +1701,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.environment !== undefined){
-let data5 = data.environment;
-if(typeof data5 !== "string"){
-const err23 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1701,222 +1713,38 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!((data5 === "production") || (data5 === "staging"))){
-const err24 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-let data6 = data.owner;
-if(typeof data6 === "string"){
-if(!pattern4.test(data6)){
-const err25 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.evidence_ref !== undefined){
-let data7 = data.evidence_ref;
-if(typeof data7 === "string"){
-if(func4(data7) > 200){
-const err27 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(func4(data7) < 1){
-const err28 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data.summary !== undefined){
-let data8 = data.summary;
-if(typeof data8 === "string"){
-if(func4(data8) > 2000){
-const err30 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.opened_at !== undefined){
-let data9 = data.opened_at;
-if(typeof data9 === "string"){
-if(!(formats0.validate(data9))){
-const err32 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.updated_at !== undefined){
-let data10 = data.updated_at;
-if(typeof data10 === "string"){
-if(!(formats0.validate(data10))){
-const err34 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data.revision !== undefined){
-let data11 = data.revision;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err36 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(typeof data11 == "number"){
-if(data11 < 1 || isNaN(data11)){
-const err37 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-validate28.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+if(!(validate89(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
-validate27.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateAssignIncidentInput = validate30;
-const schema66 = {"type":"object","required":["incident_id","owner","expected_revision"],"additionalProperties":false,"properties":{"incident_id":{"$ref":"#/$defs/IncidentId"},"owner":{"$ref":"#/$defs/TeamSlug"},"expected_revision":{"type":"integer","minimum":1,"description":"revision read from get_incident or list_incidents."}},"$defs":{"IncidentId":{"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."},"TeamSlug":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."}}};
-const schema67 = {"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."};
-const schema68 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."};
+export const validateAssignIncidentInput = validate98;
+const schema36 = {"type":"object","required":["incident_id","owner","expected_revision"],"additionalProperties":false,"properties":{"incident_id":{"$ref":"urn:contractgen:type:IncidentId"},"owner":{"$ref":"urn:contractgen:type:TeamSlug"},"expected_revision":{"type":"integer","minimum":1,"description":"revision read from get_incident or list_incidents."}}};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1967,160 +1795,21 @@ errors++;
 }
 }
 if(data.incident_id !== undefined){
-let data0 = data.incident_id;
-if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err4 = {instancePath:instancePath+"/incident_id",schemaPath:"#/$defs/IncidentId/pattern",keyword:"pattern",params:{pattern: "^INC-[0-9]{3,}$"},message:"must match pattern \""+"^INC-[0-9]{3,}$"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/incident_id",schemaPath:"#/$defs/IncidentId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+if(!(validate67(data.incident_id, {instancePath:instancePath+"/incident_id",parentData:data,parentDataProperty:"incident_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+errors = vErrors.length;
 }
 }
 if(data.owner !== undefined){
-let data1 = data.owner;
-if(typeof data1 === "string"){
-if(!pattern4.test(data1)){
-const err6 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+if(!(validate61(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
 }
 }
 if(data.expected_revision !== undefined){
 let data2 = data.expected_revision;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err8 = {instancePath:instancePath+"/expected_revision",schemaPath:"#/properties/expected_revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(typeof data2 == "number"){
-if(data2 < 1 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/expected_revision",schemaPath:"#/properties/expected_revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateAssignIncidentOutput = validate31;
-const schema69 = {"$ref":"#/$defs/Incident","$defs":{"Environment":{"type":"string","enum":["production","staging"]},"EvidenceRef":{"type":"string","minLength":1,"maxLength":200,"description":"Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."},"Incident":{"type":"object","required":["id","title","status","severity","service","environment","owner","evidence_ref","opened_at","updated_at","revision"],"additionalProperties":false,"description":"One incident with every field.","properties":{"id":{"$ref":"#/$defs/IncidentId"},"title":{"type":"string","minLength":1,"maxLength":200},"status":{"$ref":"#/$defs/IncidentStatus"},"severity":{"$ref":"#/$defs/Severity"},"service":{"$ref":"#/$defs/ServiceName"},"environment":{"$ref":"#/$defs/Environment"},"owner":{"$ref":"#/$defs/TeamSlug"},"evidence_ref":{"$ref":"#/$defs/EvidenceRef"},"summary":{"type":"string","maxLength":2000,"description":"Free-text description of impact and current state; absent when nobody has written one."},"opened_at":{"type":"string","format":"date-time","description":"When the incident was opened, UTC."},"updated_at":{"type":"string","format":"date-time","description":"Last change to any field, UTC."},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."}}},"IncidentId":{"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."},"IncidentStatus":{"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."},"ServiceName":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."},"Severity":{"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."},"TeamSlug":{"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."}}};
-const schema70 = {"type":"object","required":["id","title","status","severity","service","environment","owner","evidence_ref","opened_at","updated_at","revision"],"additionalProperties":false,"description":"One incident with every field.","properties":{"id":{"$ref":"#/$defs/IncidentId"},"title":{"type":"string","minLength":1,"maxLength":200},"status":{"$ref":"#/$defs/IncidentStatus"},"severity":{"$ref":"#/$defs/Severity"},"service":{"$ref":"#/$defs/ServiceName"},"environment":{"$ref":"#/$defs/Environment"},"owner":{"$ref":"#/$defs/TeamSlug"},"evidence_ref":{"$ref":"#/$defs/EvidenceRef"},"summary":{"type":"string","maxLength":2000,"description":"Free-text description of impact and current state; absent when nobody has written one."},"opened_at":{"type":"string","format":"date-time","description":"When the incident was opened, UTC."},"updated_at":{"type":"string","format":"date-time","description":"Last change to any field, UTC."},"revision":{"type":"integer","minimum":1,"description":"Increases by one on every change; send it back as expected_revision."}}};
-const schema71 = {"type":"string","pattern":"^INC-[0-9]{3,}$","description":"Incident identifier, e.g. INC-017."};
-const schema72 = {"type":"string","enum":["open","mitigated","resolved"],"description":"open = still causing impact; mitigated = impact stopped, cause not fixed; resolved = closed."};
-const schema73 = {"type":"string","enum":["P1","P2","P3","P4"],"description":"P1 is the highest severity and blocks releases of the affected service; P4 the lowest."};
-const schema74 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"Name of the affected service, e.g. checkout."};
-const schema75 = {"type":"string","enum":["production","staging"]};
-const schema76 = {"type":"string","pattern":"^[a-z][a-z0-9-]{1,62}$","description":"On-call team that owns the incident, e.g. payments-oncall."};
-const schema77 = {"type":"string","minLength":1,"maxLength":200,"description":"Reference to the evidence behind the incident (alert, dashboard or postmortem), e.g. ev-checkout-0417."};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.title === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.severity === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.service === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'"};
+const err4 = {instancePath:instancePath+"/expected_revision",schemaPath:"#/properties/expected_revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2129,8 +1818,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.environment === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "environment"},message:"must have required property '"+"environment"+"'"};
+if(typeof data2 == "number"){
+if(data2 < 1 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/expected_revision",schemaPath:"#/properties/expected_revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2139,8 +1829,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.owner === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2149,404 +1842,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.evidence_ref === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidence_ref"},message:"must have required property '"+"evidence_ref"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.opened_at === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "opened_at"},message:"must have required property '"+"opened_at"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.updated_at === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.revision === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "revision"},message:"must have required property '"+"revision"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func1.call(schema70.properties, key0))){
-const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err12 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/IncidentId/pattern",keyword:"pattern",params:{pattern: "^INC-[0-9]{3,}$"},message:"must match pattern \""+"^INC-[0-9]{3,}$"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/IncidentId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data1 = data.title;
-if(typeof data1 === "string"){
-if(func4(data1) > 200){
-const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(func4(data1) < 1){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(typeof data2 !== "string"){
-const err17 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(!(((data2 === "open") || (data2 === "mitigated")) || (data2 === "resolved"))){
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/IncidentStatus/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.severity !== undefined){
-let data3 = data.severity;
-if(typeof data3 !== "string"){
-const err19 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(!((((data3 === "P1") || (data3 === "P2")) || (data3 === "P3")) || (data3 === "P4"))){
-const err20 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema73.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.service !== undefined){
-let data4 = data.service;
-if(typeof data4 === "string"){
-if(!pattern4.test(data4)){
-const err21 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/service",schemaPath:"#/$defs/ServiceName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.environment !== undefined){
-let data5 = data.environment;
-if(typeof data5 !== "string"){
-const err23 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!((data5 === "production") || (data5 === "staging"))){
-const err24 = {instancePath:instancePath+"/environment",schemaPath:"#/$defs/Environment/enum",keyword:"enum",params:{allowedValues: schema75.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-let data6 = data.owner;
-if(typeof data6 === "string"){
-if(!pattern4.test(data6)){
-const err25 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{1,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{1,62}$"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/owner",schemaPath:"#/$defs/TeamSlug/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.evidence_ref !== undefined){
-let data7 = data.evidence_ref;
-if(typeof data7 === "string"){
-if(func4(data7) > 200){
-const err27 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(func4(data7) < 1){
-const err28 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/evidence_ref",schemaPath:"#/$defs/EvidenceRef/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data.summary !== undefined){
-let data8 = data.summary;
-if(typeof data8 === "string"){
-if(func4(data8) > 2000){
-const err30 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.opened_at !== undefined){
-let data9 = data.opened_at;
-if(typeof data9 === "string"){
-if(!(formats0.validate(data9))){
-const err32 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/opened_at",schemaPath:"#/properties/opened_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.updated_at !== undefined){
-let data10 = data.updated_at;
-if(typeof data10 === "string"){
-if(!(formats0.validate(data10))){
-const err34 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data.revision !== undefined){
-let data11 = data.revision;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err36 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(typeof data11 == "number"){
-if(data11 < 1 || isNaN(data11)){
-const err37 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-validate32.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+export const validateAssignIncidentOutput = validate88;

@@ -2,15 +2,15 @@
 // Do not edit: changes are lost when the code is regenerated.
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
-export const validateListReleasesInput = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"draft":{"type":"boolean","description":"Only drafts (true) or only non-drafts (false)."},"prerelease":{"type":"boolean","description":"Only prereleases (true) or only non-prereleases (false)."},"tag_prefix":{"type":"string","minLength":1,"maxLength":255,"description":"Only releases whose tag_name starts with this, e.g. v2."},"published_after":{"type":"string","format":"date-time","description":"Only releases published strictly after this instant (RFC 3339 with offset; compared in UTC)."},"cursor":{"type":"string","description":"next_cursor of the previous page; omit for the first page."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":30,"description":"Releases per page."}}};
+export const validateListReleasesInput = validate52;
+const schema19 = {"type":"object","additionalProperties":false,"properties":{"draft":{"type":"boolean","description":"Only drafts (true) or only non-drafts (false)."},"prerelease":{"type":"boolean","description":"Only prereleases (true) or only non-prereleases (false)."},"tag_prefix":{"type":"string","minLength":1,"maxLength":255,"description":"Only releases whose tag_name starts with this, e.g. v2."},"published_after":{"type":"string","format":"date-time","description":"Only releases published strictly after this instant (RFC 3339 with offset; compared in UTC)."},"cursor":{"type":"string","description":"next_cursor of the previous page; omit for the first page."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":30,"description":"Releases per page."}}};
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -172,21 +172,60 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateListReleasesOutput = validate21;
-const schema32 = {"type":"object","required":["releases","next_cursor","total_count","partial","errors"],"additionalProperties":false,"properties":{"releases":{"type":"array","maxItems":100,"items":{"$ref":"#/$defs/Release"}},"next_cursor":{"type":["string","null"],"description":"null on the last page."},"total_count":{"type":"integer","minimum":0,"description":"Releases matching the filters, across all pages."},"partial":{"type":"boolean","description":"true when this page is missing releases; see errors."},"errors":{"type":"array","items":{"$ref":"#/$defs/PageError"},"description":"Problems that made this page partial; empty on a complete page."}},"$defs":{"PageError":{"type":"object","required":["code","message"],"additionalProperties":false,"description":"A problem that left a page incomplete without failing the whole call.","properties":{"code":{"type":"string","pattern":"^[A-Z][A-Z0-9_]*$","description":"A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."},"message":{"type":"string"}}},"Release":{"type":"object","required":["id","tag_name","name","draft","prerelease","created_at","published_at","author"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/ReleaseId"},"tag_name":{"type":"string","minLength":1,"maxLength":255,"description":"Git tag the release points at, e.g. v2.62.0."},"name":{"type":["string","null"],"maxLength":255,"description":"Display title; null when the release has none."},"draft":{"type":"boolean","description":"true while unpublished; drafts are visible only to callers with releases:write."},"prerelease":{"type":"boolean","description":"true when the project marked the release as not ready for production."},"created_at":{"type":"string","format":"date-time","description":"When the release record was created, UTC."},"published_at":{"type":["string","null"],"format":"date-time","description":"When the release was published, UTC; null for drafts."},"author":{"type":"string","minLength":1,"description":"Login of the account that created the release, e.g. octocat."}}},"ReleaseId":{"type":"integer","minimum":1,"description":"Numeric release identifier, e.g. 182736455. Stable across tag renames."}}};
-const schema35 = {"type":"object","required":["code","message"],"additionalProperties":false,"description":"A problem that left a page incomplete without failing the whole call.","properties":{"code":{"type":"string","pattern":"^[A-Z][A-Z0-9_]*$","description":"A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."},"message":{"type":"string"}}};
-const schema33 = {"type":"object","required":["id","tag_name","name","draft","prerelease","created_at","published_at","author"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/ReleaseId"},"tag_name":{"type":"string","minLength":1,"maxLength":255,"description":"Git tag the release points at, e.g. v2.62.0."},"name":{"type":["string","null"],"maxLength":255,"description":"Display title; null when the release has none."},"draft":{"type":"boolean","description":"true while unpublished; drafts are visible only to callers with releases:write."},"prerelease":{"type":"boolean","description":"true when the project marked the release as not ready for production."},"created_at":{"type":"string","format":"date-time","description":"When the release record was created, UTC."},"published_at":{"type":["string","null"],"format":"date-time","description":"When the release was published, UTC; null for drafts."},"author":{"type":"string","minLength":1,"description":"Login of the account that created the release, e.g. octocat."}}};
-const schema34 = {"type":"integer","minimum":1,"description":"Numeric release identifier, e.g. 182736455. Stable across tag renames."};
+export const validateListReleasesOutput = validate53;
+const schema20 = {"type":"object","required":["releases","next_cursor","total_count","partial","errors"],"additionalProperties":false,"properties":{"releases":{"type":"array","maxItems":100,"items":{"$ref":"urn:contractgen:type:Release"}},"next_cursor":{"type":["string","null"],"description":"null on the last page."},"total_count":{"type":"integer","minimum":0,"description":"Releases matching the filters, across all pages."},"partial":{"type":"boolean","description":"true when this page is missing releases; see errors."},"errors":{"type":"array","items":{"$ref":"urn:contractgen:type:PageError"},"description":"Problems that made this page partial; empty on a complete page."}}};
+const schema21 = {"$id":"urn:contractgen:type:Release","type":"object","required":["id","tag_name","name","draft","prerelease","created_at","published_at","author"],"additionalProperties":false,"properties":{"id":{"$ref":"urn:contractgen:type:ReleaseId"},"tag_name":{"type":"string","minLength":1,"maxLength":255,"description":"Git tag the release points at, e.g. v2.62.0."},"name":{"type":["string","null"],"maxLength":255,"description":"Display title; null when the release has none."},"draft":{"type":"boolean","description":"true while unpublished; drafts are visible only to callers with releases:write."},"prerelease":{"type":"boolean","description":"true when the project marked the release as not ready for production."},"created_at":{"type":"string","format":"date-time","description":"When the release record was created, UTC."},"published_at":{"type":["string","null"],"format":"date-time","description":"When the release was published, UTC; null for drafts."},"author":{"type":"string","minLength":1,"description":"Login of the account that created the release, e.g. octocat."}}};
+const schema22 = {"$id":"urn:contractgen:type:ReleaseId","type":"integer","minimum":1,"description":"Numeric release identifier, e.g. 182736455. Stable across tag renames."};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:ReleaseId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data < 1 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:Release" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -287,9 +326,16 @@ errors++;
 }
 }
 if(data.id !== undefined){
-let data0 = data.id;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ReleaseId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(validate55(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.tag_name !== undefined){
+let data1 = data.tag_name;
+if(typeof data1 === "string"){
+if(func1(data1) > 255){
+const err9 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -298,9 +344,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(typeof data0 == "number"){
-if(data0 < 1 || isNaN(data0)){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ReleaseId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(func1(data1) < 1){
+const err10 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -310,12 +355,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-if(data.tag_name !== undefined){
-let data1 = data.tag_name;
-if(typeof data1 === "string"){
-if(func1(data1) > 255){
-const err11 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+else {
+const err11 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -324,8 +365,11 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(func1(data1) < 1){
-const err12 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema21.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -334,9 +378,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data2 === "string"){
+if(func1(data2) > 255){
+const err13 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -346,10 +390,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data2 = data.name;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema33.properties.name.type},message:"must be string,null"};
+}
+if(data.draft !== undefined){
+if(typeof data.draft !== "boolean"){
+const err14 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -358,9 +402,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(typeof data2 === "string"){
-if(func1(data2) > 255){
-const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+}
+if(data.prerelease !== undefined){
+if(typeof data.prerelease !== "boolean"){
+const err15 = {instancePath:instancePath+"/prerelease",schemaPath:"#/properties/prerelease/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -370,10 +415,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-if(data.draft !== undefined){
-if(typeof data.draft !== "boolean"){
-const err16 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.created_at !== undefined){
+let data5 = data.created_at;
+if(typeof data5 === "string"){
+if(!(formats0.validate(data5))){
+const err16 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -383,9 +429,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.prerelease !== undefined){
-if(typeof data.prerelease !== "boolean"){
-const err17 = {instancePath:instancePath+"/prerelease",schemaPath:"#/properties/prerelease/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err17 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -395,11 +440,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-let data5 = data.created_at;
-if(typeof data5 === "string"){
-if(!(formats0.validate(data5))){
-const err18 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data.published_at !== undefined){
+let data6 = data.published_at;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err18 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/type",keyword:"type",params:{type: schema21.properties.published_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -408,9 +452,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data6 === "string"){
+if(!(formats0.validate(data6))){
+const err19 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -420,10 +464,12 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.published_at !== undefined){
-let data6 = data.published_at;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/type",keyword:"type",params:{type: schema33.properties.published_at.type},message:"must be string,null"};
+}
+if(data.author !== undefined){
+let data7 = data.author;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -432,9 +478,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(!(formats0.validate(data6))){
-const err21 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+else {
+const err21 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -445,11 +491,8 @@ errors++;
 }
 }
 }
-if(data.author !== undefined){
-let data7 = data.author;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err22 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -458,40 +501,116 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate22.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern4 = new RegExp("^[A-Z][A-Z0-9_]*$", "u");
+const schema23 = {"$id":"urn:contractgen:type:PageError","type":"object","required":["code","message"],"additionalProperties":false,"description":"A problem that left a page incomplete without failing the whole call.","properties":{"code":{"type":"string","pattern":"^[A-Z][A-Z0-9_]*$","description":"A code from the error taxonomy, e.g. UPSTREAM_TIMEOUT."},"message":{"type":"string"}}};
+const pattern3 = new RegExp("^[A-Z][A-Z0-9_]*$", "u");
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:contractgen:type:PageError" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "code") || (key0 === "message"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.code !== undefined){
+let data0 = data.code;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z][A-Z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err5 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -576,8 +695,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate22(data0[i0], {instancePath:instancePath+"/releases/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate54(data0[i0], {instancePath:instancePath+"/releases/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
 }
@@ -596,7 +715,7 @@ errors++;
 if(data.next_cursor !== undefined){
 let data2 = data.next_cursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema32.properties.next_cursor.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema20.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -648,10 +767,14 @@ let data5 = data.errors;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.code === undefined){
-const err12 = {instancePath:instancePath+"/errors/" + i1,schemaPath:"#/$defs/PageError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(!(validate58(data5[i1], {instancePath:instancePath+"/errors/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -660,8 +783,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.message === undefined){
-const err13 = {instancePath:instancePath+"/errors/" + i1,schemaPath:"#/$defs/PageError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -670,102 +795,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-for(const key1 in data6){
-if(!((key1 === "code") || (key1 === "message"))){
-const err14 = {instancePath:instancePath+"/errors/" + i1,schemaPath:"#/$defs/PageError/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data6.code !== undefined){
-let data7 = data6.code;
-if(typeof data7 === "string"){
-if(!pattern4.test(data7)){
-const err15 = {instancePath:instancePath+"/errors/" + i1+"/code",schemaPath:"#/$defs/PageError/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z][A-Z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/errors/" + i1+"/code",schemaPath:"#/$defs/PageError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.message !== undefined){
-if(typeof data6.message !== "string"){
-const err17 = {instancePath:instancePath+"/errors/" + i1+"/message",schemaPath:"#/$defs/PageError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/errors/" + i1,schemaPath:"#/$defs/PageError/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-validate21.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCountStableReleasesInput = validate24;
-const schema36 = {"type":"object","additionalProperties":false,"properties":{"tag_prefix":{"type":"string","minLength":1,"maxLength":255,"description":"Only releases whose tag_name starts with this, e.g. v2."},"continuation":{"type":"string","description":"continuation of the previous answer, to resume an incomplete count; omit to start."}}};
+export const validateCountStableReleasesInput = validate60;
+const schema24 = {"type":"object","additionalProperties":false,"properties":{"tag_prefix":{"type":"string","minLength":1,"maxLength":255,"description":"Only releases whose tag_name starts with this, e.g. v2."},"continuation":{"type":"string","description":"continuation of the previous answer, to resume an incomplete count; omit to start."}}};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -843,18 +884,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCountStableReleasesOutput = validate25;
-const schema37 = {"type":"object","required":["count","records_examined","complete","continuation"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":0,"description":"Releases with draft == false && prerelease == false among those examined so far."},"records_examined":{"type":"integer","minimum":0,"description":"Releases read so far, stable or not."},"complete":{"type":"boolean","description":"true when every release visible to the caller was examined."},"continuation":{"type":["string","null"],"description":"Pass back to resume an incomplete count; null when complete is true."}}};
+export const validateCountStableReleasesOutput = validate61;
+const schema25 = {"type":"object","required":["count","records_examined","complete","continuation"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":0,"description":"Releases with draft == false && prerelease == false among those examined so far."},"records_examined":{"type":"integer","minimum":0,"description":"Releases read so far, stable or not."},"complete":{"type":"boolean","description":"true when every release visible to the caller was examined."},"continuation":{"type":["string","null"],"description":"Pass back to resume an incomplete count; null when complete is true."}}};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -979,7 +1020,7 @@ errors++;
 if(data.continuation !== undefined){
 let data3 = data.continuation;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/continuation",schemaPath:"#/properties/continuation/type",keyword:"type",params:{type: schema37.properties.continuation.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/continuation",schemaPath:"#/properties/continuation/type",keyword:"type",params:{type: schema25.properties.continuation.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1000,19 +1041,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetReleaseInput = validate26;
-const schema38 = {"type":"object","required":["release_id"],"additionalProperties":false,"properties":{"release_id":{"$ref":"#/$defs/ReleaseId"}},"$defs":{"ReleaseId":{"type":"integer","minimum":1,"description":"Numeric release identifier, e.g. 182736455. Stable across tag renames."}}};
-const schema39 = {"type":"integer","minimum":1,"description":"Numeric release identifier, e.g. 182736455. Stable across tag renames."};
+export const validateGetReleaseInput = validate62;
+const schema26 = {"type":"object","required":["release_id"],"additionalProperties":false,"properties":{"release_id":{"$ref":"urn:contractgen:type:ReleaseId"}}};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1043,370 +1083,45 @@ errors++;
 }
 }
 if(data.release_id !== undefined){
-let data0 = data.release_id;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err2 = {instancePath:instancePath+"/release_id",schemaPath:"#/$defs/ReleaseId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(typeof data0 == "number"){
-if(data0 < 1 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/release_id",schemaPath:"#/$defs/ReleaseId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateGetReleaseOutput = validate27;
-const schema40 = {"$ref":"#/$defs/Release","$defs":{"Release":{"type":"object","required":["id","tag_name","name","draft","prerelease","created_at","published_at","author"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/ReleaseId"},"tag_name":{"type":"string","minLength":1,"maxLength":255,"description":"Git tag the release points at, e.g. v2.62.0."},"name":{"type":["string","null"],"maxLength":255,"description":"Display title; null when the release has none."},"draft":{"type":"boolean","description":"true while unpublished; drafts are visible only to callers with releases:write."},"prerelease":{"type":"boolean","description":"true when the project marked the release as not ready for production."},"created_at":{"type":"string","format":"date-time","description":"When the release record was created, UTC."},"published_at":{"type":["string","null"],"format":"date-time","description":"When the release was published, UTC; null for drafts."},"author":{"type":"string","minLength":1,"description":"Login of the account that created the release, e.g. octocat."}}},"ReleaseId":{"type":"integer","minimum":1,"description":"Numeric release identifier, e.g. 182736455. Stable across tag renames."}}};
-const schema41 = {"type":"object","required":["id","tag_name","name","draft","prerelease","created_at","published_at","author"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/ReleaseId"},"tag_name":{"type":"string","minLength":1,"maxLength":255,"description":"Git tag the release points at, e.g. v2.62.0."},"name":{"type":["string","null"],"maxLength":255,"description":"Display title; null when the release has none."},"draft":{"type":"boolean","description":"true while unpublished; drafts are visible only to callers with releases:write."},"prerelease":{"type":"boolean","description":"true when the project marked the release as not ready for production."},"created_at":{"type":"string","format":"date-time","description":"When the release record was created, UTC."},"published_at":{"type":["string","null"],"format":"date-time","description":"When the release was published, UTC; null for drafts."},"author":{"type":"string","minLength":1,"description":"Login of the account that created the release, e.g. octocat."}}};
-const schema42 = {"type":"integer","minimum":1,"description":"Numeric release identifier, e.g. 182736455. Stable across tag renames."};
-
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.tag_name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tag_name"},message:"must have required property '"+"tag_name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.draft === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "draft"},message:"must have required property '"+"draft"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.prerelease === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prerelease"},message:"must have required property '"+"prerelease"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.created_at === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.published_at === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "published_at"},message:"must have required property '"+"published_at"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.author === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "author"},message:"must have required property '"+"author"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((((key0 === "id") || (key0 === "tag_name")) || (key0 === "name")) || (key0 === "draft")) || (key0 === "prerelease")) || (key0 === "created_at")) || (key0 === "published_at")) || (key0 === "author"))){
-const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ReleaseId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(typeof data0 == "number"){
-if(data0 < 1 || isNaN(data0)){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ReleaseId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-if(data.tag_name !== undefined){
-let data1 = data.tag_name;
-if(typeof data1 === "string"){
-if(func1(data1) > 255){
-const err11 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(func1(data1) < 1){
-const err12 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/tag_name",schemaPath:"#/properties/tag_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data2 = data.name;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema41.properties.name.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(func1(data2) > 255){
-const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data.draft !== undefined){
-if(typeof data.draft !== "boolean"){
-const err16 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.prerelease !== undefined){
-if(typeof data.prerelease !== "boolean"){
-const err17 = {instancePath:instancePath+"/prerelease",schemaPath:"#/properties/prerelease/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.created_at !== undefined){
-let data5 = data.created_at;
-if(typeof data5 === "string"){
-if(!(formats0.validate(data5))){
-const err18 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.published_at !== undefined){
-let data6 = data.published_at;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/type",keyword:"type",params:{type: schema41.properties.published_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(typeof data6 === "string"){
-if(!(formats0.validate(data6))){
-const err21 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-if(data.author !== undefined){
-let data7 = data.author;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err22 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+if(!(validate55(data.release_id, {instancePath:instancePath+"/release_id",parentData:data,parentDataProperty:"release_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-validate27.errors = vErrors;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateGetReleaseOutput = validate64;
+const schema27 = {"$ref":"urn:contractgen:type:Release"};
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
