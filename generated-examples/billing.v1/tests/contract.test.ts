@@ -37,13 +37,18 @@ async function run(t: TestContext, result: Promise<check.CheckResult>): Promise<
   }
 }
 
+/** vitest fails a whole file for a describe without cases: a group with nothing to check is one skipped case, saying why. */
+function nothingToCheck(name: string, reason: string): void {
+  it(name, (t) => run(t, Promise.resolve({ skip: reason })));
+}
+
 describe("create_customer", () => {
   const op = h.operation("create_customer");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("the same key twice: one effect, the first outcome replayed", (t) => run(t, check.sameKeyReplays(h, op)));
   it("changed parameters under a used key are refused", (t) => run(t, check.changedParametersRejected(h, op)));
@@ -57,7 +62,7 @@ describe("create_customer", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("a response lost after commit, retried from a second process: one effect, the recorded outcome", (t) => run(t, processCheck.lostResponseRetriedElsewhere(h, op)));
@@ -70,7 +75,7 @@ describe("get_customer", () => {
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
@@ -80,7 +85,7 @@ describe("get_customer", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -92,7 +97,7 @@ describe("list_customers", () => {
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
   describe("error taxonomy", () => {
@@ -103,7 +108,7 @@ describe("list_customers", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -118,7 +123,7 @@ describe("update_customer", () => {
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("a stale expected_revision fails with REVISION_CONFLICT and changes nothing", (t) => run(t, check.stalePrecondition(h, op, 0)));
   describe("error taxonomy", () => {
@@ -129,7 +134,7 @@ describe("update_customer", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -141,7 +146,7 @@ describe("get_invoice", () => {
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
@@ -151,7 +156,7 @@ describe("get_invoice", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -163,7 +168,7 @@ describe("refund_invoice", () => {
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("a preview has no effect", (t) => run(t, check.previewHasNoEffect(h, op)));
   it("an execution without a confirm token is refused", (t) => run(t, check.executeWithoutToken(h, op)));
@@ -182,7 +187,7 @@ describe("refund_invoice", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("a response lost after commit, retried from a second process: one effect, the recorded outcome", (t) => run(t, processCheck.lostResponseRetriedElsewhere(h, op)));

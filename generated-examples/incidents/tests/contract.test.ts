@@ -37,13 +37,18 @@ async function run(t: TestContext, result: Promise<check.CheckResult>): Promise<
   }
 }
 
+/** vitest fails a whole file for a describe without cases: a group with nothing to check is one skipped case, saying why. */
+function nothingToCheck(name: string, reason: string): void {
+  it(name, (t) => run(t, Promise.resolve({ skip: reason })));
+}
+
 describe("list_incidents", () => {
   const op = h.operation("list_incidents");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
   describe("error taxonomy", () => {
@@ -54,7 +59,7 @@ describe("list_incidents", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("a selection returns only the selected and identity properties", (t) => run(t, projection.projectionSelects(h, op)));
@@ -72,7 +77,7 @@ describe("count_incidents", () => {
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
@@ -82,7 +87,7 @@ describe("count_incidents", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -96,7 +101,7 @@ describe("get_incident", () => {
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
@@ -106,7 +111,7 @@ describe("get_incident", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
@@ -118,7 +123,7 @@ describe("assign_incident", () => {
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
-    if (negative.length === 0) it("none derivable", (t) => run(t, Promise.resolve({ skip: "the input schema has no constraint the wire can express" })));
+    if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("a stale expected_revision fails with REVISION_CONFLICT and changes nothing", (t) => run(t, check.stalePrecondition(h, op, 0)));
   describe("error taxonomy", () => {
@@ -129,7 +134,7 @@ describe("assign_incident", () => {
       it(`a credential without ${scope} is refused as permission and changes nothing`, (t) => run(t, errors.missingScope(h, op, scope)));
     }
     if (errors.provokedCodes(h.contract, op).length === 0 && (op.scopes ?? []).length === 0) {
-      it("none to provoke", (t) => run(t, Promise.resolve({ skip: "the operation declares no error another check does not already provoke, and no scope" })));
+      nothingToCheck("none to provoke", "the operation declares no error another check does not already provoke, and no scope");
     }
   });
   it("doing, then undoing with assign_incident, restores the observed state", (t) => run(t, undo.doThenUndo(h, op)));
