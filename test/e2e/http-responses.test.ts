@@ -4,12 +4,13 @@
  * refused), responses without a body (204 → null, for the SDK, the CLI and an MCP tool), and a
  * whole-body field (an array sent as the request body itself).
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { copyFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -178,6 +179,17 @@ describe("responses without a body", () => {
       await c.close();
       await mcp.close();
     }
+  });
+});
+
+describe("the CLI", () => {
+  it("prints null for a 204 and sends an array flag as the whole body", async () => {
+    reply = { status: 204 };
+    const journal = join(root, "cli-journal.sqlite");
+    const args = ["--base-url", baseUrl, "--journal", journal, "remove-labels", "--issue", "9", "--labels", "a", "--labels", "b"];
+    const r = await promisify(execFile)(process.execPath, [join(out, "labels", "cli", "main.js"), ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+    expect(r.stdout).toBe("null\n");
+    expect(last()).toMatchObject({ method: "DELETE", url: "/issues/9/labels", body: '["a","b"]' });
   });
 });
 
