@@ -131,6 +131,7 @@ class TreeBuilder {
       [["pagination", "limitMax"], "pagination/limit/max"],
       [["pagination", "limitDefault"], "pagination/limit/default"],
       [["outcomes", "partial"], "outcomes/partial/field"],
+      [["http", "successStatuses"], "http/successStatus"],
     ];
     for (const [path, pointer] of aliases) this.at(["operations", id, ...path], `${base}/${pointer}`);
     const node: TreeNode = {
@@ -138,7 +139,13 @@ class TreeBuilder {
       description: op.description,
       toolset: op.toolset,
       scopes: set(op.scopes),
-      http: { method: op.http.method, path: op.http.path, bindings: byName(op.http.bindings.map((b) => [b.field, b] as const), (b) => `${b.in}:${b.name}`) },
+      http: {
+        method: op.http.method,
+        path: op.http.path,
+        bindings: byName(op.http.bindings.map((b) => [b.field, b] as const), (b) => `${b.in}:${b.name}`),
+        successStatuses: set(op.http.successStatuses),
+        body: op.http.body,
+      },
       effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld, undo: op.effects.undo },
       annotations: { ...op.annotations },
       names: { tool: op.names.tool, kebab: this.commands.get(op.names.id)! },

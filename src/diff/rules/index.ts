@@ -32,8 +32,11 @@ import { rule as errorHttpStatusChanged } from "./error-http-status-changed.js";
 import { rule as filterAdded } from "./filter-added.js";
 import { rule as filterRemoved } from "./filter-removed.js";
 import { rule as httpBindingChanged } from "./http-binding-changed.js";
+import { rule as httpBodyFieldChanged } from "./http-body-field-changed.js";
 import { rule as httpMethodChanged } from "./http-method-changed.js";
 import { rule as httpPathChanged } from "./http-path-changed.js";
+import { rule as httpSuccessStatusAdded } from "./http-success-status-added.js";
+import { rule as httpSuccessStatusRemoved } from "./http-success-status-removed.js";
 import { rule as idempotencyKeyFieldRenamed } from "./idempotency-key-field-renamed.js";
 import { rule as idempotencyMismatchErrorChanged } from "./idempotency-mismatch-error-changed.js";
 import { rule as idempotencyRemoved } from "./idempotency-removed.js";
@@ -155,8 +158,11 @@ export const RULES: readonly Rule[] = [
   filterAdded,
   filterRemoved,
   httpBindingChanged,
+  httpBodyFieldChanged,
   httpMethodChanged,
   httpPathChanged,
+  httpSuccessStatusAdded,
+  httpSuccessStatusRemoved,
   idempotencyKeyFieldRenamed,
   idempotencyMismatchErrorChanged,
   idempotencyRemoved,
