@@ -112,6 +112,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 201,
+    "successStatuses": [
+      201
+    ],
+    "body": null,
     "kind": "mutating",
     "input": {
       "type": "object",
@@ -216,6 +220,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -321,6 +329,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -467,6 +479,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "mutating",
     "input": {
       "type": "object",
@@ -585,6 +601,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -721,6 +741,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "mutating",
     "input": {
       "type": "object",

@@ -191,6 +191,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 201,
+    "successStatuses": [
+      201
+    ],
+    "body": null,
     "kind": "mutating",
     "input": {
       "type": "object",
@@ -295,6 +299,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -400,6 +408,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -546,6 +558,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "mutating",
     "input": {
       "type": "object",
@@ -664,6 +680,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -805,6 +825,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "mutating",
     "input": {
       "type": "object",

@@ -128,6 +128,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -487,6 +491,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -625,6 +633,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -804,6 +816,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "mutating",
     "input": {
       "type": "object",

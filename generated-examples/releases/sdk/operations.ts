@@ -23,6 +23,7 @@ export const listReleases: OperationSpec = {
     { field: "cursor", in: "query", name: "cursor" },
     { field: "limit", in: "query", name: "limit" },
   ],
+  successStatuses: [200],
   mutating: false,
   idempotent: "natural",
   keyField: null,
@@ -51,6 +52,7 @@ export const countStableReleases: OperationSpec = {
     { field: "tag_prefix", in: "query", name: "tag_prefix" },
     { field: "continuation", in: "query", name: "continuation" },
   ],
+  successStatuses: [200],
   mutating: false,
   idempotent: "natural",
   keyField: null,
@@ -69,6 +71,7 @@ export const getRelease: OperationSpec = {
   bindings: [
     { field: "release_id", in: "path", name: "release_id" },
   ],
+  successStatuses: [200],
   mutating: false,
   idempotent: "natural",
   keyField: null,

@@ -92,6 +92,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -302,6 +306,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
@@ -388,6 +396,10 @@ const OPERATIONS: OperationSpec[] = [
       }
     ],
     "successStatus": 200,
+    "successStatuses": [
+      200
+    ],
+    "body": null,
     "kind": "read",
     "input": {
       "type": "object",
