@@ -193,7 +193,7 @@ export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spe
       confirmTokenField: op.preview?.confirmTokenField ?? null,
       keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
       defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
-      page: op.pagination
+      page: op.pagination && op.pagination.cursorField !== null && op.pagination.nextCursorField !== null
         ? { cursorField: op.pagination.cursorField, nextCursorField: op.pagination.nextCursorField, partialField: op.pagination.partialField, errorsField: op.pagination.errorsField }
         : null,
       task: op.task ? { completeField: op.task.completeField, continuationField: op.task.continuationField } : null,
