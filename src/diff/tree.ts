@@ -167,6 +167,18 @@ class TreeBuilder {
     if (op.pagination) {
       const p = op.pagination;
       node.pagination = { cursor: p.cursorField, nextCursor: p.nextCursorField, items: p.itemsField, limitField: p.limitField, limitMax: p.limitMax, limitDefault: p.limitDefault, total: p.totalField, partial: p.partialField, errors: p.errorsField };
+      // Keys a paging style leaves out are absent, not null: a style change is one finding
+      // (pagination-style-changed), not a "renamed to null" of each cursor or limit key.
+      for (const key of ["cursor", "nextCursor", "items", "limitField", "limitMax"] as const) if (node.pagination[key] === null) delete node.pagination[key];
+      if (p.style !== "cursor") {
+        Object.assign(node.pagination, {
+          style: p.style,
+          nextLink: p.nextLink === null ? null : p.nextLink.kind === "field" ? p.nextLink.field : "header:Link",
+          page: p.pageField,
+          firstPage: p.style === "page" ? p.firstPage : null,
+          offset: p.offsetField,
+        });
+      }
     }
     if (op.projection) node.projection = { field: op.projection.field, selectable: set(op.projection.selectable), identity: set(op.projection.identity) };
     if (op.task) node.task = { recordsExamined: op.task.recordsExaminedField, complete: op.task.completeField, continuation: op.task.continuationField, answer: op.task.answerField };

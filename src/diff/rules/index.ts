@@ -105,6 +105,7 @@ import { rule as paginationCursorFieldRenamed } from "./pagination-cursor-field-
 import { rule as paginationDefaultPageSizeChanged } from "./pagination-default-page-size-changed.js";
 import { rule as paginationMaxPageSizeLowered } from "./pagination-max-page-size-lowered.js";
 import { rule as paginationRemoved } from "./pagination-removed.js";
+import { rule as paginationStyleChanged } from "./pagination-style-changed.js";
 import { rule as preconditionAdded } from "./precondition-added.js";
 import { rule as preconditionBecameRequired } from "./precondition-became-required.js";
 import { rule as preconditionRemoved } from "./precondition-removed.js";
@@ -231,6 +232,7 @@ export const RULES: readonly Rule[] = [
   paginationDefaultPageSizeChanged,
   paginationMaxPageSizeLowered,
   paginationRemoved,
+  paginationStyleChanged,
   preconditionAdded,
   preconditionBecameRequired,
   preconditionRemoved,

@@ -30,7 +30,20 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
       : null,
     preconditions: op.preconditions.map((c) => ({ kind: c.kind, field: c.field, error: c.error })),
     pagination: p
-      ? { cursorField: p.cursorField, nextCursorField: p.nextCursorField, itemsField: p.itemsField, limitField: p.limitField, limitMax: p.limitMax, totalField: p.totalField, partialField: p.partialField, errorsField: p.errorsField }
+      ? {
+          // Cursor specs keep their original keys; the other styles add theirs.
+          ...(p.style !== "cursor"
+            ? { style: p.style, nextLink: p.nextLink === null ? null : p.nextLink.kind === "header" ? ("header" as const) : { field: p.nextLink.field }, pageField: p.pageField, firstPage: p.firstPage, offsetField: p.offsetField }
+            : {}),
+          cursorField: p.cursorField,
+          nextCursorField: p.nextCursorField,
+          itemsField: p.itemsField,
+          limitField: p.limitField,
+          limitMax: p.limitMax,
+          totalField: p.totalField,
+          partialField: p.partialField,
+          errorsField: p.errorsField,
+        }
       : null,
     ...errorSpecMembers(op, operations),
     task: op.task
@@ -132,7 +145,11 @@ function operationBlock(op: OperationModel): string {
     cases.push(`  it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));`);
   }
   if (op.pagination) {
-    cases.push(`  it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));`);
+    cases.push(
+      op.pagination.style === "cursor"
+        ? `  it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));`
+        : `  it("multi-page traversal: totals match, ends on the style's last page", (t) => run(t, check.traversal(h, op)));`,
+    );
   }
   cases.push(...errorCases(op));
   cases.push(...processAndParityCases(op));
@@ -162,7 +179,7 @@ function completenessCases(op: OperationModel): string[] {
   if (op.pagination) {
     cases.push(`  it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));`);
     cases.push(`  it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));`);
-    cases.push(`  it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));`);
+    cases.push(`  it("a full page of a larger set carries a next ${op.pagination.style === "cursor" ? "cursor" : op.pagination.style === "next-link" ? "link" : "page"}", (t) => run(t, paging.fullPageHasNext(h, op)));`);
     if (op.pagination.partialField !== null || op.pagination.errorsField !== null) {
       cases.push(`  it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));`);
     }

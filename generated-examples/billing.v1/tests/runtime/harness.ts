@@ -52,11 +52,20 @@ export interface OperationSpec {
   } | null;
   readonly preconditions: ReadonlyArray<{ readonly kind: "revision" | "value"; readonly field: string; readonly error: string }>;
   readonly pagination: {
-    readonly cursorField: string;
-    readonly nextCursorField: string;
-    readonly itemsField: string;
-    readonly limitField: string;
-    readonly limitMax: number;
+    /** Absent means cursor (specs emitted before styles existed). */
+    readonly style?: "cursor" | "next-link" | "page" | "offset";
+    readonly cursorField: string | null;
+    readonly nextCursorField: string | null;
+    /** Next-link style: the output field with the next URL, or "header" for the Link header. */
+    readonly nextLink?: { readonly field: string } | "header" | null;
+    readonly pageField?: string | null;
+    readonly firstPage?: 0 | 1;
+    readonly offsetField?: string | null;
+    /** Null when the output itself is the page's array. */
+    readonly itemsField: string | null;
+    readonly limitField: string | null;
+    /** Null when the contract knows no page-size bound. */
+    readonly limitMax: number | null;
     readonly totalField: string | null;
     readonly partialField: string | null;
     readonly errorsField: string | null;
@@ -222,6 +231,8 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 export interface CallOptions {
   /** Another credential for this call; null sends none. */
   readonly token?: string | null;
+  /** A next-page link to GET instead of the operation's URL (same origin as the base URL only). */
+  readonly url?: string;
 }
 
 export class Harness {
@@ -272,12 +283,19 @@ export class Harness {
     const token = options.token === undefined ? this.fixture.token : (options.token ?? undefined);
     if (token !== undefined && this.contract.auth.type === "bearer") headers.set("authorization", `Bearer ${token}`);
     if (token !== undefined && this.contract.auth.type === "apiKey" && this.contract.auth.header) headers.set(this.contract.auth.header, token);
-    const sent: unknown = whole !== undefined ? whole.value : body;
-    const hasBody = whole !== undefined || body !== undefined;
+    // Following a next-page link is a plain GET of that URL: no body travels with it.
+    const followsLink = options.url !== undefined;
+    const sent: unknown = followsLink ? undefined : whole !== undefined ? whole.value : body;
+    const hasBody = !followsLink && (whole !== undefined || body !== undefined);
     if (hasBody) headers.set("content-type", "application/json");
     const qs = query.toString();
-    const url = `${this.fixture.baseUrl.replace(/\/+$/, "")}${path}${qs ? `?${qs}` : ""}`;
-    const response = await fetch(url, { method: op.method, headers, ...(hasBody ? { body: JSON.stringify(sent) } : {}) });
+    const base = this.fixture.baseUrl.replace(/\/+$/, "");
+    if (options.url !== undefined && new URL(options.url, base).origin !== new URL(base).origin) {
+      throw violation(`${op.id}: a next-page link points to another origin (${new URL(options.url, base).origin}); the suite does not send the credential there`);
+    }
+    const url = options.url !== undefined ? new URL(options.url, base).href : `${base}${path}${qs ? `?${qs}` : ""}`;
+    const method = followsLink ? "GET" : op.method;
+    const response = await fetch(url, { method, headers, ...(hasBody ? { body: JSON.stringify(sent) } : {}) });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -285,7 +303,7 @@ export class Harness {
     } catch {
       // Not JSON: kept as text, and reported by whichever check expected JSON.
     }
-    return { request: { method: op.method, url, body: sent }, status: response.status, headers: response.headers, body: parsed };
+    return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: parsed };
   }
 
   validator(schema: Schema): ValidateFunction {

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
+import { styledTraversal } from "./checks-paging.js";
 
 export type CheckResult = void | { readonly skip: string };
 
@@ -367,6 +368,12 @@ export async function distinctKeysTwoEffects(h: Harness, op: OperationSpec): Pro
 /** Walk every page with a small page size: each page conforms, the last cursor is null, the totals add up. */
 export async function traversal(h: Harness, op: OperationSpec): Promise<CheckResult> {
   const p = op.pagination!;
+  if (p.style !== undefined && p.style !== "cursor") {
+    await h.fixture.reset();
+    const params = sample(h, op);
+    return params ? styledTraversal(h, op, params) : { skip: "the fixture has no sample input" };
+  }
+  if (p.cursorField === null || p.nextCursorField === null || p.itemsField === null || p.limitField === null || p.limitMax === null) return { skip: "the cursor pagination is incompletely described" };
   await h.fixture.reset();
   const params = sample(h, op);
   if (!params) return { skip: "the fixture has no sample input" };

@@ -33,7 +33,8 @@ async function resetInto(h: Harness, options: ResetOptions, what: string): Promi
 interface Page {
   readonly exchange: Exchange;
   readonly items: readonly unknown[];
-  readonly next: string | null;
+  /** Where the next page is (cursor, URL, page number or offset); null when this page ends the traversal. */
+  readonly next: string | number | null;
   /** The page said it is missing records (partial true, or errors reported). */
   readonly flagged: boolean;
 }
@@ -45,64 +46,117 @@ interface Traversal {
   readonly declaredTotal: number | null;
   /** 1-based numbers of the pages that said they are missing records. */
   readonly flagged: readonly number[];
-  /** Complete only when the last cursor is null, no page was flagged, and the items received match the total. */
+  /** Complete only when the style's end signal ended it, no page was flagged, and the items received match the total. */
   readonly complete: boolean;
   /** Why it is incomplete, in words. */
   readonly reasons: readonly string[];
 }
 
+function styleOf(p: Pagination): "cursor" | "next-link" | "page" | "offset" {
+  return p.style ?? "cursor";
+}
+
+/** What says "more pages follow", in words, for messages. */
+function nextSignal(p: Pagination): string {
+  switch (styleOf(p)) {
+    case "cursor":
+      return `${p.nextCursorField}`;
+    case "next-link":
+      return p.nextLink === "header" ? "a Link rel=\"next\"" : `${p.nextLink?.field ?? "a next link"}`;
+    default:
+      return "a full page";
+  }
+}
+
+/** The `rel="next"` target of a Link header (RFC 8288), or null. */
+function linkNext(header: string | null): string | null {
+  if (header === null) return null;
+  for (const match of header.matchAll(/<([^>]*)>([^<]*)/g)) {
+    for (const param of match[2]!.split(";")) {
+      const eq = param.indexOf("=");
+      if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== "rel") continue;
+      const rels = param.slice(eq + 1).trim().replace(/,\s*$/, "").replace(/^"|"$/g, "").toLowerCase().split(/\s+/);
+      if (rels.includes("next")) return match[1]!.trim();
+    }
+  }
+  return null;
+}
+
 /**
- * Walk the pages of `op` from the first, `limit` items each, for at most `maxPages` pages. Every page
- * is checked on the way: output schema, at most `limit` items, a next cursor that is a string or
- * null, a stable declared total, and partial/errors that agree with each other.
+ * Walk the pages of `op` from the first, `limit` items each (null: the platform's page size, when the
+ * contract has no page-size field), for at most `maxPages` pages. Every page is checked on the way:
+ * output schema, at most `limit` items, a next cursor or link that is a string or null, a stable
+ * declared total, and partial/errors that agree with each other. Page and offset traversals end on a
+ * page shorter than `limit` (an empty one when the size is unknown) or at the declared total.
  */
-async function traverse(h: Harness, op: OperationSpec, params: Input, limit: number, maxPages = MAX_PAGES): Promise<Traversal> {
+async function traverse(h: Harness, op: OperationSpec, params: Input, limit: number | null, maxPages = MAX_PAGES): Promise<Traversal> {
   const p = op.pagination!;
+  const style = styleOf(p);
   const pages: Page[] = [];
   const items: unknown[] = [];
   const flagged: number[] = [];
   const reasons: string[] = [];
   let declaredTotal: number | null = null;
-  let cursor: string | null = null;
+  let position: string | number | null = style === "page" ? (p.firstPage ?? 1) : style === "offset" ? 0 : null;
   for (;;) {
     if (pages.length >= maxPages) {
-      reasons.push(`stopped after ${maxPages} page(s) with ${p.nextCursorField} still set`);
+      reasons.push(`stopped after ${maxPages} page(s) with ${nextSignal(p)} still saying more follow`);
       break;
     }
-    const input: Input = { ...params, [p.limitField]: limit };
-    if (cursor !== null) input[p.cursorField] = cursor;
-    const exchange = await h.call(op, input);
+    const input: Input = { ...params };
+    if (limit !== null && p.limitField !== null) input[p.limitField] = limit;
+    if (style === "cursor" && position !== null) input[p.cursorField!] = position;
+    if (style === "page" && p.pageField) input[p.pageField] = position;
+    if (style === "offset" && p.offsetField) input[p.offsetField] = position;
+    const exchange = style === "next-link" && typeof position === "string" ? await h.call(op, input, { url: position }) : await h.call(op, input);
     const number = pages.length + 1;
     const body = h.expectSuccess(op, exchange, op.output, `page ${number}`);
-    const pageItems = body[p.itemsField];
-    if (!Array.isArray(pageItems)) throw violation(`${op.id}: a page must hold its items in ${p.itemsField}`, exchange);
-    if (pageItems.length > limit) throw violation(`${op.id}: page ${number} holds ${pageItems.length} items, more than the ${limit} asked for`, exchange);
-    const next = body[p.nextCursorField];
-    if (next !== null && (typeof next !== "string" || next === "")) {
-      throw violation(`${op.id}: ${p.nextCursorField} must be a cursor string, or null on the last page`, exchange);
-    }
-    const isFlagged = pageFlagged(op, p, body, exchange);
-    if (isFlagged) {
-      flagged.push(number);
-      reasons.push(`page ${number} is missing records`);
-    } else if (pageItems.length === 0 && next !== null) {
-      throw violation(`${op.id}: an empty page that is not partial must be the last one (${p.nextCursorField} null)`, exchange);
-    }
+    const pageItems = p.itemsField === null ? (body as unknown) : body[p.itemsField];
+    if (!Array.isArray(pageItems)) throw violation(`${op.id}: a page must hold its items in ${p.itemsField ?? "the output array"}`, exchange);
+    if (limit !== null && pageItems.length > limit) throw violation(`${op.id}: page ${number} holds ${pageItems.length} items, more than the ${limit} asked for`, exchange);
+    const record: Record<string, unknown> = Array.isArray(body) ? {} : body;
     if (p.totalField) {
-      const total = body[p.totalField];
+      const total = record[p.totalField];
       if (typeof total === "number") {
         if (declaredTotal !== null && total !== declaredTotal) throw violation(`${op.id}: the declared ${p.totalField} changed between pages (${declaredTotal}, then ${total})`, exchange);
         declaredTotal = total;
       }
     }
+    let next: string | number | null;
+    if (style === "cursor" || (style === "next-link" && p.nextLink !== "header")) {
+      const field = style === "cursor" ? p.nextCursorField! : (p.nextLink as { field: string }).field;
+      const raw = record[field];
+      if (style === "cursor" ? raw !== null && (typeof raw !== "string" || raw === "") : raw !== null && raw !== undefined && (typeof raw !== "string" || raw === "")) {
+        throw violation(`${op.id}: ${field} must be ${style === "cursor" ? "a cursor string" : "a URL string"}, or null on the last page`, exchange);
+      }
+      next = typeof raw === "string" ? raw : null;
+    } else if (style === "next-link") {
+      next = linkNext(exchange.headers.get("link"));
+    } else {
+      const seen = items.length + pageItems.length;
+      const last = pageItems.length === 0 || (limit !== null && pageItems.length < limit) || (declaredTotal !== null && seen >= declaredTotal);
+      next = last ? null : style === "page" ? (position as number) + 1 : (position as number) + pageItems.length;
+    }
+    const isFlagged = pageFlagged(op, p, record, exchange);
+    if (isFlagged) {
+      flagged.push(number);
+      reasons.push(`page ${number} is missing records`);
+    } else if (pageItems.length === 0 && next !== null) {
+      throw violation(`${op.id}: an empty page that is not partial must be the last one (no ${nextSignal(p)})`, exchange);
+    }
     items.push(...pageItems);
     pages.push({ exchange, items: pageItems, next, flagged: isFlagged });
     if (next === null) break;
-    cursor = next;
+    position = next;
   }
   const ended = pages[pages.length - 1]?.next === null;
   if (ended && declaredTotal !== null && items.length !== declaredTotal) reasons.push(`received ${items.length} items but the pages declare ${declaredTotal}`);
   return { pages, items, declaredTotal, flagged, complete: ended && reasons.length === 0, reasons };
+}
+
+/** The largest page the contract allows, or null (the platform's own size) when it knows no bound. */
+function largest(p: Pagination): number | null {
+  return p.limitField !== null ? p.limitMax : null;
 }
 
 /**
@@ -120,7 +174,7 @@ function pageFlagged(op: OperationSpec, p: Pagination, body: Record<string, unkn
 
 /** The records of a healthy traversal with the largest pages: what the other traversals are compared with. */
 async function reference(h: Harness, op: OperationSpec, params: Input): Promise<Traversal> {
-  const t = await traverse(h, op, params, op.pagination!.limitMax);
+  const t = await traverse(h, op, params, largest(op.pagination!));
   const last = t.pages[t.pages.length - 1]!.exchange;
   if (t.flagged.length > 0) throw violation(`${op.id}: page ${t.flagged[0]} says it is missing records on a healthy store`, t.pages[t.flagged[0]! - 1]!.exchange);
   if (!t.complete) throw violation(`${op.id}: a healthy traversal is incomplete: ${t.reasons.join("; ")}`, last);
@@ -128,11 +182,30 @@ async function reference(h: Harness, op: OperationSpec, params: Input): Promise<
 }
 
 /** A page size giving about three pages of `n` records. */
-function thirdOf(n: number, limitMax: number): number {
-  return Math.max(1, Math.min(limitMax, Math.ceil(n / 3)));
+function thirdOf(n: number, limitMax: number | null): number {
+  return Math.max(1, Math.min(limitMax ?? n, Math.ceil(n / 3)));
+}
+
+/** Why pages of a chosen size cannot be asked for, or null when they can. */
+function unsized(p: Pagination): string | null {
+  return p.limitField === null ? "the contract declares no page-size field, so pages of another size cannot be asked for" : null;
 }
 
 // --- pagination ---------------------------------------------------------------------------------------
+
+/**
+ * Next-link, page and offset reads in small pages (2 items, when the contract has a page-size
+ * field): every page conforms, the traversal ends on its style's last page, nothing is flagged on a
+ * healthy store, and the items match the declared total. (Cursor reads: checks.ts `traversal`.)
+ */
+export async function styledTraversal(h: Harness, op: OperationSpec, params: Input): Promise<CheckResult> {
+  const p = op.pagination!;
+  const t = await traverse(h, op, params, p.limitField !== null ? Math.min(2, p.limitMax ?? 2) : null);
+  const last = t.pages[t.pages.length - 1]!.exchange;
+  if (t.flagged.length > 0) throw violation(`${op.id}: page ${t.flagged[0]} says it is missing records on a healthy store`, t.pages[t.flagged[0]! - 1]!.exchange);
+  if (!t.complete) throw violation(`${op.id}: the traversal is incomplete: ${t.reasons.join("; ")}`, last);
+  if (t.items.length === 0) return { skip: "the sample data set is empty: nothing to traverse" };
+}
 
 /** On the empty data set the first page is empty, final and complete, and declares a total of 0. */
 export async function emptyDataSet(h: Harness, op: OperationSpec): Promise<CheckResult> {
@@ -140,10 +213,10 @@ export async function emptyDataSet(h: Harness, op: OperationSpec): Promise<Check
   if (skipped) return skipped;
   const params = sampleOf(h, op);
   if (!params) return { skip: "the fixture has no sample input" };
-  const t = await traverse(h, op, params, op.pagination!.limitMax, 2);
+  const t = await traverse(h, op, params, largest(op.pagination!), 2);
   const first = t.pages[0]!;
   if (t.pages.length !== 1 || t.items.length !== 0) {
-    throw violation(`${op.id}: on the empty data set the first page must hold no items and say ${op.pagination!.nextCursorField}: null`, first.exchange);
+    throw violation(`${op.id}: on the empty data set the first page must hold no items and be the last (no ${nextSignal(op.pagination!)})`, first.exchange);
   }
   if (t.declaredTotal !== null && t.declaredTotal !== 0) throw violation(`${op.id}: on the empty data set the declared ${op.pagination!.totalField} must be 0`, first.exchange);
   if (!t.complete) throw violation(`${op.id}: the traversal of the empty data set must be complete: ${t.reasons.join("; ")}`, first.exchange);
@@ -161,13 +234,15 @@ export async function mixedDataSet(h: Harness, op: OperationSpec): Promise<Check
   if (!params) return { skip: "the fixture has no sample input" };
   const whole = await reference(h, op, params);
   if (whole.items.length === 0) return { skip: "the mixed data set holds nothing the sample input lists" };
+  const cannot = unsized(op.pagination!);
+  if (cannot) return { skip: cannot };
   const limit = thirdOf(whole.items.length, op.pagination!.limitMax);
   const t = await traverse(h, op, params, limit);
   const last = t.pages[t.pages.length - 1]!.exchange;
   if (!t.complete) throw violation(`${op.id}: a traversal of the mixed data set in pages of ${limit} is incomplete: ${t.reasons.join("; ")}`, last);
   if (JSON.stringify(t.items) !== JSON.stringify(whole.items)) {
     throw violation(
-      `${op.id}: pages of ${limit} returned ${t.items.length} records that differ from the ${whole.items.length} of pages of ${op.pagination!.limitMax} (skipped or repeated at a page boundary)`,
+      `${op.id}: pages of ${limit} returned ${t.items.length} records that differ from the ${whole.items.length} of pages of ${op.pagination!.limitMax ?? "the platform's size"} (skipped or repeated at a page boundary)`,
       last,
     );
   }
@@ -185,11 +260,13 @@ export async function fullPageHasNext(h: Harness, op: OperationSpec): Promise<Ch
   const n = whole.items.length;
   if (n < 2) return { skip: "the sample data set holds fewer than 2 records: no page can be full of a larger set" };
   const p = op.pagination!;
-  const limit = Math.min(p.limitMax, n - 1);
+  const cannot = unsized(p);
+  if (cannot) return { skip: cannot };
+  const limit = Math.min(p.limitMax ?? n - 1, n - 1);
   const t = await traverse(h, op, params, limit);
   const first = t.pages[0]!;
   if (first.next === null) {
-    throw violation(`${op.id}: page 1 holds ${first.items.length} of the ${n} records but says ${p.nextCursorField}: null, so the traversal ends looking complete`, first.exchange);
+    throw violation(`${op.id}: page 1 holds ${first.items.length} of the ${n} records but ${styleOf(p) === "cursor" ? `says ${p.nextCursorField}: null` : `gives no ${nextSignal(p)}`}, so the traversal ends looking complete`, first.exchange);
   }
   const last = t.pages[t.pages.length - 1]!.exchange;
   if (!t.complete || t.items.length !== n) {
@@ -214,14 +291,14 @@ export async function degradedTraversal(h: Harness, op: OperationSpec): Promise<
   if (n < 2) return { skip: "the sample data set holds fewer than 2 records" };
   // Reads changed nothing: the same state, degraded from here on.
   if (!(await h.fixture.degrade(op.id))) return { skip: `the fixture cannot degrade ${op.id}` };
-  const limit = thirdOf(n, p.limitMax);
+  const limit = p.limitField === null ? null : thirdOf(n, p.limitMax);
   const t = await traverse(h, op, params, limit);
   const last = t.pages[t.pages.length - 1]!.exchange;
   const said = [p.partialField && `${p.partialField}: true`, p.errorsField && `a non-empty ${p.errorsField}`].filter(Boolean).join(" or ");
   if (t.flagged.length === 0) {
     if (t.items.length < n) {
       // Show the page that came up short, where the shard's records went missing.
-      const short = t.pages.find((page) => page.next !== null && page.items.length < limit) ?? t.pages[t.pages.length - 1]!;
+      const short = t.pages.find((page) => page.next !== null && limit !== null && page.items.length < limit) ?? t.pages[t.pages.length - 1]!;
       throw violation(`${op.id}: a degraded traversal received ${t.items.length} of the ${n} records, but no page said ${said}: missing records look complete`, short.exchange);
     }
     return { skip: `degrading ${op.id} left every page whole: nothing to report` };

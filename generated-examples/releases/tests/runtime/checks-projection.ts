@@ -24,8 +24,8 @@ async function callFresh(h: Harness, op: OperationSpec, input: Input): Promise<{
 /** The projected records of a response: a page's items, or the response itself. */
 function recordsOf(op: OperationSpec, exchange: Exchange, body: Record_): Record_[] {
   if (!op.pagination) return [body];
-  const items = body[op.pagination.itemsField];
-  if (!Array.isArray(items)) throw violation(`${op.id}: a page must hold its items in ${op.pagination.itemsField}`, exchange);
+  const items = op.pagination.itemsField === null ? (body as unknown) : body[op.pagination.itemsField];
+  if (!Array.isArray(items)) throw violation(`${op.id}: a page must hold its items in ${op.pagination.itemsField ?? "the output array"}`, exchange);
   return items.filter((r): r is Record_ => r !== null && typeof r === "object" && !Array.isArray(r));
 }
 
