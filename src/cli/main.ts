@@ -32,6 +32,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<spec...>", "contract files (YAML)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .option("--no-warnings", "report errors only")
+    .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(refRootOption())
     .action(async (specs: string[], options: ValidateOptions) => {
       // Commands load their code on demand: `validate` need not pay for ts-morph or the tokenizer.
@@ -47,6 +48,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--check", "write nothing; exit 1 listing the files that differ from what would be generated", false)
     .option("--force", "replace files in the way of generated ones (yours, edited, links, FIFOs); never folders, never through a link", false)
     .option("--watch", "regenerate whenever the contract or a file it references changes", false)
+    .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(new Option("--mcp <mode>", "MCP server: adapter (calls the platform through the SDK) or skeleton (handler stubs you fill in, served through the contract host; never overwritten)").choices(["adapter", "skeleton"]).default("adapter"))
     .addOption(refRootOption())
     .action(async (spec: string, options: GenerateOptions) => {
@@ -67,6 +69,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option("-f, --format <format>", "report format").choices([...REPORT_FORMATS]).default("text"))
     .addOption(new Option("--fail-on <severity>", "exit 1 when a finding is at least this severe").choices(["breaking", "warning", "info", "never"]).default("breaking"))
     .option("-c, --config <file>", "YAML file: `rules: {<id>: breaking|warning|info|off}` and `ignore: [{rule, operation?, reason}]`")
+    .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(refRootOption())
     .action(async (before: string, after: string, options: DiffOptions) => {
       const { diffCommand } = await import("./commands/diff.js");
