@@ -18,10 +18,9 @@ function phase(name) {
   current = name;
   since = now;
 }
-// parse, structure, validate and model count as one step: reading and checking the contract.
-const onProgress = (name) => phase(name.startsWith("emit") ? name : name === "write" ? "write" : "parse + validate + model");
+const onProgress = (name) => phase(name);
 
-phase("parse + validate + model");
+phase("parse");
 const result = parseContract(spec, { onProgress });
 if (!result.model) {
   console.error(result.diagnostics.filter((d) => d.severity === "error").slice(0, 3).map((d) => d.message).join("\n"));
