@@ -6,6 +6,7 @@ import { REPORT_FORMATS } from "../diff/report/index.js";
 import type { BudgetOptions } from "./commands/budget.js";
 import type { DiffOptions } from "./commands/diff.js";
 import type { GenerateOptions } from "./commands/generate.js";
+import type { ImportOpenApiOptions } from "./commands/import-openapi.js";
 import type { TestOptions } from "./commands/test.js";
 import type { ValidateOptions } from "./commands/validate.js";
 import { EXIT, type Io, processIo } from "./io.js";
@@ -74,6 +75,30 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(async (before: string, after: string, options: DiffOptions) => {
       const { diffCommand } = await import("./commands/diff.js");
       setExit(diffCommand(before, after, options, io));
+    });
+
+  program
+    .command("import-openapi")
+    .description("Convert an OpenAPI 3.0/3.1 document into a contract, with a review report of everything guessed or dropped. Exit 0 imported, 1 the document cannot be imported, 2 usage or the output is not ours to replace.")
+    .argument("<openapi>", "OpenAPI document (YAML or JSON); $refs may read files under its folder only")
+    .requiredOption("-o, --out <file>", "contract file to write; only a contract import-openapi wrote (and nobody edited since) is replaced")
+    .option("--report <base>", "write the review report to <base>.md and <base>.json")
+    .option("--name <contract>", "contract name (default: derived from info.title)")
+    .option("--date <YYYY-MM-DD>", "date of the changelog entry (default: a 1970-01-01 placeholder, so re-imports are identical)")
+    .option("--force", "replace an output file that is not an unedited import (never a link or a folder)", false)
+    .action(async (file: string, options: ImportOpenApiOptions) => {
+      if (options.name !== undefined && !/^[a-z][a-z0-9]*([_-][a-z0-9]+)*$/.test(options.name)) {
+        io.stderr("contractgen: --name must be lower case words joined by - or _ (e.g. petstore).\n");
+        setExit(EXIT.usage);
+        return;
+      }
+      if (options.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.date)) {
+        io.stderr("contractgen: --date must be YYYY-MM-DD.\n");
+        setExit(EXIT.usage);
+        return;
+      }
+      const { importOpenApiCommand } = await import("./commands/import-openapi.js");
+      setExit(await importOpenApiCommand(file, options, io));
     });
 
   program
