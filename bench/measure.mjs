@@ -11,7 +11,7 @@ export function measured(cmd, args, options = {}) {
   const r = spawnSync("/usr/bin/time", ["-f", "@@TIME %e %M", cmd, ...args], { encoding: "utf8", maxBuffer: 512 << 20, ...options });
   const stderr = r.stderr ?? "";
   const m = /@@TIME ([\d.]+) (\d+)/.exec(stderr);
-  const rest = stderr.replace(/@@TIME.*\n?/, "");
+  const rest = stderr.replace(/@@TIME.*\n?/, "").replace(/^Command (exited with non-zero status|terminated by signal) .*\n?/m, "");
   const tail = `${r.stdout ?? ""}${rest}`.trim().split("\n").slice(-5).join("\n");
   return { seconds: m ? Number(m[1]) : NaN, peakMiB: m ? Math.round(Number(m[2]) / 1024) : NaN, status: r.status, stdout: r.stdout ?? "", tail };
 }

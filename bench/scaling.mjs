@@ -15,6 +15,7 @@
 // Usage: npm run build && node bench/scaling.mjs [--sizes 10,100,1000,5000] [--quick] [--distinct]
 //        [--no-peers] [--no-tsc-above N] [--timeout SECONDS]
 //   --quick: sizes 10,100, no GitHub peers, a 100-operation synthetic diff; a run of about a minute.
+import { spawnSync } from "node:child_process";
 import { cpus, loadavg, totalmem } from "node:os";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -60,8 +61,17 @@ const step = (cmd, args, cwd = process.cwd()) => {
 };
 const brief = ({ stdout, ...rest }) => rest;
 const contractgen = (...args) => step(process.execPath, [BIG_HEAP, CLI, ...args]);
-/** `tsc --noEmit` of a generated package (its own tsconfig) or of loose files with the given flags. */
-const tsc = (cwd, args = ["-p", "tsconfig.json"]) => brief(step(process.execPath, [BIG_HEAP, TSC, "--noEmit", ...args], cwd));
+/**
+ * `tsc --noEmit` of a generated package (its own tsconfig) or of loose files with the given flags.
+ * Type errors still make a complete check (exit 1 or 2 with "error TS" lines): timed, and counted.
+ */
+const tsc = (cwd, args = ["-p", "tsconfig.json"]) => {
+  const r = step(process.execPath, [BIG_HEAP, TSC, "--noEmit", "--pretty", "false", ...args], cwd);
+  const errors = (r.stdout.match(/error TS\d+/g) ?? []).length;
+  if (errors === 0 || (r.status !== 1 && r.status !== 2)) return brief(r);
+  const { error, ...done } = brief(r);
+  return { ...done, status: 0, typeErrors: errors, firstError: r.stdout.split("\n").find((l) => l.includes("error TS")) };
+};
 const fresh = (dir) => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -96,7 +106,8 @@ function generateAndCheck(contract, dir, withTsc = true) {
 }
 
 const machine = () => ({ cores: cpus().length, memGiB: Math.round(totalmem() / 2 ** 30), loadavg: loadavg().map((l) => Number(l.toFixed(2))) });
-const report = { date: new Date().toISOString(), node: process.version, distinct, machineAtStart: machine(), scaling: [], peers: null, diff: null };
+const git = (...a) => spawnSync("git", a, { encoding: "utf8" }).stdout.trim();
+const report = { date: new Date().toISOString(), node: process.version, commit: `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? " (with uncommitted changes)" : ""}`, distinct, machineAtStart: machine(), scaling: [], peers: null, diff: null };
 
 // 1. Scaling on the synthetic contract.
 for (const n of sizes) {
@@ -111,7 +122,7 @@ for (const n of sizes) {
 }
 
 // 2. Peers on the GitHub document.
-const importAvailable = contractgen("import-openapi", "--help").status === 0;
+const importAvailable = contractgen("import-openapi", "--help").stdout.includes("Usage: contractgen import-openapi");
 if (peers) {
   const doc = join(GITHUB, "api.github.com.json");
   const dir = fresh(join(root, "github"));
@@ -229,13 +240,17 @@ mkdirSync("bench/results", { recursive: true });
 writeFileSync("bench/results/scaling.json", `${JSON.stringify(report, null, 2)}\n`);
 
 const MB = (b) => (b === undefined ? "–" : (b / 1e6).toFixed(2));
-const run = (x) => (!x ? "–" : x.status === 0 ? `${x.seconds.toFixed(1)} s / ${x.peakMiB} MiB` : `failed (${x.error?.split("\n")[0] ?? `exit ${x.status}`})`);
+const cell = (s) => String(s).split("\n")[0].replace(/\|/g, "\\|").slice(0, 160);
+const run = (x) =>
+  !x ? "–"
+  : x.status !== 0 ? `failed (${cell(x.error ?? `exit ${x.status}`)})`
+  : `${x.seconds.toFixed(1)} s / ${x.peakMiB} MiB${x.typeErrors ? ` (${x.typeErrors} type errors, first: ${cell(x.firstError)})` : ""}`;
 const fx = (v, d = 2) => (v === undefined || Number.isNaN(v) ? "–" : v.toFixed(d));
 const load = (m) => `load average ${m.loadavg.join(" / ")} (1/5/15 min) on ${m.cores} cores, ${m.memGiB} GiB`;
 const md = [
   "# Scaling benchmark",
   "",
-  `${report.date}, Node ${process.version}. Machine at start: ${load(report.machineAtStart)}; at end: ${load(report.machineAtEnd)}.`,
+  `${report.date}, Node ${process.version}, contractgen ${report.commit}. Machine at start: ${load(report.machineAtStart)}; at end: ${load(report.machineAtEnd)}.`,
   "The machine is shared: ratios measured in this one run matter more than absolute times.",
   "Every step is its own process: wall / peak RSS (`/usr/bin/time`).",
   "",
@@ -293,7 +308,7 @@ if (report.diff) {
     "|---|---|---|---:|---:|---|",
     d.run
       ? `| ${d.old} | ${d.new} | ${run(d.run)} | ${d.findings ?? "–"} | ${d.findingsWithConsequences ?? "–"} | ${d.summary ? `${d.summary.breaking} / ${d.summary.warning} / ${d.summary.info}` : "–"} |`
-      : `| ${d.old} | ${d.new} | import failed: ${d.importFailed.map((s) => `${s.side}: ${s.error ?? s.status}`).join("; ")} | | | |`,
+      : `| ${d.old} | ${d.new} | import failed: ${d.importFailed.map((s) => `${s.side}: ${cell(s.error ?? s.status)}`).join("; ")} | | | |`,
     "",
   );
   if (!importAvailable) md.push("GitHub-size versions need import-openapi (not available): two synthetic versions instead.", "");
