@@ -160,6 +160,7 @@ if (peers) {
   } else {
     result.tools["contractgen (import-openapi → generate, every artefact)"] = { skipped: "import-openapi not available (branch i12b-import not merged yet)" };
   }
+  for (const [name, t] of Object.entries(result.tools)) log(`${name}: ${JSON.stringify(t)}`);
   report.peers = result;
 }
 
@@ -199,6 +200,7 @@ if (peers) {
     }
   } else entry.importFailed = sides.map((s) => ({ side: s.name, ...s.made }));
   report.diff = entry;
+  log(`diff: ${JSON.stringify(entry)}`);
 }
 report.machineAtEnd = machine();
 
