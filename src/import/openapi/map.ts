@@ -314,7 +314,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   }
   put(contract, "errors", taxonomy);
   put(contract, "operations", operations);
-  if (countExtensions(doc) > 0) review("keyword-dropped", "", `${countExtensions(doc)} x- extensions dropped (vendor annotations carry no contract meaning).`);
+  const extensions = countExtensions(doc);
+  if (extensions > 0) review("keyword-dropped", "", `${extensions} x- extensions dropped (vendor annotations carry no contract meaning).`);
   return { contract, items, operations: drafts.length, types: typeNames.size };
 }
 

@@ -35,7 +35,7 @@ export const REVIEW_KINDS = {
   "schema-too-deep": "Schemas nested deeper than the contract's limit, cut off to `{}`.",
   "ref-unresolved": "References that could not be resolved inside the bundled document: replaced by `{}`.",
   "error-bodies-dropped": "Error response bodies: the contract's error envelope replaces them.",
-  "openapi-warning": "Problems the OpenAPI validator reported as warnings.",
+  "openapi-problem": "Problems the OpenAPI validator (@redocly/openapi-core, structural rules) reported; the import went on.",
 } as const;
 
 export type ReviewKind = keyof typeof REVIEW_KINDS;
