@@ -97,6 +97,9 @@ export const DIAGNOSTIC_CODES = {
   // --- reads ---
   "pagination-field-missing": { severity: "error", title: "A pagination field is absent from the input or output schema.", hint: "Add the field to the schema named in the message, or fix the name in `pagination`." },
   "pagination-limit-inconsistent": { severity: "error", title: "The page-size limit disagrees with its schema.", hint: "Make `limit.max` equal the field's `maximum`, and `limit.default` at most `max`." },
+  "pagination-style-field": { severity: "error", title: "A pagination key belongs to another paging style.", hint: "Remove the key, or set `pagination.style` to the style that uses it." },
+  "pagination-items-omitted": { severity: "error", title: "`pagination.items` is omitted but the output is not an array.", hint: "Name the output array field in `pagination.items`; omit it only when the output schema itself is the array." },
+  "pagination-unbounded": { severity: "warning", title: "A paginated read has no known page-size bound.", hint: "Declare `pagination.limit` with `max` (and `maximum` on the limit field) so adapters and tests know the largest page." },
   "projection-field-missing": { severity: "error", title: "The projection's selection field is not an array input property.", hint: "Add the selection field to `input.properties` as an array of strings." },
   "projection-selectable-mismatch": { severity: "error", title: "The selection field's allowed values differ from `projection.selectable`.", hint: "Make the selection field's `items.enum` list exactly the selectable fields." },
   "projection-identity-optional": { severity: "warning", title: "An identity field is not required in the output.", hint: "Identity fields are always returned: list them in the item schema's `required`." },

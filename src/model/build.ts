@@ -233,12 +233,17 @@ function buildOperation(
     },
     pagination: page
       ? {
-          cursorField: page.cursor,
-          nextCursorField: page.nextCursor,
-          itemsField: page.items,
-          limitField: page.limit.field,
-          limitDefault: page.limit.default ?? null,
-          limitMax: page.limit.max,
+          style: page.style ?? "cursor",
+          cursorField: page.cursor ?? null,
+          nextCursorField: page.nextCursor ?? null,
+          nextLink: page.nextLink === undefined ? null : typeof page.nextLink === "string" ? { kind: "field", field: page.nextLink } : { kind: "header", header: "Link" },
+          pageField: page.page ?? null,
+          firstPage: page.firstPage ?? 1,
+          offsetField: page.offset ?? null,
+          itemsField: page.items ?? null,
+          limitField: page.limit?.field ?? null,
+          limitDefault: page.limit?.default ?? null,
+          limitMax: page.limit?.max ?? limitMaximum(op.input, page.limit?.field),
           totalField: page.total ?? null,
           partialField: page.partial ?? null,
           errorsField: page.errors ?? null,
@@ -296,4 +301,13 @@ export function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value as object)) deepFreeze(child);
   }
   return value;
+}
+
+/** The page-size bound written on the limit field itself (`maximum`), when the contract gives no `limit.max`. */
+function limitMaximum(input: unknown, field: string | undefined): number | null {
+  if (field === undefined || input === null || typeof input !== "object") return null;
+  const properties = (input as { properties?: unknown }).properties;
+  if (properties === null || typeof properties !== "object" || !Object.prototype.hasOwnProperty.call(properties, field)) return null;
+  const max = ((properties as Record<string, unknown>)[field] as { maximum?: unknown } | null)?.maximum;
+  return typeof max === "number" && Number.isInteger(max) && max >= 1 ? max : null;
 }

@@ -223,13 +223,30 @@ export interface OutcomesModel {
   readonly loc: SourceLocation;
 }
 
+export type PaginationStyle = "cursor" | "next-link" | "page" | "offset";
+
+/** Where a next-link traversal finds the next page's URL: an output field, or the RFC 8288 Link header. */
+export type NextLinkSource = { readonly kind: "field"; readonly field: string } | { readonly kind: "header"; readonly header: "Link" };
+
 export interface PaginationModel {
-  readonly cursorField: string;
-  readonly nextCursorField: string;
-  readonly itemsField: string;
-  readonly limitField: string;
+  readonly style: PaginationStyle;
+  /** Cursor style only (null otherwise). */
+  readonly cursorField: string | null;
+  readonly nextCursorField: string | null;
+  /** Next-link style only. */
+  readonly nextLink: NextLinkSource | null;
+  /** Page style only: the page-number input field and the number of the first page. */
+  readonly pageField: string | null;
+  readonly firstPage: 0 | 1;
+  /** Offset style only: the input field with the number of items to skip. */
+  readonly offsetField: string | null;
+  /** Null when the output itself is the page's array. */
+  readonly itemsField: string | null;
+  /** Null when the contract declares no page-size field (non-cursor styles). */
+  readonly limitField: string | null;
   readonly limitDefault: number | null;
-  readonly limitMax: number;
+  /** Null when the bound is unknown (non-cursor styles; validate warns `pagination-unbounded`). */
+  readonly limitMax: number | null;
   readonly totalField: string | null;
   readonly partialField: string | null;
   readonly errorsField: string | null;

@@ -37,6 +37,8 @@ export interface RawError {
   details?: unknown;
 }
 
+export type PaginationStyle = "cursor" | "next-link" | "page" | "offset";
+
 export interface RawOperation {
   summary: string;
   description?: string;
@@ -51,10 +53,16 @@ export interface RawOperation {
   preconditions?: Array<{ kind: "revision" | "value"; field: string; compares?: string; required?: boolean; error: string }>;
   outcomes?: { states?: Array<"completed" | "pending" | "rejected" | "unknown">; pollWith?: string; partial?: { field: string } };
   pagination?: {
-    cursor: string;
-    nextCursor: string;
-    items: string;
-    limit: { field: string; default?: number; max: number };
+    /** Omitted means cursor; the structure check then requires cursor, nextCursor, items and limit.max. */
+    style?: PaginationStyle;
+    cursor?: string;
+    nextCursor?: string;
+    nextLink?: string | { header: "Link" };
+    page?: string;
+    firstPage?: 0 | 1;
+    offset?: string;
+    items?: string;
+    limit?: { field: string; default?: number; max?: number };
     total?: string;
     partial?: string;
     errors?: string;
