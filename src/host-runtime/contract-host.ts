@@ -558,7 +558,8 @@ function consume(list: string[] | undefined, id: string): boolean {
 }
 
 function respond(status: number, body: string, headers: Record<string, string> = {}): HostResponse {
-  return { status, headers, body };
+  // 204 No Content has no body (RFC 9110 §15.3.5): the output is null, which clients read from the empty body.
+  return { status, headers, body: status === 204 ? "" : body };
 }
 
 function digest(token: string): string {

@@ -149,7 +149,12 @@ export interface HttpModel {
   readonly pathParams: readonly string[];
   /** Where each input property goes, in input-property order. */
   readonly bindings: readonly FieldBinding[];
+  /** The first declared success status (200 when none is): the one a reference host answers with. */
   readonly successStatus: number;
+  /** Every status that counts as success (`successStatus` as an integer or a list), in declaration order. */
+  readonly successStatuses: readonly number[];
+  /** The input field whose value is the whole request body (`http.body`), or null: body fields become its properties. */
+  readonly body: string | null;
   readonly loc: SourceLocation;
 }
 
@@ -164,6 +169,8 @@ export interface EffectsModel {
   readonly openWorld: boolean;
   /** The operation that undoes the effect (`effects.undo`), or null. */
   readonly undo: string | null;
+  /** Guessed by a tool (`effects.inferred: true`) and not reviewed by a person. */
+  readonly inferred: boolean;
   readonly loc: SourceLocation;
 }
 

@@ -43,6 +43,10 @@ export interface OperationSpec {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   readonly path: string;
   readonly bindings: readonly FieldBinding[];
+  /** Statuses that count as success (the contract's `successStatus`); absent: any 2xx. Another 2xx is refused. */
+  readonly successStatuses?: readonly number[];
+  /** The input field whose value is the whole JSON request body (`http.body`), or null: body fields are its properties. */
+  readonly bodyField?: string | null;
   readonly mutating: boolean;
   readonly idempotent: "natural" | "key" | "none";
   readonly keyField: string | null;
@@ -578,8 +582,24 @@ export class ContractClient {
         parsed = false;
       }
     }
+    if (response.ok && op.successStatuses && !op.successStatuses.includes(response.status)) {
+      // A 2xx the contract does not list (202 Accepted where 200 was promised) may mean "not done yet":
+      // neither a result nor proof that a mutation took effect.
+      throw new InternalError({
+        code: CLIENT_CODES.badResponse,
+        errorClass: "internal",
+        action: "stop_and_surface",
+        message: `${op.id} answered HTTP ${response.status}, which the contract does not list as a success (${op.successStatuses.join(", ")}).`,
+        operation: op.id,
+        operationId,
+        outcome: op.mutating ? "unknown" : "rejected",
+        status: response.status,
+        details: parsed ? body : null,
+      });
+    }
     if (response.ok) {
-      // A 2xx answer means a mutation took effect, whether or not its body is usable.
+      // A 2xx answer means a mutation took effect, whether or not its body is usable. An empty body
+      // (204, Content-Length 0) is null, which the output schema must admit.
       if (!parsed || !validate(body)) {
         const first = parsed ? validate.errors?.[0] : undefined;
         throw new InternalError({
@@ -695,7 +715,7 @@ export function buildRequest(op: OperationSpec, input: Input, baseUrl: string): 
   const query = new URLSearchParams();
   // Keys come from the contract: no prototype, so a field named `__proto__` is an ordinary key.
   const headers: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, { accept: "application/json" });
-  const body: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  let body: unknown = Object.create(null) as Record<string, unknown>;
   let hasBody = false;
   const text = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
   for (const binding of op.bindings) {
@@ -712,7 +732,9 @@ export function buildRequest(op: OperationSpec, input: Input, baseUrl: string): 
         headers[binding.name.toLowerCase()] = text(value);
         break;
       case "body":
-        body[binding.field] = value;
+        // The whole-body field is the body itself (an array, a scalar); other body fields are its properties.
+        if (binding.field === op.bodyField) body = value;
+        else (body as Record<string, unknown>)[binding.field] = value;
         hasBody = true;
         break;
     }

@@ -45,8 +45,8 @@ export interface RawOperation {
   toolset?: string;
   scopes?: string[];
   deprecated?: { since: string; sunset?: string; replacement?: string };
-  http: { method: string; path: string; query?: string[]; headers?: Record<string, string>; successStatus?: number };
-  effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean; undo?: string };
+  http: { method: string; path: string; query?: string[]; headers?: Record<string, string>; successStatus?: number | number[]; body?: string };
+  effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean; undo?: string; inferred?: boolean };
   idempotency?: { key: string; retention: string; scope?: "caller" | "tenant" | "global"; mismatchError?: string };
   preview?: { dryRun: string; default?: boolean; confirmToken: string; ttl: string; output?: unknown; invalidTokenError?: string; singleUse?: boolean; expiresAt?: string };
   target?: { type?: string; readWith?: string };

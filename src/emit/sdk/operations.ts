@@ -26,6 +26,8 @@ export function emitOperations(model: ContractModel): string {
       `  bindings: [`,
       ...op.http.bindings.map((b) => `    { field: ${literal(b.field)}, in: ${literal(b.in)}, name: ${literal(b.name)} },`),
       `  ],`,
+      `  successStatuses: [${op.http.successStatuses.join(", ")}],`,
+      ...(op.http.body !== null ? [`  bodyField: ${literal(op.http.body)},`] : []),
       `  mutating: ${op.effects.kind === "mutating"},`,
       `  idempotent: ${literal(op.effects.idempotent)},`,
       `  keyField: ${op.idempotency ? literal(op.idempotency.keyField) : "null"},`,
