@@ -17,6 +17,7 @@ export const REVIEW_KINDS = {
   "body-not-json": "Request bodies dropped: no JSON media type (multipart, form, binary…). The operation cannot send them.",
   "body-wrapped": "Request bodies kept whole under one input field (`http.body`): not an object, or a property collides with a parameter.",
   "response-not-json": "Success responses without a JSON media type: the output accepts any value.",
+  "response-body-ignored": "Bodies declared on 204/205 responses, which carry none: the output is null for them.",
   "success-status-assumed": "No explicit 2xx response: the success response was taken from `default` or `2XX`.",
   "error-range-dropped": "Error responses given as a range or `default` (4XX, 5XX, default): not mapped to error codes.",
   "error-class-guessed": "Error classes guessed for statuses without a conventional class.",
