@@ -180,7 +180,8 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
 function send(res: ServerResponse, requestId: string, response: HostResponse): void {
   res.writeHead(response.status, {
     "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(response.body),
+    // A 204 carries neither a body nor Content-Length (RFC 9110 §8.6).
+    ...(response.status === 204 ? {} : { "Content-Length": Buffer.byteLength(response.body) }),
     ...(requestId ? { "X-Request-Id": requestId } : {}),
     ...response.headers,
   });

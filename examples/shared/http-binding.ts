@@ -131,6 +131,11 @@ export function decodeInput(op: OperationModel, request: EncodedRequest): Decode
     } catch {
       return { input, problems: [...problems, { field: null, message: "The request body is not valid JSON." }] };
     }
+    // A whole-body field (http.body) is the body itself, whatever its JSON type.
+    if (op.http.body !== null) {
+      setField(input, op.http.body, body);
+      return { input, problems };
+    }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
       return { input, problems: [...problems, { field: null, message: "The request body must be a JSON object." }] };
     }

@@ -88,7 +88,7 @@ export function listPage<Row>(ctx: HandlerContext, validInput: object, source: P
 }
 
 /** The page size a request asked for, or the contract's default (the host already refused sizes above the max). */
-export function pageLimit(page: HostPagination, input: Readonly<Record<string, unknown>>): number {
+export function pageLimit(page: CursorPagination, input: Readonly<Record<string, unknown>>): number {
   const requested = input[page.limitField];
   return typeof requested === "number" ? requested : (page.limitDefault ?? page.limitMax);
 }
@@ -196,9 +196,16 @@ function after(order: readonly SortKey[], values: readonly unknown[]): Sql {
   );
 }
 
-function paginationOf(op: HostOperation): HostPagination {
-  if (!op.pagination) throw new Error(`${op.names.id} is not paginated.`);
-  return op.pagination;
+/** The reference platforms page by keyset cursor only, with a bounded page size. */
+type CursorPagination = HostPagination & { readonly cursorField: string; readonly nextCursorField: string; readonly itemsField: string; readonly limitField: string; readonly limitMax: number };
+
+function paginationOf(op: HostOperation): CursorPagination {
+  const p = op.pagination;
+  if (!p) throw new Error(`${op.names.id} is not paginated.`);
+  if (p.cursorField === null || p.nextCursorField === null || p.itemsField === null || p.limitField === null || p.limitMax === null) {
+    throw new Error(`${op.names.id}: the reference platforms page by cursor, with items and a bounded limit.`);
+  }
+  return p as CursorPagination;
 }
 
 function taskOf(op: HostOperation): HostTask {

@@ -70,6 +70,7 @@ export const DIAGNOSTIC_CODES = {
   "preview-expiry-field-missing": { severity: "error", title: "The preview's expiry field is not in its output.", hint: "Add the `preview.expiresAt` field to `preview.output` as a required string (format date-time), or drop `expiresAt`." },
   "undo-not-inverse": { severity: "error", title: "`effects.undo` names an operation that cannot undo this one.", hint: "Name a mutating operation whose input requires a field this operation's output returns (the result's identity)." },
   "effects-inconsistent": { severity: "error", title: "The effects contradict each other.", hint: "A read operation cannot be destructive and its idempotency is `natural`." },
+  "effects-inferred": { severity: "warning", title: "Effects were inferred by a tool and not reviewed.", hint: "Review each operation's `effects` (read or mutating, idempotency, destructive) and remove `inferred: true` once a person has checked them." },
 
   // --- names ---
   "operation-name-collision": { severity: "error", title: "Two operations get the same name once converted for an adapter.", hint: "Rename one operation; names must stay distinct in snake_case, camelCase and kebab-case." },
@@ -82,8 +83,12 @@ export const DIAGNOSTIC_CODES = {
   // --- transport ---
   "http-path-param-missing": { severity: "error", title: "A path parameter is not an input property.", hint: "Add the field to `input.properties` and `input.required`, or fix the path template." },
   "http-path-param-optional": { severity: "error", title: "A path parameter is optional in the input.", hint: "List the path parameter in `input.required`; a URL cannot have an empty segment." },
-  "http-binding-field-missing": { severity: "error", title: "A query or header binding names a field that is not an input property.", hint: "Add the field to `input.properties` or remove the binding." },
+  "http-binding-field-missing": { severity: "error", title: "A query, header or body binding names a field that is not an input property.", hint: "Add the field to `input.properties` or remove the binding." },
   "http-route-duplicate": { severity: "error", title: "Two operations share a method and path.", hint: "Give each operation its own route." },
+  "http-body-method": { severity: "error", title: "`http.body` is set on a GET operation.", hint: "A GET request has no body: bind the field to the query instead, or use POST, PUT, PATCH or DELETE." },
+  "http-body-field-unbound": { severity: "error", title: "With `http.body`, another input field has no place in the request.", hint: "The body is the `http.body` field alone: bind every other input field to the path, `http.query` or `http.headers`." },
+  "http-body-field-conflict": { severity: "error", title: "The `http.body` field is also bound to the path, query or a header.", hint: "Send the field in one place: drop it from the path template, `http.query` and `http.headers`, or choose another body field." },
+  "output-null-missing": { severity: "error", title: "A no-content success status is listed but the output does not admit null.", hint: "A 204 response has no body and the client returns null: write `output: { type: \"null\" }`, or `anyOf: [ {…}, { type: \"null\" } ]` when other statuses return a body." },
 
   // --- schemas ---
   "schema-invalid": { severity: "error", title: "A schema is not valid JSON Schema 2020-12.", hint: "Fix the schema keyword shown; see https://json-schema.org/draft/2020-12." },
@@ -97,6 +102,9 @@ export const DIAGNOSTIC_CODES = {
   // --- reads ---
   "pagination-field-missing": { severity: "error", title: "A pagination field is absent from the input or output schema.", hint: "Add the field to the schema named in the message, or fix the name in `pagination`." },
   "pagination-limit-inconsistent": { severity: "error", title: "The page-size limit disagrees with its schema.", hint: "Make `limit.max` equal the field's `maximum`, and `limit.default` at most `max`." },
+  "pagination-style-field": { severity: "error", title: "A pagination key belongs to another paging style.", hint: "Remove the key, or set `pagination.style` to the style that uses it." },
+  "pagination-items-omitted": { severity: "error", title: "`pagination.items` is omitted but the output is not an array.", hint: "Name the output array field in `pagination.items`; omit it only when the output schema itself is the array." },
+  "pagination-unbounded": { severity: "warning", title: "A paginated read has no known page-size bound.", hint: "Declare `pagination.limit` with `max` (and `maximum` on the limit field) so adapters and tests know the largest page." },
   "projection-field-missing": { severity: "error", title: "The projection's selection field is not an array input property.", hint: "Add the selection field to `input.properties` as an array of strings." },
   "projection-selectable-mismatch": { severity: "error", title: "The selection field's allowed values differ from `projection.selectable`.", hint: "Make the selection field's `items.enum` list exactly the selectable fields." },
   "projection-identity-optional": { severity: "warning", title: "An identity field is not required in the output.", hint: "Identity fields are always returned: list them in the item schema's `required`." },
@@ -119,6 +127,7 @@ export const DIAGNOSTIC_CODES = {
   // --- import-openapi (the OpenAPI document being imported, not a contract) ---
   "openapi-invalid": { severity: "error", title: "The OpenAPI document breaks the OpenAPI schema.", hint: "Fix the document at the position shown; `contractgen import-openapi` reads OpenAPI 3.0 and 3.1 as the specification defines them." },
   "openapi-version-unsupported": { severity: "error", title: "The document is not OpenAPI 3.0 or 3.1.", hint: "Convert a Swagger 2.0 document to OpenAPI 3 first (for example with swagger2openapi), then import it." },
+  "openapi-no-operations": { severity: "error", title: "The OpenAPI document has no operation a contract can hold.", hint: "A contract needs at least one GET, PUT, POST, DELETE or PATCH operation; webhooks and HEAD/OPTIONS/TRACE are not imported." },
   "openapi-ref-unresolved": { severity: "error", title: "A $ref of the OpenAPI document cannot be resolved.", hint: "Point $ref at an existing node; referenced files must lie under the document's folder, and URLs are never fetched." },
 } as const satisfies Record<string, { severity: "error" | "warning" | "info"; title: string; hint: string }>;
 

@@ -258,8 +258,8 @@ export class ContractHost {
       problems.push({ field: key, message: `${key} is required to execute ${op.names.id}` });
     }
     const page = op.pagination;
-    const limit = page ? input[page.limitField] : undefined;
-    if (page && typeof limit === "number" && limit > page.limitMax) {
+    const limit = page && page.limitField !== null ? input[page.limitField] : undefined;
+    if (page && page.limitField !== null && page.limitMax !== null && typeof limit === "number" && limit > page.limitMax) {
       problems.push({ field: page.limitField, message: `${page.limitField} must be <= ${page.limitMax}` });
     }
     const first = problems[0];
@@ -500,6 +500,8 @@ function project(op: HostOperation, input: Readonly<Record<string, unknown>>, ou
   };
   const itemsField = op.pagination?.itemsField;
   if (itemsField === undefined) return trim(output);
+  // A page that is itself the array: each element is an item.
+  if (itemsField === null) return Array.isArray(output) ? output.map(trim) : output;
   const page = output as Record<string, unknown>;
   const items = page[itemsField];
   return Array.isArray(items) ? { ...page, [itemsField]: items.map(trim) } : output;
@@ -556,7 +558,8 @@ function consume(list: string[] | undefined, id: string): boolean {
 }
 
 function respond(status: number, body: string, headers: Record<string, string> = {}): HostResponse {
-  return { status, headers, body };
+  // 204 No Content has no body (RFC 9110 §15.3.5): the output is null, which clients read from the empty body.
+  return { status, headers, body: status === 204 ? "" : body };
 }
 
 function digest(token: string): string {

@@ -51,12 +51,13 @@ export interface HostPrecondition {
 }
 
 export interface HostPagination {
-  readonly cursorField: string;
-  readonly nextCursorField: string;
-  readonly itemsField: string;
-  readonly limitField: string;
+  readonly cursorField: string | null;
+  readonly nextCursorField: string | null;
+  /** Null when the output itself is the page's array. */
+  readonly itemsField: string | null;
+  readonly limitField: string | null;
   readonly limitDefault: number | null;
-  readonly limitMax: number;
+  readonly limitMax: number | null;
   readonly totalField: string | null;
   readonly partialField: string | null;
   readonly errorsField: string | null;

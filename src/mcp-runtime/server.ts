@@ -43,16 +43,35 @@ export interface ToolSpec {
   readonly keyField: string | null;
   readonly defaultDryRun: boolean | null;
   /** A paginated read: the fields that say whether this page ends the answer. */
-  readonly page: {
-    readonly cursorField: string;
-    readonly nextCursorField: string;
-    readonly partialField: string | null;
-    readonly errorsField: string | null;
-  } | null;
+  readonly page: CursorPageSpec | StyledPageSpec | null;
   /** A bounded task: the fields that say whether the answer covers everything. */
   readonly task: { readonly completeField: string; readonly continuationField: string | null } | null;
   /** The SDK's precompiled input validator (the same one the client runs). */
   readonly validateInput: Validator;
+}
+
+/** A cursor-paginated read (the style before styles existed: no `style` key). */
+export interface CursorPageSpec {
+  readonly cursorField: string;
+  readonly nextCursorField: string;
+  readonly partialField: string | null;
+  readonly errorsField: string | null;
+}
+
+/** A read paginated by next link, page number or offset: one page per call, like cursors. */
+export interface StyledPageSpec {
+  readonly style: "next-link" | "page" | "offset";
+  /** The page or offset input field (null for next-link). */
+  readonly positionField: string | null;
+  readonly firstPage: 0 | 1;
+  /** Null when the output itself is the page's array. */
+  readonly itemsField: string | null;
+  readonly limitField: string | null;
+  readonly limitDefault: number | null;
+  /** Next-link style: the output field with the next URL, or null when the link is in the Link header. */
+  readonly nextLinkField: string | null;
+  readonly partialField: string | null;
+  readonly errorsField: string | null;
 }
 
 export interface McpDefinition {
@@ -85,10 +104,45 @@ function own(input: JsonObject, field: string): unknown {
   return Object.prototype.hasOwnProperty.call(input, field) ? input[field] : undefined;
 }
 
+/**
+ * Completeness of one page of a next-link, page or offset read. A page or offset page is the last
+ * when it holds fewer items than asked for (none, when the page size is unknown); a next link is
+ * followed by the SDK and the CLI's --all, not by this tool (its URL is not an argument).
+ */
+function styledPageCompleteness(name: string, page: StyledPageSpec, result: unknown, input: JsonObject): Completeness {
+  const out = (Array.isArray(result) ? {} : result) as JsonObject;
+  const listed = page.itemsField === null ? result : own(out, page.itemsField);
+  const count = Array.isArray(listed) ? listed.length : 0;
+  const reasons: string[] = [];
+  let continuation: string | null = null;
+  if (page.style === "next-link") {
+    if (page.nextLinkField === null) reasons.push(`${name} returns one page; further pages are named by the Link header, which only the SDK and the CLI (--all) follow`);
+    else if (typeof own(out, page.nextLinkField) === "string" && own(out, page.nextLinkField) !== "") reasons.push(`more pages: ${page.nextLinkField} names the next one, which only the SDK and the CLI (--all) follow`);
+  } else if (page.positionField !== null) {
+    const requested = page.limitField !== null ? own(input, page.limitField) : undefined;
+    const limit = typeof requested === "number" ? requested : page.limitDefault;
+    const given = own(input, page.positionField);
+    const at = typeof given === "number" ? given : page.style === "page" ? page.firstPage : 0;
+    const last = count === 0 || (limit !== null && count < limit);
+    if (!last) {
+      const next = page.style === "page" ? at + 1 : at + count;
+      continuation = String(next);
+      reasons.push(`more pages may follow: call ${name} again with the same arguments and ${page.positionField} = ${next}`);
+    }
+    const first = page.style === "page" ? page.firstPage : 0;
+    if (typeof given === "number" && given !== first) reasons.push(`this page continues a traversal: the answer is this page with the earlier ones, complete only if none of them was partial`);
+  }
+  if (page.partialField && own(out, page.partialField) === true) reasons.push(`this page is partial (${page.partialField} is true)`);
+  const errors = page.errorsField ? own(out, page.errorsField) : undefined;
+  if (Array.isArray(errors) && errors.length > 0) reasons.push(`this page reported ${errors.length} error(s) in ${page.errorsField}`);
+  return { complete: reasons.length === 0, continuation, reasons };
+}
+
 /** Completeness of one page or one task answer, from the fields the contract names. */
 export function completenessOf(spec: ToolSpec, result: unknown, input: JsonObject): Completeness | null {
   if (result === null || typeof result !== "object") return null;
   const out = result as JsonObject;
+  if (spec.page && "style" in spec.page) return styledPageCompleteness(spec.name, spec.page, result, input);
   if (spec.page) {
     const next = own(out, spec.page.nextCursorField);
     const partial = spec.page.partialField ? own(out, spec.page.partialField) === true : false;
@@ -167,7 +221,7 @@ export function summaryText(spec: ToolSpec, result: unknown, completeness: Compl
       // Identifiers first, then the other scalars the result holds at its top level, in its own order.
       const idLike = (k: string) => k === "id" || k.endsWith("_id") || k.endsWith("Id");
       const shown = [...entries.filter(([k]) => idLike(k)), ...entries.filter(([k]) => !idLike(k))]
-        .filter(([k]) => !spec.page || (k !== spec.page.nextCursorField && k !== spec.page.cursorField))
+        .filter(([k]) => !spec.page || ("style" in spec.page ? k !== spec.page.nextLinkField : k !== spec.page.nextCursorField && k !== spec.page.cursorField))
         // The completeness statement below says these in words.
         .filter(([k]) => !spec.task || (k !== spec.task.continuationField && k !== spec.task.completeField))
         .map(([k, v]) => [k, scalar(v)] as const)

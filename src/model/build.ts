@@ -1,5 +1,6 @@
 import type { CheckContext } from "../spec/context.js";
 import { pathParameters } from "../spec/checks/operations.js";
+import { successStatuses } from "../spec/checks/http.js";
 import { operationTarget } from "../spec/checks/references.js";
 import type { RawOperation } from "../spec/raw.js";
 import { MODEL_SCHEMA_KEYWORDS } from "../spec/checks/schemas.js";
@@ -129,6 +130,7 @@ function buildOperation(
     reversible: op.effects.reversible ?? (op.effects.undo !== undefined || !destructive),
     openWorld: op.effects.openWorld ?? false,
     undo: op.effects.undo ?? null,
+    inferred: op.effects.inferred === true,
     loc: loc("effects"),
   } as const;
 
@@ -138,10 +140,12 @@ function buildOperation(
   const headerFor = new Map(Object.entries(op.http.headers ?? {}));
   const queryFields = new Set(op.http.query ?? []);
   const queryByDefault = op.http.method === "GET" || op.http.method === "DELETE";
+  const statuses = successStatuses(op.http.successStatus);
   const bindings: FieldBinding[] = inputFields.map((field) => {
     if (pathParams.includes(field)) return { field, in: "path", name: field };
     const header = headerFor.get(field);
     if (header !== undefined) return { field, in: "header", name: header };
+    if (field === op.http.body) return { field, in: "body", name: field };
     if (queryFields.has(field) || queryByDefault) return { field, in: "query", name: field };
     return { field, in: "body", name: field };
   });
@@ -179,7 +183,9 @@ function buildOperation(
       path: op.http.path,
       pathParams,
       bindings,
-      successStatus: op.http.successStatus ?? 200,
+      successStatus: statuses[0]!,
+      successStatuses: statuses,
+      body: op.http.body ?? null,
       loc: loc("http"),
     },
     effects,
@@ -233,12 +239,17 @@ function buildOperation(
     },
     pagination: page
       ? {
-          cursorField: page.cursor,
-          nextCursorField: page.nextCursor,
-          itemsField: page.items,
-          limitField: page.limit.field,
-          limitDefault: page.limit.default ?? null,
-          limitMax: page.limit.max,
+          style: page.style ?? "cursor",
+          cursorField: page.cursor ?? null,
+          nextCursorField: page.nextCursor ?? null,
+          nextLink: page.nextLink === undefined ? null : typeof page.nextLink === "string" ? { kind: "field", field: page.nextLink } : { kind: "header", header: "Link" },
+          pageField: page.page ?? null,
+          firstPage: page.firstPage ?? 1,
+          offsetField: page.offset ?? null,
+          itemsField: page.items ?? null,
+          limitField: page.limit?.field ?? null,
+          limitDefault: page.limit?.default ?? null,
+          limitMax: page.limit?.max ?? limitMaximum(op.input, page.limit?.field),
           totalField: page.total ?? null,
           partialField: page.partial ?? null,
           errorsField: page.errors ?? null,
@@ -296,4 +307,13 @@ export function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value as object)) deepFreeze(child);
   }
   return value;
+}
+
+/** The page-size bound written on the limit field itself (`maximum`), when the contract gives no `limit.max`. */
+function limitMaximum(input: unknown, field: string | undefined): number | null {
+  if (field === undefined || input === null || typeof input !== "object") return null;
+  const properties = (input as { properties?: unknown }).properties;
+  if (properties === null || typeof properties !== "object" || !Object.prototype.hasOwnProperty.call(properties, field)) return null;
+  const max = ((properties as Record<string, unknown>)[field] as { maximum?: unknown } | null)?.maximum;
+  return typeof max === "number" && Number.isInteger(max) && max >= 1 ? max : null;
 }

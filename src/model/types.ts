@@ -149,7 +149,12 @@ export interface HttpModel {
   readonly pathParams: readonly string[];
   /** Where each input property goes, in input-property order. */
   readonly bindings: readonly FieldBinding[];
+  /** The first declared success status (200 when none is): the one a reference host answers with. */
   readonly successStatus: number;
+  /** Every status that counts as success (`successStatus` as an integer or a list), in declaration order. */
+  readonly successStatuses: readonly number[];
+  /** The input field whose value is the whole request body (`http.body`), or null: body fields become its properties. */
+  readonly body: string | null;
   readonly loc: SourceLocation;
 }
 
@@ -164,6 +169,8 @@ export interface EffectsModel {
   readonly openWorld: boolean;
   /** The operation that undoes the effect (`effects.undo`), or null. */
   readonly undo: string | null;
+  /** Guessed by a tool (`effects.inferred: true`) and not reviewed by a person. */
+  readonly inferred: boolean;
   readonly loc: SourceLocation;
 }
 
@@ -223,13 +230,30 @@ export interface OutcomesModel {
   readonly loc: SourceLocation;
 }
 
+export type PaginationStyle = "cursor" | "next-link" | "page" | "offset";
+
+/** Where a next-link traversal finds the next page's URL: an output field, or the RFC 8288 Link header. */
+export type NextLinkSource = { readonly kind: "field"; readonly field: string } | { readonly kind: "header"; readonly header: "Link" };
+
 export interface PaginationModel {
-  readonly cursorField: string;
-  readonly nextCursorField: string;
-  readonly itemsField: string;
-  readonly limitField: string;
+  readonly style: PaginationStyle;
+  /** Cursor style only (null otherwise). */
+  readonly cursorField: string | null;
+  readonly nextCursorField: string | null;
+  /** Next-link style only. */
+  readonly nextLink: NextLinkSource | null;
+  /** Page style only: the page-number input field and the number of the first page. */
+  readonly pageField: string | null;
+  readonly firstPage: 0 | 1;
+  /** Offset style only: the input field with the number of items to skip. */
+  readonly offsetField: string | null;
+  /** Null when the output itself is the page's array. */
+  readonly itemsField: string | null;
+  /** Null when the contract declares no page-size field (non-cursor styles). */
+  readonly limitField: string | null;
   readonly limitDefault: number | null;
-  readonly limitMax: number;
+  /** Null when the bound is unknown (non-cursor styles; validate warns `pagination-unbounded`). */
+  readonly limitMax: number | null;
   readonly totalField: string | null;
   readonly partialField: string | null;
   readonly errorsField: string | null;

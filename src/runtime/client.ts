@@ -21,7 +21,7 @@ import {
 } from "./errors.js";
 import { hashValue, intentParameters } from "./hash.js";
 import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
-import { type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
+import { type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
 import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
 
@@ -43,13 +43,17 @@ export interface OperationSpec {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   readonly path: string;
   readonly bindings: readonly FieldBinding[];
+  /** Statuses that count as success (the contract's `successStatus`); absent: any 2xx. Another 2xx is refused. */
+  readonly successStatuses?: readonly number[];
+  /** The input field whose value is the whole JSON request body (`http.body`), or null: body fields are its properties. */
+  readonly bodyField?: string | null;
   readonly mutating: boolean;
   readonly idempotent: "natural" | "key" | "none";
   readonly keyField: string | null;
   /** How long the platform keeps an operation key and its outcome (the contract's idempotency retention). */
   readonly keyRetentionMs?: number;
   readonly preview: { readonly dryRunField: string; readonly confirmTokenField: string; readonly defaultDryRun: boolean } | null;
-  readonly pagination: (PageShape & { readonly limitField: string; readonly limitMax: number }) | null;
+  readonly pagination: (PageShape & { readonly limitField: string | null; readonly limitMax: number | null; readonly limitDefault?: number | null }) | null;
   readonly errors: readonly string[];
   readonly validateInput: Validator;
   readonly validateOutput: Validator;
@@ -95,6 +99,13 @@ export interface CallOptions {
 }
 
 type Input = Record<string, unknown>;
+
+/** How a page request differs from a plain call: a next link to GET instead of the input's URL, and who sees the response. */
+interface Exchange {
+  readonly url: string | null;
+  /** The request URL and the response (a paginator reads its Link header only). */
+  readonly seen: (url: string, response: Response) => void;
+}
 
 /** An input field's own value: a field named like an Object.prototype member (`constructor`) is absent unless the caller set it. */
 function field(input: Input, name: string): unknown {
@@ -326,18 +337,60 @@ export class ContractClient {
     const page = op.pagination;
     if (!page) throw new TypeError(`${op.id} is not paginated`);
     const given = input as Input;
-    const start = typeof given[page.cursorField] === "string" ? (given[page.cursorField] as string) : null;
+    const style = page.style ?? "cursor";
+    if (style === "cursor") {
+      const cursorField = page.cursorField!;
+      const start = typeof given[cursorField] === "string" ? (given[cursorField] as string) : null;
+      return new Paginator<T>(
+        async (cursor, signal) => {
+          const pageInput: Input = { ...given };
+          if (cursor === null) delete pageInput[cursorField];
+          else pageInput[cursorField] = cursor;
+          return this.call<Record<string, unknown>>(op, pageInput, { signal });
+        },
+        page,
+        bounds,
+        start,
+      );
+    }
+    // Page and offset positions live in an input field; a next-link position is the URL itself.
+    const positionField = style === "page" ? (page.pageField ?? null) : style === "offset" ? (page.offsetField ?? null) : null;
+    const given_ = positionField !== null ? field(given, positionField) : undefined;
+    const start: PagePosition = typeof bounds.resumeFrom === "string" || typeof bounds.resumeFrom === "number" ? bounds.resumeFrom : Number.isInteger(given_) ? (given_ as number) : null;
+    const requested = page.limitField !== null ? field(given, page.limitField) : undefined;
+    const limit = typeof requested === "number" ? requested : (page.limitDefault ?? null);
     return new Paginator<T>(
-      async (cursor, signal) => {
+      async (position, signal) => {
+        if (style === "next-link" && typeof position === "string") return this.readPage(op, given, position, signal);
         const pageInput: Input = { ...given };
-        if (cursor === null) delete pageInput[page.cursorField];
-        else pageInput[page.cursorField] = cursor;
-        return this.call<Record<string, unknown>>(op, pageInput, { signal });
+        if (positionField !== null && typeof position === "number") pageInput[positionField] = position;
+        return this.readPage(op, pageInput, null, signal);
       },
       page,
       bounds,
       start,
+      { limit },
     );
+  }
+
+  /**
+   * One page of a non-cursor traversal with the URL it came from and its Link header. `url` is a
+   * next link the paginator already checked (same origin as the first request); it is checked
+   * again here against the base URL before any credential is attached.
+   */
+  private async readPage(op: OperationSpec, input: Input, url: string | null, signal: AbortSignal | undefined): Promise<PageResponse> {
+    const options: CallOptions = signal ? { signal } : {};
+    this.endpoint(op, null);
+    this.timeoutMs(op, options, null);
+    if (url === null) this.validateInput(op, input, null);
+    let seen = { url: "", link: null as string | null };
+    const body = await this.sendWithRetries(op, input, options, null, op.validateOutput, {
+      url,
+      seen: (requestUrl, response) => {
+        seen = { url: requestUrl, link: response.headers.get("link") };
+      },
+    });
+    return new PageResponse(body, seen.url, seen.link);
   }
 
   /** Keyed mutation: the journal records the intent before the first byte is sent. */
@@ -418,13 +471,13 @@ export class ContractClient {
     }
   }
 
-  private async sendWithRetries(op: OperationSpec, input: Input, options: CallOptions, key: string | null, validate: Validator): Promise<unknown> {
+  private async sendWithRetries(op: OperationSpec, input: Input, options: CallOptions, key: string | null, validate: Validator, exchange?: Exchange): Promise<unknown> {
     const requestId = randomUUID();
     // Only operations that are safe to repeat are retried: reads, naturally idempotent and keyed ones.
     const repeatable = !op.mutating || op.idempotent !== "none";
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.sendOnce(op, input, options, key, requestId, validate);
+        return await this.sendOnce(op, input, options, key, requestId, validate, exchange);
       } catch (e) {
         const error = e as ContractError;
         const retryable = typeof error.retryable === "boolean" && error.retryable && !(error instanceof UnknownOutcomeError);
@@ -455,22 +508,36 @@ export class ContractClient {
   }
 
   /** One attempt; what it returns or throws has every credential value it sent redacted. */
-  private async sendOnce(op: OperationSpec, input: Input, options: CallOptions, key: string | null, requestId: string, validate: Validator): Promise<unknown> {
+  private async sendOnce(op: OperationSpec, input: Input, options: CallOptions, key: string | null, requestId: string, validate: Validator, exchange?: Exchange): Promise<unknown> {
     const redactor = this.redactor();
     try {
-      return redactor.value(await this.attempt(op, input, options, key, requestId, validate), false);
+      return redactor.value(await this.attempt(op, input, options, key, requestId, validate, exchange), false);
     } catch (e) {
       throw e instanceof ContractError ? e.redact(redactor) : e;
     }
   }
 
   /** Build the request (nothing sent yet: any failure is a rejection), then send it once. */
-  private prepare(op: OperationSpec, input: Input, options: CallOptions, operationId: string, requestId: string): { url: string; init: RequestInit } {
+  private prepare(op: OperationSpec, input: Input, options: CallOptions, operationId: string, requestId: string, exchange?: Exchange): { url: string; init: RequestInit } {
     const { base } = this.endpoint(op, operationId);
+    if (exchange?.url != null && new URL(exchange.url).origin !== new URL(base).origin) {
+      // The credential goes only to the platform's own origin (the paginator refuses such links first).
+      throw new InvalidInputError({
+        code: CLIENT_CODES.requestInvalid,
+        errorClass: "invalid_input",
+        action: "fix_field",
+        message: `${op.id}: a next-page link points outside ${new URL(base).origin}; nothing was sent.`,
+        operation: op.id,
+        operationId,
+        outcome: "rejected",
+      });
+    }
     const timeout = AbortSignal.timeout(this.timeoutMs(op, options, operationId));
     const credential = this.credential(op, operationId);
     try {
-      const request = buildRequest(op, input, base);
+      const built = buildRequest(op, input, base);
+      // A next link replaces the URL (its query included); header bindings still apply.
+      const request = exchange?.url != null ? { ...built, method: "GET", url: exchange.url, body: undefined } : built;
       const init: RequestInit = {
         method: request.method,
         headers: { ...this.options.headers, ...request.headers, ...credential, "x-request-id": requestId },
@@ -492,9 +559,9 @@ export class ContractClient {
     }
   }
 
-  private async attempt(op: OperationSpec, input: Input, options: CallOptions, key: string | null, requestId: string, validate: Validator): Promise<unknown> {
+  private async attempt(op: OperationSpec, input: Input, options: CallOptions, key: string | null, requestId: string, validate: Validator, exchange?: Exchange): Promise<unknown> {
     const operationId = key ?? requestId;
-    const { url, init } = this.prepare(op, input, options, operationId, requestId);
+    const { url, init } = this.prepare(op, input, options, operationId, requestId, exchange);
 
     let response: Response;
     let text: string;
@@ -515,8 +582,24 @@ export class ContractClient {
         parsed = false;
       }
     }
+    if (response.ok && op.successStatuses && !op.successStatuses.includes(response.status)) {
+      // A 2xx the contract does not list (202 Accepted where 200 was promised) may mean "not done yet":
+      // neither a result nor proof that a mutation took effect.
+      throw new InternalError({
+        code: CLIENT_CODES.badResponse,
+        errorClass: "internal",
+        action: "stop_and_surface",
+        message: `${op.id} answered HTTP ${response.status}, which the contract does not list as a success (${op.successStatuses.join(", ")}).`,
+        operation: op.id,
+        operationId,
+        outcome: op.mutating ? "unknown" : "rejected",
+        status: response.status,
+        details: parsed ? body : null,
+      });
+    }
     if (response.ok) {
-      // A 2xx answer means a mutation took effect, whether or not its body is usable.
+      // A 2xx answer means a mutation took effect, whether or not its body is usable. An empty body
+      // (204, Content-Length 0) is null, which the output schema must admit.
       if (!parsed || !validate(body)) {
         const first = parsed ? validate.errors?.[0] : undefined;
         throw new InternalError({
@@ -531,6 +614,7 @@ export class ContractClient {
           details: parsed ? validate.errors : null,
         });
       }
+      exchange?.seen(url, response);
       return body;
     }
     throw this.responseError(op, response, parsed ? body : null, key, operationId);
@@ -631,7 +715,7 @@ export function buildRequest(op: OperationSpec, input: Input, baseUrl: string): 
   const query = new URLSearchParams();
   // Keys come from the contract: no prototype, so a field named `__proto__` is an ordinary key.
   const headers: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, { accept: "application/json" });
-  const body: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  let body: unknown = Object.create(null) as Record<string, unknown>;
   let hasBody = false;
   const text = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
   for (const binding of op.bindings) {
@@ -648,7 +732,9 @@ export function buildRequest(op: OperationSpec, input: Input, baseUrl: string): 
         headers[binding.name.toLowerCase()] = text(value);
         break;
       case "body":
-        body[binding.field] = value;
+        // The whole-body field is the body itself (an array, a scalar); other body fields are its properties.
+        if (binding.field === op.bodyField) body = value;
+        else (body as Record<string, unknown>)[binding.field] = value;
         hasBody = true;
         break;
     }

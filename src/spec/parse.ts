@@ -5,6 +5,7 @@ import { checkCatalogBudget } from "./checks/budget.js";
 import { checkBehaviour } from "./checks/behaviour.js";
 import { checkErrorFields, checkPreviewKey } from "./checks/behaviour-modes.js";
 import { checkHeader } from "./checks/header.js";
+import { checkHttpBody, checkInferredEffects, checkNoContentOutput } from "./checks/http.js";
 import { checkErrorReferences, checkOperationSet, checkTransport } from "./checks/operations.js";
 import { checkReads } from "./checks/reads.js";
 import { checkPreconditionTargets, checkPreviewOutput, checkUndo } from "./checks/references.js";
@@ -41,6 +42,9 @@ export const SEMANTIC_CHECKS: readonly Check[] = [
   checkPreconditionTargets,
   checkUndo,
   checkPreviewOutput,
+  checkHttpBody,
+  checkNoContentOutput,
+  checkInferredEffects,
 ];
 
 /** Read, check and model one contract file. Never throws on bad input. */

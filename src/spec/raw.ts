@@ -37,24 +37,32 @@ export interface RawError {
   details?: unknown;
 }
 
+export type PaginationStyle = "cursor" | "next-link" | "page" | "offset";
+
 export interface RawOperation {
   summary: string;
   description?: string;
   toolset?: string;
   scopes?: string[];
   deprecated?: { since: string; sunset?: string; replacement?: string };
-  http: { method: string; path: string; query?: string[]; headers?: Record<string, string>; successStatus?: number };
-  effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean; undo?: string };
+  http: { method: string; path: string; query?: string[]; headers?: Record<string, string>; successStatus?: number | number[]; body?: string };
+  effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean; undo?: string; inferred?: boolean };
   idempotency?: { key: string; retention: string; scope?: "caller" | "tenant" | "global"; mismatchError?: string };
   preview?: { dryRun: string; default?: boolean; confirmToken: string; ttl: string; output?: unknown; invalidTokenError?: string; singleUse?: boolean; expiresAt?: string };
   target?: { type?: string; readWith?: string };
   preconditions?: Array<{ kind: "revision" | "value"; field: string; compares?: string; required?: boolean; error: string }>;
   outcomes?: { states?: Array<"completed" | "pending" | "rejected" | "unknown">; pollWith?: string; partial?: { field: string } };
   pagination?: {
-    cursor: string;
-    nextCursor: string;
-    items: string;
-    limit: { field: string; default?: number; max: number };
+    /** Omitted means cursor; the structure check then requires cursor, nextCursor, items and limit.max. */
+    style?: PaginationStyle;
+    cursor?: string;
+    nextCursor?: string;
+    nextLink?: string | { header: "Link" };
+    page?: string;
+    firstPage?: 0 | 1;
+    offset?: string;
+    items?: string;
+    limit?: { field: string; default?: number; max?: number };
     total?: string;
     partial?: string;
     errors?: string;

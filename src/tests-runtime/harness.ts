@@ -33,6 +33,10 @@ export interface OperationSpec {
   readonly path: string;
   readonly bindings: readonly BindingSpec[];
   readonly successStatus: number;
+  /** Every status that counts as success (`successStatus` as a list); absent in specs emitted before lists existed. */
+  readonly successStatuses?: readonly number[];
+  /** The input field sent as the whole JSON body (`http.body`); absent or null: body fields are its properties. */
+  readonly body?: string | null;
   readonly kind: "read" | "mutating";
   readonly input: Schema;
   readonly output: Schema;
@@ -243,6 +247,8 @@ export class Harness {
     const query = new URLSearchParams();
     const headers = new Headers({ accept: "application/json", "x-request-id": randomUUID() });
     let body: Record<string, unknown> | undefined;
+    // The whole-body field's value is the body itself (an array, a scalar), kept apart from body fields.
+    let whole: { value: unknown } | undefined;
     const bound = new Set<string>();
     for (const b of op.bindings) {
       bound.add(b.field);
@@ -253,21 +259,25 @@ export class Harness {
         if (Array.isArray(value)) for (const v of value) query.append(b.name, queryValue(v));
         else query.append(b.name, queryValue(value));
       } else if (b.in === "header") headers.set(b.name, queryValue(value));
+      else if (b.field === op.body) whole = { value };
       else setOwn((body ??= Object.create(null) as Record<string, unknown>), b.name, value);
     }
     // Fields the contract does not bind (the "extra property" cases) travel in the body, or the query of a GET.
     for (const [field, value] of Object.entries(input)) {
       if (bound.has(field)) continue;
-      if (op.method === "GET" || op.method === "DELETE") query.append(field, queryValue(value));
+      // A whole body has no room for another field: it goes to the query, where the server must refuse it.
+      if (op.method === "GET" || op.method === "DELETE" || (op.body ?? null) !== null) query.append(field, queryValue(value));
       else setOwn((body ??= Object.create(null) as Record<string, unknown>), field, value);
     }
     const token = options.token === undefined ? this.fixture.token : (options.token ?? undefined);
     if (token !== undefined && this.contract.auth.type === "bearer") headers.set("authorization", `Bearer ${token}`);
     if (token !== undefined && this.contract.auth.type === "apiKey" && this.contract.auth.header) headers.set(this.contract.auth.header, token);
-    if (body !== undefined) headers.set("content-type", "application/json");
+    const sent: unknown = whole !== undefined ? whole.value : body;
+    const hasBody = whole !== undefined || body !== undefined;
+    if (hasBody) headers.set("content-type", "application/json");
     const qs = query.toString();
     const url = `${this.fixture.baseUrl.replace(/\/+$/, "")}${path}${qs ? `?${qs}` : ""}`;
-    const response = await fetch(url, { method: op.method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const response = await fetch(url, { method: op.method, headers, ...(hasBody ? { body: JSON.stringify(sent) } : {}) });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -275,7 +285,7 @@ export class Harness {
     } catch {
       // Not JSON: kept as text, and reported by whichever check expected JSON.
     }
-    return { request: { method: op.method, url, body }, status: response.status, headers: response.headers, body: parsed };
+    return { request: { method: op.method, url, body: sent }, status: response.status, headers: response.headers, body: parsed };
   }
 
   validator(schema: Schema): ValidateFunction {
@@ -292,14 +302,20 @@ export class Harness {
     if (exchange.status < 200 || exchange.status > 299) {
       // An error is still checked against the taxonomy first: an undeclared code is the sharper message.
       if (exchange.status >= 400) this.expectDeclaredError(op, exchange);
-      throw violation(`${op.id}: expected ${what} (${op.successStatus}), got ${exchange.status}`, exchange);
+      throw violation(`${op.id}: expected ${what} (${(op.successStatuses ?? [op.successStatus]).join(" or ")}), got ${exchange.status}`, exchange);
     }
+    // A result (not a preview) comes with one of the listed statuses.
+    if (schema === op.output && op.successStatuses && !op.successStatuses.includes(exchange.status)) {
+      throw violation(`${op.id}: expected ${what} with status ${op.successStatuses.join(" or ")}, got ${exchange.status}, which the contract does not list`, exchange);
+    }
+    // No body (204, Content-Length 0) is the result null, as the SDK reads it.
+    const result = exchange.body === undefined ? null : exchange.body;
     const validate = this.validator(schema);
-    if (!validate(exchange.body)) {
+    if (!validate(result)) {
       const e = validate.errors?.[0];
       throw violation(`${op.id}: response does not match the declared output schema: ${e?.instancePath || "/"} ${e?.message ?? ""}`, exchange);
     }
-    return exchange.body as Record<string, unknown>;
+    return result as Record<string, unknown>;
   }
 
   /**

@@ -9,6 +9,7 @@ import { commonOperations } from "./_pairs.js";
 function effective(side: DiffSide, id: string): { size: number | null; path: string[] } {
   const p = side.operation(id)!.pagination!;
   if (p.limitDefault !== null) return { size: p.limitDefault, path: ["operations", id, "pagination", "limit", "default"] };
+  if (p.limitField === null) return { size: null, path: ["operations", id, "pagination"] };
   const schemaDefault = side.get(["operations", id, "input", "properties", p.limitField, "default"]);
   if (typeof schemaDefault === "string") {
     const value: unknown = JSON.parse(schemaDefault);

@@ -4,7 +4,7 @@
  * (src/budget/catalog.ts) counts exactly these entries, so the estimate is what a client loads.
  */
 import type { ToolSpec } from "../../mcp-runtime/server.js";
-import type { ContractModel, ErrorModel, JsonSchema, OperationModel, RecoveryAction } from "../../model/types.js";
+import type { ContractModel, ErrorModel, JsonSchema, OperationModel, PaginationModel, RecoveryAction } from "../../model/types.js";
 import { mcpBearerEnv } from "../../model/naming.js";
 import { isSchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
@@ -115,7 +115,9 @@ function behaviour(model: ContractModel, op: OperationModel): string[] {
   }
   if (op.pagination) {
     const g = op.pagination;
-    lines.push(`One page per call: unless ${g.nextCursorField} is null, call again with ${g.cursorField}=${g.nextCursorField}; the result states whether the answer is complete.`);
+    if (g.style === "cursor") lines.push(`One page per call: unless ${g.nextCursorField} is null, call again with ${g.cursorField}=${g.nextCursorField}; the result states whether the answer is complete.`);
+    else if (g.style === "next-link") lines.push("One page per call (the first): further pages are reached by a next link this tool does not follow; the result states whether the answer is complete.");
+    else lines.push(`One page per call: a page with fewer items than asked for is the last; otherwise call again with ${g.style === "page" ? `${g.pageField} + 1` : `${g.offsetField} + the items received`}; the result states whether the answer is complete.`);
   }
   if (op.task) {
     const t = op.task;
@@ -193,9 +195,7 @@ export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spe
       confirmTokenField: op.preview?.confirmTokenField ?? null,
       keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
       defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
-      page: op.pagination
-        ? { cursorField: op.pagination.cursorField, nextCursorField: op.pagination.nextCursorField, partialField: op.pagination.partialField, errorsField: op.pagination.errorsField }
-        : null,
+      page: pageSpec(op.pagination),
       task: op.task ? { completeField: op.task.completeField, continuationField: op.task.continuationField } : null,
     };
     return { op, spec };
@@ -275,4 +275,21 @@ import { mcpDefinition } from "./server.js";
 
 await runMcpMain(mcpDefinition(), ${literalBlock(info, 0)});
 `;
+}
+
+/** What the MCP server needs to state a page's completeness (cursor keeps its original shape). */
+function pageSpec(p: PaginationModel | null): ToolSpec["page"] {
+  if (p === null) return null;
+  if (p.style === "cursor") return { cursorField: p.cursorField!, nextCursorField: p.nextCursorField!, partialField: p.partialField, errorsField: p.errorsField };
+  return {
+    style: p.style,
+    positionField: p.style === "page" ? p.pageField : p.style === "offset" ? p.offsetField : null,
+    firstPage: p.firstPage,
+    itemsField: p.itemsField,
+    limitField: p.limitField,
+    limitDefault: p.limitDefault,
+    nextLinkField: p.nextLink?.kind === "field" ? p.nextLink.field : null,
+    partialField: p.partialField,
+    errorsField: p.errorsField,
+  };
 }

@@ -1,5 +1,5 @@
 import { IndentationText, type MethodDeclarationStructure, type OptionalKind, Project } from "ts-morph";
-import type { ContractModel, OperationModel } from "../../model/types.js";
+import type { ContractModel, OperationModel, PaginationModel } from "../../model/types.js";
 import { docLines, generatedHeader, literal } from "../shared/literals.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
 import { clientClassName, clientMethodNames } from "./names.js";
@@ -84,14 +84,11 @@ export function emitClient(model: ContractModel): string {
           { name: "input", type: inputType(op, [], []) },
           { name: "bounds", type: "TraversalBounds" },
         ],
-        returnType: `Paginator<NonNullable<T.${types.output}[${literal(op.pagination.itemsField)}]>[number]>`,
-        docs: [
-          {
-            description: docLines(
-              `Every page of \`${m.call}\` within explicit bounds (at most ${op.pagination.limitMax} items per page), starting from \`${op.pagination.cursorField}\` when given (e.g. a previous traversal's \`continuation\`). Iterate it, or \`collect()\` it for the items plus whether the traversal is complete (final cursor null, no partial pages or page errors, items matching the declared total).`,
-            ),
-          },
-        ],
+        returnType:
+          op.pagination.itemsField === null
+            ? `Paginator<T.${types.output}[number]>`
+            : `Paginator<NonNullable<T.${types.output}[${literal(op.pagination.itemsField)}]>[number]>`,
+        docs: [{ description: docLines(traversalDoc(m.call, op.pagination)) }],
         statements: `return this.core.paginate(${descriptor}, input, bounds);`,
       });
     }
@@ -123,4 +120,19 @@ export function emitClient(model: ContractModel): string {
     `import type * as T from "./types.js";`,
   ].join("\n");
   return `${generatedHeader(model.name, model.version)}${imports}\n\n${body}\n`;
+}
+
+/** What the traversal method does, in the words of its paging style. */
+function traversalDoc(call: string, p: PaginationModel): string {
+  const bound = p.limitMax === null ? "" : ` (at most ${p.limitMax} items per page)`;
+  const rest = "Iterate it, or `collect()` it for the items plus whether the traversal is complete";
+  switch (p.style) {
+    case "cursor":
+      return `Every page of \`${call}\` within explicit bounds${bound}, starting from \`${p.cursorField}\` when given (e.g. a previous traversal's \`continuation\`). ${rest} (final cursor null, no partial pages or page errors, items matching the declared total).`;
+    case "next-link":
+      return `Every page of \`${call}\` within explicit bounds${bound}, following each page's next link (${p.nextLink?.kind === "header" ? "the Link header, rel=\"next\"" : `\`${p.nextLink?.kind === "field" ? p.nextLink.field : ""}\``}) on the platform's origin only; \`bounds.resumeFrom\` takes a previous traversal's \`continuation\`. ${rest} (no next link left, no partial pages or page errors, items matching the declared total).`;
+    case "page":
+    case "offset":
+      return `Every page of \`${call}\` within explicit bounds${bound}, advancing \`${p.style === "page" ? p.pageField : p.offsetField}\` ${p.style === "page" ? `from page ${p.firstPage}` : "by the items received"} (or from it when given, or from \`bounds.resumeFrom\`). ${rest} (ended by a short or empty page or the declared total, no partial pages or page errors, items matching the declared total).`;
+  }
 }

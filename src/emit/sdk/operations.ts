@@ -1,4 +1,4 @@
-import type { ContractModel, OperationModel } from "../../model/types.js";
+import type { ContractModel, OperationModel, PaginationModel } from "../../model/types.js";
 import { safeIdentifier } from "../../model/naming.js";
 import { generatedHeader, literal } from "../shared/literals.js";
 import { validatorName } from "./validators.js";
@@ -26,6 +26,8 @@ export function emitOperations(model: ContractModel): string {
       `  bindings: [`,
       ...op.http.bindings.map((b) => `    { field: ${literal(b.field)}, in: ${literal(b.in)}, name: ${literal(b.name)} },`),
       `  ],`,
+      `  successStatuses: [${op.http.successStatuses.join(", ")}],`,
+      ...(op.http.body !== null ? [`  bodyField: ${literal(op.http.body)},`] : []),
       `  mutating: ${op.effects.kind === "mutating"},`,
       `  idempotent: ${literal(op.effects.idempotent)},`,
       `  keyField: ${op.idempotency ? literal(op.idempotency.keyField) : "null"},`,
@@ -36,7 +38,9 @@ export function emitOperations(model: ContractModel): string {
           : "null"
       },`,
       `  pagination: ${
-        page
+        page && page.style !== "cursor"
+          ? pageStyleLiteral(page)
+          : page
           ? `{\n    cursorField: ${literal(page.cursorField)},\n    nextCursorField: ${literal(page.nextCursorField)},\n    itemsField: ${literal(page.itemsField)},\n    limitField: ${literal(page.limitField)},\n    limitMax: ${page.limitMax},\n    totalField: ${literal(page.totalField)},\n    partialField: ${literal(page.partialField)},\n    errorsField: ${literal(page.errorsField)},\n  }`
           : "null"
       },`,
@@ -56,4 +60,26 @@ export function emitOperations(model: ContractModel): string {
     blocks.join("\n\n"),
     "",
   ].join("\n");
+}
+
+/** The runtime page shape of a non-cursor style (cursor keeps its original, shorter literal). */
+function pageStyleLiteral(page: PaginationModel): string {
+  const nextLink = page.nextLink === null ? "null" : page.nextLink.kind === "field" ? `{ kind: "field", field: ${literal(page.nextLink.field)} }` : `{ kind: "header", header: "Link" }`;
+  const entries = [
+    `style: ${literal(page.style)}`,
+    `cursorField: null`,
+    `nextCursorField: null`,
+    `nextLink: ${nextLink}`,
+    `pageField: ${literal(page.pageField)}`,
+    `firstPage: ${page.firstPage}`,
+    `offsetField: ${literal(page.offsetField)}`,
+    `itemsField: ${literal(page.itemsField)}`,
+    `limitField: ${literal(page.limitField)}`,
+    `limitDefault: ${page.limitDefault === null ? "null" : page.limitDefault}`,
+    `limitMax: ${page.limitMax === null ? "null" : page.limitMax}`,
+    `totalField: ${literal(page.totalField)}`,
+    `partialField: ${literal(page.partialField)}`,
+    `errorsField: ${literal(page.errorsField)}`,
+  ];
+  return `{\n${entries.map((e) => `    ${e},`).join("\n")}\n  }`;
 }

@@ -18,6 +18,8 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
     path: op.http.path,
     bindings: op.http.bindings.map((b) => ({ field: b.field, in: b.in, name: b.name })),
     successStatus: op.http.successStatus,
+    successStatuses: op.http.successStatuses,
+    body: op.http.body,
     kind: op.effects.kind,
     input: op.input.schema,
     output: op.output.schema,

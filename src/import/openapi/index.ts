@@ -25,7 +25,11 @@ export async function importOpenApi(file: string, options: MapOptions = {}): Pro
   const errors = read.problems.filter((p) => p.severity === "error");
   if (!read.doc || errors.length > 0) return { problems: read.problems };
   const mapped = mapOpenApi(read.doc, options);
-  const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning").map((p) => ({ kind: "openapi-warning", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
+  if (mapped.operations === 0) {
+    const none: ReadProblem = { code: "openapi-no-operations", severity: "error", message: `${file} has no GET, PUT, POST, DELETE or PATCH operation under paths; a contract needs at least one.`, file, line: 1, col: 1, pointer: "/paths" };
+    return { problems: [...read.problems, none] };
+  }
+  const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning").map((p) => ({ kind: "openapi-problem", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
   const report = buildReport(basename(file), read.version ?? "", mapped.operations, mapped.types, [...mapped.items, ...warnings]);
   const body = new Document(mapped.contract, { aliasDuplicateObjects: false }).toString({ lineWidth: 120, minContentWidth: 40 });
   const yaml = `# Imported by contractgen import-openapi from ${JSON.stringify(basename(file))}; sha256:${sha256(body)}\n${body}`;

@@ -314,7 +314,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   }
   put(contract, "errors", taxonomy);
   put(contract, "operations", operations);
-  if (countExtensions(doc) > 0) review("keyword-dropped", "", `${countExtensions(doc)} x- extensions dropped (vendor annotations carry no contract meaning).`);
+  const extensions = countExtensions(doc);
+  if (extensions > 0) review("keyword-dropped", "", `${extensions} x- extensions dropped (vendor annotations carry no contract meaning).`);
   return { contract, items, operations: drafts.length, types: typeNames.size };
 }
 
@@ -671,6 +672,11 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
     const headers = own(r, "headers");
     if (isObject(headers) && Object.keys(headers).some((h) => h.toLowerCase() === "link")) linkHeader = true;
     const content = own(r, "content");
+    if ((key === "204" || key === "205") && isObject(content) && Object.keys(content).length > 0) {
+      review("response-body-ignored", `${ptr}/content`, `Response ${key} declares a body, but HTTP ${key} carries none: output null.`);
+      empty = true;
+      continue;
+    }
     if (!isObject(content) || Object.keys(content).length === 0) {
       empty = true;
       continue;

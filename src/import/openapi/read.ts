@@ -13,7 +13,7 @@ import { isObject, type JsonObject } from "./schema.js";
 export const MAX_OPENAPI_BYTES = 64 * 1024 * 1024;
 
 export interface ReadProblem {
-  readonly code: "file-not-found" | "file-is-directory" | "file-not-regular" | "file-too-large" | "openapi-invalid" | "openapi-version-unsupported" | "openapi-ref-unresolved";
+  readonly code: "file-not-found" | "file-is-directory" | "file-not-regular" | "file-too-large" | "openapi-invalid" | "openapi-version-unsupported" | "openapi-ref-unresolved" | "openapi-no-operations";
   readonly severity: "error" | "warning";
   readonly message: string;
   readonly file: string;
@@ -85,10 +85,15 @@ export async function readOpenApi(file: string): Promise<ReadResult> {
     const found = typeof version === "string" ? `openapi ${version}` : typeof parsed.swagger === "string" ? `swagger ${parsed.swagger}` : "no openapi field";
     return { problems: [fileProblem("openapi-version-unsupported", file, `${file}: ${found}; only OpenAPI 3.0.x and 3.1.x are imported.`)] };
   }
+  // Structural problems do not stop the import (real documents often break the schema in places the
+  // import ignores, such as x- extensions); they go into the review report. A reference refused for
+  // leaving the document's folder does stop it: the document depends on something we will not read.
   const problems: ReadProblem[] = [];
-  for (const p of bundled.problems) problems.push(toProblem(p, file, resolver.refused));
-  const lint = await lintDocument({ document: bundled.bundle, config, externalRefResolver: resolver });
-  for (const p of lint) problems.push(toProblem(p, file, resolver.refused));
+  for (const p of [...bundled.problems, ...(await lintDocument({ document: bundled.bundle, config, externalRefResolver: resolver }))]) {
+    const problem = toProblem(p, file);
+    const refused = problem.code === "openapi-ref-unresolved" && resolver.refused.length > 0;
+    problems.push(refused ? { ...problem, severity: "error", message: `${problem.message} (only files under the document's folder are read, and URLs are never fetched)` } : { ...problem, severity: "warning" });
+  }
   const seen = new Set<string>();
   const distinct = problems.filter((p) => {
     const k = `${p.code} ${p.file} ${p.pointer} ${p.message}`;
@@ -103,7 +108,7 @@ function fileProblem(code: ReadProblem["code"], file: string, message: string): 
   return { code, severity: "error", message, file, line: 1, col: 1, pointer: "" };
 }
 
-function toProblem(p: NormalizedProblem, file: string, refused: readonly string[]): ReadProblem {
+function toProblem(p: NormalizedProblem, file: string): ReadProblem {
   const loc = p.location[0];
   let line = 1;
   let col = 1;
@@ -121,8 +126,7 @@ function toProblem(p: NormalizedProblem, file: string, refused: readonly string[
     }
   }
   const unresolved = p.ruleId === "no-unresolved-refs";
-  const outside = unresolved && refused.length > 0 && refused.some((r) => p.message.includes(r) || true);
-  const message = unresolved && outside ? `${p.message.split("\n")[0]} (only files under the document's folder are read; URLs are never fetched)` : p.message.split("\n")[0]!;
+  const message = p.message.split("\n")[0]!;
   return {
     code: unresolved ? "openapi-ref-unresolved" : "openapi-invalid",
     severity: p.severity === "error" ? "error" : "warning",

@@ -17,6 +17,7 @@ export const REVIEW_KINDS = {
   "body-not-json": "Request bodies dropped: no JSON media type (multipart, form, binary…). The operation cannot send them.",
   "body-wrapped": "Request bodies kept whole under one input field (`http.body`): not an object, or a property collides with a parameter.",
   "response-not-json": "Success responses without a JSON media type: the output accepts any value.",
+  "response-body-ignored": "Bodies declared on 204/205 responses, which carry none: the output is null for them.",
   "success-status-assumed": "No explicit 2xx response: the success response was taken from `default` or `2XX`.",
   "error-range-dropped": "Error responses given as a range or `default` (4XX, 5XX, default): not mapped to error codes.",
   "error-class-guessed": "Error classes guessed for statuses without a conventional class.",
@@ -35,7 +36,7 @@ export const REVIEW_KINDS = {
   "schema-too-deep": "Schemas nested deeper than the contract's limit, cut off to `{}`.",
   "ref-unresolved": "References that could not be resolved inside the bundled document: replaced by `{}`.",
   "error-bodies-dropped": "Error response bodies: the contract's error envelope replaces them.",
-  "openapi-warning": "Problems the OpenAPI validator reported as warnings.",
+  "openapi-problem": "Problems the OpenAPI validator (@redocly/openapi-core, structural rules) reported; the import went on.",
 } as const;
 
 export type ReviewKind = keyof typeof REVIEW_KINDS;

@@ -3,6 +3,16 @@ import { admitsType, type CheckContext, keywordOf, type ObjectShape, schemaTypes
 import { joinPointer } from "../source.js";
 import { didYouMean } from "./references.js";
 
+/** The keys that only one pagination style uses (the others are shared). */
+const STYLE_KEYS: ReadonlyMap<string, string> = new Map([
+  ["cursor", "cursor"],
+  ["nextCursor", "cursor"],
+  ["nextLink", "next-link"],
+  ["page", "page"],
+  ["firstPage", "page"],
+  ["offset", "offset"],
+]);
+
 /** Pagination, filter, projection and task-scope fields exist where the contract says they are. */
 export function checkReads(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -22,24 +32,56 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
     let itemShape: ObjectShape | undefined;
     if (page) {
       const pp = joinPointer(at, "pagination");
-      missingIn(input, page.cursor, "input", joinPointer(pp, "cursor"), "Cursor field");
-      missingIn(input, page.limit.field, "input", joinPointer(pp, "limit", "field"), "Limit field", "integer");
-      missingIn(output, page.nextCursor, "output", joinPointer(pp, "nextCursor"), "Next-cursor field");
-      missingIn(output, page.items, "output", joinPointer(pp, "items"), "Items field", "array");
+      const style = page.style ?? "cursor";
+      // Keys of another style would be silently ignored: say so instead.
+      const foreign = (Object.keys(page) as Array<keyof typeof page>).filter((key) => {
+        const owner = STYLE_KEYS.get(key);
+        return owner !== undefined && owner !== style;
+      });
+      for (const key of foreign) {
+        out.push(diagnostic("pagination-style-field", `pagination.${key} of ${JSON.stringify(name)} belongs to style ${JSON.stringify(STYLE_KEYS.get(key))}, not ${JSON.stringify(style)}.`, file.locateKey(joinPointer(pp, key)), `Remove \`${key}\`, or set \`style: ${STYLE_KEYS.get(key)}\` if that is how the platform pages.`));
+      }
+      if (page.cursor !== undefined) missingIn(input, page.cursor, "input", joinPointer(pp, "cursor"), "Cursor field");
+      if (page.nextCursor !== undefined) missingIn(output, page.nextCursor, "output", joinPointer(pp, "nextCursor"), "Next-cursor field");
+      if (typeof page.nextLink === "string") missingIn(output, page.nextLink, "output", joinPointer(pp, "nextLink"), "Next-link field", "string");
+      if (page.page !== undefined) missingIn(input, page.page, "input", joinPointer(pp, "page"), "Page field", "integer");
+      if (page.offset !== undefined) missingIn(input, page.offset, "input", joinPointer(pp, "offset"), "Offset field", "integer");
+      if (page.limit) missingIn(input, page.limit.field, "input", joinPointer(pp, "limit", "field"), "Limit field", "integer");
+      if (page.items !== undefined) {
+        missingIn(output, page.items, "output", joinPointer(pp, "items"), "Items field", "array");
+        itemShape = ctx.itemShape(output.properties.get(page.items));
+      } else {
+        // Without `items` the output itself must be the page's array (the structure check already
+        // requires `items` for cursor paging).
+        const whole = ctx.deref(file, joinPointer(at, "output"));
+        const types = schemaTypes(whole?.value);
+        if (!whole || !types.includes("array") || types.includes("object")) {
+          out.push(diagnostic("pagination-items-omitted", `pagination.items of ${JSON.stringify(name)} is omitted but the output is not an array.`, file.locateKey(pp)));
+        } else {
+          itemShape = ctx.itemShape({ ...whole, name: "", required: true });
+        }
+      }
       if (page.total) missingIn(output, page.total, "output", joinPointer(pp, "total"), "Total field", "integer");
       if (page.partial) missingIn(output, page.partial, "output", joinPointer(pp, "partial"), "Partial flag", "boolean");
       if (page.errors) missingIn(output, page.errors, "output", joinPointer(pp, "errors"), "Page errors field", "array");
 
-      const limitField = input.properties.get(page.limit.field);
+      const limit = page.limit;
+      const limitField = limit ? input.properties.get(limit.field) : undefined;
       const maximum = keywordOf(limitField?.value, "maximum");
-      if (limitField && typeof maximum !== "number") {
-        out.push(diagnostic("pagination-limit-inconsistent", `Limit field ${JSON.stringify(page.limit.field)} has no maximum; pagination.limit.max is ${page.limit.max}.`, limitField.file.locateKey(limitField.pointer), `Add \`maximum: ${page.limit.max}\` to the limit field so every adapter enforces the bound.`));
-      } else if (limitField && maximum !== page.limit.max) {
-        out.push(diagnostic("pagination-limit-inconsistent", `Limit field ${JSON.stringify(page.limit.field)} allows up to ${maximum} but pagination.limit.max is ${page.limit.max}.`, file.locate(joinPointer(pp, "limit", "max"))));
-      } else if (page.limit.default !== undefined && page.limit.default > page.limit.max) {
-        out.push(diagnostic("pagination-limit-inconsistent", `pagination.limit.default ${page.limit.default} exceeds limit.max ${page.limit.max}.`, file.locate(joinPointer(pp, "limit", "default"))));
+      if (limit && limit.max !== undefined) {
+        if (limitField && typeof maximum !== "number") {
+          out.push(diagnostic("pagination-limit-inconsistent", `Limit field ${JSON.stringify(limit.field)} has no maximum; pagination.limit.max is ${limit.max}.`, limitField.file.locateKey(limitField.pointer), `Add \`maximum: ${limit.max}\` to the limit field so every adapter enforces the bound.`));
+        } else if (limitField && maximum !== limit.max) {
+          out.push(diagnostic("pagination-limit-inconsistent", `Limit field ${JSON.stringify(limit.field)} allows up to ${maximum} but pagination.limit.max is ${limit.max}.`, file.locate(joinPointer(pp, "limit", "max"))));
+        } else if (limit.default !== undefined && limit.default > limit.max) {
+          out.push(diagnostic("pagination-limit-inconsistent", `pagination.limit.default ${limit.default} exceeds limit.max ${limit.max}.`, file.locate(joinPointer(pp, "limit", "default"))));
+        }
+      } else if (limit && typeof maximum === "number" && limit.default !== undefined && limit.default > maximum) {
+        out.push(diagnostic("pagination-limit-inconsistent", `pagination.limit.default ${limit.default} exceeds the limit field's maximum ${maximum}.`, file.locate(joinPointer(pp, "limit", "default"))));
+      } else if (!limit || (limitField && typeof maximum !== "number")) {
+        // Non-cursor styles may leave the page size open; the bound is then unknown to every adapter.
+        out.push(diagnostic("pagination-unbounded", `${JSON.stringify(name)} pages without a known page-size bound (${limit ? `no pagination.limit.max and no maximum on ${JSON.stringify(limit.field)}` : "no pagination.limit"}).`, file.locateKey(limit ? joinPointer(pp, "limit") : pp)));
       }
-      itemShape = ctx.itemShape(output.properties.get(page.items));
     }
 
     (op.filters ?? []).forEach((field, i) => {
@@ -67,7 +109,7 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
       // Paginated reads project each item; other reads project the output itself.
       const target = page ? itemShape : output;
       if (target && target.isObject) {
-        const where = page ? `each ${page.items} item` : "the output";
+        const where = page ? (page.items !== undefined ? `each ${page.items} item` : "each output item") : "the output";
         for (const list of ["selectable", "identity"] as const) {
           (projection[list] ?? []).forEach((field, i) => {
             const info = target.properties.get(field);
