@@ -4,8 +4,9 @@
 // size of the precompiled validators, and checks the built SDK loads and validates.
 // Usage: npm run build && node bench/scale.mjs [--ops 1000,5000] [--no-tsc-above 2000] [--label after]
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { dirBytes, measured as measuredIn } from "./measure.mjs";
 import { syntheticContract } from "./synthetic.mjs";
 
 const arg = (name, fallback) => {
@@ -18,35 +19,13 @@ const label = arg("label", "current");
 // --distinct: every operation's input gets its own property names, so no two inputs are equal (the
 // plain synthetic contract repeats two operation shapes, which flatters deduplication).
 const distinct = process.argv.includes("--distinct");
-const contractText = (n) => {
-  const text = syntheticContract(n);
-  if (!distinct) return text;
-  return text.replace(/^  (list_items|create_item)_(\d+):\n[\s\S]*?(?=^  \S|(?![\s\S]))/gm, (block, _kind, i) =>
-    block.replace(/\bname\b(?=: \{|\]|,)/g, `name_${i}`));
-};
+const contractText = (n) => syntheticContract(n, { distinct });
 const root = resolve("test-results/bench-scale");
 const TSC = resolve("node_modules/typescript/bin/tsc");
 // --repo <dir>: generate with another checkout's build (e.g. the commit before a change).
 const cli = resolve(arg("repo", "."), "bin/contractgen.js");
 
-/** Runs a command under /usr/bin/time; returns wall seconds, peak RSS in MiB, exit status and output tail. */
-function measured(cmd, args, cwd) {
-  const r = spawnSync("/usr/bin/time", ["-f", "@@TIME %e %M", cmd, ...args], { cwd, encoding: "utf8", maxBuffer: 256 << 20 });
-  const m = /@@TIME ([\d.]+) (\d+)/.exec(r.stderr);
-  const tail = `${r.stdout}${r.stderr.replace(/@@TIME.*\n?/, "")}`.trim().split("\n").slice(-5).join("\n");
-  return { seconds: m ? Number(m[1]) : NaN, peakMiB: m ? Math.round(Number(m[2]) / 1024) : NaN, status: r.status, tail };
-}
-
-function dirBytes(dir, filter = () => true) {
-  let total = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === "node_modules" || e.name === "dist") continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) total += dirBytes(p, filter);
-    else if (filter(p)) total += statSync(p).size;
-  }
-  return total;
-}
+const measured = (cmd, args, cwd) => measuredIn(cmd, args, { cwd });
 
 const rows = [];
 for (const n of sizes) {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnosticText } from "../diagnostics/format.js";
+import { createProgress, progressDelayFromEnv, type ProgressReporter } from "./progress.js";
 
 /** Exit codes of the contractgen tool itself. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2, internal: 70 } as const;
@@ -10,13 +11,24 @@ export interface Io {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly color: boolean;
+  /** stderr is a terminal: progress may be shown there (never on stdout). */
+  readonly stderrIsTTY?: boolean;
+  /** ms of work before progress appears (default 1000). */
+  readonly progressDelayMs?: number;
 }
 
 export const processIo: Io = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
+  stderrIsTTY: Boolean(process.stderr.isTTY),
+  progressDelayMs: progressDelayFromEnv(),
 };
+
+/** A progress line on stderr when it is a terminal and `--no-progress` was not given. */
+export function progressOn(io: Io, enabled = true): ProgressReporter {
+  return createProgress({ write: io.stderr, isTTY: io.stderrIsTTY === true, enabled, delayMs: io.progressDelayMs });
+}
 
 /** Print diagnostics as text on stderr, with the offending source line under each. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], io: Io): void {

@@ -6,6 +6,7 @@ import { REPORT_FORMATS } from "../diff/report/index.js";
 import type { BudgetOptions } from "./commands/budget.js";
 import type { DiffOptions } from "./commands/diff.js";
 import type { GenerateOptions } from "./commands/generate.js";
+import type { ImportOpenApiOptions } from "./commands/import-openapi.js";
 import type { TestOptions } from "./commands/test.js";
 import type { ValidateOptions } from "./commands/validate.js";
 import { EXIT, type Io, processIo } from "./io.js";
@@ -32,6 +33,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument("<spec...>", "contract files (YAML)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .option("--no-warnings", "report errors only")
+    .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(refRootOption())
     .action(async (specs: string[], options: ValidateOptions) => {
       // Commands load their code on demand: `validate` need not pay for ts-morph or the tokenizer.
@@ -47,6 +49,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--check", "write nothing; exit 1 listing the files that differ from what would be generated", false)
     .option("--force", "replace files in the way of generated ones (yours, edited, links, FIFOs); never folders, never through a link", false)
     .option("--watch", "regenerate whenever the contract or a file it references changes", false)
+    .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(new Option("--mcp <mode>", "MCP server: adapter (calls the platform through the SDK) or skeleton (handler stubs you fill in, served through the contract host; never overwritten)").choices(["adapter", "skeleton"]).default("adapter"))
     .addOption(refRootOption())
     .action(async (spec: string, options: GenerateOptions) => {
@@ -67,10 +70,35 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option("-f, --format <format>", "report format").choices([...REPORT_FORMATS]).default("text"))
     .addOption(new Option("--fail-on <severity>", "exit 1 when a finding is at least this severe").choices(["breaking", "warning", "info", "never"]).default("breaking"))
     .option("-c, --config <file>", "YAML file: `rules: {<id>: breaking|warning|info|off}` and `ignore: [{rule, operation?, reason}]`")
+    .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(refRootOption())
     .action(async (before: string, after: string, options: DiffOptions) => {
       const { diffCommand } = await import("./commands/diff.js");
       setExit(diffCommand(before, after, options, io));
+    });
+
+  program
+    .command("import-openapi")
+    .description("Convert an OpenAPI 3.0/3.1 document into a contract, with a review report of everything guessed or dropped. Exit 0 imported, 1 the document cannot be imported, 2 usage or the output is not ours to replace.")
+    .argument("<openapi>", "OpenAPI document (YAML or JSON); $refs may read files under its folder only")
+    .requiredOption("-o, --out <file>", "contract file to write; only a contract import-openapi wrote (and nobody edited since) is replaced")
+    .option("--report <base>", "write the review report to <base>.md and <base>.json")
+    .option("--name <contract>", "contract name (default: derived from info.title)")
+    .option("--date <YYYY-MM-DD>", "date of the changelog entry (default: a 1970-01-01 placeholder, so re-imports are identical)")
+    .option("--force", "replace an output file that is not an unedited import (never a link or a folder)", false)
+    .action(async (file: string, options: ImportOpenApiOptions) => {
+      if (options.name !== undefined && !/^[a-z][a-z0-9]*([_-][a-z0-9]+)*$/.test(options.name)) {
+        io.stderr("contractgen: --name must be lower case words joined by - or _ (e.g. petstore).\n");
+        setExit(EXIT.usage);
+        return;
+      }
+      if (options.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.date)) {
+        io.stderr("contractgen: --date must be YYYY-MM-DD.\n");
+        setExit(EXIT.usage);
+        return;
+      }
+      const { importOpenApiCommand } = await import("./commands/import-openapi.js");
+      setExit(await importOpenApiCommand(file, options, io));
     });
 
   program

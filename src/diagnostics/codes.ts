@@ -123,6 +123,12 @@ export const DIAGNOSTIC_CODES = {
   "budget-catalog-tokens-exceeded": { severity: "error", title: "The MCP catalogue costs more tokens than `budget.catalogTokens`.", hint: "Shorten descriptions and schemas, hide operations with `mcp.expose: false`, or raise the budget; `contractgen budget` shows the cost per tool." },
   "summary-not-one-line": { severity: "warning", title: "A summary spans several lines.", hint: "Keep `summary` to one line; put details in `description`." },
   "mcp-tool-name-collision": { severity: "error", title: "Two operations expose the same MCP tool name.", hint: "Change one `mcp.name`." },
+
+  // --- import-openapi (the OpenAPI document being imported, not a contract) ---
+  "openapi-invalid": { severity: "error", title: "The OpenAPI document breaks the OpenAPI schema.", hint: "Fix the document at the position shown; `contractgen import-openapi` reads OpenAPI 3.0 and 3.1 as the specification defines them." },
+  "openapi-version-unsupported": { severity: "error", title: "The document is not OpenAPI 3.0 or 3.1.", hint: "Convert a Swagger 2.0 document to OpenAPI 3 first (for example with swagger2openapi), then import it." },
+  "openapi-no-operations": { severity: "error", title: "The OpenAPI document has no operation a contract can hold.", hint: "A contract needs at least one GET, PUT, POST, DELETE or PATCH operation; webhooks and HEAD/OPTIONS/TRACE are not imported." },
+  "openapi-ref-unresolved": { severity: "error", title: "A $ref of the OpenAPI document cannot be resolved.", hint: "Point $ref at an existing node; referenced files must lie under the document's folder, and URLs are never fetched." },
 } as const satisfies Record<string, { severity: "error" | "warning" | "info"; title: string; hint: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

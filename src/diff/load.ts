@@ -1,7 +1,7 @@
 /** One side of a diff: a contract file, or a file at a git revision (`main:specs/billing.yaml`). */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { parseContract, parseContractText, type ParseResult } from "../spec/parse.js";
+import { parseContract, parseContractText, type ParseOptions, type ParseResult } from "../spec/parse.js";
 
 export interface LoadedSide {
   readonly label: string;
@@ -21,8 +21,8 @@ export class SideError extends Error {}
  * Read a side. A git side is parsed as if it were the working-tree file at the same path, so its
  * relative $refs resolve against the working tree (git shows one file, not a tree).
  */
-export function loadSide(arg: string, options: { refRoots?: readonly string[] } = {}): LoadedSide {
-  const parseOptions = { checkBudget: false, refRoots: options.refRoots ?? [] };
+export function loadSide(arg: string, options: { refRoots?: readonly string[]; onProgress?: ParseOptions["onProgress"] } = {}): LoadedSide {
+  const parseOptions = { checkBudget: false, refRoots: options.refRoots ?? [], onProgress: options.onProgress };
   const ref = parseGitRef(arg);
   // The catalogue budget is one of the diff's own rules (with both locations), not a reason to refuse a side.
   if (!ref) return { label: arg, result: parseContract(arg, parseOptions) };

@@ -21,6 +21,11 @@ export type McpMode = "adapter" | "skeleton";
 
 export interface EmitOptions {
   readonly mcp?: McpMode;
+  /**
+   * Told as each artefact starts ("emit sdk", "emit cli", "emit mcp", "emit tests", "emit package":
+   * artefacts done / total) and once more when all are done. Emitters never print; the CLI shows it.
+   */
+  readonly onProgress?: (phase: string, done: number, total: number) => void;
 }
 
 /**
@@ -75,28 +80,43 @@ export * from "./runtime/index.js";
 /** Emit the whole generated package for one contract. */
 export async function emitPackage(model: ContractModel, options: EmitOptions = {}): Promise<FileTree> {
   const mode = options.mcp ?? "adapter";
-  const validators = emitValidators(model);
-  const files: Array<[string, string]> = [
-    ...Object.entries(emitPackageFiles(model, mode)),
-    ["sdk/index.ts", emitIndex(model)],
-    ["sdk/client.ts", emitClient(model)],
-    ["sdk/contract.ts", emitContractInfo(model)],
-    ["sdk/errors.ts", await emitErrorTypes(model)],
-    ["sdk/operations.ts", emitOperations(model)],
-    ["sdk/types.ts", await emitTypes(model)],
-    ["sdk/validators.js", validators.js],
-    ["sdk/validators.d.ts", validators.dts],
-    ...copiedRuntime("runtime", "sdk/runtime", "../runtime/"),
-    ["cli/main.ts", emitCliMain(model)],
-    ["cli/commands.ts", emitCommands(model)],
-    ...copiedRuntime("cli-runtime", "cli/runtime", "../../sdk/runtime/"),
-    ...mcpFiles(model, mode),
-    ["tests/contract.ts", emitTestContract(model)],
-    ["tests/adapters.ts", emitTestAdapters(model, mode)],
-    ["tests/contract.test.ts", emitContractTests(model)],
-    ["tests/vitest.config.ts", emitTestConfig(model)],
-    [FIXTURE_FILE, emitFixtureTemplate(model)],
-    ...copiedRuntime("tests-runtime", "tests/runtime", "../../sdk/runtime/"),
+  // One group per artefact, run in this order, so progress (and the benchmark) can tell them apart.
+  const artefacts: Array<[string, () => Promise<Array<[string, string]>> | Array<[string, string]>]> = [
+    ["sdk", async () => {
+      const validators = emitValidators(model);
+      return [
+        ["sdk/index.ts", emitIndex(model)],
+        ["sdk/client.ts", emitClient(model)],
+        ["sdk/contract.ts", emitContractInfo(model)],
+        ["sdk/errors.ts", await emitErrorTypes(model)],
+        ["sdk/operations.ts", emitOperations(model)],
+        ["sdk/types.ts", await emitTypes(model)],
+        ["sdk/validators.js", validators.js],
+        ["sdk/validators.d.ts", validators.dts],
+        ...copiedRuntime("runtime", "sdk/runtime", "../runtime/"),
+      ];
+    }],
+    ["cli", () => [
+      ["cli/main.ts", emitCliMain(model)],
+      ["cli/commands.ts", emitCommands(model)],
+      ...copiedRuntime("cli-runtime", "cli/runtime", "../../sdk/runtime/"),
+    ]],
+    ["mcp", () => mcpFiles(model, mode)],
+    ["tests", () => [
+      ["tests/contract.ts", emitTestContract(model)],
+      ["tests/adapters.ts", emitTestAdapters(model, mode)],
+      ["tests/contract.test.ts", emitContractTests(model)],
+      ["tests/vitest.config.ts", emitTestConfig(model)],
+      [FIXTURE_FILE, emitFixtureTemplate(model)],
+      ...copiedRuntime("tests-runtime", "tests/runtime", "../../sdk/runtime/"),
+    ]],
+    ["package", () => Object.entries(emitPackageFiles(model, mode))],
   ];
+  const files: Array<[string, string]> = [];
+  for (const [i, [name, emit]] of artefacts.entries()) {
+    options.onProgress?.(`emit ${name}`, i, artefacts.length);
+    files.push(...(await emit()));
+  }
+  options.onProgress?.("emit", artefacts.length, artefacts.length);
   return new Map(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

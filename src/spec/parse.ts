@@ -53,9 +53,12 @@ export interface ParseOptions {
   readonly checkBudget?: boolean;
   /** Folders besides the contract's own that `$ref` may read (`--ref-root`). */
   readonly refRoots?: readonly string[];
+  /** Told as each phase starts and ends (parse, structure, validate: checks done / total, model); never prints. */
+  readonly onProgress?: (phase: string, done: number, total: number) => void;
 }
 
 export function parseContract(path: string, options: ParseOptions = {}): ParseResult {
+  options.onProgress?.("parse", 0, 1);
   const loaded = loadSourceFile(path);
   return analyse(loaded.file, loaded.diagnostics, options);
 }
@@ -67,19 +70,28 @@ export function parseContractText(path: string, text: string | Uint8Array, optio
 }
 
 function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnostic[], options: ParseOptions = {}): ParseResult {
+  const progress = options.onProgress ?? (() => {});
   const diagnostics = [...loadDiagnostics];
   if (!file || hasErrors(diagnostics) || file.value === undefined) return finish(diagnostics);
+  progress("structure", 0, 1);
   diagnostics.push(...checkStructure(file));
   if (hasErrors(diagnostics)) return finish(diagnostics);
 
   const ws = new Workspace(file, { refRoots: options.refRoots ?? [] });
   const ctx = new CheckContext(file, file.value as RawContract, ws);
-  for (const check of SEMANTIC_CHECKS) diagnostics.push(...check(ctx));
+  for (const [i, check] of SEMANTIC_CHECKS.entries()) {
+    progress("validate", i, SEMANTIC_CHECKS.length);
+    diagnostics.push(...check(ctx));
+  }
   diagnostics.push(...ws.diagnostics);
   if (hasErrors(diagnostics)) return finish(diagnostics);
+  progress("model", 0, 1);
   const model = buildModel(ctx);
   // The catalogue's cost is a property of the built model (bundled schemas), so it is checked last.
-  if (options.checkBudget !== false) diagnostics.push(...checkCatalogBudget(model, file));
+  if (options.checkBudget !== false) {
+    progress("budget", 0, 1);
+    diagnostics.push(...checkCatalogBudget(model, file));
+  }
   if (hasErrors(diagnostics)) return finish(diagnostics);
   return { ...finish(diagnostics), model, source: file };
 }

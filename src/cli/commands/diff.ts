@@ -7,13 +7,15 @@ import { loadSide, type LoadedSide, parseGitRef, SideError } from "../../diff/lo
 import { renderReport, type ReportFormat } from "../../diff/report/index.js";
 import { type Finding, type Severity } from "../../diff/rule.js";
 import { RULES } from "../../diff/rules/index.js";
-import { EXIT, type Io, printDiagnostics } from "../io.js";
+import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
 
 export interface DiffOptions {
   readonly format: ReportFormat;
   readonly failOn: Severity | "never";
   readonly config?: string;
   readonly refRoot?: readonly string[];
+  /** false with `--no-progress`. */
+  readonly progress?: boolean;
 }
 
 const RANK: Record<Severity, number> = { breaking: 3, warning: 2, info: 1 };
@@ -43,13 +45,31 @@ function repoPath(arg: string): string {
 
 /** `contractgen diff <old> <new>`: exit 0 clean, 1 findings at or above --fail-on, 2 usage or unreadable sides. */
 export function diffCommand(before: string, after: string, options: DiffOptions, io: Io): number {
+  const progress = progressOn(io, options.progress !== false);
+  try {
+    return diffWith(before, after, options, io, progress.update, progress.end);
+  } finally {
+    progress.end();
+  }
+}
+
+function diffWith(
+  before: string,
+  after: string,
+  options: DiffOptions,
+  io: Io,
+  onProgress: (phase: string, done: number, total: number) => void,
+  endProgress: () => void,
+): number {
   let config: DiffConfig = {};
   let sides: [LoadedSide, LoadedSide];
   try {
     if (options.config) config = loadDiffConfig(options.config, RULES);
     const refRoots = options.refRoot ?? [];
-    sides = [loadSide(before, { refRoots }), loadSide(after, { refRoots })];
+    const side = (label: string) => (phase: string, done: number, total: number) => onProgress(`${label}: ${phase}`, done, total);
+    sides = [loadSide(before, { refRoots, onProgress: side("old") }), loadSide(after, { refRoots, onProgress: side("new") })];
   } catch (e) {
+    endProgress();
     if (e instanceof ConfigError || e instanceof SideError) {
       io.stderr(`contractgen diff: ${e.message}\n`);
       return EXIT.usage;
@@ -57,11 +77,13 @@ export function diffCommand(before: string, after: string, options: DiffOptions,
     throw e;
   }
   const [a, b] = sides;
+  endProgress();
   if (!a.result.model || !b.result.model) {
     printDiagnostics([...a.result.diagnostics, ...b.result.diagnostics].filter((d) => d.severity === "error"), io);
     io.stderr(`contractgen diff: ${[!a.result.model ? a.label : null, !b.result.model ? b.label : null].filter(Boolean).join(" and ")} is not a valid contract; nothing was compared.\n`);
     return EXIT.usage;
   }
+  onProgress("compare", 0, a.result.model.operations.length + b.result.model.operations.length);
   const report = runDiff({ model: a.result.model, source: a.result.source, label: a.label }, { model: b.result.model, source: b.result.source, label: b.label }, config);
   // A git side was parsed under its working-tree path; show the ref the user named instead. GitHub
   // annotations need the file itself, relative to the repository root.
@@ -74,6 +96,7 @@ export function diffCommand(before: string, after: string, options: DiffOptions,
     anchor: file(f.anchor, b, names[1]!),
     consequences: f.consequences.map(relabel),
   });
+  endProgress();
   const shown = { ...report, findings: report.findings.map(relabel), ignored: report.ignored.map(relabel) };
   io.stdout(renderReport(shown, options.format, io.color));
   return failsOn(report.findings, options.failOn) ? EXIT.invalid : EXIT.ok;

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { emitPackage, type McpMode, writeOnceFiles } from "../../emit/index.js";
 import { parseContract } from "../../spec/parse.js";
 import { compareTree, type GeneratedOutput, OutputConflictError, OutputDirectoryError, writeTree } from "../../write/tree.js";
-import { EXIT, type Io, printDiagnostics } from "../io.js";
+import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
 import type { ContractModel } from "../../model/types.js";
 
 export interface GenerateOptions {
@@ -15,6 +15,8 @@ export interface GenerateOptions {
   readonly refRoot?: readonly string[];
   /** How the generated MCP server handles calls (default adapter). */
   readonly mcp?: McpMode;
+  /** false with `--no-progress`; progress shows only when stderr is a terminal anyway. */
+  readonly progress?: boolean;
 }
 
 /** What generated the folder, from which model; the writer adds every file's hash. */
@@ -30,19 +32,39 @@ function manifestHeader(model: ContractModel, generatorVersion: string): Record<
 
 /** One generation: parse, emit, then write (or compare with --check). */
 async function generateOnce(spec: string, options: GenerateOptions, io: Io, version: string): Promise<{ code: number; files: readonly string[] }> {
+  const progress = progressOn(io, options.progress !== false);
+  try {
+    return await generateWith(spec, options, io, version, progress.update, progress.end);
+  } finally {
+    progress.end();
+  }
+}
+
+async function generateWith(
+  spec: string,
+  options: GenerateOptions,
+  io: Io,
+  version: string,
+  onProgress: (phase: string, done: number, total: number) => void,
+  // Clears the progress line before the final report and diagnostics are printed.
+  endProgress: () => void,
+): Promise<{ code: number; files: readonly string[] }> {
   const started = performance.now();
-  const result = parseContract(spec, { refRoots: options.refRoot ?? [] });
+  const result = parseContract(spec, { refRoots: options.refRoot ?? [], onProgress });
+  endProgress();
   printDiagnostics(result.diagnostics, io);
   if (!result.model) {
     io.stderr(`${spec}: invalid; nothing was generated.\n`);
     return { code: EXIT.invalid, files: [spec] };
   }
   const mcp = { mcp: options.mcp ?? "adapter" } as const;
-  const output: GeneratedOutput = { header: manifestHeader(result.model, version), files: await emitPackage(result.model, mcp), writeOnce: writeOnceFiles(result.model, mcp) };
+  const output: GeneratedOutput = { header: manifestHeader(result.model, version), files: await emitPackage(result.model, { ...mcp, onProgress }), writeOnce: writeOnceFiles(result.model, mcp) };
   const total = output.files.size + 1; // and the manifest
   try {
     if (options.check) {
+      onProgress("compare", 0, total);
       const stale = compareTree(options.out, output);
+      endProgress();
       if (stale.recovered) io.stderr(`${options.out}: rolled back an interrupted generation first.\n`);
       const edited = new Set(stale.edited);
       const note = (f: string) => (edited.has(f) ? " (edited by hand since it was generated)" : "");
@@ -59,7 +81,9 @@ async function generateOnce(spec: string, options: GenerateOptions, io: Io, vers
       io.stdout(`${options.out}: up to date with ${spec} (${total} files)\n`);
       return { code: EXIT.ok, files: result.model.files };
     }
+    onProgress("write", 0, total);
     const written = writeTree(options.out, output, { force: options.force === true });
+    endProgress();
     if (written.recovered) io.stderr(`${options.out}: rolled back an interrupted generation first.\n`);
     for (const f of written.kept) io.stderr(`${options.out}: kept ${f}: no longer generated, but edited since it was; it is yours now.\n`);
     for (const f of written.released) io.stderr(`${options.out}: warning: kept ${f}: its operation is no longer in the contract (or no longer a skeleton); nothing imports it now and it may no longer compile: move or delete it.\n`);

@@ -1,16 +1,26 @@
 import { diagnosticToJson, summaryLine } from "../../diagnostics/format.js";
 import { parseContract } from "../../spec/parse.js";
-import { EXIT, type Io, printDiagnostics } from "../io.js";
+import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
 
 export interface ValidateOptions {
   readonly format: "text" | "json";
   readonly warnings: boolean;
   readonly refRoot?: readonly string[];
+  /** false with `--no-progress`. */
+  readonly progress?: boolean;
 }
 
 /** `contractgen validate <spec...>`: exit 0 when every file is valid, 1 when any has an error. */
 export function validateCommand(specs: string[], options: ValidateOptions, io: Io): number {
-  const results = specs.map((spec) => ({ spec, result: parseContract(spec, { refRoots: options.refRoot ?? [] }) }));
+  const progress = progressOn(io, options.progress !== false);
+  let results;
+  try {
+    // Several files: the phase names which one of how many.
+    const named = (i: number) => (specs.length > 1 ? (phase: string, done: number, total: number) => progress.update(`${phase} (file ${i + 1}/${specs.length})`, done, total) : progress.update);
+    results = specs.map((spec, i) => ({ spec, result: parseContract(spec, { refRoots: options.refRoot ?? [], onProgress: named(i) }) }));
+  } finally {
+    progress.end();
+  }
   const visible = (r: (typeof results)[number]) => r.result.diagnostics.filter((d) => options.warnings || d.severity === "error");
   const invalid = results.some((r) => r.result.model === undefined);
   if (options.format === "json") {

@@ -1,0 +1,338 @@
+// Scaling benchmark (issue 12, item 4). Every step runs as its own process under /usr/bin/time, so
+// wall time and peak RSS belong to that step alone.
+//
+//  1. `contractgen generate` (every artefact: SDK, CLI, MCP server, tests, package files) of the
+//     synthetic contract at 10, 100, 1,000 and 5,000 operations: wall, time per operation, peak RSS,
+//     output size per artefact; the time of each phase (bench/phases.mjs, a second run of the same
+//     pipeline); `tsc --noEmit` of each generated package.
+//  2. Peers on GitHub's REST description (@octokit/openapi), in the same run: openapi-typescript
+//     (types) and orval (fetch client), each with `tsc` of its output; contractgen's own pipeline on
+//     the same document (import-openapi → generate → tsc) when import-openapi is available.
+//  3. `contractgen diff` of two GitHub-size versions: ghes-3.18 vs ghes-3.19 imported, else two
+//     synthetic 1,200-operation versions 100 changes apart.
+// Writes bench/results/scaling.{json,md,svg}.
+//
+// Usage: npm run build && node bench/scaling.mjs [--sizes 10,100,1000,5000] [--quick] [--distinct]
+//        [--no-peers] [--no-tsc-above N] [--timeout SECONDS]
+//   --quick: sizes 10,100, no GitHub peers, a 100-operation synthetic diff; a run of about a minute.
+import { spawnSync } from "node:child_process";
+import { cpus, loadavg, totalmem } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { lineChart } from "./chart.mjs";
+import { dirBytes, measured } from "./measure.mjs";
+import { reviseContract, syntheticContract } from "./synthetic.mjs";
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const arg = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+const quick = flag("quick");
+const sizes = arg("sizes", quick ? "10,100" : "10,100,1000,5000").split(",").map(Number);
+const distinct = flag("distinct");
+const peers = !quick && !flag("no-peers");
+const tscAbove = Number(arg("no-tsc-above", "Infinity"));
+const timeoutSeconds = Number(arg("timeout", "1200"));
+
+const root = resolve("test-results/bench-scaling");
+const CLI = resolve("bin/contractgen.js");
+const TSC = resolve("node_modules/typescript/bin/tsc");
+const GITHUB = resolve("node_modules/@octokit/openapi/generated");
+// Room for big outputs: an out-of-memory failure should mean really big, not node's default heap.
+const BIG_HEAP = "--max-old-space-size=8192";
+const ARTEFACTS = ["sdk", "cli", "mcp", "tests", "package"];
+// The phases the pipeline reports (bench/phases.mjs); the chart and the linearity table join the
+// first five into one step, reading and checking the contract.
+const READ_PHASES = ["parse", "structure", "validate", "model", "budget"];
+const PHASES = [...READ_PHASES, "emit sdk", "emit cli", "emit mcp", "emit tests", "emit package", "write"];
+const READING = "parse + validate + model";
+const STEPS = [READING, ...PHASES.slice(READ_PHASES.length)];
+/** ms of a step of one run: a phase, or the reading phases together. */
+const stepMs = (phasesMs, name) =>
+  !phasesMs || phasesMs.error ? undefined : name === READING ? READ_PHASES.reduce((s, p) => s + (phasesMs[p] ?? 0), 0) : phasesMs[name];
+
+const log = (line) => console.error(`[bench] ${line}`);
+/** One measured step, killed by `timeout` (exit 124) when it runs too long, so nothing is left behind. */
+const step = (cmd, args, cwd = process.cwd()) => {
+  const r = measured("timeout", [String(timeoutSeconds), cmd, ...args], { cwd });
+  return { seconds: r.seconds, peakMiB: r.peakMiB, status: r.status, stdout: r.stdout, ...(r.status === 0 ? {} : { error: r.status === 124 ? `timed out after ${timeoutSeconds} s` : r.tail }) };
+};
+const brief = ({ stdout, ...rest }) => rest;
+const contractgen = (...args) => step(process.execPath, [BIG_HEAP, CLI, ...args]);
+/**
+ * `tsc --noEmit` of a generated package (its own tsconfig) or of loose files with the given flags.
+ * Type errors still make a complete check (exit 1 or 2 with "error TS" lines): timed, and counted.
+ */
+const tsc = (cwd, args = ["-p", "tsconfig.json"]) => {
+  const r = step(process.execPath, [BIG_HEAP, TSC, "--noEmit", "--pretty", "false", ...args], cwd);
+  const errors = (r.stdout.match(/error TS\d+/g) ?? []).length;
+  if (errors === 0 || (r.status !== 1 && r.status !== 2)) return brief(r);
+  const { error, ...done } = brief(r);
+  return { ...done, status: 0, typeErrors: errors, firstError: r.stdout.split("\n").find((l) => l.includes("error TS")) };
+};
+const fresh = (dir) => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+/** Lets a generated package resolve its dependencies from ours. */
+const linkModules = (dir) => existsSync(join(dir, "node_modules")) || symlinkSync(resolve("node_modules"), join(dir, "node_modules"));
+
+/** Bytes per artefact: sdk/, cli/, mcp/, tests/ and the package's own files (the rest). */
+function artefactBytes(out) {
+  const bytes = { total: dirBytes(out) };
+  for (const a of ARTEFACTS.slice(0, 4)) bytes[a] = existsSync(join(out, a)) ? dirBytes(join(out, a)) : 0;
+  bytes.package = bytes.total - ARTEFACTS.slice(0, 4).reduce((s, a) => s + bytes[a], 0);
+  return bytes;
+}
+
+/** Generate (CLI), the phase breakdown (second process), output sizes and tsc of one contract. */
+function generateAndCheck(contract, dir, withTsc = true) {
+  const out = join(dir, "out");
+  const generate = brief(contractgen("generate", contract, "-o", out, "--no-progress"));
+  const row = { generate };
+  if (generate.status !== 0) return row;
+  row.bytes = artefactBytes(out);
+  const phases = step(process.execPath, [BIG_HEAP, resolve("bench/phases.mjs"), contract, join(dir, "phases-out")]);
+  row.phasesMs = phases.status === 0 ? JSON.parse(phases.stdout) : { error: phases.error };
+  rmSync(join(dir, "phases-out"), { recursive: true, force: true });
+  if (withTsc) {
+    linkModules(out);
+    row.tsc = tsc(out);
+  }
+  return row;
+}
+
+const machine = () => ({ cores: cpus().length, memGiB: Math.round(totalmem() / 2 ** 30), loadavg: loadavg().map((l) => Number(l.toFixed(2))) });
+const git = (...a) => spawnSync("git", a, { encoding: "utf8" }).stdout.trim();
+const report = { date: new Date().toISOString(), node: process.version, commit: `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? " (with uncommitted changes)" : ""}`, distinct, machineAtStart: machine(), scaling: [], peers: null, diff: null };
+
+// 1. Scaling on the synthetic contract.
+for (const n of sizes) {
+  const dir = fresh(join(root, `synthetic-${n}`));
+  const contract = join(dir, "contract.yaml");
+  writeFileSync(contract, syntheticContract(n, { distinct }));
+  log(`synthetic ${n} operations …`);
+  const row = { operations: n, ...generateAndCheck(contract, dir, n <= tscAbove) };
+  report.scaling.push(row);
+  log(`synthetic ${n}: ${JSON.stringify(row)}`);
+  rmSync(join(dir, "out"), { recursive: true, force: true });
+}
+
+// 2. Peers on the GitHub document.
+const importAvailable = contractgen("import-openapi", "--help").stdout.includes("Usage: contractgen import-openapi");
+if (peers) {
+  const doc = join(GITHUB, "api.github.com.json");
+  const dir = fresh(join(root, "github"));
+  const result = { document: "@octokit/openapi 23.0.2 generated/api.github.com.json", documentBytes: statSync(doc).size, tools: {} };
+
+  log("openapi-typescript …");
+  const otsDir = fresh(join(dir, "openapi-typescript"));
+  const ots = brief(step(process.execPath, [BIG_HEAP, resolve("node_modules/openapi-typescript/bin/cli.js"), doc, "-o", join(otsDir, "gh.ts")]));
+  result.tools["openapi-typescript 7.13.0 (types)"] = {
+    generate: ots,
+    bytes: ots.status === 0 ? { total: statSync(join(otsDir, "gh.ts")).size } : undefined,
+    tsc: ots.status === 0 ? tsc(otsDir, ["--strict", "--skipLibCheck", "--target", "es2022", "--module", "esnext", "--moduleResolution", "bundler", "gh.ts"]) : undefined,
+  };
+
+  log("orval …");
+  const orvalDir = fresh(join(dir, "orval"));
+  // orval reads its settings from a config file; this one asks for one fetch client file.
+  writeFileSync(join(orvalDir, "orval.config.cjs"), `module.exports = ${JSON.stringify({ gh: { input: { target: doc }, output: { target: "./out/gh.ts", client: "fetch", mode: "single" } } }, null, 2)};\n`);
+  const orval = brief(step(process.execPath, [BIG_HEAP, resolve("node_modules/orval/dist/bin/orval.js"), "--config", "./orval.config.cjs"], orvalDir));
+  const orvalOut = join(orvalDir, "out");
+  result.tools["orval 7.13.2 (fetch client)"] = {
+    generate: orval,
+    bytes: orval.status === 0 ? { total: dirBytes(orvalOut) } : undefined,
+    tsc: orval.status === 0 ? tsc(orvalOut, ["--strict", "--skipLibCheck", "--target", "es2022", "--lib", "es2022,dom", "--module", "esnext", "--moduleResolution", "bundler", "gh.ts"]) : undefined,
+  };
+
+  if (importAvailable) {
+    log("contractgen import-openapi + generate …");
+    const cgDir = fresh(join(dir, "contractgen"));
+    const contract = join(cgDir, "gh.yaml");
+    const imported = brief(contractgen("import-openapi", doc, "-o", contract));
+    const entry = { import: imported };
+    if (imported.status === 0) Object.assign(entry, generateAndCheck(contract, cgDir));
+    result.tools["contractgen (import-openapi → generate, every artefact)"] = entry;
+  } else {
+    result.tools["contractgen (import-openapi → generate, every artefact)"] = { skipped: "import-openapi not available (branch i12b-import not merged yet)" };
+  }
+  for (const [name, t] of Object.entries(result.tools)) log(`${name}: ${JSON.stringify(t)}`);
+  report.peers = result;
+}
+
+// 3. diff of two GitHub-size versions.
+{
+  const dir = fresh(join(root, "diff"));
+  let sides;
+  if (importAvailable && !quick) {
+    log("diff: importing ghes-3.18 and ghes-3.19 …");
+    sides = ["ghes-3.18", "ghes-3.19"].map((v) => ({ name: v, file: join(dir, `${v}.yaml`), made: brief(contractgen("import-openapi", join(GITHUB, `${v}.json`), "-o", join(dir, `${v}.yaml`))) }));
+  } else {
+    // bench/synthetic-shared.mjs (from the diff work, when present): GitHub-shaped, with nested shared
+    // types and 30 of the 100 changes inside them. Else the plain synthetic contract.
+    const ops = quick ? 100 : 1200;
+    const shared = existsSync("bench/synthetic-shared.mjs") ? await import("./synthetic-shared.mjs") : undefined;
+    const base = shared ? shared.githubShapedContract(ops) : syntheticContract(ops);
+    const revised = shared ? shared.reviseGithubShaped(base, { shared: 30, perOperation: 70 }) : reviseContract(base, ops, 100);
+    const changes = shared ? `${revised.shared} shared-type + ${revised.perOperation} per-operation changes` : `${revised.changes} changes`;
+    writeFileSync(join(dir, "old.yaml"), base);
+    writeFileSync(join(dir, "new.yaml"), revised.text);
+    sides = [
+      { name: `synthetic${shared ? ", GitHub-shaped" : ""}: ${ops} operations`, file: join(dir, "old.yaml"), made: { status: 0 } },
+      { name: `same, ${changes}`, file: join(dir, "new.yaml"), made: { status: 0 } },
+    ];
+  }
+  const entry = { old: sides[0].name, new: sides[1].name };
+  if (sides.every((s) => s.made.status === 0)) {
+    log("diff …");
+    const d = contractgen("diff", sides[0].file, sides[1].file, "-f", "json", "--fail-on", "never", "--no-progress");
+    entry.run = brief(d);
+    if (d.status === 0) {
+      const json = JSON.parse(d.stdout);
+      const all = (fs) => fs.reduce((n, f) => n + 1 + all(f.consequences ?? []), 0);
+      entry.findings = json.findings.length;
+      entry.findingsWithConsequences = all(json.findings);
+      entry.summary = json.summary;
+    }
+  } else entry.importFailed = sides.map((s) => ({ side: s.name, ...s.made }));
+  report.diff = entry;
+  log(`diff: ${JSON.stringify(entry)}`);
+}
+report.machineAtEnd = machine();
+
+// Near-linearity: time per operation at the largest size over the same at the smallest (and at 1,000).
+const perOp = (row, get) => (get(row) > 0 ? get(row) / row.operations : undefined);
+const measures = [
+  ["generate (CLI, wall)", (r) => (r.generate.status === 0 ? r.generate.seconds * 1000 : undefined)],
+  ...STEPS.map((p) => [p, (r) => stepMs(r.phasesMs, p)]),
+  ["tsc --noEmit", (r) => (r.tsc?.status === 0 ? r.tsc.seconds * 1000 : undefined)],
+];
+const ok = report.scaling.filter((r) => r.generate.status === 0);
+const first = ok[0];
+const mid = ok.find((r) => r.operations === 1000);
+const last = ok[ok.length - 1];
+report.linearity = ok.length < 2 ? [] : measures.map(([name, get]) => {
+  const row = { measure: name, msPerOp: Object.fromEntries(ok.map((r) => [r.operations, perOp(r, get)])) };
+  const a = perOp(first, get);
+  const b = perOp(last, get);
+  row[`ratio ${first.operations}→${last.operations}`] = a && b ? b / a : undefined;
+  if (mid && mid !== last) row[`ratio 1000→${last.operations}`] = perOp(mid, get) && b ? b / perOp(mid, get) : undefined;
+  return row;
+});
+
+// Ratios to openapi-typescript on the GitHub document.
+if (report.peers) {
+  const tools = report.peers.tools;
+  const base = tools["openapi-typescript 7.13.0 (types)"];
+  for (const t of Object.values(tools)) {
+    if (t === base || !base || base.generate.status !== 0) continue;
+    const wall = t.import ? (t.import.seconds ?? 0) + (t.generate?.seconds ?? NaN) : t.generate?.seconds;
+    const rss = t.import ? Math.max(t.import.peakMiB ?? 0, t.generate?.peakMiB ?? NaN) : t.generate?.peakMiB;
+    t.vsOpenapiTypescript = {
+      wall: wall / base.generate.seconds,
+      peakRss: rss / base.generate.peakMiB,
+      tscWall: t.tsc?.status === 0 && base.tsc?.status === 0 ? t.tsc.seconds / base.tsc.seconds : undefined,
+      tscRss: t.tsc?.status === 0 && base.tsc?.status === 0 ? t.tsc.peakMiB / base.tsc.peakMiB : undefined,
+    };
+  }
+}
+
+// Reports.
+mkdirSync("bench/results", { recursive: true });
+writeFileSync("bench/results/scaling.json", `${JSON.stringify(report, null, 2)}\n`);
+
+const MB = (b) => (b === undefined ? "–" : (b / 1e6).toFixed(2));
+const cell = (s) => String(s).split("\n")[0].replace(/\|/g, "\\|").slice(0, 160);
+const run = (x) =>
+  !x ? "–"
+  : x.status !== 0 ? `failed (${cell(x.error ?? `exit ${x.status}`)})`
+  : `${x.seconds.toFixed(1)} s / ${x.peakMiB} MiB${x.typeErrors ? ` (${x.typeErrors} type errors, first: ${cell(x.firstError)})` : ""}`;
+const fx = (v, d = 2) => (v === undefined || Number.isNaN(v) ? "–" : v.toFixed(d));
+const load = (m) => `load average ${m.loadavg.join(" / ")} (1/5/15 min) on ${m.cores} cores, ${m.memGiB} GiB`;
+const md = [
+  "# Scaling benchmark",
+  "",
+  `${report.date}, Node ${process.version}, contractgen ${report.commit}. Machine at start: ${load(report.machineAtStart)}; at end: ${load(report.machineAtEnd)}.`,
+  "The machine is shared: ratios measured in this one run matter more than absolute times.",
+  "Every step is its own process: wall / peak RSS (`/usr/bin/time`).",
+  "",
+  `## generate at growing size (synthetic contract, bench/synthetic.mjs${distinct ? ", every input distinct" : ""})`,
+  "",
+  "| operations | generate (all artefacts) | ms per operation | output MB | sdk / cli / mcp / tests / package MB | tsc --noEmit of the package |",
+  "|---:|---|---:|---:|---|---|",
+  ...report.scaling.map((r) => `| ${r.operations.toLocaleString("en-US")} | ${run(r.generate)} | ${r.generate.status === 0 ? fx((r.generate.seconds * 1000) / r.operations, 1) : "–"} | ${MB(r.bytes?.total)} | ${r.bytes ? ARTEFACTS.map((a) => MB(r.bytes[a])).join(" / ") : "–"} | ${run(r.tsc)} |`),
+  "",
+  "Phases of the same pipeline (a second process, ms; the phases the progress line reports):",
+  "",
+  `| operations | ${PHASES.join(" | ")} |`,
+  `|---:|${PHASES.map(() => "---:").join("|")}|`,
+  ...report.scaling.map((r) => `| ${r.operations.toLocaleString("en-US")} | ${PHASES.map((p) => r.phasesMs?.[p] ?? "–").join(" | ")} |`),
+  "",
+];
+if (report.linearity.length) {
+  const keys = Object.keys(report.linearity[0]).filter((k) => k.startsWith("ratio"));
+  md.push(
+    "### Near-linearity: time per operation (ms), and its ratio from the smallest size to the largest",
+    "",
+    "A ratio of 1 is linear; below 1, fixed costs (process start, runtime files) are spread over more operations.",
+    "",
+    `| measure | ${ok.map((r) => r.operations.toLocaleString("en-US")).join(" | ")} | ${keys.join(" | ")} |`,
+    `|---|${ok.map(() => "---:").join("|")}|${keys.map(() => "---:").join("|")}|`,
+    ...report.linearity.map((l) => `| ${l.measure} | ${ok.map((r) => fx(l.msPerOp[r.operations], 3)).join(" | ")} | ${keys.map((k) => fx(l[k])).join(" | ")} |`),
+    "",
+  );
+}
+md.push("![time vs operations](scaling.svg)", "");
+if (report.peers) {
+  md.push(
+    `## Peers on GitHub's REST description (${report.peers.document}, ${MB(report.peers.documentBytes)} MB)`,
+    "",
+    "| tool | import | generate | output MB | tsc --noEmit of the output | vs openapi-typescript: wall / RSS / tsc wall / tsc RSS |",
+    "|---|---|---|---:|---|---|",
+    ...Object.entries(report.peers.tools).map(([name, t]) => {
+      if (t.skipped) return `| ${name} | ${t.skipped} | | | | |`;
+      const v = t.vsOpenapiTypescript;
+      return `| ${name} | ${t.import ? run(t.import) : "–"} | ${run(t.generate)} | ${MB(t.bytes?.total)} | ${run(t.tsc)} | ${v ? [v.wall, v.peakRss, v.tscWall, v.tscRss].map((x) => `${fx(x)}×`).join(" / ") : "–"} |`;
+    }),
+    "",
+    "Wall and RSS of contractgen count import + generate (wall summed, RSS the larger of the two).",
+    "",
+  );
+  const cg = Object.values(report.peers.tools).find((t) => t.phasesMs);
+  if (cg && !cg.phasesMs.error) md.push(`contractgen phases on GitHub (ms): ${PHASES.map((p) => `${p} ${cg.phasesMs[p] ?? "–"}`).join(", ")}.`, "");
+}
+if (report.diff) {
+  const d = report.diff;
+  md.push(
+    "## diff of two versions",
+    "",
+    "| old | new | diff (CLI, JSON report) | findings | counting consequences | breaking / warning / info |",
+    "|---|---|---|---:|---:|---|",
+    d.run
+      ? `| ${d.old} | ${d.new} | ${run(d.run)} | ${d.findings ?? "–"} | ${d.findingsWithConsequences ?? "–"} | ${d.summary ? `${d.summary.breaking} / ${d.summary.warning} / ${d.summary.info}` : "–"} |`
+      : `| ${d.old} | ${d.new} | import failed: ${d.importFailed.map((s) => `${s.side}: ${cell(s.error ?? s.status)}`).join("; ")} | | | |`,
+    "",
+  );
+  if (!importAvailable) md.push("GitHub-size versions need import-openapi (not available): two synthetic versions instead.", "");
+}
+writeFileSync("bench/results/scaling.md", md.join("\n"));
+
+// The chart: one line per phase, the whole CLI run and tsc, against operations (log-log).
+const series = [
+  { name: "generate (CLI, wall)", points: report.scaling.map((r) => [r.operations, r.generate.status === 0 ? r.generate.seconds : 0]) },
+  ...STEPS.map((p) => ({ name: p, points: report.scaling.map((r) => [r.operations, (stepMs(r.phasesMs, p) ?? 0) / 1000]) })),
+  { name: "tsc --noEmit", dashed: true, points: report.scaling.map((r) => [r.operations, r.tsc?.status === 0 ? r.tsc.seconds : 0]) },
+];
+writeFileSync("bench/results/scaling.svg", lineChart({
+  title: "contractgen generate: time vs operations",
+  subtitle: `synthetic contract${distinct ? " (every input distinct)" : ""}, Node ${process.version}; both axes logarithmic`,
+  xLabel: "operations",
+  yLabel: "seconds",
+  xTicks: report.scaling.map((r) => r.operations),
+  series,
+}));
+console.log(md.join("\n"));

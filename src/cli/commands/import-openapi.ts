@@ -1,0 +1,50 @@
+import { diagnostic } from "../../diagnostics/diagnostic.js";
+import { importOpenApi, isUneditedImport, reportJson, reportMarkdown, reportSummary } from "../../import/openapi/index.js";
+import { writeOwnedFile } from "../../write/file.js";
+import { OutputConflictError } from "../../write/tree.js";
+import { EXIT, type Io, printDiagnostics } from "../io.js";
+
+export interface ImportOpenApiOptions {
+  readonly out: string;
+  readonly report?: string;
+  readonly name?: string;
+  readonly date?: string;
+  readonly force?: boolean;
+}
+
+/** `contractgen import-openapi <openapi> -o <contract.yaml> [--report <base>]`. */
+export async function importOpenApiCommand(file: string, options: ImportOpenApiOptions, io: Io): Promise<number> {
+  const started = performance.now();
+  const result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}) });
+  const printed = result.problems.filter((p) => p.severity === "error");
+  printDiagnostics(
+    printed.map((p) => diagnostic(p.code, p.message, { file: p.file, line: p.line, col: p.col, endLine: p.line, endCol: p.col + 1, pointer: p.pointer })),
+    io,
+  );
+  if (!result.yaml || !result.report) {
+    io.stderr(`${file}: not imported; nothing was written.\n`);
+    return EXIT.invalid;
+  }
+  const report = result.report;
+  try {
+    writeOwnedFile(options.out, result.yaml, { owned: isUneditedImport, force: options.force === true });
+    if (options.report) {
+      writeOwnedFile(`${options.report}.md`, reportMarkdown(report), { owned: (t) => t.startsWith("<!-- contractgen import-openapi review report -->"), force: options.force === true });
+      writeOwnedFile(`${options.report}.json`, reportJson(report), { owned: (t) => t.startsWith('{\n  "generator": "contractgen import-openapi"'), force: options.force === true });
+    }
+  } catch (e) {
+    if (e instanceof OutputConflictError) {
+      io.stderr(`contractgen: ${e.message}\ncontractgen only replaces a contract it imported and nobody edited since (and its own reports).\n`);
+      return EXIT.usage;
+    }
+    const errno = e as NodeJS.ErrnoException;
+    if (typeof errno?.code === "string" && typeof errno.syscall === "string") {
+      io.stderr(`contractgen: ${errno.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+  io.stderr(`${file}: ${reportSummary(report)}${options.report ? `; see ${options.report}.md` : "; pass --report <base> to list them"}.\n`);
+  io.stdout(`${options.out}: imported ${report.operations} operations and ${report.types} types from ${file} (OpenAPI ${report.openapi}) in ${Math.round(performance.now() - started)} ms\n`);
+  return EXIT.ok;
+}

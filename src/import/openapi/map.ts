@@ -1,0 +1,808 @@
+/**
+ * A bundled OpenAPI 3.0/3.1 document → a contract (as the plain object the YAML is written from) and
+ * the review items. Pure and deterministic: document order in, the same contract out.
+ */
+import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, typeIdentifier, TYPES_ROOT, words } from "../../model/naming.js";
+import type { ReviewItem, ReviewKind } from "./review.js";
+import { componentName, convertSchema, copyJson, isObject, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
+
+export interface MapOptions {
+  /** The changelog date (YYYY-MM-DD); a fixed placeholder keeps re-imports identical. */
+  readonly date?: string;
+  /** Overrides the contract name derived from info.title. */
+  readonly name?: string;
+}
+
+export interface MapResult {
+  readonly contract: JsonObject;
+  readonly items: ReviewItem[];
+  readonly operations: number;
+  readonly types: number;
+}
+
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+const DROPPED_METHODS = ["head", "options", "trace"];
+const PLACEHOLDER_DATE = "1970-01-01";
+const NAME_MAX = 64;
+
+/** Error codes and classes by HTTP status; statuses not listed get HTTP_<status> and a guessed class. */
+const STATUS: Record<number, { code: string; cls: string; action: string }> = {
+  400: { code: "BAD_REQUEST", cls: "invalid_input", action: "fix_field" },
+  401: { code: "UNAUTHENTICATED", cls: "unauthenticated", action: "reauthenticate" },
+  403: { code: "FORBIDDEN", cls: "permission", action: "stop_and_surface" },
+  404: { code: "NOT_FOUND", cls: "not_found", action: "verify_identifier" },
+  408: { code: "REQUEST_TIMEOUT", cls: "transient", action: "retry_after" },
+  409: { code: "CONFLICT", cls: "conflict", action: "reread_and_replan" },
+  410: { code: "GONE", cls: "not_found", action: "stop_and_surface" },
+  412: { code: "PRECONDITION_FAILED", cls: "conflict", action: "reread_and_replan" },
+  413: { code: "PAYLOAD_TOO_LARGE", cls: "invalid_input", action: "stop_and_surface" },
+  415: { code: "UNSUPPORTED_MEDIA_TYPE", cls: "invalid_input", action: "stop_and_surface" },
+  422: { code: "UNPROCESSABLE_ENTITY", cls: "invalid_input", action: "fix_field" },
+  423: { code: "LOCKED", cls: "conflict", action: "reread_and_replan" },
+  428: { code: "PRECONDITION_REQUIRED", cls: "conflict", action: "reread_and_replan" },
+  429: { code: "RATE_LIMITED", cls: "rate_limited", action: "retry_after" },
+  500: { code: "INTERNAL_ERROR", cls: "internal", action: "stop_and_surface" },
+  502: { code: "BAD_GATEWAY", cls: "transient", action: "retry_after" },
+  503: { code: "SERVICE_UNAVAILABLE", cls: "transient", action: "retry_after" },
+  504: { code: "GATEWAY_TIMEOUT", cls: "transient", action: "retry_after" },
+};
+
+function errorFor(status: number): { code: string; cls: string; action: string; guessed: boolean } {
+  const known = STATUS[status];
+  if (known) return { ...known, guessed: false };
+  if (status >= 500) return { code: `HTTP_${status}`, cls: "internal", action: "stop_and_surface", guessed: true };
+  return { code: `HTTP_${status}`, cls: "invalid_input", action: "stop_and_surface", guessed: true };
+}
+
+const CURSOR_IN = ["cursor", "after", "page_token", "pageToken", "next_token", "nextToken", "starting_after", "continuation_token", "continuationToken", "marker", "next_page_token", "nextPageToken"];
+const CURSOR_OUT = ["next_cursor", "nextCursor", "next_page_token", "nextPageToken", "next_token", "nextToken", "cursor", "next_marker", "nextMarker", "continuation_token", "continuationToken"];
+const NEXT_LINK_OUT = ["next", "next_url", "nextUrl", "next_link", "nextLink", "next_page_url", "nextPageUrl"];
+const PAGE_IN = ["page", "page_number", "pageNumber", "page_num"];
+const OFFSET_IN = ["offset", "skip", "start"];
+const LIMIT_IN = ["limit", "per_page", "perPage", "page_size", "pageSize", "max_results", "maxResults", "size", "count", "top", "$top", "max"];
+const ITEMS_OUT = ["items", "data", "results", "entries", "values", "records", "nodes", "elements"];
+const TOTAL_OUT = ["total_count", "totalCount", "total", "total_results", "totalResults"];
+/** Headers the generated transport sets itself; a parameter for them would fight it. */
+const TRANSPORT_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent", "host"]);
+
+interface Field {
+  name: string;
+  schema: Json;
+  required: boolean;
+  binding: "path" | "query" | "header" | "body-property" | "body";
+  /** The HTTP name: path/query parameter or header name. */
+  wire?: string;
+}
+
+interface Draft {
+  pointer: string;
+  method: string;
+  path: string;
+  rawName: string;
+  derived: boolean;
+  op: JsonObject;
+  pathItem: JsonObject;
+  name?: string;
+}
+
+export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult {
+  const items: ReviewItem[] = [];
+  const review = (kind: ReviewKind, pointer: string, message: string, operation?: string) => {
+    items.push(operation === undefined ? { kind, pointer, message } : { kind, pointer, operation, message });
+  };
+  const version = String(own(doc, "openapi") ?? "");
+  const dialect: "3.0" | "3.1" = version.startsWith("3.0") ? "3.0" : "3.1";
+  const components = isObject(own(doc, "components")) ? (own(doc, "components") as JsonObject) : {};
+  const schemas = isObject(own(components, "schemas")) ? (own(components, "schemas") as JsonObject) : {};
+  const info = isObject(own(doc, "info")) ? (own(doc, "info") as JsonObject) : {};
+
+  // --- operations first (their generated type names are reserved before types are named) ---
+  const drafts: Draft[] = [];
+  const routes = new Map<string, string>();
+  const paths = isObject(own(doc, "paths")) ? (own(doc, "paths") as JsonObject) : {};
+  for (const path of Object.keys(paths)) {
+    const item = deref(doc, paths[path]);
+    if (!isObject(item)) continue;
+    for (const method of Object.keys(item)) {
+      const pointer = pointerOf("paths", path, method);
+      if (DROPPED_METHODS.includes(method)) {
+        review("method-unsupported", pointer, `${method.toUpperCase()} ${path} dropped.`);
+        continue;
+      }
+      if (!(METHODS as readonly string[]).includes(method)) continue;
+      const op = item[method];
+      if (!isObject(op)) continue;
+      const route = `${method} ${path.replace(/\{[^}]*\}/g, "{}")}`;
+      if (routes.has(route)) {
+        review("route-duplicate", pointer, `${method.toUpperCase()} ${path} has the same shape as ${routes.get(route)}; dropped.`);
+        continue;
+      }
+      routes.set(route, `${method.toUpperCase()} ${path}`);
+      const opId = own(op, "operationId");
+      const derived = typeof opId !== "string" || words(opId).length === 0;
+      const rawName = derived ? nameFromRoute(method, path) : (opId as string);
+      drafts.push({ pointer, method, path, rawName, derived, op, pathItem: item });
+      if (isObject(own(op, "callbacks"))) review("callbacks-dropped", `${pointer}/callbacks`, "Callbacks dropped.");
+      const responses = own(op, "responses");
+      if (isObject(responses)) for (const s of Object.keys(responses)) {
+        const r = deref(doc, responses[s]);
+        if (isObject(r) && isObject(own(r, "links"))) review("callbacks-dropped", `${pointer}/responses/${s}/links`, "Response links dropped.");
+      }
+    }
+  }
+  for (const key of ["webhooks", "x-webhooks"]) {
+    const hooks = own(doc, key);
+    if (isObject(hooks) && Object.keys(hooks).length > 0) review("callbacks-dropped", pointerOf(key), `${Object.keys(hooks).length} webhooks dropped.`);
+  }
+  assignOperationNames(drafts, review);
+
+  // --- types ---
+  const opTypeNames = new Set<string>([TYPES_ROOT]);
+  for (const d of drafts) {
+    const ids = operationTypeIdentifiers(d.name!, false);
+    opTypeNames.add(ids.input).add(ids.output).add(`${ids.input.slice(0, -5)}Preview`);
+  }
+  const typeNames = new Map<string, string>();
+  const takenTypeIds = new Set(opTypeNames);
+  for (const name of Object.keys(schemas)) {
+    let base = name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+    if (!/^[A-Za-z]/.test(base)) base = `T${base}`;
+    let candidate = base;
+    for (let n = 2; takenTypeIds.has(typeIdentifier(candidate)); n++) candidate = `${base}${n}`;
+    takenTypeIds.add(typeIdentifier(candidate));
+    typeNames.set(name, candidate);
+    if (candidate !== name) review("type-renamed", pointerOf("components", "schemas", name), `Schema ${JSON.stringify(name)} is type ${candidate}.`);
+  }
+  const ctx: SchemaContext = { doc, dialect, typeNames, review: (kind, pointer, message) => review(kind, pointer, message) };
+  const types: JsonObject = {};
+  for (const [name, typeName] of typeNames) put(types, typeName, convertSchema(ctx, schemas[name], pointerOf("components", "schemas", name)));
+
+  // --- header, transport, auth ---
+  const contractName = options.name ?? contractNameOf(info, review);
+  const rawVersion = String(own(info, "version") ?? "");
+  const semver = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.test(rawVersion) ? rawVersion : coerceVersion(rawVersion);
+  if (semver !== rawVersion) review("header-derived", "/info/version", `info.version ${JSON.stringify(rawVersion)} is not semver; the contract version is ${semver}.`);
+  const date = options.date ?? PLACEHOLDER_DATE;
+  if (options.date === undefined) review("header-derived", "/info", `The changelog entry is dated ${PLACEHOLDER_DATE} (a placeholder, so that re-imports are identical); set the release date, or pass --date.`);
+  const contract: JsonObject = {};
+  put(contract, "contract", contractName);
+  put(contract, "version", semver);
+  const title = own(info, "title");
+  if (typeof title === "string" && title.trim() !== "") put(contract, "title", title.trim());
+  const description = own(info, "description");
+  if (typeof description === "string" && description.trim() !== "") put(contract, "description", description.trim());
+  put(contract, "changelog", [{ version: semver, date, summary: "Imported from OpenAPI." }]);
+  const transport: JsonObject = { http: { baseUrl: baseUrlOf(doc, review) } };
+  const security = authOf(doc, contractName, review);
+  if (security.auth) put(transport, "auth", security.auth);
+  put(contract, "transport", transport);
+
+  // --- operations ---
+  const toolsets = new Map<string, string>();
+  const tagDescriptions = new Map<string, string>();
+  const tags = own(doc, "tags");
+  if (Array.isArray(tags)) for (const t of tags) if (isObject(t) && typeof own(t, "name") === "string") {
+    const d = own(t, "description");
+    tagDescriptions.set(own(t, "name") as string, typeof d === "string" && d.trim() !== "" ? d.trim().split(/\r?\n/)[0]! : "");
+  }
+  const errors = new Map<number, { code: string; cls: string; action: string; description: string }>();
+  const operations: JsonObject = {};
+  let errorBodies = 0;
+  for (const d of drafts) {
+    const name = d.name!;
+    const o: JsonObject = {};
+    const opReview = (kind: ReviewKind, pointer: string, message: string) => review(kind, pointer, message, name);
+    // summary, description, toolset, deprecated
+    const summary = own(d.op, "summary");
+    const opDesc = own(d.op, "description");
+    let line = typeof summary === "string" ? summary.replace(/\s+/g, " ").trim() : "";
+    if (line === "") {
+      line = typeof opDesc === "string" ? opDesc.replace(/\s+/g, " ").trim().split(/(?<=\.)\s/)[0]! : "";
+      if (line === "") line = `${d.method.toUpperCase()} ${d.path}`;
+      opReview("summary-derived", d.pointer, `Summary: ${JSON.stringify(truncate(line, 200))}.`);
+    }
+    put(o, "summary", truncate(line, 200));
+    if (typeof opDesc === "string" && opDesc.trim() !== "") put(o, "description", opDesc.trim());
+    const opTags = own(d.op, "tags");
+    if (Array.isArray(opTags) && typeof opTags[0] === "string" && opTags[0].trim() !== "") {
+      const tag = opTags[0];
+      let set = [...toolsets].find(([, t]) => t === tag)?.[0];
+      if (set === undefined) {
+        let base = tag.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^[^A-Za-z]+/, "").replace(/-+$/, "") || "toolset";
+        base = base.slice(0, 64);
+        set = base;
+        for (let n = 2; toolsets.has(set); n++) set = `${base}-${n}`;
+        toolsets.set(set, tag);
+      }
+      put(o, "toolset", set);
+      if (opTags.length > 1) opReview("toolset-first-tag", `${d.pointer}/tags`, `Tags ${opTags.map((t) => JSON.stringify(t)).join(", ")}: toolset ${set}.`);
+    }
+    const scopes = security.scopesOf(d.op);
+    if (scopes.length > 0) put(o, "scopes", scopes);
+    if (own(d.op, "deprecated") === true) put(o, "deprecated", { since: semver });
+
+    // input
+    const input = buildInput(doc, ctx, d, name, opReview);
+    const http: JsonObject = { method: d.method.toUpperCase(), path: input.path };
+    const query = input.fields.filter((f) => f.binding === "query").map((f) => f.name);
+    if (query.length > 0 && (d.method !== "get" && d.method !== "delete" || input.fields.some((f) => f.binding === "body"))) put(http, "query", query);
+    const headers: JsonObject = {};
+    for (const f of input.fields) if (f.binding === "header") put(headers, f.name, f.wire!);
+    if (Object.keys(headers).length > 0) put(http, "headers", headers);
+    const bodyField = input.fields.find((f) => f.binding === "body");
+
+    // output
+    const output = buildOutput(doc, ctx, d, opReview);
+    if (output.status.length === 1 && output.status[0] !== 200) put(http, "successStatus", output.status[0]!);
+    if (output.status.length > 1) put(http, "successStatus", output.status);
+    if (bodyField) put(http, "body", bodyField.name);
+    put(o, "http", http);
+
+    // effects, idempotency
+    const idemField = input.fields.find((f) => f.binding === "header" && f.wire!.toLowerCase() === "idempotency-key");
+    const effects: JsonObject =
+      d.method === "get" ? { kind: "read" }
+      : d.method === "put" ? { kind: "mutating", idempotent: "natural", destructive: false }
+      : d.method === "delete" ? { kind: "mutating", idempotent: "natural", destructive: true }
+      : { kind: "mutating", idempotent: "none", destructive: false };
+    if (idemField && d.method !== "get") {
+      put(effects, "idempotent", "key");
+      idemField.required = true;
+      put(o, "idempotency", { key: idemField.name, retention: "24h" });
+      opReview("idempotency-retention-assumed", d.pointer, `Idempotency-Key header → idempotency key ${idemField.name} (required), retention assumed 24h.`);
+    }
+    put(effects, "inferred", true);
+    put(o, "effects", effects);
+
+    // pagination
+    if (d.method === "get") {
+      const pagination = detectPagination(doc, d, input.fields, output, opReview);
+      if (pagination) put(o, "pagination", pagination);
+    }
+
+    const inputSchema: JsonObject = { type: "object" };
+    const required = input.fields.filter((f) => f.required).map((f) => f.name);
+    if (required.length > 0) put(inputSchema, "required", required);
+    const props: JsonObject = {};
+    for (const f of input.fields) put(props, f.name, f.schema);
+    put(inputSchema, "properties", props);
+    put(o, "input", inputSchema);
+    put(o, "output", output.schema);
+
+    // errors
+    const codes: Array<[number, string]> = [];
+    const responses = own(d.op, "responses");
+    if (isObject(responses)) for (const key of Object.keys(responses)) {
+      if (/^[45]\d\d$/.test(key)) {
+        const status = Number(key);
+        const e = errorFor(status);
+        if (!errors.has(status)) {
+          const r = deref(doc, responses[key]);
+          const desc = isObject(r) && typeof own(r, "description") === "string" ? (own(r, "description") as string).replace(/\s+/g, " ").trim() : "";
+          errors.set(status, { code: e.code, cls: e.cls, action: e.action, description: desc });
+          if (e.guessed) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${e.code}, class ${e.cls}, action ${e.action}.`);
+        }
+        codes.push([status, e.code]);
+        const r = deref(doc, responses[key]);
+        if (isObject(r) && isObject(own(r, "content"))) errorBodies++;
+      } else if (/^[45]xx$/i.test(key) || key === "default") {
+        if (key !== "default" || output.status.length > 0) opReview("error-range-dropped", `${d.pointer}/responses/${escapeKey(key)}`, `Response ${key} is not mapped to an error code.`);
+      }
+    }
+    codes.sort((a, b) => a[0] - b[0]);
+    if (codes.length > 0) put(o, "errors", [...new Set(codes.map((c) => c[1]))]);
+    put(operations, name, o);
+  }
+  if (errorBodies > 0) review("error-bodies-dropped", "/paths", `${errorBodies} error responses declare a body; the contract's error envelope (code, message, field, details) replaces it.`);
+
+  if (toolsets.size > 0) {
+    const ts: JsonObject = {};
+    for (const [set, tag] of toolsets) put(ts, set, { description: tagDescriptions.get(tag) || `Operations tagged ${tag}.` });
+    put(contract, "toolsets", ts);
+  }
+  if (Object.keys(types).length > 0) put(contract, "types", types);
+  const taxonomy: JsonObject = {};
+  if (errors.size === 0) {
+    review("error-taxonomy-default", "/paths", "No 4xx/5xx response is declared; BAD_REQUEST (400) was added because a contract needs one error code.");
+    errors.set(400, { ...STATUS[400]!, description: "" });
+  }
+  for (const status of [...errors.keys()].sort((a, b) => a - b)) {
+    const e = errors.get(status)!;
+    const entry: JsonObject = { class: e.cls, action: e.action, http: status };
+    if (e.description !== "") put(entry, "description", e.description);
+    put(taxonomy, e.code, entry);
+  }
+  put(contract, "errors", taxonomy);
+  put(contract, "operations", operations);
+  const extensions = countExtensions(doc);
+  if (extensions > 0) review("keyword-dropped", "", `${extensions} x- extensions dropped (vendor annotations carry no contract meaning).`);
+  return { contract, items, operations: drafts.length, types: typeNames.size };
+}
+
+function escapeKey(k: string): string {
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function truncate(s: string, n: number): string {
+  return s.length <= n ? s : `${s.slice(0, n - 1).trimEnd()}…`;
+}
+
+/** Follow bare `$ref`s (bounded) to the node they name. */
+export function deref(doc: unknown, node: unknown): unknown {
+  let n = node;
+  for (let i = 0; i < MAX_REF_CHAIN && isObject(n) && typeof own(n, "$ref") === "string"; i++) n = resolvePointer(doc, own(n, "$ref") as string);
+  return n;
+}
+
+function countExtensions(doc: unknown): number {
+  let count = 0;
+  const stack: Array<[unknown, number]> = [[doc, 0]];
+  while (stack.length > 0) {
+    const [n, d] = stack.pop()!;
+    if (d > 256) continue;
+    if (Array.isArray(n)) for (const x of n) stack.push([x, d + 1]);
+    else if (isObject(n)) for (const k of Object.keys(n)) {
+      if (k.startsWith("x-")) count++;
+      else stack.push([n[k], d + 1]);
+    }
+  }
+  return count;
+}
+
+function nameFromRoute(method: string, path: string): string {
+  const parts: string[] = [method];
+  for (const seg of path.split("/")) {
+    if (seg === "") continue;
+    const param = /^\{(.+)\}$/.exec(seg);
+    parts.push(param ? `by_${param[1]}` : seg);
+  }
+  return parts.join("_");
+}
+
+/** snake_case names, at most 64 characters, unique under the model's collision rules, never reserved. */
+function assignOperationNames(drafts: Draft[], review: (kind: ReviewKind, pointer: string, message: string, operation?: string) => void): void {
+  const taken = new Set<string>();
+  const takenTypes = new Set<string>();
+  for (const d of drafts) {
+    let ws = words(d.rawName);
+    if (ws.length === 0) ws = ["operation"];
+    if (/^[0-9]/.test(ws[0]!)) ws = ["op", ...ws];
+    let base = ws.join("_");
+    if (CLIENT_MEMBERS.has(camelCase(base))) base = `${base}_operation`;
+    if (base.length > NAME_MAX - 4) {
+      const short = shorten(ws, NAME_MAX - 4);
+      review("name-shortened", d.pointer, `${JSON.stringify(d.rawName)} shortened to ${short}.`, short);
+      base = short;
+    }
+    let name = base;
+    for (let n = 2; taken.has(collisionKey(name)) || takenTypes.has(operationTypeIdentifiers(name, false).input); n++) name = `${base}_${n}`;
+    if (name !== base) review("name-collision", d.pointer, `${JSON.stringify(d.rawName)} collides with an earlier operation once converted; named ${name}.`, name);
+    if (d.derived) review("name-derived", d.pointer, `No operationId: named ${name}.`, name);
+    taken.add(collisionKey(name));
+    takenTypes.add(operationTypeIdentifiers(name, false).input);
+    d.name = name;
+  }
+}
+
+/** Keep the first and last words, drop from the middle until it fits; still readable. */
+function shorten(ws: string[], max: number): string {
+  const keep = [...ws];
+  while (keep.join("_").length > max && keep.length > 2) keep.splice(Math.floor(keep.length / 2), 1);
+  const joined = keep.join("_");
+  return joined.length > max ? joined.slice(0, max).replace(/_+$/, "") : joined;
+}
+
+function contractNameOf(info: JsonObject, review: (kind: ReviewKind, pointer: string, message: string) => void): string {
+  const title = typeof own(info, "title") === "string" ? (own(info, "title") as string) : "";
+  let name = words(title).join("-").replace(/^[0-9-]+/, "").slice(0, 64).replace(/-+$/, "");
+  if (name === "") name = "imported-api";
+  review("header-derived", "/info/title", `Contract name ${name} derived from the title; pass --name to choose another.`);
+  return name;
+}
+
+function coerceVersion(raw: string): string {
+  const nums = (raw.match(/\d+/g) ?? []).slice(0, 3).map((n) => String(Number(n)));
+  while (nums.length < 3) nums.push("0");
+  return nums.join(".");
+}
+
+function baseUrlOf(doc: JsonObject, review: (kind: ReviewKind, pointer: string, message: string) => void): string {
+  const servers = own(doc, "servers");
+  const first = Array.isArray(servers) ? servers[0] : undefined;
+  if (!isObject(first) || typeof own(first, "url") !== "string") {
+    review("base-url-placeholder", "/servers", "No server: base URL https://api.example.invalid is a placeholder.");
+    return "https://api.example.invalid";
+  }
+  let url = own(first, "url") as string;
+  const vars = own(first, "variables");
+  if (url.includes("{")) {
+    url = url.replace(/\{([^}]*)\}/g, (_m, v: string) => {
+      const variable = isObject(vars) ? own(vars, v) : undefined;
+      const dflt = isObject(variable) ? own(variable, "default") : undefined;
+      return typeof dflt === "string" ? dflt : v;
+    });
+    review("base-url-placeholder", "/servers/0/url", `Server variables filled with their defaults: ${url}.`);
+  }
+  if (!/^https?:\/\//.test(url)) {
+    const path = url.startsWith("/") ? url : "";
+    url = `https://api.example.invalid${path}`;
+    review("base-url-placeholder", "/servers/0/url", `The server URL is not absolute; base URL ${url} is a placeholder.`);
+  }
+  if (Array.isArray(servers) && servers.length > 1) review("base-url-placeholder", "/servers", `${servers.length} servers: the first is the base URL.`);
+  return url.replace(/\/+$/, "") || url;
+}
+
+function authOf(doc: JsonObject, contract: string, review: (kind: ReviewKind, pointer: string, message: string) => void): { auth?: JsonObject; scopesOf: (op: JsonObject) => string[] } {
+  const schemes = isObject(own(doc, "components")) ? own(own(doc, "components") as JsonObject, "securitySchemes") : undefined;
+  const schemeMap = isObject(schemes) ? schemes : {};
+  const used: string[] = [];
+  const collect = (sec: unknown) => {
+    if (Array.isArray(sec)) for (const req of sec) if (isObject(req)) for (const k of Object.keys(req)) if (!used.includes(k)) used.push(k);
+  };
+  collect(own(doc, "security"));
+  const paths = own(doc, "paths");
+  if (isObject(paths)) for (const p of Object.keys(paths)) {
+    const item = deref(doc, paths[p]);
+    if (isObject(item)) for (const m of METHODS) if (isObject(own(item, m))) collect(own(own(item, m) as JsonObject, "security"));
+  }
+  const env = `${contract.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "API"}_TOKEN`;
+  let auth: JsonObject | undefined;
+  let chosen: string | undefined;
+  for (const name of used) {
+    const s = deref(doc, own(schemeMap, name));
+    const at = pointerOf("components", "securitySchemes", name);
+    if (!isObject(s)) continue;
+    const type = own(s, "type");
+    const candidate: JsonObject | undefined =
+      type === "http" && String(own(s, "scheme")).toLowerCase() === "bearer" ? { type: "bearer", tokenEnv: env }
+      : type === "apiKey" && own(s, "in") === "header" && typeof own(s, "name") === "string" && /^[A-Za-z0-9-]+$/.test(own(s, "name") as string) ? { type: "apiKey", header: own(s, "name") as string, tokenEnv: env }
+      : type === "oauth2" || type === "openIdConnect" ? { type: "bearer", tokenEnv: env }
+      : undefined;
+    if (candidate && !auth) {
+      auth = candidate;
+      chosen = name;
+      if (type === "oauth2" || type === "openIdConnect") review("auth-assumed", at, `${String(type)} scheme ${name}: the access token is sent as a bearer token from ${env}; obtaining it is left to the caller.`);
+    } else {
+      review("auth-unsupported", at, candidate ? `Scheme ${name} not mapped: the contract has one auth scheme (${chosen}).` : `Scheme ${name} (${String(type)}${own(s, "in") ? ` in ${String(own(s, "in"))}` : ""}${own(s, "scheme") ? ` ${String(own(s, "scheme"))}` : ""}) cannot be expressed; requests carry no credentials for it.`);
+    }
+  }
+  const scopesOf = (op: JsonObject): string[] => {
+    const sec = own(op, "security") ?? own(doc, "security");
+    const out: string[] = [];
+    if (Array.isArray(sec) && chosen !== undefined) for (const req of sec) if (isObject(req)) {
+      const list = own(req, chosen);
+      if (Array.isArray(list)) for (const s of list) if (typeof s === "string" && s !== "" && !out.includes(s)) out.push(s);
+    }
+    return out;
+  };
+  return auth ? { auth, scopesOf } : { scopesOf };
+}
+
+function jsonMedia(content: unknown): { schema: unknown; type: string } | undefined {
+  if (!isObject(content)) return undefined;
+  for (const type of Object.keys(content)) {
+    const base = type.split(";")[0]!.trim().toLowerCase();
+    if (base === "application/json" || /^application\/[^/]*\+json$/.test(base) || base === "*/*" || base === "application/*") {
+      const media = content[type];
+      return { schema: isObject(media) ? own(media, "schema") ?? {} : {}, type };
+    }
+  }
+  return undefined;
+}
+
+function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: string, review: (kind: ReviewKind, pointer: string, message: string) => void): { fields: Field[]; path: string } {
+  // Path-level parameters, overridden by operation-level ones of the same name and location.
+  const params = new Map<string, { p: JsonObject; pointer: string }>();
+  const add = (list: unknown, base: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((raw, i) => {
+      const p = deref(doc, raw);
+      if (isObject(p) && typeof own(p, "name") === "string" && typeof own(p, "in") === "string") {
+        const ptr = isObject(raw) && typeof own(raw, "$ref") === "string" ? (own(raw, "$ref") as string).slice(1) : `${base}/${i}`;
+        params.set(`${String(own(p, "in"))} ${String(own(p, "name"))}`, { p, pointer: ptr });
+      }
+    });
+  };
+  const itemPtr = d.pointer.slice(0, d.pointer.lastIndexOf("/"));
+  add(own(d.pathItem, "parameters"), `${itemPtr}/parameters`);
+  add(own(d.op, "parameters"), `${d.pointer}/parameters`);
+
+  const fields: Field[] = [];
+  const keys = new Map<string, Field>();
+  let path = d.path;
+  const order = ["query", "path", "header", "cookie"];
+  const sorted = [...params.values()].sort((a, b) => order.indexOf(String(own(a.p, "in"))) - order.indexOf(String(own(b.p, "in"))));
+  for (const { p, pointer } of sorted) {
+    const where = own(p, "in") as string;
+    const wire = own(p, "name") as string;
+    if (where === "cookie") {
+      review("parameter-dropped", pointer, `Cookie parameter ${wire} dropped: the contract binds only path, query and headers.`);
+      continue;
+    }
+    if (where === "header" && TRANSPORT_HEADERS.has(wire.toLowerCase())) {
+      review("parameter-dropped", pointer, `Header parameter ${wire} dropped: the generated transport sets it.`);
+      continue;
+    }
+    if (where === "header" && !/^[A-Za-z0-9-]+$/.test(wire)) {
+      review("parameter-dropped", pointer, `Header parameter ${JSON.stringify(wire)} dropped: not a header name the contract accepts.`);
+      continue;
+    }
+    if (!["query", "path", "header"].includes(where)) continue;
+    let schema: Json;
+    if (own(p, "schema") !== undefined) schema = convertSchema(ctx, own(p, "schema"), `${pointer}/schema`);
+    else {
+      const media = jsonMedia(own(p, "content"));
+      schema = media ? convertSchema(ctx, media.schema, `${pointer}/content`) : { type: "string" };
+    }
+    const desc = own(p, "description");
+    if (typeof desc === "string" && desc.trim() !== "" && isObject(schema) && own(schema, "description") === undefined && own(schema, "$ref") === undefined) {
+      schema = { description: desc.trim(), ...schema };
+    } else if (typeof desc === "string" && desc.trim() !== "" && isObject(schema) && own(schema, "$ref") !== undefined) {
+      const wrapped: JsonObject = {};
+      for (const k of Object.keys(schema)) put(wrapped, k, schema[k]);
+      put(wrapped, "description", desc.trim());
+      schema = wrapped;
+    }
+    if (own(p, "deprecated") === true && isObject(schema)) put(schema, "deprecated", true);
+    let name = where === "header" ? (wire.toLowerCase() === "idempotency-key" ? "idempotency_key" : words(wire).join("_") || "header") : wire;
+    const key = collisionKey(name);
+    if (keys.has(key) || key === "") {
+      if (where === "query") {
+        review("parameter-dropped", pointer, `Query parameter ${wire} dropped: it collides with ${keys.get(key)?.name ?? "an empty name"} once converted to an identifier.`);
+        continue;
+      }
+      const base = `${name}_${where}`;
+      name = base;
+      for (let n = 2; keys.has(collisionKey(name)); n++) name = `${base}_${n}`;
+      review("field-renamed", pointer, `${where} parameter ${wire} is input field ${name}.`);
+    }
+    if (where === "path") {
+      if (!path.includes(`{${wire}}`)) {
+        review("parameter-dropped", pointer, `Path parameter ${wire} is not in the path ${d.path}; dropped.`);
+        continue;
+      }
+      if (name !== wire) path = path.split(`{${wire}}`).join(`{${name}}`);
+    }
+    const field: Field = { name, schema, required: where === "path" || own(p, "required") === true, binding: where as Field["binding"], wire };
+    keys.set(collisionKey(name), field);
+    fields.push(field);
+  }
+  // Path placeholders without a declared parameter still need a field.
+  for (const m of path.matchAll(/\{([^}]+)\}/g)) {
+    const n = m[1]!;
+    if (!fields.some((f) => f.binding === "path" && f.name === n)) {
+      if (keys.has(collisionKey(n))) {
+        const renamed = `${words(n).join("_")}_path`;
+        path = path.split(`{${n}}`).join(`{${renamed}}`);
+        const f: Field = { name: renamed, schema: { type: "string" }, required: true, binding: "path", wire: n };
+        keys.set(collisionKey(renamed), f);
+        fields.push(f);
+        review("field-renamed", d.pointer, `Undeclared path parameter ${n} is input field ${renamed} (a string).`);
+      } else {
+        const f: Field = { name: n, schema: { type: "string" }, required: true, binding: "path", wire: n };
+        keys.set(collisionKey(n), f);
+        fields.push(f);
+        review("parameter-dropped", d.pointer, `Path parameter ${n} is not declared; added as a required string.`);
+      }
+    }
+  }
+
+  // Body: merged into the input when it is a plain object whose properties collide with nothing.
+  const bodyRaw = own(d.op, "requestBody");
+  const body = deref(doc, bodyRaw);
+  if (isObject(body)) {
+    const bodyPtr = isObject(bodyRaw) && typeof own(bodyRaw, "$ref") === "string" ? (own(bodyRaw, "$ref") as string).slice(1) : `${d.pointer}/requestBody`;
+    const media = jsonMedia(own(body, "content"));
+    const required = own(body, "required") === true;
+    if (!media) {
+      const types = isObject(own(body, "content")) ? Object.keys(own(body, "content") as JsonObject).join(", ") : "none";
+      review("body-not-json", bodyPtr, `Request body (${types}) dropped${required ? "; it is required, so calls will be refused until the contract is completed by hand" : ""}.`);
+    } else if (d.method === "get") {
+      review("body-not-json", bodyPtr, "A GET request body dropped: the contract sends GET fields as query parameters.");
+    } else {
+      const shape = shapeOf(doc, media.schema);
+      const mediaPtr = `${bodyPtr}/content/${escapeKey(media.type)}/schema`;
+      const collides = [...shape.properties.keys()].find((k) => keys.has(collisionKey(k)) || collisionKey(k) === "");
+      const mergeable = d.method !== "delete" && shape.types.size === 1 && shape.types.has("object") && shape.properties.size > 0 && !shape.composed && collides === undefined && distinctKeys([...shape.properties.keys()]);
+      if (mergeable) {
+        for (const [prop, sub] of shape.properties) {
+          const f: Field = { name: prop, schema: convertSchema(ctx, sub, `${mediaPtr}/properties/${escapeKey(prop)}`), required: required && shape.required.has(prop), binding: "body-property" };
+          keys.set(collisionKey(prop), f);
+          fields.push(f);
+        }
+        const extra = otherObjectKeywords(doc, media.schema);
+        if (extra.length > 0) review("body-wrapped", mediaPtr, `Merged into the input; the body's ${extra.join(", ")} no longer applies (properties are merged, not the object's own constraints).`);
+      } else {
+        let name = "body";
+        for (let n = 2; keys.has(collisionKey(name)); n++) name = n === 2 ? "request_body" : `request_body_${n}`;
+        const f: Field = { name, schema: convertSchema(ctx, media.schema, mediaPtr), required, binding: "body" };
+        keys.set(collisionKey(name), f);
+        fields.push(f);
+        const why = collides !== undefined ? `its property ${collides} collides with a parameter` : d.method === "delete" ? "a DELETE sends its fields as query parameters otherwise" : shape.composed ? "it is composed (anyOf/oneOf)" : "it is not an object with properties";
+        review("body-wrapped", mediaPtr, `Request body is input field ${name} (http.body): ${why}.`);
+      }
+      if (isObject(own(body, "content")) && Object.keys(own(body, "content") as JsonObject).length > 1) {
+        review("body-not-json", `${bodyPtr}/content`, `Only ${media.type} is kept of ${Object.keys(own(body, "content") as JsonObject).join(", ")}.`);
+      }
+    }
+  }
+  void opName;
+  return { fields, path };
+}
+
+function distinctKeys(names: string[]): boolean {
+  return new Set(names.map(collisionKey)).size === names.length;
+}
+
+/** Constraints of an object body beyond its properties that merging cannot carry. */
+function otherObjectKeywords(doc: unknown, schema: unknown): string[] {
+  const s = deref(doc, schema);
+  if (!isObject(s)) return [];
+  return ["additionalProperties", "minProperties", "maxProperties", "patternProperties"].filter((k) => own(s, k) !== undefined && !(k === "additionalProperties" && own(s, k) === true));
+}
+
+interface Output {
+  schema: Json;
+  status: number[];
+  /** The original OpenAPI schemas of the JSON success bodies, for pagination. */
+  bodies: unknown[];
+  linkHeader: boolean;
+}
+
+function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kind: ReviewKind, pointer: string, message: string) => void): Output {
+  const responses = own(d.op, "responses");
+  const res = isObject(responses) ? responses : {};
+  let keys = Object.keys(res).filter((k) => /^2\d\d$/.test(k)).sort();
+  let assumed: string | undefined;
+  if (keys.length === 0) {
+    assumed = Object.keys(res).find((k) => /^2xx$/i.test(k)) ?? (own(res, "default") !== undefined ? "default" : undefined);
+    if (assumed !== undefined) keys = [assumed];
+  }
+  const schemas: Json[] = [];
+  const seen = new Set<string>();
+  const status: number[] = [];
+  const bodies: unknown[] = [];
+  let linkHeader = false;
+  let empty = false;
+  for (const key of keys) {
+    const r = deref(doc, res[key]);
+    const ptr = `${d.pointer}/responses/${key}`;
+    status.push(/^2\d\d$/.test(key) ? Number(key) : 200);
+    if (!isObject(r)) continue;
+    const headers = own(r, "headers");
+    if (isObject(headers) && Object.keys(headers).some((h) => h.toLowerCase() === "link")) linkHeader = true;
+    const content = own(r, "content");
+    if ((key === "204" || key === "205") && isObject(content) && Object.keys(content).length > 0) {
+      review("response-body-ignored", `${ptr}/content`, `Response ${key} declares a body, but HTTP ${key} carries none: output null.`);
+      empty = true;
+      continue;
+    }
+    if (!isObject(content) || Object.keys(content).length === 0) {
+      empty = true;
+      continue;
+    }
+    const media = jsonMedia(content);
+    let schema: Json;
+    if (!media) {
+      review("response-not-json", ptr, `Response ${key} (${Object.keys(content).join(", ")}) has no JSON media type; output accepts any value.`);
+      schema = {};
+    } else {
+      schema = convertSchema(ctx, media.schema, `${ptr}/content/${escapeKey(media.type)}/schema`);
+      bodies.push(media.schema);
+    }
+    const k = JSON.stringify(schema);
+    if (!seen.has(k)) {
+      seen.add(k);
+      schemas.push(schema);
+    }
+  }
+  if (assumed !== undefined) review("success-status-assumed", `${d.pointer}/responses/${escapeKey(assumed)}`, `No 2xx response: ${assumed} is the success response, status 200.`);
+  if (keys.length === 0) {
+    review("success-status-assumed", `${d.pointer}/responses`, "No success response declared: status 200, output accepts any value.");
+    return { schema: {}, status: [200], bodies, linkHeader };
+  }
+  const distinct = [...new Set(status)];
+  let schema: Json;
+  if (empty) schemas.push({ type: "null" });
+  if (schemas.length === 0) schema = { type: "null" };
+  else if (schemas.length === 1) schema = schemas[0]!;
+  else schema = { anyOf: schemas };
+  return { schema, status: distinct, bodies, linkHeader };
+}
+
+/** Integer fields of the input found by name. */
+function findField(fields: readonly Field[], names: readonly string[], binding: Field["binding"] = "query"): Field | undefined {
+  for (const n of names) {
+    const f = fields.find((x) => x.binding === binding && x.name === n);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+function typeOfSchema(doc: unknown, schema: unknown): Set<string> {
+  return new Set(shapeOf(doc, schema).types);
+}
+
+function detectPagination(doc: JsonObject, d: Draft, fields: readonly Field[], output: Output, review: (kind: ReviewKind, pointer: string, message: string) => void): JsonObject | undefined {
+  if (output.bodies.length !== 1 || output.status.length !== 1) return undefined;
+  const body = output.bodies[0];
+  const shape = shapeOf(doc, body);
+  const isArray = shape.types.has("array") && shape.types.size === 1;
+  const cursorIn = findField(fields, CURSOR_IN);
+  const pageIn = findField(fields, PAGE_IN);
+  const offsetIn = findField(fields, OFFSET_IN);
+  const limitIn = findField(fields, LIMIT_IN);
+  if (!cursorIn && !pageIn && !offsetIn && !limitIn && !output.linkHeader) return undefined;
+  // The page's items: the output itself, or its one array property (preferring conventional names).
+  let items: string | undefined;
+  if (!isArray) {
+    const arrays = [...shape.properties].filter(([, s]) => typeOfSchema(doc, s).has("array")).map(([k]) => k);
+    items = arrays.length === 1 ? arrays[0] : ITEMS_OUT.find((n) => arrays.includes(n));
+    if (items === undefined) {
+      review("pagination-undecided", d.pointer, `Paging parameters (${[cursorIn, pageIn, offsetIn, limitIn].filter(Boolean).map((f) => f!.name).join(", ") || "Link header"}) but ${arrays.length === 0 ? "no array in the output" : `several arrays in the output (${arrays.join(", ")})`}.`);
+      return undefined;
+    }
+  }
+  const outField = (names: readonly string[], type?: string) => names.find((n) => shape.properties.has(n) && (type === undefined || typeOfSchema(doc, shape.properties.get(n)).has(type)));
+  const intField = (f: Field | undefined) => f !== undefined && typeOfSchema(doc, schemaOrigin(f)).has("integer");
+  const p: JsonObject = {};
+  const nextCursor = isArray ? undefined : outField(CURSOR_OUT, "string");
+  const nextLink = isArray ? undefined : outField(NEXT_LINK_OUT, "string");
+  if (cursorIn && nextCursor) {
+    put(p, "cursor", cursorIn.name);
+    put(p, "nextCursor", nextCursor);
+  } else if (nextLink) {
+    put(p, "style", "next-link");
+    put(p, "nextLink", nextLink);
+  } else if (output.linkHeader && (pageIn || cursorIn || limitIn)) {
+    put(p, "style", "next-link");
+    put(p, "nextLink", { header: "Link" });
+  } else if (pageIn && intField(pageIn)) {
+    put(p, "style", "page");
+    put(p, "page", pageIn.name);
+    const min = schemaNumber(pageIn.schema, "minimum");
+    const dflt = schemaNumber(pageIn.schema, "default");
+    if (min === 0 || dflt === 0) put(p, "firstPage", 0);
+  } else if (offsetIn && intField(offsetIn)) {
+    put(p, "style", "offset");
+    put(p, "offset", offsetIn.name);
+  } else {
+    review("pagination-undecided", d.pointer, `Paging-like parameters (${[cursorIn, pageIn, offsetIn, limitIn].filter(Boolean).map((f) => f!.name).join(", ")}) without a matching next cursor, next link or integer page/offset.`);
+    return undefined;
+  }
+  if (items !== undefined) put(p, "items", items);
+  const cursorStyle = own(p, "style") === undefined;
+  if (limitIn && intField(limitIn)) {
+    const max = schemaNumber(limitIn.schema, "maximum");
+    const dflt = schemaNumber(limitIn.schema, "default");
+    const limit: JsonObject = { field: limitIn.name };
+    if (dflt !== undefined && dflt >= 1 && Number.isInteger(dflt) && (max === undefined || dflt <= max)) put(limit, "default", dflt);
+    if (max !== undefined && max >= 1 && Number.isInteger(max)) put(limit, "max", max);
+    else review("pagination-max-unknown", d.pointer, `Page size ${limitIn.name} declares no maximum${cursorStyle ? "" : "; validate warns pagination-unbounded"}.`);
+    if (cursorStyle && own(limit, "max") === undefined) {
+      review("pagination-undecided", d.pointer, `Cursor pagination needs a page-size maximum; ${limitIn.name} has none, so the operation is left unpaginated.`);
+      return undefined;
+    }
+    put(p, "limit", limit);
+  } else if (cursorStyle) {
+    review("pagination-undecided", d.pointer, "Cursor pagination needs an integer page-size field; none found, so the operation is left unpaginated.");
+    return undefined;
+  }
+  const total = isArray ? undefined : outField(TOTAL_OUT, "integer");
+  if (total !== undefined) put(p, "total", total);
+  review("pagination-detected", d.pointer, `${String(own(p, "style") ?? "cursor")} pagination: ${JSON.stringify(p)}.`);
+  return p;
+}
+
+/** The converted schema is what the contract declares, so look there (through #/types refs is not needed for integers). */
+function schemaOrigin(f: Field): unknown {
+  return f.schema;
+}
+
+function schemaNumber(schema: Json, key: string): number | undefined {
+  if (!isObject(schema)) return undefined;
+  const v = own(schema, key);
+  return typeof v === "number" ? v : undefined;
+}
+
+export { componentName, copyJson };

