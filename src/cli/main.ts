@@ -34,7 +34,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--no-warnings", "report errors only")
     .addOption(refRootOption())
     .action(async (specs: string[], options: ValidateOptions) => {
-      // Commands load their code on demand: `validate` need not pay for ts-morph or the tokenizer.
+      // Commands load their code on demand: `validate` need not pay for the emitters or the tokenizer.
       const { validateCommand } = await import("./commands/validate.js");
       setExit(validateCommand(specs, options, io));
     });
