@@ -36,7 +36,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(refRootOption())
     .action(async (specs: string[], options: ValidateOptions) => {
-      // Commands load their code on demand: `validate` need not pay for ts-morph or the tokenizer.
+      // Commands load their code on demand: `validate` need not pay for the emitters or the tokenizer.
       const { validateCommand } = await import("./commands/validate.js");
       setExit(validateCommand(specs, options, io));
     });

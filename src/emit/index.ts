@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { ContractModel } from "../model/types.js";
 import { packagePath } from "../package-root.js";
-import { emitCliMain, emitCommands } from "./cli/commands.js";
+import { commandSpecs, emitCliMain, emitCommands } from "./cli/commands.js";
 import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
-import { emitMcpMain, emitMcpServer, emitTools } from "./mcp/tools.js";
+import { emitMcpMain, emitMcpServer, emitTools, toolSpecs, toolsetSpecs } from "./mcp/tools.js";
 import { emitPackageFiles } from "./package/package.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
@@ -11,7 +11,7 @@ import { emitOperations } from "./sdk/operations.js";
 import { emitTypes } from "./sdk/types.js";
 import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
 import { emitValidators } from "./sdk/validators.js";
-import { generatedHeader } from "./shared/literals.js";
+import { escapeInvisible, generatedHeader } from "./shared/literals.js";
 
 /** Generated files: relative path → content. Pure function of the model (and contractgen's own files). */
 export type FileTree = ReadonlyMap<string, string>;
@@ -77,6 +77,17 @@ export * from "./runtime/index.js";
 `;
 }
 
+/**
+ * `sdk/contract.json`: the contract data the MCP server and the CLI read at start (tool descriptors
+ * without their validators, toolsets, command descriptions), once per package. JSON rather than
+ * TypeScript literals, so that tsc infers no types over it; indented, with invisible characters
+ * escaped as in every generated file.
+ */
+function emitContractData(model: ContractModel): string {
+  const data = { tools: toolSpecs(model).map(({ spec }) => spec), toolsets: toolsetSpecs(model), commands: commandSpecs(model) };
+  return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
+}
+
 /** Emit the whole generated package for one contract. */
 export async function emitPackage(model: ContractModel, options: EmitOptions = {}): Promise<FileTree> {
   const mode = options.mcp ?? "adapter";
@@ -87,6 +98,7 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
       return [
         ["sdk/index.ts", emitIndex(model)],
         ["sdk/client.ts", emitClient(model)],
+        ["sdk/contract.json", emitContractData(model)],
         ["sdk/contract.ts", emitContractInfo(model)],
         ["sdk/errors.ts", await emitErrorTypes(model)],
         ["sdk/operations.ts", emitOperations(model)],

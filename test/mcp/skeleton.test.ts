@@ -30,8 +30,8 @@ function contractgen(...args: string[]) {
 /** Compile a generated package with its own tsconfig (strict) into `outDir`; tsc's output, empty when clean. */
 function build(dir: string, outDir: string): string {
   const r = spawnSync(process.execPath, [TSC, "-p", join(dir, "tsconfig.json"), "--outDir", join(dir, outDir)], { encoding: "utf8" });
-  // As the package's build script does: the precompiled validators are copied, not compiled.
-  if (r.status === 0) copyFileSync(join(dir, "sdk/validators.js"), join(dir, outDir, "sdk/validators.js"));
+  // As the package's build script does: the precompiled validators and the contract data are copied, not compiled.
+  if (r.status === 0) for (const f of ["sdk/validators.js", "sdk/contract.json"]) copyFileSync(join(dir, f), join(dir, outDir, f));
   return r.stdout + r.stderr + (r.status === 0 ? "" : `exit ${r.status}`);
 }
 

@@ -148,15 +148,16 @@ export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOn
   return { flags, inputOnly };
 }
 
-/** `cli/commands.ts`: every operation as a command description the CLI runtime turns into commander. */
+/**
+ * `cli/commands.ts`: every operation as a command description the CLI runtime turns into commander.
+ * The descriptions are data read from `sdk/contract.json` at start (tsc checks no literal of them).
+ */
 export function emitCommands(model: ContractModel): string {
-  const body = commandSpecs(model).map((s) => `  ${literalBlock(s, 2)},`).join("\n");
-  return `${generatedHeader(model.name, model.version)}import type { CommandSpec } from "./runtime/program.js";
+  return `${generatedHeader(model.name, model.version)}import { contractData } from "../sdk/runtime/data.js";
+import type { CommandSpec } from "./runtime/program.js";
 
-/** One command per operation of the contract (data: the runtime builds the commander program). */
-export const COMMANDS: readonly CommandSpec[] = [
-${body}
-];
+/** One command per operation of the contract (the data: \`commands\` in sdk/contract.json; the runtime builds the commander program). */
+export const COMMANDS: readonly CommandSpec[] = contractData("commands") as readonly CommandSpec[];
 `;
 }
 

@@ -3,7 +3,7 @@
  * (name, title, description, schemas, annotations) is computed here once, and the catalogue budget
  * (src/budget/catalog.ts) counts exactly these entries, so the estimate is what a client loads.
  */
-import type { ToolSpec } from "../../mcp-runtime/server.js";
+import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
 import type { ContractModel, ErrorModel, JsonSchema, OperationModel, PaginationModel, RecoveryAction } from "../../model/types.js";
 import { mcpBearerEnv } from "../../model/naming.js";
 import { isSchemaObject } from "../../spec/schema-walk.js";
@@ -149,8 +149,20 @@ export function toolDescription(model: ContractModel, op: OperationModel): strin
   return [oneLine(op.summary), oneLine(op.description), unitsAndDefaults(op), ...behaviour(model, op).map(oneLine), errorGuide(model, op)].filter(Boolean).join("\n\n");
 }
 
-/** The `tools/list` entries of the generated server, one per exposed operation. */
-export function servedTools(model: ContractModel): Array<{ op: OperationModel; tool: ServedTool }> {
+/** servedTools per model: the package files, the contract data and the budget all read them; computing them once matters at a thousand operations. */
+const servedByModel = new WeakMap<ContractModel, ReadonlyArray<{ op: OperationModel; tool: ServedTool }>>();
+
+/** The `tools/list` entries of the generated server, one per exposed operation (computed once per model). */
+export function servedTools(model: ContractModel): ReadonlyArray<{ op: OperationModel; tool: ServedTool }> {
+  let served = servedByModel.get(model);
+  if (served === undefined) {
+    served = computeServedTools(model);
+    servedByModel.set(model, served);
+  }
+  return served;
+}
+
+function computeServedTools(model: ContractModel): Array<{ op: OperationModel; tool: ServedTool }> {
   return model.operations
     .filter((op) => op.mcp.exposed)
     .map((op) => {
@@ -202,26 +214,36 @@ export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spe
   });
 }
 
-/** `mcp/tools.ts`: the descriptor of every tool and the declared toolsets (data: the runtime builds the server). */
+/** The toolsets of the contract, as `sdk/contract.json` holds them. */
+export function toolsetSpecs(model: ContractModel): ToolsetSpec[] {
+  return model.toolsets.map((t) => ({ name: t.name, description: oneLine(t.description) }));
+}
+
+/**
+ * `mcp/tools.ts`: the descriptor of every tool and the declared toolsets. The descriptors are data
+ * read from `sdk/contract.json` at start (tsc checks no literal of them); the code here adds to each
+ * its input validator, which is code.
+ */
 export function emitTools(model: ContractModel): string {
-  const toolsets = model.toolsets.map((t) => ({ name: t.name, description: oneLine(t.description) }));
-  const body = toolSpecs(model)
-    .map(({ op, spec }) => {
-      // The data as a JSON literal, then the validator (code) as its last member.
-      const data = literalBlock(spec, 2);
-      return `  ${data.slice(0, data.length - "\n  }".length)},\n    validateInput: ops.${descriptorName(op)}.validateInput,\n  },`;
-    })
-    .join("\n");
-  return `${generatedHeader(model.name, model.version)}import * as ops from "../sdk/operations.js";
+  const validators = toolSpecs(model).map(({ op }) => `  [${literal(op.names.id)}, ops.${descriptorName(op)}.validateInput],`);
+  return `${generatedHeader(model.name, model.version)}import { contractData } from "../sdk/runtime/data.js";
+import type { Validator } from "../sdk/runtime/client.js";
+import * as ops from "../sdk/operations.js";
 import type { ToolSpec, ToolsetSpec } from "./runtime/server.js";
 
-/** One tool per exposed operation of the contract; arguments are checked by the SDK's precompiled validators. */
-export const TOOLS: readonly ToolSpec[] = [
-${body}
-];
+/** The input validator of each exposed operation, by operation id: the SDK's precompiled validators. */
+const VALIDATORS = new Map<string, Validator>([
+${validators.join("\n")}
+]);
 
-/** The contract's toolsets (what \`--toolsets\` accepts). */
-export const TOOLSETS: readonly ToolsetSpec[] = ${literalBlock(toolsets, 0)};
+/** One tool per exposed operation of the contract (the data: \`tools\` in sdk/contract.json). */
+export const TOOLS: readonly ToolSpec[] = (contractData("tools") as ReadonlyArray<Omit<ToolSpec, "validateInput">>).map((tool) => ({
+  ...tool,
+  validateInput: VALIDATORS.get(tool.operation)!,
+}));
+
+/** The contract's toolsets (what \`--toolsets\` accepts; the data: \`toolsets\` in sdk/contract.json). */
+export const TOOLSETS: readonly ToolsetSpec[] = contractData("toolsets") as readonly ToolsetSpec[];
 `;
 }
 

@@ -1,4 +1,3 @@
-import { IndentationText, type MethodDeclarationStructure, type OptionalKind, Project } from "ts-morph";
 import type { ContractModel, OperationModel, PaginationModel } from "../../model/types.js";
 import { docLines, generatedHeader, literal } from "../shared/literals.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
@@ -19,19 +18,56 @@ function inputType(op: OperationModel, omit: string[], optional: string[], confi
   return optional.length > 0 ? `WithOptional<${type}, ${union(optional)}>` : type;
 }
 
-function docsFor(model: ContractModel, op: OperationModel, extra: Array<string | null>): OptionalKind<MethodDeclarationStructure>["docs"] {
-  const tags = op.deprecated
-    ? [{ tagName: "deprecated", text: docLines(`since ${op.deprecated.since}${op.deprecated.sunset ? `, removed after ${op.deprecated.sunset}` : ""}${op.deprecated.replacement ? `; use ${op.deprecated.replacement}` : ""}.`) }]
-    : [];
-  return [{ description: docLines(op.summary, op.description, ...extra, effectsLine(op), errorsLine(model, op)), tags }];
+/** A JSDoc comment: its description and an optional `@deprecated` tag (texts from docLines: escaped, wrapped). */
+interface Doc {
+  readonly description: string;
+  readonly deprecated?: string;
 }
 
-/** `sdk/client.ts`: the typed client, one thin method per operation (and per preview and traversal). */
+/** A class member as printed: JSDoc, then the signature and, for methods, a one-statement body. */
+interface Member {
+  readonly doc: Doc;
+  readonly signature: string;
+  readonly statement?: string;
+}
+
+function docsFor(model: ContractModel, op: OperationModel, extra: Array<string | null>): Doc {
+  const deprecated = op.deprecated
+    ? docLines(`since ${op.deprecated.since}${op.deprecated.sunset ? `, removed after ${op.deprecated.sunset}` : ""}${op.deprecated.replacement ? `; use ${op.deprecated.replacement}` : ""}.`)
+    : undefined;
+  return { description: docLines(op.summary, op.description, ...extra, effectsLine(op), errorsLine(model, op)), ...(deprecated !== undefined ? { deprecated } : {}) };
+}
+
+/**
+ * A JSDoc block at `indent`: one line when the text is one line, else one ` * ` line per line of text
+ * (blank lines bare), the tag last.
+ */
+function printDoc(doc: Doc, indent: string): string {
+  const lines = doc.description === "" ? [] : doc.description.split("\n");
+  if (doc.deprecated !== undefined) lines.push(...`@deprecated ${doc.deprecated}`.split("\n"));
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */`;
+  return [`${indent}/**`, ...lines.map((l) => (l === "" ? `${indent} *` : `${indent} * ${l}`)), `${indent} */`].join("\n");
+}
+
+function printMember(m: Member): string {
+  const undocumented = m.doc.description === "" && m.doc.deprecated === undefined;
+  const head = `${undocumented ? "" : `${printDoc(m.doc, "  ")}\n`}  ${m.signature}`;
+  return m.statement === undefined ? `${head};` : `${head} {\n    ${m.statement}\n  }`;
+}
+
+/** A parameter list: `name: type` or `name: type = initializer`. */
+function params(list: Array<{ name: string; type: string; initializer?: string }>): string {
+  return list.map((p) => `${p.name}: ${p.type}${p.initializer !== undefined ? ` = ${p.initializer}` : ""}`).join(", ");
+}
+
+/**
+ * `sdk/client.ts`: the typed client, one thin method per operation (and per preview and traversal).
+ * Printed directly (a class of one-statement methods needs no AST), in the layout of a formatter:
+ * two-space indent, a JSDoc block per member, a blank line between members.
+ */
 export function emitClient(model: ContractModel): string {
-  const project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
-  const file = project.createSourceFile("client.ts", "", { overwrite: true });
   const className = clientClassName(model);
-  const methods: Array<OptionalKind<MethodDeclarationStructure>> = [];
+  const methods: Member[] = [];
   const names = clientMethodNames(model);
 
   for (const op of model.operations) {
@@ -40,14 +76,10 @@ export function emitClient(model: ContractModel): string {
     const key = op.idempotency && op.effects.idempotent === "key" ? [op.idempotency.keyField] : [];
     const dryRun = op.preview ? [op.preview.dryRunField] : [];
     const descriptor = `ops.${descriptorName(op)}`;
+    const input = op.preview ? inputType(op, [], key, [op.preview.dryRunField, op.preview.confirmTokenField]) : inputType(op, [], key);
     methods.push({
-      name: m.call,
-      parameters: [
-        { name: "input", type: op.preview ? inputType(op, [], key, [op.preview.dryRunField, op.preview.confirmTokenField]) : inputType(op, [], key) },
-        { name: "options", type: "CallOptions", initializer: "{}" },
-      ],
-      returnType: `Promise<T.${types.output}>`,
-      docs: docsFor(model, op, [
+      signature: `${m.call}(${params([{ name: "input", type: input }, { name: "options", type: "CallOptions", initializer: "{}" }])}): Promise<T.${types.output}>`,
+      doc: docsFor(model, op, [
         op.preview
           ? `Executes (the dry run is switched off): pass the \`${op.preview.confirmTokenField}\` that \`${m.preview}\` returned for these exact parameters (required); it is valid for ${op.preview.ttl}.`
           : null,
@@ -55,63 +87,40 @@ export function emitClient(model: ContractModel): string {
           ? `Preconditions: ${op.preconditions.map((p) => `\`${p.field}\` must match the current ${p.compares} (else ${p.error}, no change)`).join("; ")}.`
           : null,
       ]),
-      statements: `return this.core.call(${descriptor}, input, options);`,
+      statement: `return this.core.call(${descriptor}, input, options);`,
     });
     if (op.preview && m.preview) {
+      // A preview takes no operation key: it executes nothing (the key is required to execute only).
+      const previewInput = inputType(op, [...dryRun, op.preview.confirmTokenField, ...key], []);
       methods.push({
-        name: m.preview,
-        parameters: [
-          // A preview takes no operation key: it executes nothing (the key is required to execute only).
-          { name: "input", type: inputType(op, [...dryRun, op.preview.confirmTokenField, ...key], []) },
-          { name: "options", type: "CallOptions", initializer: "{}" },
-        ],
-        returnType: op.preview.output ? `Promise<T.${types.preview}>` : "Promise<unknown>",
-        docs: [
-          {
-            description: docLines(
-              `Preview of \`${m.call}\`: executes nothing and takes no operation key; returns the expected effect and a confirm token valid for ${op.preview.ttl}.`,
-              op.preconditions.length > 0 ? `Preconditions are checked as for the execution: a stale ${op.preconditions.map((p) => `\`${p.field}\``).join(" or ")} fails the preview the same way, and no token is issued.` : null,
-            ),
-          },
-        ],
-        statements: `return this.core.preview(${descriptor}, input, options);`,
+        signature: `${m.preview}(${params([{ name: "input", type: previewInput }, { name: "options", type: "CallOptions", initializer: "{}" }])}): ${op.preview.output ? `Promise<T.${types.preview}>` : "Promise<unknown>"}`,
+        doc: {
+          description: docLines(
+            `Preview of \`${m.call}\`: executes nothing and takes no operation key; returns the expected effect and a confirm token valid for ${op.preview.ttl}.`,
+            op.preconditions.length > 0 ? `Preconditions are checked as for the execution: a stale ${op.preconditions.map((p) => `\`${p.field}\``).join(" or ")} fails the preview the same way, and no token is issued.` : null,
+          ),
+        },
+        statement: `return this.core.preview(${descriptor}, input, options);`,
       });
     }
     if (op.pagination && m.all) {
+      const item = op.pagination.itemsField === null ? `T.${types.output}[number]` : `NonNullable<T.${types.output}[${literal(op.pagination.itemsField)}]>[number]`;
       methods.push({
-        name: m.all,
-        parameters: [
-          { name: "input", type: inputType(op, [], []) },
-          { name: "bounds", type: "TraversalBounds" },
-        ],
-        returnType:
-          op.pagination.itemsField === null
-            ? `Paginator<T.${types.output}[number]>`
-            : `Paginator<NonNullable<T.${types.output}[${literal(op.pagination.itemsField)}]>[number]>`,
-        docs: [{ description: docLines(traversalDoc(m.call, op.pagination)) }],
-        statements: `return this.core.paginate(${descriptor}, input, bounds);`,
+        signature: `${m.all}(${params([{ name: "input", type: inputType(op, [], []) }, { name: "bounds", type: "TraversalBounds" }])}): Paginator<${item}>`,
+        doc: { description: docLines(traversalDoc(m.call, op.pagination)) },
+        statement: `return this.core.paginate(${descriptor}, input, bounds);`,
       });
     }
   }
 
-  file.addClass({
-    name: className,
-    isExported: true,
-    docs: [{ description: docLines(`Client of the ${model.title} platform (contract ${model.name} ${model.version}).`, model.description) }],
-    properties: [{ name: "core", isReadonly: true, type: "ContractClient", docs: [{ description: "The runtime behind every method: transport, retries, journal." }] }],
-    ctors: [
-      {
-        parameters: [{ name: "options", type: "ClientOptions", initializer: "{}" }],
-        statements: "this.core = new ContractClient(CONTRACT, options);",
-      },
-    ],
-    methods: [
-      ...methods,
-      { name: "close", returnType: "void", docs: [{ description: "Release the journal file, if this client opened one." }], statements: "this.core.close();" },
-    ],
-  });
-
-  const body = file.getFullText().trim();
+  const members: Member[] = [
+    { doc: { description: "The runtime behind every method: transport, retries, journal." }, signature: "readonly core: ContractClient" },
+    { doc: { description: "" }, signature: `constructor(${params([{ name: "options", type: "ClientOptions", initializer: "{}" }])})`, statement: "this.core = new ContractClient(CONTRACT, options);" },
+    ...methods,
+    { doc: { description: "Release the journal file, if this client opened one." }, signature: "close(): void", statement: "this.core.close();" },
+  ];
+  const classDoc = printDoc({ description: docLines(`Client of the ${model.title} platform (contract ${model.name} ${model.version}).`, model.description) }, "");
+  const body = `${classDoc}\nexport class ${className} {\n${members.map(printMember).join("\n\n")}\n}`;
   const runtimeTypes = ["Paginator", "TraversalBounds", "WithConfirmation", "WithOptional"].filter((t) => new RegExp(`\\b${t}\\b`).test(body));
   const imports = [
     `import { type CallOptions, type ClientOptions, ContractClient${runtimeTypes.map((t) => `, type ${t}`).join("")} } from "./runtime/index.js";`,

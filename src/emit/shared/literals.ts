@@ -51,7 +51,7 @@ export function lineCommentText(text: string): string {
   return commentText(text).replace(/\n/g, " ");
 }
 
-/** Lines for a JSDoc block (ts-morph adds the delimiters); paragraphs wrapped at `width` columns. */
+/** Lines for a JSDoc block (the client printer adds the delimiters); paragraphs wrapped at `width` columns. */
 export function docLines(...paragraphs: Array<string | null | undefined | false>): string {
   return paragraphs
     .filter((p): p is string => typeof p === "string" && p.trim() !== "")
