@@ -64,7 +64,7 @@ for (const c of categories) {
   lines.push(`## ${c}`, "", "| rule | severity | what it flags | migration hint |", "|---|---|---|---|");
   for (const r of RULES.filter((r) => r.category === c)) {
     const follows = r.consequenceOf ? ` Follows from ${r.consequenceOf.map((x) => `\`${x}\``).join(", ")}: reported under such a finding when it overlaps one.` : "";
-    lines.push(`| \`${r.id}\` | ${r.severity}${r.phase === "policy" ? " (policy)" : ""} | ${cell(r.replacedBy ? `Retired: use \`${r.replacedBy}\`.` : r.description + follows)} | ${cell(r.hint)} |`);
+    lines.push(`| \`${r.id}\` | ${r.severity}${r.phase ? ` (${r.phase})` : ""} | ${cell(r.replacedBy ? `Retired: use \`${r.replacedBy}\`.` : r.description + follows)} | ${cell(r.hint)} |`);
   }
   lines.push("");
 }

@@ -1,8 +1,11 @@
 /**
  * The comparable view of a contract model: a plain tree in which every fact the diff cares about
  * sits at a stable path, sets are objects keyed by their members (so membership changes show up as
- * added/removed keys), and schemas are dereferenced. Each tree path also knows the JSON pointer of
- * the document node it came from, so findings can point into both files.
+ * added/removed keys), and schemas are dereferenced. A shared type (`types:`) is kept once, under
+ * types/<Name>; operation schemas refer to it (typeRefNode), so an edit of a type is one change
+ * however many operations reach it, and a large contract's tree stays the size of its document.
+ * DiffSide reads through those references. Each tree path also knows the JSON pointer of the
+ * document node it came from, so findings can point into both files.
  */
 import { commandNames, operationFlags } from "../emit/cli/commands.js";
 import { kebabCase } from "../model/naming.js";
@@ -13,6 +16,22 @@ import { escapePointerSegment } from "../spec/source.js";
 export type TreeValue = string | number | boolean | null | TreeNode;
 export interface TreeNode {
   [key: string]: TreeValue;
+}
+
+/**
+ * Key of a reference to a shared type inside an operation's schema tree. A symbol: invisible to
+ * Object.keys (a reference has no members of its own), and never a contract name.
+ */
+const TYPE_REF: unique symbol = Symbol("contractgen.diff.typeRef");
+
+/** A reference to `types/<name>`: the type's own tree is kept once, under the root's `types`. */
+export function typeRefNode(name: string): TreeNode {
+  return { [TYPE_REF]: name } as unknown as TreeNode;
+}
+
+/** The type a tree value refers to, or undefined when it is no reference. */
+export function typeRef(value: TreeValue | undefined): string | undefined {
+  return value !== null && typeof value === "object" ? (value as unknown as { [TYPE_REF]?: string })[TYPE_REF] : undefined;
 }
 
 export interface ContractTree {
@@ -76,8 +95,15 @@ class TreeBuilder {
   /** CLI command names as the CLI emitter assigns them (a name the CLI reserves gets a suffix). */
   private readonly commands: Map<string, string>;
 
+  /** Names of the contract's shared types: a `$defs` entry of that name is the type, referred to by name. */
+  private readonly typeNames: ReadonlySet<string>;
+
+  /** Whether schema() keeps type references (operations, types) or inlines them (error details). */
+  private refs = true;
+
   constructor(private readonly model: ContractModel) {
     this.commands = commandNames(model);
+    this.typeNames = new Set(model.types.map((t) => t.name));
   }
 
   private at(path: string[], pointer: string): void {
@@ -94,6 +120,7 @@ class TreeBuilder {
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
       },
       errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => this.error(e)),
+      types: byName(m.types.map((t) => [t.name, t] as const), (t) => this.schema(t.schema.schema, t.schema.schema, ["types", t.name], `/types/${escapePointerSegment(t.name)}`, new Set(), true)),
       operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
     };
     this.at(["budget"], "/budget");
@@ -108,7 +135,10 @@ class TreeBuilder {
     const at = `/errors/${escapePointerSegment(e.code)}`;
     this.at(["errors", e.code, "field"], e.field !== null ? `${at}/field` : at);
     const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field };
+    // Few and compared on their own (error-details-changed): inlined, as they always were.
+    this.refs = false;
     if (e.details) node.details = this.schema(e.details.schema, e.details.schema, ["errors", e.code, "details"], `${at}/details`, new Set());
+    this.refs = true;
     return node;
   }
 
@@ -173,6 +203,7 @@ class TreeBuilder {
     let refName: string | null = null;
     for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
       refName = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : null;
+      if (this.refs && refName !== null && this.typeNames.has(refName)) return typeRefNode(refName);
       const defs = isSchemaObject(root) ? root.$defs : undefined;
       current = refName !== null && isSchemaObject(defs) && Object.hasOwn(defs, refName) ? defs[refName] : undefined;
       if (refName !== null) at = `/types/${escapePointerSegment(refName)}`;
