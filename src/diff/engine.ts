@@ -4,7 +4,7 @@ import type { SourceFile } from "../spec/source.js";
 import { type Finding, DiffContext, DiffSide, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
-import { contractTree } from "./tree.js";
+import { cliFlagChanges, contractTree } from "./tree.js";
 
 export interface DiffConfig {
   /** Per-rule severity, or "off". */
@@ -61,7 +61,8 @@ export function allFindings(findings: readonly Finding[]): Finding[] {
 export function runDiff(before: DiffInputSide, after: DiffInputSide, config: DiffConfig = {}, rules: readonly Rule[] = RULES): DiffReport {
   const oldSide = new DiffSide(before.model, contractTree(before.model), before.source);
   const newSide = new DiffSide(after.model, contractTree(after.model), after.source);
-  const changes = structuralDiff(oldSide.tree.root, newSide.tree.root);
+  const structural = structuralDiff(oldSide.tree.root, newSide.tree.root);
+  const changes = [...structural, ...cliFlagChanges(oldSide, newSide, structural)];
   const options = { strictOutputValidation: config.strictOutputValidation === true };
   const byId = new Map(rules.map((r) => [r.id, r]));
 

@@ -8,7 +8,7 @@ import type { ContractModel, OperationModel } from "../model/types.js";
 import type { SourceFile } from "../spec/source.js";
 import { escapePointerSegment, getAtPointer } from "../spec/source.js";
 import { type Change, type ChangeKind, matchPath } from "./structural.js";
-import { type ContractTree, pathKey, RETURNS, type TreeNode, type TreeValue, typeRef } from "./tree.js";
+import { type ContractTree, OPERATION_POINTERS, pathKey, RETURNS, type TreeNode, type TreeValue, typeRef } from "./tree.js";
 
 export type Severity = "breaking" | "warning" | "info";
 
@@ -285,6 +285,10 @@ export class DiffSide {
     for (let n = path.length; n > 0; n--) {
       const pointer = this.tree.pointers.get(pathKey(path.slice(0, n)));
       if (pointer !== undefined) return { base: pointer, rest: path.slice(n) };
+      if (path[0] === "operations" && n > 2) {
+        const relative = OPERATION_POINTERS.get(pathKey(path.slice(2, n)));
+        if (relative !== undefined) return { base: `/operations/${escapePointerSegment(path[1]!)}${relative ? `/${relative}` : ""}`, rest: path.slice(n) };
+      }
     }
     return { base: "", rest: path };
   }

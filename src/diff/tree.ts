@@ -12,6 +12,7 @@ import { kebabCase } from "../model/naming.js";
 import type { ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../spec/schema-walk.js";
 import { escapePointerSegment } from "../spec/source.js";
+import type { Change } from "./structural.js";
 
 export type TreeValue = string | number | boolean | null | TreeNode;
 export interface TreeNode {
@@ -89,6 +90,60 @@ const SCALAR_KEYWORDS = [
   "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "x-unit",
 ] as const;
 
+/**
+ * Tree paths below operations/<id> whose document pointer is not the path itself, relative to the
+ * operation ("" = the operation): the same for every operation, so looked up rather than recorded
+ * per operation (DiffSide.pointer). A name written explicitly (mcp.name, cli.name) is recorded.
+ */
+export const OPERATION_POINTERS: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      [["names", "tool"], ""],
+      [["names", "kebab"], ""],
+      [["mcpExposed"], "mcp"],
+      [["annotations"], "effects"],
+      [["http", "bindings"], "http"],
+      [["cliFlags"], "input"],
+      // Tree keys that differ from the document's field names.
+      [["preview", "ttlMs"], "preview/ttl"],
+      [["preview", "defaultDryRun"], "preview/default"],
+      [["idempotency", "retentionMs"], "idempotency/retention"],
+      [["pagination", "limitField"], "pagination/limit/field"],
+      [["pagination", "limitMax"], "pagination/limit/max"],
+      [["pagination", "limitDefault"], "pagination/limit/default"],
+      [["outcomes", "partial"], "outcomes/partial/field"],
+    ] as const
+  ).map(([path, pointer]) => [pathKey(path), pointer]),
+);
+
+/**
+ * The CLI flags of the operations whose flags can differ between two trees, as changes under
+ * operations/<id>/cliFlags/<flag>. Deriving flags costs about as much as the rest of an operation's
+ * tree, and they follow only from the input (and the behaviour fields): so they are derived only
+ * for operations with a change of their own or whose input reaches a changed shared type.
+ */
+export function cliFlagChanges(before: { model: ContractModel; reaching(type: string, label: string): readonly string[] }, after: typeof before, changes: readonly Change[]): Change[] {
+  const touched = new Set<string>();
+  for (const c of changes) {
+    if (c.path[0] === "operations" && c.path.length > 2) touched.add(c.path[1]!);
+    else if (c.path[0] === "types" && c.path.length > 1) for (const side of [before, after]) for (const id of side.reaching(c.path[1]!, "input")) touched.add(id);
+  }
+  if (touched.size === 0) return [];
+  const byId = (m: ContractModel) => new Map(m.operations.filter((o) => touched.has(o.names.id)).map((o) => [o.names.id, o]));
+  const olds = byId(before.model);
+  const news = byId(after.model);
+  const out: Change[] = [];
+  for (const [id, op] of news) {
+    const old = olds.get(id);
+    if (!old) continue;
+    const a = new Set(operationFlags(old).flags.map((f) => f.flag));
+    const b = new Set(operationFlags(op).flags.map((f) => f.flag));
+    for (const flag of [...a].sort()) if (!b.has(flag)) out.push({ kind: "removed", path: ["operations", id, "cliFlags", flag], before: true, after: undefined });
+    for (const flag of [...b].sort()) if (!a.has(flag)) out.push({ kind: "added", path: ["operations", id, "cliFlags", flag], before: undefined, after: true });
+  }
+  return out;
+}
+
 class TreeBuilder {
   readonly pointers = new Map<string, string>();
 
@@ -145,24 +200,10 @@ class TreeBuilder {
   private operation(op: OperationModel): TreeNode {
     const id = op.names.id;
     const base = `/operations/${escapePointerSegment(id)}`;
-    this.at(["operations", id], base);
-    this.at(["operations", id, "names", "tool"], op.names.tool === id ? base : `${base}/mcp/name`);
-    this.at(["operations", id, "names", "kebab"], op.names.kebab === kebabCase(id) ? base : `${base}/cli/name`);
-    this.at(["operations", id, "mcpExposed"], `${base}/mcp`);
-    this.at(["operations", id, "annotations"], `${base}/effects`);
-    this.at(["operations", id, "http", "bindings"], `${base}/http`);
-    this.at(["operations", id, "cliFlags"], `${base}/input`);
-    // Tree keys that differ from the document's field names.
-    const aliases: Array<[string[], string]> = [
-      [["preview", "ttlMs"], "preview/ttl"],
-      [["preview", "defaultDryRun"], "preview/default"],
-      [["idempotency", "retentionMs"], "idempotency/retention"],
-      [["pagination", "limitField"], "pagination/limit/field"],
-      [["pagination", "limitMax"], "pagination/limit/max"],
-      [["pagination", "limitDefault"], "pagination/limit/default"],
-      [["outcomes", "partial"], "outcomes/partial/field"],
-    ];
-    for (const [path, pointer] of aliases) this.at(["operations", id, ...path], `${base}/${pointer}`);
+    // Where the document writes these is the same for every operation (OPERATION_POINTERS); only
+    // names written explicitly are recorded here.
+    if (op.names.tool !== id) this.at(["operations", id, "names", "tool"], `${base}/mcp/name`);
+    if (op.names.kebab !== kebabCase(id)) this.at(["operations", id, "names", "kebab"], `${base}/cli/name`);
     const node: TreeNode = {
       summary: op.summary,
       description: op.description,
@@ -177,7 +218,6 @@ class TreeBuilder {
       filters: set(op.filters),
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
       preconditions: byName(op.preconditions.map((p) => [p.field, p] as const), (p) => ({ kind: p.kind, compares: p.compares, required: p.required, error: p.error })),
-      cliFlags: set(operationFlags(op).flags.map((f) => f.flag)),
       input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set(), true),
       [RETURNS]: byName(
         returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], pointer, new Set(), true)] as const),
