@@ -118,6 +118,13 @@ describe("shared-type changes are reported once, on the type", () => {
       ["input-max-length-lowered", "create_label", ["create_label"], 'Input "reason" of "create_label" gained a maximum length of 100.'],
       ["operation-summary-changed", "get_user", ["get_user"], expect.any(String)],
     ]);
+    // An operation that swaps one type for another is compared as the schemas it now has, on the operation.
+    const swapped = diff(contract((t) => t.replace('    output: { $ref: "#/types/User" }', '    output: { $ref: "#/types/Label" }')));
+    expect(swapped.findings.filter((f) => f.rule === "shared-type-changed")).toEqual([]);
+    expect(swapped.findings.filter((f) => f.rule === "output-property-removed").map((f) => [f.operation, f.message])).toEqual([
+      ["get_user", 'Output property "id" of "get_user" was removed.'],
+      ["get_user", 'Output property "login" of "get_user" was removed.'],
+    ]);
   });
 
   it("every report format shows the grouping; JSON lists the operations of each side in fields", () => {
