@@ -29,8 +29,17 @@ const lines = [
   "overlaps one of theirs (same operation, overlapping location) it is reported under it as a",
   "consequence (`consequences` in the JSON report, indented under it in text and Markdown), not as a",
   "line of its own; so is a policy duty about one finding (`changelog-entry-missing`). The summary",
-  "counts primary findings; `--fail-on` also sees consequences. A change to a shared type (`types:`) is",
-  "reported once, with every operation it reaches in `operations`.",
+  "counts primary findings; `--fail-on` also sees consequences.",
+  "",
+  "**Shared types.** A type under `types:` is compared once, by name, however many operations reach",
+  "it (directly or through other types); an operation that refers to it is compared by its reference.",
+  "Everything the input-* and output-* rules report inside one type is gathered under one",
+  "`shared-type-changed` finding on the type: `operations` lists every operation it reaches, and `type`",
+  "(JSON) gives, per side, the operations and the worst severity there. The same edit can break one side",
+  "and not the other (a new required property breaks callers that send the type, not those that read",
+  "it), so the grouped finding takes the worst severity and says which sides break. An operation that",
+  "starts or stops using a type, or swaps one type for another, is compared as the schemas it now has,",
+  "and reported on the operation.",
   "",
   "**Defaults.** A changed input default changes what existing calls do without any change on their",
   "side: a call that omitted the field now asks for something else. That is why",
@@ -64,7 +73,7 @@ for (const c of categories) {
   lines.push(`## ${c}`, "", "| rule | severity | what it flags | migration hint |", "|---|---|---|---|");
   for (const r of RULES.filter((r) => r.category === c)) {
     const follows = r.consequenceOf ? ` Follows from ${r.consequenceOf.map((x) => `\`${x}\``).join(", ")}: reported under such a finding when it overlaps one.` : "";
-    lines.push(`| \`${r.id}\` | ${r.severity}${r.phase === "policy" ? " (policy)" : ""} | ${cell(r.replacedBy ? `Retired: use \`${r.replacedBy}\`.` : r.description + follows)} | ${cell(r.hint)} |`);
+    lines.push(`| \`${r.id}\` | ${r.severity}${r.phase ? ` (${r.phase})` : ""} | ${cell(r.replacedBy ? `Retired: use \`${r.replacedBy}\`.` : r.description + follows)} | ${cell(r.hint)} |`);
   }
   lines.push("");
 }

@@ -4,7 +4,7 @@ import type { SourceFile } from "../spec/source.js";
 import { type Finding, DiffContext, DiffSide, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
-import { contractTree } from "./tree.js";
+import { cliFlagChanges, contractTree } from "./tree.js";
 
 export interface DiffConfig {
   /** Per-rule severity, or "off". */
@@ -61,12 +61,14 @@ export function allFindings(findings: readonly Finding[]): Finding[] {
 export function runDiff(before: DiffInputSide, after: DiffInputSide, config: DiffConfig = {}, rules: readonly Rule[] = RULES): DiffReport {
   const oldSide = new DiffSide(before.model, contractTree(before.model), before.source);
   const newSide = new DiffSide(after.model, contractTree(after.model), after.source);
-  const changes = structuralDiff(oldSide.tree.root, newSide.tree.root);
+  const structural = structuralDiff(oldSide.tree.root, newSide.tree.root);
+  const changes = [...structural, ...cliFlagChanges(oldSide, newSide, structural)];
   const options = { strictOutputValidation: config.strictOutputValidation === true };
   const byId = new Map(rules.map((r) => [r.id, r]));
 
   const severityOf = (rule: Rule): Severity | "off" => config.rules?.[rule.id] ?? rule.severity;
   const about = new Map<Finding, Finding>();
+  const paths = new Map<Finding, readonly string[]>();
   const run = (rule: Rule, ctx: DiffContext): Working[] => {
     const severity = severityOf(rule);
     if (severity === "off" || rule.replacedBy) return [];
@@ -84,8 +86,11 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
         // A removed thing is annotated on the new file at its nearest surviving parent.
         anchor: f.after ? newSide.locate(f.after) : f.before ? newSide.locate(f.before) : null,
         consequences: [],
+        ...(f.type ? { type: f.type } : {}),
       };
       if (f.about) about.set(finding, f.about);
+      const path = f.after ?? f.before;
+      if (path) paths.set(finding, path);
       return finding;
     });
   };
@@ -99,7 +104,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
     });
 
   const base = new DiffContext(oldSide, newSide, changes, [], options);
-  const flat = waive(rules.filter((r) => r.phase !== "policy").flatMap((r) => run(r, base))).sort(compare);
+  const flat = waive(rules.filter((r) => r.phase === undefined).flatMap((r) => run(r, base))).sort(compare);
   // One edit, one primary finding: what follows from it (a derived MCP annotation, a CLI flag) goes under it.
   const derivedFrom = (f: Finding) => byId.get(f.rule)?.consequenceOf;
   const primaries = flat.filter((f) => !derivedFrom(f));
@@ -113,8 +118,26 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   }
   findings.sort(compare);
 
+  // Group findings stand for several others (a shared type's edits): those move under them.
+  const groupCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths);
+  for (const rule of rules.filter((r) => r.phase === "group")) {
+    if (severityOf(rule) === "off" || rule.replacedBy) continue;
+    for (const f of rule.check(groupCtx)) {
+      const covered = (f.covers ?? []).filter((c) => findings.includes(c as Working)) as Working[];
+      if (covered.length === 0) continue;
+      const [group] = run({ ...rule, check: () => [f] }, groupCtx);
+      const worst = covered.reduce((w, c) => (ORDER[c.severity] < ORDER[w] ? c.severity : w), "info" as Severity);
+      const grouped: Working = { ...group!, severity: worst, consequences: covered };
+      findings.splice(findings.indexOf(covered[0]!), 1, grouped);
+      for (const c of covered.slice(1)) findings.splice(findings.indexOf(c), 1);
+      // A waiver of the group rule applies to the grouped finding as a whole.
+      if (waive([grouped]).length === 0) findings.splice(findings.indexOf(grouped), 1);
+    }
+  }
+  findings.sort(compare);
+
   // Policy findings come after the changes they are about; a duty about one finding goes under it.
-  const policyCtx = new DiffContext(oldSide, newSide, changes, findings, options);
+  const policyCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths);
   const policy: Working[] = [];
   for (const f of waive(rules.filter((r) => r.phase === "policy").flatMap((r) => run(r, policyCtx))).sort(compare)) {
     const target = about.get(f);

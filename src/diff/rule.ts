@@ -8,7 +8,7 @@ import type { ContractModel, OperationModel } from "../model/types.js";
 import type { SourceFile } from "../spec/source.js";
 import { escapePointerSegment, getAtPointer } from "../spec/source.js";
 import { type Change, type ChangeKind, matchPath } from "./structural.js";
-import { type ContractTree, pathKey, type TreeNode, type TreeValue } from "./tree.js";
+import { type ContractTree, OPERATION_POINTERS, pathKey, RETURNS, type TreeNode, type TreeValue, typeRef } from "./tree.js";
 
 export type Severity = "breaking" | "warning" | "info";
 
@@ -29,6 +29,7 @@ export type Category =
   | "surface"
   | "budget"
   | "outcome"
+  | "type"
   | "version";
 
 /**
@@ -51,6 +52,7 @@ export const CATEGORIES: Readonly<Record<Category, { readonly observable: boolea
   transport: { observable: true, about: "HTTP bindings, base URL, authentication, scopes" },
   surface: { observable: true, about: "derived MCP tools and CLI commands" },
   outcome: { observable: true, about: "outcome states and polling" },
+  type: { observable: true, about: "shared types: each one's edits reported once, with every operation and side they reach" },
   budget: { observable: false, about: "the MCP catalogue budget: a build gate for the contract's authors" },
   version: { observable: false, about: "the version policy (version bumps, changelog)" },
 };
@@ -71,6 +73,19 @@ export interface RuleFinding {
   readonly after?: readonly string[];
   /** Overrides the rule's migration hint. */
   readonly hint?: string;
+  /**
+   * For group rules: the findings this one stands for. They move under it as consequences, and its
+   * severity is the worst of theirs.
+   */
+  readonly covers?: readonly Finding[];
+  /** For a finding on a shared type: its name and how it reaches operations (see Finding.type). */
+  readonly type?: SharedTypeReach;
+}
+
+/** Where a change to a shared type reaches: per side, the operations and the worst severity there. */
+export interface SharedTypeReach {
+  readonly name: string;
+  readonly sides: ReadonlyArray<{ readonly side: "input" | "output"; readonly severity: Severity; readonly operations: readonly string[] }>;
 }
 
 export interface Rule {
@@ -82,8 +97,11 @@ export interface Rule {
   readonly description: string;
   /** What consumers of the contract should do about a finding. */
   readonly hint: string;
-  /** Policy rules run last and see the other rules' findings. */
-  readonly phase?: "policy";
+  /**
+   * Group rules run after the others and gather their findings (`covers`) under one; policy rules
+   * run last and see the other rules' findings.
+   */
+  readonly phase?: "group" | "policy";
   /**
    * Rule ids or categories whose findings this rule's findings follow from (an MCP annotation derived
    * from an effect, a CLI flag derived from an input property). A finding that overlaps one of theirs
@@ -113,6 +131,8 @@ export interface Finding {
   readonly anchor: SourceLocation | null;
   /** Findings that follow from this one (derived surfaces, policy duties), reported under it. */
   readonly consequences: readonly Finding[];
+  /** Set on a finding about a shared type (shared-type-changed): the type and the sides it reaches. */
+  readonly type?: SharedTypeReach;
 }
 
 /** One side of the comparison. */
@@ -131,14 +151,116 @@ export class DiffSide {
     return this.byId.get(id);
   }
 
-  /** The value at a tree path, or undefined. */
+  /** The tree of shared type `name`, following a type that is only a reference to another (bounded). */
+  private deref(value: TreeValue | undefined): TreeValue | undefined {
+    const types = this.tree.root.types as TreeNode | undefined;
+    for (let hops = 0; hops < 16; hops++) {
+      const name = typeRef(value);
+      if (name === undefined) return value;
+      value = types !== undefined && Object.hasOwn(types, name) ? types[name] : undefined;
+    }
+    return undefined;
+  }
+
+  /** The value at a tree path, or undefined. References to shared types are read through. */
   get(path: readonly string[]): TreeValue | undefined {
     let node: TreeValue | undefined = this.tree.root;
     for (const segment of path) {
+      node = this.deref(node);
       if (node === null || typeof node !== "object") return undefined;
       node = (node as TreeNode)[segment];
     }
-    return node;
+    return this.deref(node);
+  }
+
+  /**
+   * The path as the tree keeps it: a path that passes through a reference to a shared type continues
+   * from types/<Name> (where the type's own pointers are recorded).
+   */
+  canonical(path: readonly string[]): readonly string[] {
+    let node: TreeValue | undefined = this.tree.root;
+    let out: string[] | null = null;
+    for (let i = 0; i < path.length; i++) {
+      let name = typeRef(node);
+      for (let hops = 0; name !== undefined && hops < 16; hops++) {
+        out = ["types", name];
+        node = (this.tree.root.types as TreeNode | undefined)?.[name];
+        name = typeRef(node);
+      }
+      if (out) out.push(path[i]!);
+      if (node === null || typeof node !== "object") {
+        node = undefined;
+        continue;
+      }
+      node = (node as TreeNode)[path[i]!];
+    }
+    const last = typeRef(node);
+    if (last !== undefined) return ["types", last];
+    return out ?? path;
+  }
+
+  /** Type name → the operations whose input, or whose returned schema under each label, reach it (directly or through other types). */
+  private reachCache: Map<string, Map<string, string[]>> | undefined;
+
+  /** Operations (in document order) whose `label` schema ("input", "output", "preview output"…) reaches shared type `name`. */
+  reaching(name: string, label: string): readonly string[] {
+    this.reachCache ??= this.computeReach();
+    return this.reachCache.get(label)?.get(name) ?? [];
+  }
+
+  /** Labels under which some operation reaches shared type `name`. */
+  reachLabels(name: string): string[] {
+    this.reachCache ??= this.computeReach();
+    return [...this.reachCache].filter(([, byType]) => byType.has(name)).map(([label]) => label);
+  }
+
+  private computeReach(): Map<string, Map<string, string[]>> {
+    const types = (this.tree.root.types ?? {}) as TreeNode;
+    // Direct references of a tree, not following them (trees are bounded by MAX_SCHEMA_PATH).
+    const direct = (value: TreeValue | undefined, into: Set<string>) => {
+      const stack: Array<TreeValue | undefined> = [value];
+      while (stack.length > 0) {
+        const v = stack.pop();
+        if (v === null || typeof v !== "object") continue;
+        const name = typeRef(v);
+        if (name !== undefined) into.add(name);
+        else for (const k of Object.keys(v)) stack.push((v as TreeNode)[k]);
+      }
+      return into;
+    };
+    const closures = new Map<string, Set<string>>();
+    const edges = new Map<string, Set<string>>();
+    const edgesOf = (name: string) => {
+      let e = edges.get(name);
+      if (!e) edges.set(name, (e = Object.hasOwn(types, name) ? direct(types[name], new Set()) : new Set()));
+      return e;
+    };
+    const closure = (name: string): Set<string> => {
+      let c = closures.get(name);
+      if (c) return c;
+      c = new Set([name]);
+      const queue = [name];
+      while (queue.length > 0) for (const next of edgesOf(queue.pop()!)) if (!c.has(next)) c.add(next), queue.push(next);
+      closures.set(name, c);
+      return c;
+    };
+    const out = new Map<string, Map<string, string[]>>();
+    const add = (label: string, id: string, tree: TreeValue | undefined) => {
+      const reached = new Set<string>();
+      for (const name of direct(tree, new Set())) for (const t of closure(name)) reached.add(t);
+      if (reached.size === 0) return;
+      let byType = out.get(label);
+      if (!byType) out.set(label, (byType = new Map()));
+      for (const t of reached) (byType.get(t) ?? byType.set(t, []).get(t)!).push(id);
+    };
+    const operations = this.tree.root.operations as TreeNode;
+    for (const op of this.model.operations) {
+      const node = operations[op.names.id] as TreeNode;
+      add("input", op.names.id, node.input);
+      const returns = node[RETURNS] as TreeNode;
+      for (const label of Object.keys(returns)) add(label, op.names.id, returns[label]);
+    }
+    return out;
   }
 
   /**
@@ -149,13 +271,13 @@ export class DiffSide {
    */
   locate(path: readonly string[]): SourceLocation | null {
     if (!this.source) return null;
-    const { base, rest } = this.recorded(path);
+    const { base, rest } = this.recorded(this.canonical(path));
     return this.source.locateKey(this.indexed(base, rest));
   }
 
   /** The document JSON pointer a tree path stands for: its nearest recorded ancestor's plus the remaining segments. */
   pointer(path: readonly string[]): string {
-    const { base, rest } = this.recorded(path);
+    const { base, rest } = this.recorded(this.canonical(path));
     return rest.reduce((p, s) => `${p}/${escapePointerSegment(s)}`, base);
   }
 
@@ -163,6 +285,10 @@ export class DiffSide {
     for (let n = path.length; n > 0; n--) {
       const pointer = this.tree.pointers.get(pathKey(path.slice(0, n)));
       if (pointer !== undefined) return { base: pointer, rest: path.slice(n) };
+      if (path[0] === "operations" && n > 2) {
+        const relative = OPERATION_POINTERS.get(pathKey(path.slice(2, n)));
+        if (relative !== undefined) return { base: `/operations/${escapePointerSegment(path[1]!)}${relative ? `/${relative}` : ""}`, rest: path.slice(n) };
+      }
     }
     return { base: "", rest: path };
   }
@@ -206,10 +332,17 @@ export class DiffContext {
     readonly old: DiffSide,
     readonly new_: DiffSide,
     readonly changes: readonly Change[],
-    /** Findings of the non-policy rules, consequences under their primary (set for policy rules). */
+    /** Findings of the non-policy rules, consequences under their primary (set for group and policy rules). */
     readonly findings: readonly Finding[] = [],
     readonly options: DiffOptions = {},
+    /** The tree path each finding was reported at (its new side's, else its old side's). */
+    private readonly paths: ReadonlyMap<Finding, readonly string[]> = new Map(),
   ) {}
+
+  /** The tree path a finding was reported at, as its rule gave it (not read through type references). */
+  pathOf(f: Finding): readonly string[] | undefined {
+    return this.paths.get(f);
+  }
 
   /** Every finding of the non-policy rules, consequences included. */
   allFindings(): Finding[] {

@@ -1,18 +1,38 @@
 /**
  * The comparable view of a contract model: a plain tree in which every fact the diff cares about
  * sits at a stable path, sets are objects keyed by their members (so membership changes show up as
- * added/removed keys), and schemas are dereferenced. Each tree path also knows the JSON pointer of
- * the document node it came from, so findings can point into both files.
+ * added/removed keys), and schemas are dereferenced. A shared type (`types:`) is kept once, under
+ * types/<Name>; operation schemas refer to it (typeRefNode), so an edit of a type is one change
+ * however many operations reach it, and a large contract's tree stays the size of its document.
+ * DiffSide reads through those references. Each tree path also knows the JSON pointer of the
+ * document node it came from, so findings can point into both files.
  */
 import { commandNames, operationFlags } from "../emit/cli/commands.js";
 import { kebabCase } from "../model/naming.js";
 import type { ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../spec/schema-walk.js";
 import { escapePointerSegment } from "../spec/source.js";
+import type { Change } from "./structural.js";
 
 export type TreeValue = string | number | boolean | null | TreeNode;
 export interface TreeNode {
   [key: string]: TreeValue;
+}
+
+/**
+ * Key of a reference to a shared type inside an operation's schema tree. A symbol: invisible to
+ * Object.keys (a reference has no members of its own), and never a contract name.
+ */
+const TYPE_REF: unique symbol = Symbol("contractgen.diff.typeRef");
+
+/** A reference to `types/<name>`: the type's own tree is kept once, under the root's `types`. */
+export function typeRefNode(name: string): TreeNode {
+  return { [TYPE_REF]: name } as unknown as TreeNode;
+}
+
+/** The type a tree value refers to, or undefined when it is no reference. */
+export function typeRef(value: TreeValue | undefined): string | undefined {
+  return value !== null && typeof value === "object" ? (value as unknown as { [TYPE_REF]?: string })[TYPE_REF] : undefined;
 }
 
 export interface ContractTree {
@@ -70,14 +90,76 @@ const SCALAR_KEYWORDS = [
   "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "x-unit",
 ] as const;
 
+/**
+ * Tree paths below operations/<id> whose document pointer is not the path itself, relative to the
+ * operation ("" = the operation): the same for every operation, so looked up rather than recorded
+ * per operation (DiffSide.pointer). A name written explicitly (mcp.name, cli.name) is recorded.
+ */
+export const OPERATION_POINTERS: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      [["names", "tool"], ""],
+      [["names", "kebab"], ""],
+      [["mcpExposed"], "mcp"],
+      [["annotations"], "effects"],
+      [["http", "bindings"], "http"],
+      [["cliFlags"], "input"],
+      // Tree keys that differ from the document's field names.
+      [["preview", "ttlMs"], "preview/ttl"],
+      [["preview", "defaultDryRun"], "preview/default"],
+      [["idempotency", "retentionMs"], "idempotency/retention"],
+      [["pagination", "limitField"], "pagination/limit/field"],
+      [["pagination", "limitMax"], "pagination/limit/max"],
+      [["pagination", "limitDefault"], "pagination/limit/default"],
+      [["outcomes", "partial"], "outcomes/partial/field"],
+      [["http", "successStatuses"], "http/successStatus"],
+    ] as const
+  ).map(([path, pointer]) => [pathKey(path), pointer]),
+);
+
+/**
+ * The CLI flags of the operations whose flags can differ between two trees, as changes under
+ * operations/<id>/cliFlags/<flag>. Deriving flags costs about as much as the rest of an operation's
+ * tree, and they follow only from the input (and the behaviour fields): so they are derived only
+ * for operations with a change of their own or whose input reaches a changed shared type.
+ */
+export function cliFlagChanges(before: { model: ContractModel; reaching(type: string, label: string): readonly string[] }, after: typeof before, changes: readonly Change[]): Change[] {
+  const touched = new Set<string>();
+  for (const c of changes) {
+    if (c.path[0] === "operations" && c.path.length > 2) touched.add(c.path[1]!);
+    else if (c.path[0] === "types" && c.path.length > 1) for (const side of [before, after]) for (const id of side.reaching(c.path[1]!, "input")) touched.add(id);
+  }
+  if (touched.size === 0) return [];
+  const byId = (m: ContractModel) => new Map(m.operations.filter((o) => touched.has(o.names.id)).map((o) => [o.names.id, o]));
+  const olds = byId(before.model);
+  const news = byId(after.model);
+  const out: Change[] = [];
+  for (const [id, op] of news) {
+    const old = olds.get(id);
+    if (!old) continue;
+    const a = new Set(operationFlags(old).flags.map((f) => f.flag));
+    const b = new Set(operationFlags(op).flags.map((f) => f.flag));
+    for (const flag of [...a].sort()) if (!b.has(flag)) out.push({ kind: "removed", path: ["operations", id, "cliFlags", flag], before: true, after: undefined });
+    for (const flag of [...b].sort()) if (!a.has(flag)) out.push({ kind: "added", path: ["operations", id, "cliFlags", flag], before: undefined, after: true });
+  }
+  return out;
+}
+
 class TreeBuilder {
   readonly pointers = new Map<string, string>();
 
   /** CLI command names as the CLI emitter assigns them (a name the CLI reserves gets a suffix). */
   private readonly commands: Map<string, string>;
 
+  /** Names of the contract's shared types: a `$defs` entry of that name is the type, referred to by name. */
+  private readonly typeNames: ReadonlySet<string>;
+
+  /** Whether schema() keeps type references (operations, types) or inlines them (error details). */
+  private refs = true;
+
   constructor(private readonly model: ContractModel) {
     this.commands = commandNames(model);
+    this.typeNames = new Set(model.types.map((t) => t.name));
   }
 
   private at(path: string[], pointer: string): void {
@@ -94,6 +176,7 @@ class TreeBuilder {
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
       },
       errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => this.error(e)),
+      types: byName(m.types.map((t) => [t.name, t] as const), (t) => this.schema(t.schema.schema, t.schema.schema, ["types", t.name], `/types/${escapePointerSegment(t.name)}`, new Set(), true)),
       operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
     };
     this.at(["budget"], "/budget");
@@ -108,32 +191,20 @@ class TreeBuilder {
     const at = `/errors/${escapePointerSegment(e.code)}`;
     this.at(["errors", e.code, "field"], e.field !== null ? `${at}/field` : at);
     const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field };
+    // Few and compared on their own (error-details-changed): inlined, as they always were.
+    this.refs = false;
     if (e.details) node.details = this.schema(e.details.schema, e.details.schema, ["errors", e.code, "details"], `${at}/details`, new Set());
+    this.refs = true;
     return node;
   }
 
   private operation(op: OperationModel): TreeNode {
     const id = op.names.id;
     const base = `/operations/${escapePointerSegment(id)}`;
-    this.at(["operations", id], base);
-    this.at(["operations", id, "names", "tool"], op.names.tool === id ? base : `${base}/mcp/name`);
-    this.at(["operations", id, "names", "kebab"], op.names.kebab === kebabCase(id) ? base : `${base}/cli/name`);
-    this.at(["operations", id, "mcpExposed"], `${base}/mcp`);
-    this.at(["operations", id, "annotations"], `${base}/effects`);
-    this.at(["operations", id, "http", "bindings"], `${base}/http`);
-    this.at(["operations", id, "cliFlags"], `${base}/input`);
-    // Tree keys that differ from the document's field names.
-    const aliases: Array<[string[], string]> = [
-      [["preview", "ttlMs"], "preview/ttl"],
-      [["preview", "defaultDryRun"], "preview/default"],
-      [["idempotency", "retentionMs"], "idempotency/retention"],
-      [["pagination", "limitField"], "pagination/limit/field"],
-      [["pagination", "limitMax"], "pagination/limit/max"],
-      [["pagination", "limitDefault"], "pagination/limit/default"],
-      [["outcomes", "partial"], "outcomes/partial/field"],
-      [["http", "successStatuses"], "http/successStatus"],
-    ];
-    for (const [path, pointer] of aliases) this.at(["operations", id, ...path], `${base}/${pointer}`);
+    // Where the document writes these is the same for every operation (OPERATION_POINTERS); only
+    // names written explicitly are recorded here.
+    if (op.names.tool !== id) this.at(["operations", id, "names", "tool"], `${base}/mcp/name`);
+    if (op.names.kebab !== kebabCase(id)) this.at(["operations", id, "names", "kebab"], `${base}/cli/name`);
     const node: TreeNode = {
       summary: op.summary,
       description: op.description,
@@ -154,7 +225,6 @@ class TreeBuilder {
       filters: set(op.filters),
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
       preconditions: byName(op.preconditions.map((p) => [p.field, p] as const), (p) => ({ kind: p.kind, compares: p.compares, required: p.required, error: p.error })),
-      cliFlags: set(operationFlags(op).flags.map((f) => f.flag)),
       input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set(), true),
       [RETURNS]: byName(
         returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], pointer, new Set(), true)] as const),
@@ -192,6 +262,7 @@ class TreeBuilder {
     let refName: string | null = null;
     for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
       refName = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : null;
+      if (this.refs && refName !== null && this.typeNames.has(refName)) return typeRefNode(refName);
       const defs = isSchemaObject(root) ? root.$defs : undefined;
       current = refName !== null && isSchemaObject(defs) && Object.hasOwn(defs, refName) ? defs[refName] : undefined;
       if (refName !== null) at = `/types/${escapePointerSegment(refName)}`;

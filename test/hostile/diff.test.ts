@@ -38,8 +38,10 @@ const rules = (findings: readonly Finding[]) => findings.map((f) => f.rule);
 describe("12. everything an operation returns is compared", () => {
   it("billing v1 → v2: the preview's amount going dollars → cents is seen, and its changelog entry matches it", () => {
     const report = diffFiles("specs/billing.v1.yaml", "specs/billing.v2.yaml");
-    const preview = report.findings.find((f) => f.rule === "output-unit-changed" && f.message.includes("preview output"));
-    expect(preview?.message).toBe('The unit of preview output "amount" of "refund_invoice" changed from "dollars" to "cents".');
+    // RefundPreview is a shared type: its change is reported under the type's finding.
+    const preview = allFindings(report.findings).find((f) => f.rule === "output-unit-changed" && f.message.includes("preview output"));
+    expect(preview?.message).toBe('The unit of preview output "amount" of type "RefundPreview" (used by "refund_invoice") changed from "dollars" to "cents".');
+    expect(report.findings.find((f) => f.consequences.includes(preview!))).toMatchObject({ rule: "shared-type-changed", operations: ["refund_invoice"] });
     expect(preview?.new?.pointer).toBe("/types/RefundPreview/properties/amount/x-unit");
     expect(rules(allFindings(report.findings))).not.toContain("changelog-entry-unmatched");
   });
@@ -109,18 +111,26 @@ describe("14. no noise", () => {
 
   it("(c) a change to a shared type is reported once, listing the operations it reaches", () => {
     const report = diffFiles(...fixture("output-unit-changed"));
-    const total = report.findings.filter((f) => f.rule === "output-unit-changed" && f.message.includes('"total"'));
+    const total = allFindings(report.findings).filter((f) => f.rule === "output-unit-changed" && f.message.includes('"total"'));
     expect(total).toHaveLength(1);
     expect(total[0]).toMatchObject({ operation: null, operations: ["cancel_order", "list_orders", "update_note"] });
     expect(total[0]!.message).toBe('The unit of output "total" of type "Order" (used by 3 operations) changed from "cents" to "dollars".');
+    // On the type: one finding for all of Order's changes, with the operations it reaches.
+    const order = report.findings.filter((f) => f.rule === "shared-type-changed" && f.type?.name === "Order");
+    expect(order).toHaveLength(1);
+    expect(order[0]!.consequences).toContain(total[0]);
+    expect(order[0]!.operations).toEqual(["cancel_order", "list_orders", "update_note"]);
   });
 
   it("(c) an input shared type too, and the MCP notices of every tool go under the one finding", () => {
     const report = diffFiles(...fixture("mcp-output-schema-changed"));
-    const added = report.findings.filter((f) => f.rule === "output-property-added" && f.message.includes('"currency"'));
+    const added = allFindings(report.findings).filter((f) => f.rule === "output-property-added" && f.message.includes('"currency"'));
     expect(added).toHaveLength(1);
     expect(rules(report.findings)).not.toContain("mcp-output-schema-changed");
-    expect(rules(added[0]!.consequences).filter((r) => r === "mcp-output-schema-changed")).toHaveLength(2);
+    // One notice for the type, naming every tool it reaches (not one per tool).
+    const notices = added[0]!.consequences.filter((c) => c.rule === "mcp-output-schema-changed");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.operations).toEqual(["cancel_order", "list_orders"]);
   });
 
   it("(d) policy findings sort after the changes they are about", () => {
@@ -162,7 +172,7 @@ describe("15. loosened input constraints are visible", () => {
 describe("16. locations a tool can use", () => {
   it("a required name is addressed by index and located at the item", () => {
     const report = diffFiles(...fixture("output-property-became-optional"));
-    const f = report.findings.find((x) => x.rule === "output-property-became-optional" && x.message.includes("Order"))!;
+    const f = allFindings(report.findings).find((x) => x.rule === "output-property-became-optional" && x.message.includes("Order"))!;
     expect(f.old?.pointer).toBe("/types/Order/required/2");
     const line = readFileSync(fixture("output-property-became-optional")[0], "utf8").split("\n")[f.old!.line - 1]!;
     expect(line.slice(f.old!.col - 1)).toMatch(/^total\b/);

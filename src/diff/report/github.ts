@@ -20,7 +20,8 @@ export function githubReport(report: DiffReport): string {
       const props = [at ? `file=${property(at.file)}` : null, at ? `line=${at.line}` : null, at ? `col=${at.col}` : null, `title=${property(`${f.rule}${f.operation ? ` (${f.operation})` : ""}`)}`]
         .filter(Boolean)
         .join(",");
-      const follows = f.consequences.map((c) => `\n↳ ${c.severity} [${c.rule}] ${c.message}`).join("");
+      const reach = f.type ? f.type.sides.map((s) => `\n${s.side === "input" ? "inputs" : "outputs"} (${s.severity}): ${s.operations.join(", ")}`).join("") : "";
+      const follows = reach + f.consequences.map((c) => `\n↳ ${c.severity} [${c.rule}] ${c.message}`).join("");
       return `::${LEVEL[f.severity]} ${props}::${data(`${f.message} ${f.hint}${follows}`)}\n`;
     })
     .join("");

@@ -15,6 +15,8 @@ export function jsonReport(report: DiffReport): string {
     old: loc(f.old),
     new: loc(f.new),
     consequences: f.consequences.map(finding),
+    // A finding on a shared type: which sides of which operations it reaches (operations lists them all).
+    ...(f.type ? { type: { name: f.type.name, sides: f.type.sides.map((s) => ({ side: s.side, severity: s.severity, operations: s.operations })) } } : {}),
   });
   return `${JSON.stringify(
     {

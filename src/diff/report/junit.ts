@@ -16,7 +16,8 @@ export function junitReport(report: DiffReport): string {
   const cases = report.findings.map((f) => {
     const at = f.new ?? f.old;
     const name = xml(`${f.rule}${f.operation ? ` ${f.operation}` : ""}: ${f.message}`);
-    const follows = f.consequences.map((c) => `\n${xml(`↳ ${c.severity} [${c.rule}] ${c.message}`)}`).join("");
+    const reach = f.type ? f.type.sides.map((s) => `\n${xml(`${s.side === "input" ? "inputs" : "outputs"} (${s.severity}): ${s.operations.join(", ")}`)}`).join("") : "";
+    const follows = reach + f.consequences.map((c) => `\n${xml(`↳ ${c.severity} [${c.rule}] ${c.message}`)}`).join("");
     const body = `${xml(f.message)}\n${xml(f.hint)}${at ? `\n${xml(`${at.file}:${at.line}:${at.col}`)}` : ""}${follows}`;
     return f.severity === "breaking"
       ? `    <testcase classname="contract-diff.${xml(f.category)}" name="${name}">\n      <failure type="${xml(f.rule)}" message="${xml(f.message)}">${body}</failure>\n    </testcase>`

@@ -20,7 +20,18 @@ export function markdownReport(report: DiffReport): string {
   const at = (side: string, l: SourceLocation | null) => (l ? `${side} \`${cell(l.file)}:${l.line}:${l.col}\`` : null);
   const row = (f: Finding, consequence: boolean) => {
     const where = [at("was", f.old), at("now", f.new)].filter(Boolean).join("<br>");
-    const ops = f.operations.length > 0 ? f.operations.map((o) => `\`${cell(o)}\``).join(", ") : "—";
+    const list = (ops: readonly string[]) => ops.map((o) => `\`${cell(o)}\``).join(", ");
+    // A shared type's finding: per side, the worst severity and the operations it reaches (folded when long).
+    const ops = f.type
+      ? f.type.sides
+          .map((s) => {
+            const head = `${s.side === "input" ? "inputs" : "outputs"} (${s.severity}, ${s.operations.length})`;
+            return s.operations.length <= 5 ? `${head}: ${list(s.operations)}` : `<details><summary>${head}</summary>${list(s.operations)}</details>`;
+          })
+          .join("<br>")
+      : f.operations.length > 0
+        ? list(f.operations)
+        : "—";
     lines.push(`| ${consequence ? "↳ " : ""}${ICON[f.severity]} | \`${f.rule}\` | ${ops} | ${cell(f.message)} | ${where} | ${cell(f.hint)} |`);
     for (const c of f.consequences) row(c, true);
   };

@@ -58,9 +58,9 @@ export interface SchemaMatch extends Match {
   readonly operation: string;
   /** Every operation the change reaches, in order: more than one when the node is a shared type. */
   readonly operations: readonly string[];
-  /** Tree path of the schema node the change is in (of the first operation it reaches). */
+  /** Tree path of the schema node the change is in: types/<Name>/… for a shared type, else of the operation. */
   readonly schema: readonly string[];
-  /** Length of the schema root's path: operations/<id>/input (3) or operations/<id>/returns/<label> (4). */
+  /** Length of the schema root's path: operations/<id>/input (3), operations/<id>/returns/<label> (4), or types/<Name> (2). */
   readonly rootLength: number;
   /** "input", "output", "preview output"… */
   readonly label: string;
@@ -92,21 +92,43 @@ export function findInSchema(ctx: DiffContext, root: SchemaRoot, tail: readonly 
   const rootKey = root === "input" ? "input" : RETURNS;
   const rootLength = root === "input" ? 3 : 4;
   const groups = new Map<string, { first: SchemaMatch; operations: string[]; uses: number }>();
-  // The path is operations/<id>/<root>[/<label>]/<schema steps…>/<tail…>: matched from both ends
-  // directly (the rules call this often over every change; a "**" pattern match costs much more).
+  const fromTypes: SchemaMatch[] = [];
+  // The path is operations/<id>/<root>[/<label>]/<schema steps…>/<tail…>, or types/<Name>/<schema
+  // steps…>/<tail…>: matched from both ends directly (the rules call this often over every change;
+  // a "**" pattern match costs much more).
   outer: for (const change of ctx.changes) {
     const path = change.path;
-    if (path.length < rootLength + tail.length || path[0] !== "operations" || path[2] !== rootKey) continue;
+    const inType = path[0] === "types";
+    const start = inType ? 2 : rootLength;
+    if (path.length < start + tail.length) continue;
+    if (!inType && (path[0] !== "operations" || path[2] !== rootKey)) continue;
     if (kinds && !kinds.includes(change.kind)) continue;
     const at = path.length - tail.length;
     for (let i = 0; i < tail.length; i++) if (tail[i] !== "*" && path[at + i] !== tail[i]) continue outer;
-    const below = path.slice(rootLength, at);
+    const below = path.slice(start, at);
     if (!isSchemaPath(below)) continue;
-    const operation = path[1]!;
     const schema = path.slice(0, at);
     const rest = path.slice(at);
+    const starred = tail.flatMap((t, i) => (t === "*" ? [[rest[i]!]] : []));
+    if (inType) {
+      // A shared type's edit is one change; it reaches every operation whose schema reaches the type
+      // on both sides (an operation that starts or stops using it changed at its own reference).
+      const name = path[1]!;
+      const labels = root === "input" ? ["input"] : ctx.new_.reachLabels(name).filter((l) => l !== "input");
+      for (const label of labels) {
+        const before = new Set(ctx.old.reaching(name, label));
+        // Sorted, as the walk over operations by name used to list them.
+        const operations = ctx.new_.reaching(name, label).filter((id) => before.has(id)).sort();
+        if (operations.length === 0) continue;
+        const captures = [[operations[0]!], ...(root === "input" ? [] : [[label]]), below, ...starred];
+        const shared = { owner: `type ${q(name)}`, field: fieldPath(below) };
+        fromTypes.push({ change, captures, operation: operations[0]!, operations, schema, rootLength: 2, label, rest, field: shared.field, shared });
+      }
+      continue;
+    }
+    const operation = path[1]!;
     const label = root === "input" ? "input" : path[3]!;
-    const captures = [[operation], ...(root === "input" ? [] : [[label]]), below, ...tail.flatMap((t, i) => (t === "*" ? [[rest[i]!]] : []))];
+    const captures = [[operation], ...(root === "input" ? [] : [[label]]), below, ...starred];
     const match: SchemaMatch = { change, captures, operation, operations: [operation], schema, rootLength, label, rest, field: fieldPath(below), shared: null };
     // One document node reached from several places has the same pointers on both sides.
     const key = [label, ctx.old.pointer(schema), ctx.new_.pointer(schema), pathKey(rest), change.kind].join("\u0001");
@@ -117,11 +139,12 @@ export function findInSchema(ctx: DiffContext, root: SchemaRoot, tail: readonly 
       if (!group.operations.includes(operation)) group.operations.push(operation);
     }
   }
-  return [...groups.values()].map(({ first, operations, uses }) => {
+  const inline = [...groups.values()].map(({ first, operations, uses }) => {
     if (uses === 1) return first;
     const at = ctx.new_.get(first.schema) !== undefined ? ctx.new_.pointer(first.schema) : ctx.old.pointer(first.schema);
     return { ...first, operations, shared: sharedNode(at) };
   });
+  return [...inline, ...fromTypes];
 }
 
 /** The operation fields of a finding about a schema match: all operations it reaches. */

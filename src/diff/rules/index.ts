@@ -120,6 +120,7 @@ import { rule as projectionSelectableFieldAdded } from "./projection-selectable-
 import { rule as projectionSelectableFieldRemoved } from "./projection-selectable-field-removed.js";
 import { rule as scopeAdded } from "./scope-added.js";
 import { rule as scopeRemoved } from "./scope-removed.js";
+import { rule as sharedTypeChanged } from "./shared-type-changed.js";
 import { rule as taskAnswerFieldChanged } from "./task-answer-field-changed.js";
 import { rule as taskCompletenessFieldRemoved } from "./task-completeness-field-removed.js";
 import { rule as versionMajorBumpRequired } from "./version-major-bump-required.js";
@@ -247,6 +248,7 @@ export const RULES: readonly Rule[] = [
   projectionSelectableFieldRemoved,
   scopeAdded,
   scopeRemoved,
+  sharedTypeChanged,
   taskAnswerFieldChanged,
   taskCompletenessFieldRemoved,
   versionMajorBumpRequired,

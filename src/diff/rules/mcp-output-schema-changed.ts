@@ -3,9 +3,9 @@ import { RETURNS } from "../tree.js";
 import { isSchemaPath } from "./_schema.js";
 
 /** The deepest node of `path` that exists on one side. */
-function existing(side: DiffSide, path: readonly string[]): string[] {
+function existing(side: DiffSide, path: readonly string[], root = ROOT): string[] {
   let p = [...path];
-  while (p.length > 4 && side.get(p) === undefined) p = p.slice(0, -1);
+  while (p.length > root && side.get(p) === undefined) p = p.slice(0, -1);
   return p;
 }
 
@@ -16,6 +16,7 @@ function field(schemaPath: readonly string[]): string {
 }
 
 const ROOT = 4; // operations/<id>/returns/output
+const TYPE_ROOT = 2; // types/<Name>
 
 /**
  * Whether a client validating structured output against the schema it cached can tell the change:
@@ -23,10 +24,10 @@ const ROOT = 4; // operations/<id>/returns/output
  * on either side, or the configuration says clients validate strictly. An open object accepts both
  * the old and the new shape, and what the change means for readers is judged by the output-* rules.
  */
-function observable(ctx: DiffContext, m: Match): boolean {
+function observable(ctx: DiffContext, m: Match, root = ROOT): boolean {
   if (ctx.options.strictOutputValidation) return true;
   const path = m.change.path;
-  for (let n = path.length; n >= ROOT; n--) {
+  for (let n = path.length; n >= root; n--) {
     const prefix = path.slice(0, n);
     if (ctx.old.get([...prefix, "closed"]) === true || ctx.new_.get([...prefix, "closed"]) === true) return true;
   }
@@ -53,7 +54,7 @@ export const rule: Rule = {
       if (!observable(ctx, m)) continue;
       byOperation.set(m.operation!, [...(byOperation.get(m.operation!) ?? []), m]);
     }
-    return [...byOperation].map(([id, matches]) => {
+    const perOperation = [...byOperation].map(([id, matches]) => {
       const fields = [...new Set(matches.map((m) => field(m.change.path.slice(ROOT))))];
       // The schema node of the first change (its keyword stripped), so the output finding about it overlaps.
       let first = matches[0]!.change.path;
@@ -65,5 +66,30 @@ export const rule: Rule = {
         after: existing(ctx.new_, first),
       };
     });
+    // A shared type's edit: once per type, listing the exposed tools whose output reaches it on both sides.
+    const byType = new Map<string, Match[]>();
+    for (const m of ctx.find(["types", "*", "**"])) {
+      if (!observable(ctx, m, TYPE_ROOT)) continue;
+      const name = m.change.path[1]!;
+      byType.set(name, [...(byType.get(name) ?? []), m]);
+    }
+    const perType = [...byType].flatMap(([name, matches]) => {
+      const before = new Set(ctx.old.reaching(name, "output"));
+      const tools = ctx.new_.reaching(name, "output").filter((id) => before.has(id) && ctx.old.operation(id)?.mcp.exposed && ctx.new_.operation(id)?.mcp.exposed).sort();
+      if (tools.length === 0) return [];
+      const fields = [...new Set(matches.map((m) => field(m.change.path.slice(TYPE_ROOT))))];
+      let first = matches[0]!.change.path;
+      while (first.length > TYPE_ROOT && !isSchemaPath(first.slice(TYPE_ROOT))) first = first.slice(0, -1);
+      return [
+        {
+          operation: tools.length === 1 ? tools[0]! : null,
+          operations: tools,
+          message: `The MCP output schema of ${tools.length === 1 ? q(tools[0]) : `${tools.length} tools`} changed at ${fields.map(q).join(", ")} of type ${q(name)}.`,
+          before: existing(ctx.old, first, TYPE_ROOT),
+          after: existing(ctx.new_, first, TYPE_ROOT),
+        },
+      ];
+    });
+    return [...perOperation, ...perType];
   },
 };
