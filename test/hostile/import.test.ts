@@ -139,12 +139,17 @@ describe("the CLI", () => {
     expect(readFileSync(mine, "utf8")).toBe("contract: mine\n");
   });
 
-  it("refuses Swagger 2.0, a missing file and a directory with a code, never a stack trace", async () => {
+  it("refuses Swagger 2.0, non-OpenAPI, broken YAML, no operations, a missing file and a directory with a code, never a stack trace", async () => {
     const dir = join(root, "cli-bad");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "swagger.json"), JSON.stringify({ swagger: "2.0", info: { title: "x", version: "1" }, paths: {} }));
+    writeFileSync(join(dir, "list.json"), "[1, 2]");
+    writeFileSync(join(dir, "broken.yaml"), "openapi: 3.0.0\ninfo: {title: x\n  paths: [\n");
     const cases: Array<[string, string]> = [
       [join(dir, "swagger.json"), "openapi-version-unsupported"],
+      [join(dir, "list.json"), "openapi-invalid"],
+      [join(dir, "broken.yaml"), "openapi-invalid"],
+      ["node_modules/@readme/oas-examples/3.1/yaml/webhooks.yaml", "openapi-no-operations"],
       [join(dir, "missing.json"), "file-not-found"],
       [dir, "file-is-directory"],
     ];

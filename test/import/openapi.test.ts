@@ -164,6 +164,14 @@ describe("pagination", () => {
     expect(errorsOf(label, yaml)).toEqual([]);
   });
 
+  it("takes a page-size maximum stated only in the description, and declares it on the field", async () => {
+    const perPage = { name: "per_page", in: "query", description: "The number of results per page (max 100).", schema: { type: "integer", default: 30 } };
+    const { contract, yaml } = await imp("paging-stated-max", base({ "/things": list([perPage, { name: "page", in: "query", schema: { type: "integer" } }], { type: "array", items: { type: "string" } }, { Link: { schema: { type: "string" } } }) }));
+    expect(contract.operations.list.pagination.limit).toEqual({ field: "per_page", default: 30, max: 100 });
+    expect(contract.operations.list.input.properties.per_page.maximum).toBe(100);
+    expect(parseContractText("stated.yaml", yaml).diagnostics.map((d) => d.code)).not.toContain("pagination-unbounded");
+  });
+
   it("leaves cursor paging without a page-size maximum unpaginated, and says why", async () => {
     const { contract, report } = await imp("paging-undecided", base({ "/things": list([{ name: "cursor", in: "query", schema: { type: "string" } }, { name: "limit", in: "query", schema: { type: "integer" } }], page) }));
     expect(contract.operations.list.pagination).toBeUndefined();

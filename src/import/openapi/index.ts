@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
-import { Document } from "yaml";
+import { Document, isScalar, isSeq, visit } from "yaml";
 import { mapOpenApi, type MapOptions } from "./map.js";
 import { readOpenApi, type ReadProblem } from "./read.js";
 import { buildReport, type ReviewItem, type ReviewReport } from "./review.js";
@@ -31,7 +31,14 @@ export async function importOpenApi(file: string, options: MapOptions = {}): Pro
   }
   const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning").map((p) => ({ kind: "openapi-problem", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
   const report = buildReport(basename(file), read.version ?? "", mapped.operations, mapped.types, [...mapped.items, ...warnings]);
-  const body = new Document(mapped.contract, { aliasDuplicateObjects: false }).toString({ lineWidth: 120, minContentWidth: 40 });
+  const document = new Document(mapped.contract, { aliasDuplicateObjects: false });
+  // Short lists of scalars (required, enum, errors, query…) read best on one line.
+  visit(document, {
+    Seq(_key, node) {
+      if (isSeq(node) && node.items.length <= 12 && node.items.every((i) => isScalar(i) && (typeof i.value !== "string" || (i.value.length < 40 && !/[\n"'\\]/.test(i.value))))) node.flow = true;
+    },
+  });
+  const body = document.toString({ lineWidth: 120, minContentWidth: 40, flowCollectionPadding: false });
   const yaml = `# Imported by contractgen import-openapi from ${JSON.stringify(basename(file))}; sha256:${sha256(body)}\n${body}`;
   return { problems: read.problems, yaml, report };
 }

@@ -369,13 +369,14 @@ function assignOperationNames(drafts: Draft[], review: (kind: ReviewKind, pointe
     if (/^[0-9]/.test(ws[0]!)) ws = ["op", ...ws];
     let base = ws.join("_");
     if (CLIENT_MEMBERS.has(camelCase(base))) base = `${base}_operation`;
-    if (base.length > NAME_MAX - 4) {
-      const short = shorten(ws, NAME_MAX - 4);
+    if (base.length > NAME_MAX) {
+      const short = shorten(base.split("_"), NAME_MAX);
       review("name-shortened", d.pointer, `${JSON.stringify(d.rawName)} shortened to ${short}.`, short);
       base = short;
     }
     let name = base;
-    for (let n = 2; taken.has(collisionKey(name)) || takenTypes.has(operationTypeIdentifiers(name, false).input); n++) name = `${base}_${n}`;
+    const clash = (n: string) => taken.has(collisionKey(n)) || takenTypes.has(operationTypeIdentifiers(n, false).input);
+    for (let n = 2; clash(name); n++) name = `${base.length + `_${n}`.length > NAME_MAX ? shorten(base.split("_"), NAME_MAX - `_${n}`.length) : base}_${n}`;
     if (name !== base) review("name-collision", d.pointer, `${JSON.stringify(d.rawName)} collides with an earlier operation once converted; named ${name}.`, name);
     if (d.derived) review("name-derived", d.pointer, `No operationId: named ${name}.`, name);
     taken.add(collisionKey(name));
@@ -773,7 +774,15 @@ function detectPagination(doc: JsonObject, d: Draft, fields: readonly Field[], o
   if (items !== undefined) put(p, "items", items);
   const cursorStyle = own(p, "style") === undefined;
   if (limitIn && intField(limitIn)) {
-    const max = schemaNumber(limitIn.schema, "maximum");
+    let max = schemaNumber(limitIn.schema, "maximum");
+    // Many documents state the bound only in words ("The number of results per page (max 100)."):
+    // take it, and declare it on the field too, so the schema and the pagination agree.
+    const stated = max === undefined && isObject(limitIn.schema) && typeof own(limitIn.schema, "description") === "string" ? /\bmax(?:imum)?\b[^0-9.]{0,12}(\d{1,6})\b/i.exec(own(limitIn.schema, "description") as string) : null;
+    if (stated && isObject(limitIn.schema)) {
+      max = Number(stated[1]);
+      put(limitIn.schema, "maximum", max);
+      review("pagination-max-unknown", d.pointer, `Page size ${limitIn.name}: maximum ${max} read from its description ("${stated[0]}"), and declared on the field.`);
+    }
     const dflt = schemaNumber(limitIn.schema, "default");
     const limit: JsonObject = { field: limitIn.name };
     if (dflt !== undefined && dflt >= 1 && Number.isInteger(dflt) && (max === undefined || dflt <= max)) put(limit, "default", dflt);
