@@ -86,6 +86,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--name <contract>", "contract name (default: derived from info.title)")
     .option("--date <YYYY-MM-DD>", "date of the changelog entry (default: a 1970-01-01 placeholder, so re-imports are identical)")
     .option("--force", "replace an output file that is not an unedited import (never a link or a folder)", false)
+    .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .action(async (file: string, options: ImportOpenApiOptions) => {
       if (options.name !== undefined && !/^[a-z][a-z0-9]*([_-][a-z0-9]+)*$/.test(options.name)) {
         io.stderr("contractgen: --name must be lower case words joined by - or _ (e.g. petstore).\n");

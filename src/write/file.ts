@@ -4,7 +4,7 @@
  * from the current content. Nothing is written through a link or over anything but a regular file,
  * and the new content appears at once (staged beside the target, then renamed over it).
  */
-import { closeSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { OutputConflictError } from "./tree.js";
@@ -36,6 +36,8 @@ export function writeOwnedFile(path: string, content: string, options: WriteFile
       throw new OutputConflictError(dirname(path), [{ path: basename(path), reason: "not written by contractgen, or edited since; rerun with --force to replace it" }]);
     }
   }
+  // A new output's folder is created, as `generate` creates its output folder.
+  if (!st) mkdirSync(dirname(path), { recursive: true });
   const staged = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const fd = openSync(staged, "wx", 0o644);
   try {

@@ -107,6 +107,20 @@ describe("progress in the commands", () => {
     expect(dpipe.out.stderr).toBe("");
   });
 
+  it("import-openapi on a terminal: operations mapped, done of total, on stderr only", async () => {
+    const doc = "node_modules/@readme/oas-examples/3.0/json/petstore.json";
+    const tty = fakeIo(true);
+    const pipe = fakeIo(false);
+    rmSync(work, { recursive: true, force: true });
+    expect(await run(["import-openapi", doc, "-o", join(work, "tty.yaml")], tty.io)).toBe(0);
+    expect(await run(["import-openapi", doc, "-o", join(work, "pipe.yaml")], pipe.io)).toBe(0);
+    expect(tty.out.stderr).toContain("\rcontractgen: read and bundle");
+    expect(tty.out.stderr).toMatch(/\rcontractgen: map operations \d+\/\d+ /);
+    expect(tty.out.stderr.replace(PROGRESS, "")).toBe(pipe.out.stderr);
+    expect(stable(tty.out.stdout.replace("tty.yaml", "x.yaml"))).toBe(stable(pipe.out.stdout.replace("pipe.yaml", "x.yaml")));
+    expect(pipe.out.stderr).not.toMatch(/\r|\x1b/);
+  });
+
   it.runIf(existsSync("/usr/bin/script"))("a real generate in a pseudo-terminal shows progress; through a pipe it shows none", () => {
     const out = join(work, "pty");
     const env = { ...process.env, CONTRACTGEN_PROGRESS_DELAY_MS: "0" };

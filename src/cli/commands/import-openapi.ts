@@ -2,7 +2,7 @@ import { diagnostic } from "../../diagnostics/diagnostic.js";
 import { importOpenApi, isUneditedImport, reportJson, reportMarkdown, reportSummary } from "../../import/openapi/index.js";
 import { writeOwnedFile } from "../../write/file.js";
 import { OutputConflictError } from "../../write/tree.js";
-import { EXIT, type Io, printDiagnostics } from "../io.js";
+import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
 
 export interface ImportOpenApiOptions {
   readonly out: string;
@@ -10,12 +10,21 @@ export interface ImportOpenApiOptions {
   readonly name?: string;
   readonly date?: string;
   readonly force?: boolean;
+  /** false with `--no-progress`; progress shows only when stderr is a terminal anyway. */
+  readonly progress?: boolean;
 }
 
 /** `contractgen import-openapi <openapi> -o <contract.yaml> [--report <base>]`. */
 export async function importOpenApiCommand(file: string, options: ImportOpenApiOptions, io: Io): Promise<number> {
   const started = performance.now();
-  const result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}) });
+  const progress = progressOn(io, options.progress !== false);
+  let result: Awaited<ReturnType<typeof importOpenApi>>;
+  try {
+    result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}), onProgress: progress.update });
+  } finally {
+    // Cleared before any diagnostic or summary is printed.
+    progress.end();
+  }
   const printed = result.problems.filter((p) => p.severity === "error");
   printDiagnostics(
     printed.map((p) => diagnostic(p.code, p.message, { file: p.file, line: p.line, col: p.col, endLine: p.line, endCol: p.col + 1, pointer: p.pointer })),

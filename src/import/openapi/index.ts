@@ -21,6 +21,7 @@ export interface ImportResult {
 const HEADER = /^# Imported by contractgen import-openapi from .*; sha256:([0-9a-f]{64})\n/;
 
 export async function importOpenApi(file: string, options: MapOptions = {}): Promise<ImportResult> {
+  options.onProgress?.("read and bundle", 0, 0);
   const read = await readOpenApi(file);
   const errors = read.problems.filter((p) => p.severity === "error");
   if (!read.doc || errors.length > 0) return { problems: read.problems };
@@ -31,6 +32,7 @@ export async function importOpenApi(file: string, options: MapOptions = {}): Pro
   }
   const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning").map((p) => ({ kind: "openapi-problem", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
   const report = buildReport(basename(file), read.version ?? "", mapped.operations, mapped.types, [...mapped.items, ...warnings]);
+  options.onProgress?.("write yaml", 0, 0);
   const document = new Document(mapped.contract, { aliasDuplicateObjects: false });
   // Short lists of scalars (required, enum, errors, query…) read best on one line.
   visit(document, {

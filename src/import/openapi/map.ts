@@ -11,6 +11,8 @@ export interface MapOptions {
   readonly date?: string;
   /** Overrides the contract name derived from info.title. */
   readonly name?: string;
+  /** Told as operations are mapped (`map operations`, done of total); never prints. */
+  readonly onProgress?: (phase: string, done: number, total: number) => void;
 }
 
 export interface MapResult {
@@ -188,7 +190,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   const errors = new Map<number, { code: string; cls: string; action: string; description: string }>();
   const operations: JsonObject = {};
   let errorBodies = 0;
-  for (const d of drafts) {
+  for (const [done, d] of drafts.entries()) {
+    options.onProgress?.("map operations", done, drafts.length);
     const name = d.name!;
     const o: JsonObject = {};
     const opReview = (kind: ReviewKind, pointer: string, message: string) => review(kind, pointer, message, name);
