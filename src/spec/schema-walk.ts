@@ -66,8 +66,13 @@ export function findDeepSchema(schema: unknown, base: string, limit: number): st
   return found;
 }
 
+/** Call `visit` on a schema and every subschema (the nodes walkSchema visits, in no set order): no pointers, no copies. */
+export function forEachSubschema(schema: unknown, visit: (node: SchemaObject) => void): void {
+  schemaDepth(schema, Infinity, visit);
+}
+
 /** Nesting depth of a schema as walkSchema counts it, stopping once past `limit`. Iterative, no pointers. */
-function schemaDepth(schema: unknown, limit: number): number {
+function schemaDepth(schema: unknown, limit: number, visit?: (node: SchemaObject) => void): number {
   let max = 0;
   const nodes: unknown[] = [schema];
   const depths: number[] = [1];
@@ -75,6 +80,7 @@ function schemaDepth(schema: unknown, limit: number): number {
     const node = nodes.pop();
     const depth = depths.pop()!;
     if (!isSchemaObject(node)) continue;
+    visit?.(node);
     if (depth > max) max = depth;
     if (max > limit) return max;
     for (const key of SINGLE) {
