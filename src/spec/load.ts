@@ -6,7 +6,6 @@ import {
   isPair,
   isScalar,
   isSeq,
-  LineCounter,
   type Node as YamlNode,
   parseDocument,
   type YAMLError,
@@ -14,7 +13,7 @@ import {
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { type Diagnostic, diagnostic, fileLocation, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { defineOwn } from "./schema-walk.js";
-import { joinPointer, SourceFile, type Span } from "./source.js";
+import { joinPointer, SourceFile, type Span, SpanTree } from "./source.js";
 import { findDeepNesting } from "./yaml-depth.js";
 
 /** A contract is a hand-written document; anything this large is a mistake or an attack. */
@@ -129,12 +128,12 @@ export function parseSource(path: string, bytes: Uint8Array): LoadResult {
   // yaml composes documents recursively: text nested deeper than the limit must never reach it.
   const deep = findDeepNesting(text, MAX_YAML_DEPTH);
   if (deep !== undefined) {
-    const file = new SourceFile(path, text, undefined, new Map(), new Map());
+    const file = new SourceFile(path, text, undefined);
     return { file, diagnostics: [depthDiagnostic(file.spanLocation({ start: deep, end: deep + 1 }, ""))] };
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
-  const empty = new SourceFile(path, text, undefined, new Map(), new Map());
+  // No LineCounter: SourceFile computes line starts itself, once.
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+  const empty = new SourceFile(path, text, undefined);
   const problems = primaryYamlErrors([...doc.errors, ...doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED")]);
   if (problems.length > 0) {
     return { file: empty, diagnostics: problems.map((e) => yamlDiagnostic(empty, text, e)) };
@@ -144,7 +143,7 @@ export function parseSource(path: string, bytes: Uint8Array): LoadResult {
   }
   const converter = new Converter(doc, empty);
   const value = converter.convert(doc.contents as YamlNode, "", false, 0);
-  const file = new SourceFile(path, text, value, converter.valueSpans, converter.keySpans);
+  const file = new SourceFile(path, text, value, { root: spanOf(doc.contents as YamlNode), tree: converter.tree, aliasSpans: converter.aliasSpans });
   // Re-anchor diagnostics found during conversion to the final file object (same text, same spans).
   return {
     file,
@@ -213,10 +212,11 @@ function unmatchedOpener(text: string, before: number, open: string, close: stri
   return undefined;
 }
 
-/** AST → plain JSON value, recording spans by JSON pointer and bounding alias expansion. */
+/** AST → plain JSON value, recording spans (a SpanTree per collection) and bounding alias expansion. */
 class Converter {
-  readonly valueSpans = new Map<string, Span>();
-  readonly keySpans = new Map<string, Span>();
+  /** The tree of the collection converted last (outside alias expansions); the root's at the end. */
+  tree: SpanTree | undefined;
+  readonly aliasSpans = new Map<string, Span>();
   readonly diagnostics: Diagnostic[] = [];
   private aliases = 0;
   private nodes = 0;
@@ -237,7 +237,6 @@ class Converter {
     }
     if (node === null) return null;
     const span = spanOf(node);
-    if (span && !viaAlias && !this.valueSpans.has(pointer)) this.valueSpans.set(pointer, span);
     if (isAlias(node)) {
       // Blame the alias written in the document, not one reached while expanding it.
       const outermost = !viaAlias;
@@ -246,7 +245,8 @@ class Converter {
         this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `More than ${MAX_ALIASES} alias references.`);
         return null;
       }
-      if (span) this.valueSpans.set(pointer, span);
+      // The outermost alias's span is its entry's value span; one met inside an expansion has no entry.
+      if (span && viaAlias) this.aliasSpans.set(pointer, span);
       const target = node.resolve(this.doc);
       const value = target ? this.convert(target as YamlNode, pointer, true, depth) : null;
       if (outermost) this.expanding = undefined;
@@ -258,8 +258,19 @@ class Converter {
       this.abort(blame, this.expanding?.pointer ?? pointer, "", "yaml-depth-limit");
       return null;
     }
-    if (isSeq(node)) return node.items.map((item, i) => this.convert(item as YamlNode, joinPointer(pointer, i), viaAlias, depth + 1));
+    if (isSeq(node)) {
+      const tree = viaAlias ? undefined : new SpanTree(null);
+      const out = node.items.map((item, i) => {
+        this.tree = undefined;
+        const value = this.convert(item as YamlNode, joinPointer(pointer, i), viaAlias, depth + 1);
+        tree?.add(null, undefined, spanOf(item as YamlNode | null), this.tree);
+        return value;
+      });
+      this.tree = tree;
+      return out;
+    }
     if (isMap(node)) {
+      const tree = viaAlias ? undefined : new SpanTree([]);
       const out: Record<string, unknown> = {};
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
@@ -280,12 +291,13 @@ class Converter {
         }
         const child = joinPointer(pointer, key);
         const keySpan = spanOf(keyNode);
-        if (keySpan && !viaAlias) this.keySpans.set(child, keySpan);
+        this.tree = undefined;
         defineOwn(out, key, this.convert(pair.value as YamlNode | null, child, viaAlias, depth + 1));
         // A key with no value ("summary:") has an empty or missing value node: point at the key.
-        const valueRange = (pair.value as YamlNode | null)?.range;
-        if (keySpan && !viaAlias && (!valueRange || valueRange[0] === valueRange[1])) this.valueSpans.set(child, keySpan);
+        const valueSpan = spanOf(pair.value as YamlNode | null);
+        tree?.add(key, keySpan, valueSpan && valueSpan.start !== valueSpan.end ? valueSpan : (keySpan ?? valueSpan), this.tree);
       }
+      this.tree = tree;
       return out;
     }
     return null;

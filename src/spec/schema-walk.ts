@@ -52,6 +52,8 @@ export function walkSchema(
 
 /** Pointer of the first subschema nested deeper than `limit` levels (the schema itself is level 1), if any. */
 export function findDeepSchema(schema: unknown, base: string, limit: number): string | undefined {
+  // Almost every schema is shallow: check depth alone first, build pointers only to name a deep one.
+  if (schemaDepth(schema, limit) <= limit) return undefined;
   let found: string | undefined;
   walkSchema(schema, base, (_, pointer, depth) => {
     if (found !== undefined) return false;
@@ -62,6 +64,49 @@ export function findDeepSchema(schema: unknown, base: string, limit: number): st
     return true;
   });
   return found;
+}
+
+/** Call `visit` on a schema and every subschema (the nodes walkSchema visits, in no set order): no pointers, no copies. */
+export function forEachSubschema(schema: unknown, visit: (node: SchemaObject) => void): void {
+  schemaDepth(schema, Infinity, visit);
+}
+
+/** Nesting depth of a schema as walkSchema counts it, stopping once past `limit`. Iterative, no pointers. */
+function schemaDepth(schema: unknown, limit: number, visit?: (node: SchemaObject) => void): number {
+  let max = 0;
+  const nodes: unknown[] = [schema];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop()!;
+    if (!isSchemaObject(node)) continue;
+    visit?.(node);
+    if (depth > max) max = depth;
+    if (max > limit) return max;
+    for (const key of SINGLE) {
+      if (key in node) {
+        nodes.push(node[key]);
+        depths.push(depth + 1);
+      }
+    }
+    for (const key of LIST) {
+      const list = node[key];
+      if (!Array.isArray(list)) continue;
+      for (const s of list) {
+        nodes.push(s);
+        depths.push(depth + 1);
+      }
+    }
+    for (const key of MAP) {
+      const map = node[key];
+      if (!isSchemaObject(map)) continue;
+      for (const s of Object.values(map)) {
+        nodes.push(s);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return max;
 }
 
 /**

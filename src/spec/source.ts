@@ -8,11 +8,16 @@ export interface Span {
 
 /** Escape one JSON pointer segment (RFC 6901). */
 export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+  const s = String(segment);
+  // Most segments need no escaping: skip the two regex passes (this runs once per YAML node).
+  if (s.indexOf("~") < 0 && s.indexOf("/") < 0) return s;
+  return s.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 export function joinPointer(base: string, ...segments: Array<string | number>): string {
-  return segments.reduce<string>((p, s) => `${p}/${escapePointerSegment(s)}`, base);
+  let p = base;
+  for (const s of segments) p = `${p}/${escapePointerSegment(s)}`;
+  return p;
 }
 
 /** Split a JSON pointer into unescaped segments. "" → []. */
@@ -53,6 +58,59 @@ export function hasPointer(root: unknown, pointer: string): boolean {
   return parent !== null && typeof parent === "object" && Object.prototype.hasOwnProperty.call(parent, last);
 }
 
+const INDEX_SEGMENT = /^(0|[1-9][0-9]*)$/;
+/** Mappings with more keys than this get a key → index map on their first lookup. */
+const LINEAR_LOOKUP_LIMIT = 16;
+
+/**
+ * Where the entries of one mapping or sequence sit in the text, kept apart from the plain value
+ * (later stages may rewrite it). One per collection instead of one map entry per JSON pointer:
+ * GitHub-size contracts have ~10^6 nodes, and pointer strings for each cost time and memory.
+ */
+export class SpanTree {
+  /** Per entry: key start, key end, value start, value end (-1 when unknown). */
+  readonly spans: number[] = [];
+  readonly children: Array<SpanTree | undefined> = [];
+  private index: Map<string, number> | undefined;
+
+  /** `keys`: a mapping's keys in document order; null for a sequence (entries by index). */
+  constructor(readonly keys: string[] | null) {}
+
+  add(key: string | null, keySpan: Span | undefined, valueSpan: Span | undefined, child: SpanTree | undefined): void {
+    if (this.keys !== null && key !== null) this.keys.push(key);
+    this.spans.push(keySpan?.start ?? -1, keySpan?.end ?? -1, valueSpan?.start ?? -1, valueSpan?.end ?? -1);
+    this.children.push(child);
+  }
+
+  /** Entry index of one unescaped pointer segment, or -1. */
+  entry(segment: string): number {
+    if (this.keys === null) {
+      if (!INDEX_SEGMENT.test(segment)) return -1;
+      const i = Number(segment);
+      return i < this.children.length ? i : -1;
+    }
+    if (this.keys.length <= LINEAR_LOOKUP_LIMIT) return this.keys.indexOf(segment);
+    if (this.index === undefined) {
+      this.index = new Map();
+      this.keys.forEach((k, i) => this.index!.set(k, i));
+    }
+    return this.index.get(segment) ?? -1;
+  }
+
+  span(entry: number, key: boolean): Span | undefined {
+    const start = this.spans[entry * 4 + (key ? 0 : 2)]!;
+    return start < 0 ? undefined : { start, end: this.spans[entry * 4 + (key ? 1 : 3)]! };
+  }
+}
+
+/** Spans of a parsed document: the root's, the tree below it, and spans met while expanding aliases. */
+export interface SpanIndex {
+  readonly root?: Span;
+  readonly tree?: SpanTree;
+  /** By JSON pointer: alias nodes reached inside another alias's expansion (rare, bounded by the alias limit). */
+  readonly aliasSpans?: ReadonlyMap<string, Span>;
+}
+
 /**
  * A parsed source file: its text, its plain value and where each node (and each mapping key) sits,
  * indexed by JSON pointer. Every later stage locates problems through this index.
@@ -64,8 +122,7 @@ export class SourceFile {
     readonly path: string,
     readonly text: string,
     readonly value: unknown,
-    private readonly valueSpans: ReadonlyMap<string, Span>,
-    private readonly keySpans: ReadonlyMap<string, Span>,
+    private readonly spans: SpanIndex = {},
   ) {
     this.lineStarts = [0];
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
@@ -94,9 +151,21 @@ export class SourceFile {
    * (a missing field) falls back to its nearest existing ancestor, keeping the requested pointer.
    */
   locate(pointer: string, options: { key?: boolean } = {}): SourceLocation {
+    // Value spans along the pointer, root first, as far as the tree reaches; the key span of the last.
+    const segments = splitPointer(pointer);
+    const found: Array<Span | undefined> = [this.spans.root];
+    let keySpan: Span | undefined;
+    let tree = this.spans.tree;
+    for (let i = 0; i < segments.length && tree !== undefined; i++) {
+      const entry = tree.entry(segments[i]!);
+      if (entry < 0) break;
+      found.push(tree.span(entry, false));
+      if (i === segments.length - 1 && options.key) keySpan = tree.span(entry, true);
+      tree = tree.children[entry];
+    }
     let p = pointer;
-    for (;;) {
-      const span = (options.key && p === pointer ? this.keySpans.get(p) : undefined) ?? this.valueSpans.get(p);
+    for (let depth = segments.length; ; depth--) {
+      const span = (depth === segments.length ? keySpan : undefined) ?? found[depth] ?? this.spans.aliasSpans?.get(p);
       if (span) return this.spanLocation(span, pointer);
       if (p === "") return { file: this.path, line: 1, col: 1, endLine: 1, endCol: 1, pointer };
       p = parentPointer(p);

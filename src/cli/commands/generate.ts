@@ -50,15 +50,16 @@ async function generateWith(
   endProgress: () => void,
 ): Promise<{ code: number; files: readonly string[] }> {
   const started = performance.now();
-  const result = parseContract(spec, { refRoots: options.refRoot ?? [], onProgress });
+  // Keep only the model: the parsed file (text, plain value, spans) can be collected while emitting.
+  const { model, diagnostics } = parseContract(spec, { refRoots: options.refRoot ?? [], onProgress });
   endProgress();
-  printDiagnostics(result.diagnostics, io);
-  if (!result.model) {
+  printDiagnostics(diagnostics, io);
+  if (!model) {
     io.stderr(`${spec}: invalid; nothing was generated.\n`);
     return { code: EXIT.invalid, files: [spec] };
   }
   const mcp = { mcp: options.mcp ?? "adapter" } as const;
-  const output: GeneratedOutput = { header: manifestHeader(result.model, version), files: await emitPackage(result.model, { ...mcp, onProgress }), writeOnce: writeOnceFiles(result.model, mcp) };
+  const output: GeneratedOutput = { header: manifestHeader(model, version), files: await emitPackage(model, { ...mcp, onProgress }), writeOnce: writeOnceFiles(model, mcp) };
   const total = output.files.size + 1; // and the manifest
   try {
     if (options.check) {
@@ -76,10 +77,10 @@ async function generateWith(
       ];
       if (problems.length > 0) {
         io.stderr(`${options.out} is stale for ${spec}; run \`contractgen generate ${spec} -o ${options.out}\`:\n${problems.join("\n")}\n`);
-        return { code: EXIT.invalid, files: result.model.files };
+        return { code: EXIT.invalid, files: model.files };
       }
       io.stdout(`${options.out}: up to date with ${spec} (${total} files)\n`);
-      return { code: EXIT.ok, files: result.model.files };
+      return { code: EXIT.ok, files: model.files };
     }
     onProgress("write", 0, total);
     const written = writeTree(options.out, output, { force: options.force === true });
@@ -88,21 +89,21 @@ async function generateWith(
     for (const f of written.kept) io.stderr(`${options.out}: kept ${f}: no longer generated, but edited since it was; it is yours now.\n`);
     for (const f of written.released) io.stderr(`${options.out}: warning: kept ${f}: its operation is no longer in the contract (or no longer a skeleton); nothing imports it now and it may no longer compile: move or delete it.\n`);
     io.stdout(`${options.out}: wrote ${total} files from ${spec} in ${Math.round(performance.now() - started)} ms (${written.written.length} changed, ${written.deleted.length} deleted)\n`);
-    return { code: EXIT.ok, files: result.model.files };
+    return { code: EXIT.ok, files: model.files };
   } catch (e) {
     if (e instanceof OutputConflictError) {
       io.stderr(`contractgen: ${e.message}\ncontractgen only replaces files it generated and nobody edited since. Move these away, or rerun with --force to replace them (even --force never replaces a folder, writes through a link, or writes outside ${e.dir}).\n`);
-      return { code: EXIT.usage, files: result.model.files };
+      return { code: EXIT.usage, files: model.files };
     }
     if (e instanceof OutputDirectoryError) {
       io.stderr(`contractgen: ${e.message}\n`);
-      return { code: EXIT.usage, files: result.model.files };
+      return { code: EXIT.usage, files: model.files };
     }
     // A folder we may not read (EACCES…) is the user's situation, not a contractgen bug.
     const errno = e as NodeJS.ErrnoException;
     if (typeof errno?.code === "string" && typeof errno.syscall === "string") {
       io.stderr(`contractgen: ${options.out}: ${errno.message}\n`);
-      return { code: EXIT.usage, files: result.model.files };
+      return { code: EXIT.usage, files: model.files };
     }
     throw e;
   }

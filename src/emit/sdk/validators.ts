@@ -4,7 +4,7 @@ import { _Code } from "ajv/dist/compile/codegen/code.js";
 import { UsedValueState, type UsedScopeValues, type ValueScopeName } from "ajv/dist/compile/codegen/scope.js";
 import type { SourceCode } from "ajv/dist/types/index.js";
 import type { ContractModel, JsonSchema } from "../../model/types.js";
-import { defineOwn, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, forEachSubschema, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
 import { escapeInvisible, generatedHeader } from "../shared/literals.js";
 
 const addFormats = addFormatsModule.default;
@@ -75,10 +75,15 @@ class SharedDefs {
     if (!isObject(schema) || !isObject(schema.$defs)) return schema;
     const defs = new Map<string, unknown>(Object.entries(schema.$defs));
     const ids = new Map<string, string>();
-    for (const name of defs.keys()) ids.set(name, this.idFor(name, closureKey(name, defs)));
+    const closures = new Map<string, string>();
+    for (const name of defs.keys()) {
+      const key = closureKey(name, defs);
+      closures.set(name, key);
+      ids.set(name, this.idFor(name, key));
+    }
     const rewrite = (s: unknown) => rewriteRefs(s, ids);
     for (const [name, def] of defs) {
-      const entry = this.byKey.get(closureKey(name, defs))!;
+      const entry = this.byKey.get(closures.get(name)!)!;
       if (entry.schema === null) entry.schema = { $id: entry.id, ...(rewrite(def) as Record<string, unknown>) };
     }
     const root: Record<string, unknown> = {};
@@ -130,9 +135,8 @@ function rewriteRefs(schema: unknown, ids: ReadonlyMap<string, string>): unknown
 }
 
 function forEachRef(schema: unknown, visit: (ref: string) => void): void {
-  mapSchema(schema, "", (node) => {
+  forEachSubschema(schema, (node) => {
     if (typeof node.$ref === "string") visit(node.$ref);
-    return node;
   });
 }
 

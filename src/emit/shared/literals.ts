@@ -34,7 +34,10 @@ export function literal(value: unknown): string {
  */
 export function literalBlock(value: unknown, indent: number): string {
   const pad = " ".repeat(indent);
-  return escapeInvisible(JSON.stringify(value, null, 2) ?? "undefined")
+  const text = escapeInvisible(JSON.stringify(value, null, 2) ?? "undefined");
+  // Fast path for the usual case (no "__proto__" key): same result without a regex per line.
+  if (!text.includes('"__proto__":')) return indent === 0 ? text : text.split("\n").join(`\n${pad}`);
+  return text
     .split("\n")
     .map((line) => line.replace(/^(\s*)"__proto__":/, '$1["__proto__"]:'))
     .map((line, i) => (i === 0 ? line : pad + line))
