@@ -7,7 +7,7 @@ import { emitMcpMain, emitMcpServer, emitTools, toolSpecs, toolsetSpecs } from "
 import { emitPackageFiles } from "./package/package.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
-import { emitOperations } from "./sdk/operations.js";
+import { emitOperationData, emitOperations } from "./sdk/operations.js";
 import { emitTypes } from "./sdk/types.js";
 import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
 import { emitValidators } from "./sdk/validators.js";
@@ -101,6 +101,7 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
         ["sdk/contract.json", emitContractData(model)],
         ["sdk/contract.ts", emitContractInfo(model)],
         ["sdk/errors.ts", await emitErrorTypes(model)],
+        ["sdk/operations.json", emitOperationData(model)],
         ["sdk/operations.ts", emitOperations(model)],
         ["sdk/types.ts", await emitTypes(model)],
         ["sdk/validators.js", validators.js],

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { OperationSpec, Validator } from "./client.js";
 
 /**
  * The package's contract data: `sdk/contract.json`, beside this runtime's folder (`dist/sdk/` once
@@ -8,6 +9,9 @@ import { readFileSync } from "node:fs";
  */
 const DATA_FILE = new URL("../contract.json", import.meta.url);
 
+/** The operation descriptors (`sdk/operations.json`): small, so a client never parses contract.json. */
+const OPERATIONS_FILE = new URL("../operations.json", import.meta.url);
+
 let data: Readonly<Record<string, unknown>> | undefined;
 
 /** One section of the contract data; the generated module that reads it gives it its type. */
@@ -16,4 +20,29 @@ export function contractData(section: "tools" | "toolsets" | "commands"): unknow
   const value = Object.hasOwn(data, section) ? data[section] : undefined;
   if (value === undefined) throw new Error(`${DATA_FILE.pathname} has no "${section}" section: regenerate the package.`);
   return value;
+}
+
+const VALIDATOR_SLOTS = ["validateInput", "validateOutput", "validatePreview"] as const;
+
+/**
+ * The descriptor of each operation by id: `sdk/operations.json` read once, each validator name
+ * replaced by that function of `validators` (the generated validators module). A missing operation
+ * or validator means the generated files disagree, which only regenerating fixes.
+ */
+export function operationTable(validators: object): (id: string) => OperationSpec {
+  // A Map: operation ids are contract names, never plain-object keys.
+  const table = new Map(Object.entries(JSON.parse(readFileSync(OPERATIONS_FILE, "utf8")) as Record<string, Record<string, unknown>>));
+  const resolve = (name: unknown): Validator | null => {
+    if (name === null) return null;
+    const fn = typeof name === "string" && Object.hasOwn(validators, name) ? (validators as Record<string, unknown>)[name] : undefined;
+    if (typeof fn !== "function") throw new Error(`${OPERATIONS_FILE.pathname} names validator ${String(name)}, which validators.js lacks: regenerate the package.`);
+    return fn as Validator;
+  };
+  return (id) => {
+    const record = table.get(id);
+    if (record === undefined) throw new Error(`${OPERATIONS_FILE.pathname} has no operation "${id}": regenerate the package.`);
+    const spec: Record<string, unknown> = { id, ...record };
+    for (const slot of VALIDATOR_SLOTS) spec[slot] = resolve(record[slot]);
+    return spec as unknown as OperationSpec;
+  };
 }

@@ -9,9 +9,9 @@ import { join } from "node:path";
 export default function setup(): void {
   execFileSync(process.execPath, [join(process.cwd(), "node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
   // As the generated package's build script does: the precompiled validators are plain JS beside
-  // their .d.ts, and the contract data is JSON, both copied rather than passed through tsc.
+  // their .d.ts, and the contract and operation data are JSON, both copied rather than passed through tsc.
   for (const name of readdirSync("generated-examples")) {
-    for (const file of ["validators.js", "contract.json"]) {
+    for (const file of ["validators.js", "contract.json", "operations.json"]) {
       const from = join("generated-examples", name, "sdk", file);
       if (existsSync(from)) copyFileSync(from, join("test-results", "sdk", name, "sdk", file));
     }

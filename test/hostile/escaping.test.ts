@@ -7,7 +7,7 @@
  * reach a generator, even when validation is skipped.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emitPackage } from "../../src/emit/index.js";
@@ -130,6 +130,8 @@ function buildAndImport(dir: string): string {
     }),
   );
   spawnSync(process.execPath, [TSC, "-p", join(dir, "tsconfig.build.json")], { encoding: "utf8" });
+  // As the package's build script does: the operation descriptors are JSON, copied beside the output.
+  copyFileSync(join(dir, "sdk/operations.json"), join(dir, "dist/sdk/operations.json"));
   const script = `const m = await import(${JSON.stringify(join(dir, "dist/sdk/index.js"))}); await import(${JSON.stringify(join(dir, "dist/sdk/types.js"))}); const ops = await import(${JSON.stringify(join(dir, "dist/sdk/operations.js"))}); for (const op of Object.values(ops)) op.validateInput?.({}); console.log("imported", Object.keys(m).length > 0, globalThis.__CANARY__ === undefined ? "clean" : "CANARY-SET");`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", cwd: dir });
   return r.stdout + r.stderr;

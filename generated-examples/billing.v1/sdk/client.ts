@@ -35,7 +35,7 @@ export class BillingClient {
    * retry_same_key).
    */
   createCustomer(input: WithOptional<T.CreateCustomerInput, "idempotency_key">, options: CallOptions = {}): Promise<T.CreateCustomerOutput> {
-    return this.core.call(ops.createCustomer, input, options);
+    return this.core.call<T.CreateCustomerOutput>(ops.createCustomer, input, options);
   }
 
   /**
@@ -49,7 +49,7 @@ export class BillingClient {
    * retry_same_key).
    */
   getCustomer(input: T.GetCustomerInput, options: CallOptions = {}): Promise<T.GetCustomerOutput> {
-    return this.core.call(ops.getCustomer, input, options);
+    return this.core.call<T.GetCustomerOutput>(ops.getCustomer, input, options);
   }
 
   /**
@@ -62,7 +62,7 @@ export class BillingClient {
    * retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).
    */
   listCustomers(input: T.ListCustomersInput, options: CallOptions = {}): Promise<T.ListCustomersOutput> {
-    return this.core.call(ops.listCustomers, input, options);
+    return this.core.call<T.ListCustomersOutput>(ops.listCustomers, input, options);
   }
 
   /**
@@ -72,7 +72,7 @@ export class BillingClient {
    * page errors, items matching the declared total).
    */
   listCustomersAll(input: T.ListCustomersInput, bounds: TraversalBounds): Paginator<NonNullable<T.ListCustomersOutput["customers"]>[number]> {
-    return this.core.paginate(ops.listCustomers, input, bounds);
+    return this.core.paginate<NonNullable<T.ListCustomersOutput["customers"]>[number]>(ops.listCustomers, input, bounds);
   }
 
   /**
@@ -93,7 +93,7 @@ export class BillingClient {
    * retry_same_key).
    */
   updateCustomer(input: T.UpdateCustomerInput, options: CallOptions = {}): Promise<T.UpdateCustomerOutput> {
-    return this.core.call(ops.updateCustomer, input, options);
+    return this.core.call<T.UpdateCustomerOutput>(ops.updateCustomer, input, options);
   }
 
   /**
@@ -107,7 +107,7 @@ export class BillingClient {
    * retry_same_key).
    */
   getInvoice(input: T.GetInvoiceInput, options: CallOptions = {}): Promise<T.GetInvoiceOutput> {
-    return this.core.call(ops.getInvoice, input, options);
+    return this.core.call<T.GetInvoiceOutput>(ops.getInvoice, input, options);
   }
 
   /**
@@ -134,7 +134,7 @@ export class BillingClient {
    * retry_same_key).
    */
   refundInvoice(input: WithOptional<WithConfirmation<T.RefundInvoiceInput, "dry_run", "confirm_token">, "idempotency_key">, options: CallOptions = {}): Promise<T.RefundInvoiceOutput> {
-    return this.core.call(ops.refundInvoice, input, options);
+    return this.core.call<T.RefundInvoiceOutput>(ops.refundInvoice, input, options);
   }
 
   /**
@@ -142,7 +142,7 @@ export class BillingClient {
    * effect and a confirm token valid for 10m.
    */
   previewRefundInvoice(input: Omit<T.RefundInvoiceInput, "dry_run" | "confirm_token" | "idempotency_key">, options: CallOptions = {}): Promise<T.RefundInvoicePreview> {
-    return this.core.preview(ops.refundInvoice, input, options);
+    return this.core.preview<T.RefundInvoicePreview>(ops.refundInvoice, input, options);
   }
 
   /** Release the journal file, if this client opened one. */

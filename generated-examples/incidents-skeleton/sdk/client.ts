@@ -45,7 +45,7 @@ export class IncidentsClient {
    * retry_same_key).
    */
   listIncidents(input: T.ListIncidentsInput, options: CallOptions = {}): Promise<T.ListIncidentsOutput> {
-    return this.core.call(ops.listIncidents, input, options);
+    return this.core.call<T.ListIncidentsOutput>(ops.listIncidents, input, options);
   }
 
   /**
@@ -55,7 +55,7 @@ export class IncidentsClient {
    * page errors, items matching the declared total).
    */
   listIncidentsAll(input: T.ListIncidentsInput, bounds: TraversalBounds): Paginator<NonNullable<T.ListIncidentsOutput["incidents"]>[number]> {
-    return this.core.paginate(ops.listIncidents, input, bounds);
+    return this.core.paginate<NonNullable<T.ListIncidentsOutput["incidents"]>[number]>(ops.listIncidents, input, bounds);
   }
 
   /**
@@ -78,7 +78,7 @@ export class IncidentsClient {
    * retry_same_key).
    */
   countIncidents(input: T.CountIncidentsInput, options: CallOptions = {}): Promise<T.CountIncidentsOutput> {
-    return this.core.call(ops.countIncidents, input, options);
+    return this.core.call<T.CountIncidentsOutput>(ops.countIncidents, input, options);
   }
 
   /**
@@ -95,7 +95,7 @@ export class IncidentsClient {
    * retry_same_key).
    */
   getIncident(input: T.GetIncidentInput, options: CallOptions = {}): Promise<T.GetIncidentOutput> {
-    return this.core.call(ops.getIncident, input, options);
+    return this.core.call<T.GetIncidentOutput>(ops.getIncident, input, options);
   }
 
   /**
@@ -120,7 +120,7 @@ export class IncidentsClient {
    * (rate_limited → retry_after), UPSTREAM_TIMEOUT (transient → retry_same_key).
    */
   assignIncident(input: T.AssignIncidentInput, options: CallOptions = {}): Promise<T.AssignIncidentOutput> {
-    return this.core.call(ops.assignIncident, input, options);
+    return this.core.call<T.AssignIncidentOutput>(ops.assignIncident, input, options);
   }
 
   /** Release the journal file, if this client opened one. */

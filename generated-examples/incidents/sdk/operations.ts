@@ -2,114 +2,12 @@
 // Do not edit: changes are lost when the code is regenerated.
 
 import type { OperationSpec } from "./runtime/client.js";
-import {
-  validateListIncidentsInput,
-  validateListIncidentsOutput,
-  validateCountIncidentsInput,
-  validateCountIncidentsOutput,
-  validateGetIncidentInput,
-  validateGetIncidentOutput,
-  validateAssignIncidentInput,
-  validateAssignIncidentOutput,
-} from "./validators.js";
+import { operationTable } from "./runtime/data.js";
+import * as validators from "./validators.js";
 
-export const listIncidents: OperationSpec = {
-  id: "list_incidents",
-  method: "GET",
-  path: "/incidents",
-  bindings: [
-    { field: "status", in: "query", name: "status" },
-    { field: "severity", in: "query", name: "severity" },
-    { field: "service", in: "query", name: "service" },
-    { field: "environment", in: "query", name: "environment" },
-    { field: "owner", in: "query", name: "owner" },
-    { field: "opened_after", in: "query", name: "opened_after" },
-    { field: "fields", in: "query", name: "fields" },
-    { field: "cursor", in: "query", name: "cursor" },
-    { field: "limit", in: "query", name: "limit" },
-  ],
-  successStatuses: [200],
-  mutating: false,
-  idempotent: "natural",
-  keyField: null,
-  preview: null,
-  pagination: {
-    cursorField: "cursor",
-    nextCursorField: "next_cursor",
-    itemsField: "incidents",
-    limitField: "limit",
-    limitMax: 40,
-    totalField: "total_matching",
-    partialField: "partial",
-    errorsField: "errors",
-  },
-  errors: ["INVALID_FIELD", "CURSOR_EXPIRED", "TOKEN_INVALID", "ROLE_FORBIDDEN", "RATE_LIMITED", "UPSTREAM_TIMEOUT"],
-  validateInput: validateListIncidentsInput,
-  validateOutput: validateListIncidentsOutput,
-  validatePreview: null,
-};
+const operation = operationTable(validators);
 
-export const countIncidents: OperationSpec = {
-  id: "count_incidents",
-  method: "GET",
-  path: "/incident-count",
-  bindings: [
-    { field: "status", in: "query", name: "status" },
-    { field: "severity", in: "query", name: "severity" },
-    { field: "service", in: "query", name: "service" },
-    { field: "environment", in: "query", name: "environment" },
-    { field: "owner", in: "query", name: "owner" },
-    { field: "opened_after", in: "query", name: "opened_after" },
-    { field: "continuation", in: "query", name: "continuation" },
-  ],
-  successStatuses: [200],
-  mutating: false,
-  idempotent: "natural",
-  keyField: null,
-  preview: null,
-  pagination: null,
-  errors: ["INVALID_FIELD", "CURSOR_EXPIRED", "TOKEN_INVALID", "ROLE_FORBIDDEN", "RATE_LIMITED", "UPSTREAM_TIMEOUT"],
-  validateInput: validateCountIncidentsInput,
-  validateOutput: validateCountIncidentsOutput,
-  validatePreview: null,
-};
-
-export const getIncident: OperationSpec = {
-  id: "get_incident",
-  method: "GET",
-  path: "/incidents/{incident_id}",
-  bindings: [
-    { field: "incident_id", in: "path", name: "incident_id" },
-  ],
-  successStatuses: [200],
-  mutating: false,
-  idempotent: "natural",
-  keyField: null,
-  preview: null,
-  pagination: null,
-  errors: ["INVALID_FIELD", "INCIDENT_NOT_FOUND", "TOKEN_INVALID", "ROLE_FORBIDDEN", "RATE_LIMITED", "UPSTREAM_TIMEOUT"],
-  validateInput: validateGetIncidentInput,
-  validateOutput: validateGetIncidentOutput,
-  validatePreview: null,
-};
-
-export const assignIncident: OperationSpec = {
-  id: "assign_incident",
-  method: "PUT",
-  path: "/incidents/{incident_id}/owner",
-  bindings: [
-    { field: "incident_id", in: "path", name: "incident_id" },
-    { field: "owner", in: "body", name: "owner" },
-    { field: "expected_revision", in: "header", name: "If-Match" },
-  ],
-  successStatuses: [200],
-  mutating: true,
-  idempotent: "natural",
-  keyField: null,
-  preview: null,
-  pagination: null,
-  errors: ["INVALID_FIELD", "UNKNOWN_TEAM", "INCIDENT_NOT_FOUND", "INCIDENT_RESOLVED", "REVISION_CONFLICT", "TOKEN_INVALID", "ROLE_FORBIDDEN", "RATE_LIMITED", "UPSTREAM_TIMEOUT"],
-  validateInput: validateAssignIncidentInput,
-  validateOutput: validateAssignIncidentOutput,
-  validatePreview: null,
-};
+export const listIncidents: OperationSpec = operation("list_incidents");
+export const countIncidents: OperationSpec = operation("count_incidents");
+export const getIncident: OperationSpec = operation("get_incident");
+export const assignIncident: OperationSpec = operation("assign_incident");

@@ -42,7 +42,7 @@ export class ReleasesClient {
    * retry_same_key).
    */
   listReleases(input: T.ListReleasesInput, options: CallOptions = {}): Promise<T.ListReleasesOutput> {
-    return this.core.call(ops.listReleases, input, options);
+    return this.core.call<T.ListReleasesOutput>(ops.listReleases, input, options);
   }
 
   /**
@@ -52,7 +52,7 @@ export class ReleasesClient {
    * page errors, items matching the declared total).
    */
   listReleasesAll(input: T.ListReleasesInput, bounds: TraversalBounds): Paginator<NonNullable<T.ListReleasesOutput["releases"]>[number]> {
-    return this.core.paginate(ops.listReleases, input, bounds);
+    return this.core.paginate<NonNullable<T.ListReleasesOutput["releases"]>[number]>(ops.listReleases, input, bounds);
   }
 
   /**
@@ -77,7 +77,7 @@ export class ReleasesClient {
    * retry_same_key).
    */
   countStableReleases(input: T.CountStableReleasesInput, options: CallOptions = {}): Promise<T.CountStableReleasesOutput> {
-    return this.core.call(ops.countStableReleases, input, options);
+    return this.core.call<T.CountStableReleasesOutput>(ops.countStableReleases, input, options);
   }
 
   /**
@@ -95,7 +95,7 @@ export class ReleasesClient {
    * retry_same_key).
    */
   getRelease(input: T.GetReleaseInput, options: CallOptions = {}): Promise<T.GetReleaseOutput> {
-    return this.core.call(ops.getRelease, input, options);
+    return this.core.call<T.GetReleaseOutput>(ops.getRelease, input, options);
   }
 
   /** Release the journal file, if this client opened one. */

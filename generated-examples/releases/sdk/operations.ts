@@ -2,83 +2,11 @@
 // Do not edit: changes are lost when the code is regenerated.
 
 import type { OperationSpec } from "./runtime/client.js";
-import {
-  validateListReleasesInput,
-  validateListReleasesOutput,
-  validateCountStableReleasesInput,
-  validateCountStableReleasesOutput,
-  validateGetReleaseInput,
-  validateGetReleaseOutput,
-} from "./validators.js";
+import { operationTable } from "./runtime/data.js";
+import * as validators from "./validators.js";
 
-export const listReleases: OperationSpec = {
-  id: "list_releases",
-  method: "GET",
-  path: "/releases",
-  bindings: [
-    { field: "draft", in: "query", name: "draft" },
-    { field: "prerelease", in: "query", name: "prerelease" },
-    { field: "tag_prefix", in: "query", name: "tag_prefix" },
-    { field: "published_after", in: "query", name: "published_after" },
-    { field: "cursor", in: "query", name: "cursor" },
-    { field: "limit", in: "query", name: "limit" },
-  ],
-  successStatuses: [200],
-  mutating: false,
-  idempotent: "natural",
-  keyField: null,
-  preview: null,
-  pagination: {
-    cursorField: "cursor",
-    nextCursorField: "next_cursor",
-    itemsField: "releases",
-    limitField: "limit",
-    limitMax: 100,
-    totalField: "total_count",
-    partialField: "partial",
-    errorsField: "errors",
-  },
-  errors: ["INVALID_FIELD", "CURSOR_EXPIRED", "TOKEN_INVALID", "ROLE_FORBIDDEN", "RATE_LIMITED", "UPSTREAM_TIMEOUT"],
-  validateInput: validateListReleasesInput,
-  validateOutput: validateListReleasesOutput,
-  validatePreview: null,
-};
+const operation = operationTable(validators);
 
-export const countStableReleases: OperationSpec = {
-  id: "count_stable_releases",
-  method: "GET",
-  path: "/stable-release-count",
-  bindings: [
-    { field: "tag_prefix", in: "query", name: "tag_prefix" },
-    { field: "continuation", in: "query", name: "continuation" },
-  ],
-  successStatuses: [200],
-  mutating: false,
-  idempotent: "natural",
-  keyField: null,
-  preview: null,
-  pagination: null,
-  errors: ["INVALID_FIELD", "CURSOR_EXPIRED", "TOKEN_INVALID", "ROLE_FORBIDDEN", "RATE_LIMITED", "UPSTREAM_TIMEOUT"],
-  validateInput: validateCountStableReleasesInput,
-  validateOutput: validateCountStableReleasesOutput,
-  validatePreview: null,
-};
-
-export const getRelease: OperationSpec = {
-  id: "get_release",
-  method: "GET",
-  path: "/releases/{release_id}",
-  bindings: [
-    { field: "release_id", in: "path", name: "release_id" },
-  ],
-  successStatuses: [200],
-  mutating: false,
-  idempotent: "natural",
-  keyField: null,
-  preview: null,
-  pagination: null,
-  errors: ["INVALID_FIELD", "RELEASE_NOT_FOUND", "TOKEN_INVALID", "ROLE_FORBIDDEN", "RATE_LIMITED", "UPSTREAM_TIMEOUT"],
-  validateInput: validateGetReleaseInput,
-  validateOutput: validateGetReleaseOutput,
-  validatePreview: null,
-};
+export const listReleases: OperationSpec = operation("list_releases");
+export const countStableReleases: OperationSpec = operation("count_stable_releases");
+export const getRelease: OperationSpec = operation("get_release");

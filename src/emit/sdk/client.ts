@@ -87,7 +87,7 @@ export function emitClient(model: ContractModel): string {
           ? `Preconditions: ${op.preconditions.map((p) => `\`${p.field}\` must match the current ${p.compares} (else ${p.error}, no change)`).join("; ")}.`
           : null,
       ]),
-      statement: `return this.core.call(${descriptor}, input, options);`,
+      statement: `return this.core.call<T.${types.output}>(${descriptor}, input, options);`,
     });
     if (op.preview && m.preview) {
       // A preview takes no operation key: it executes nothing (the key is required to execute only).
@@ -100,7 +100,7 @@ export function emitClient(model: ContractModel): string {
             op.preconditions.length > 0 ? `Preconditions are checked as for the execution: a stale ${op.preconditions.map((p) => `\`${p.field}\``).join(" or ")} fails the preview the same way, and no token is issued.` : null,
           ),
         },
-        statement: `return this.core.preview(${descriptor}, input, options);`,
+        statement: `return this.core.preview<${op.preview.output ? `T.${types.preview}` : "unknown"}>(${descriptor}, input, options);`,
       });
     }
     if (op.pagination && m.all) {
@@ -108,7 +108,7 @@ export function emitClient(model: ContractModel): string {
       methods.push({
         signature: `${m.all}(${params([{ name: "input", type: inputType(op, [], []) }, { name: "bounds", type: "TraversalBounds" }])}): Paginator<${item}>`,
         doc: { description: docLines(traversalDoc(m.call, op.pagination)) },
-        statement: `return this.core.paginate(${descriptor}, input, bounds);`,
+        statement: `return this.core.paginate<${item}>(${descriptor}, input, bounds);`,
       });
     }
   }
