@@ -101,6 +101,10 @@ function generateAndCheck(contract, dir, withTsc = true) {
   if (withTsc) {
     linkModules(out);
     row.tsc = tsc(out);
+    // The SDK alone (types, client, validators' declarations): what openapi-typescript's types and
+    // orval's client correspond to, without the CLI, the MCP server and their libraries.
+    writeFileSync(join(out, "tsconfig.sdk-only.json"), `${JSON.stringify({ extends: "./tsconfig.json", include: ["sdk/**/*.ts"] }, null, 2)}\n`);
+    row.tscSdk = tsc(out, ["-p", "tsconfig.sdk-only.json"]);
   }
   return row;
 }
@@ -237,6 +241,8 @@ if (report.peers) {
       peakRss: rss / base.generate.peakMiB,
       tscWall: t.tsc?.status === 0 && base.tsc?.status === 0 ? t.tsc.seconds / base.tsc.seconds : undefined,
       tscRss: t.tsc?.status === 0 && base.tsc?.status === 0 ? t.tsc.peakMiB / base.tsc.peakMiB : undefined,
+      ...(t.import ? { generateOnlyWall: t.generate?.seconds / base.generate.seconds, generateOnlyRss: t.generate?.peakMiB / base.generate.peakMiB } : {}),
+      ...(t.tscSdk?.status === 0 && base.tsc?.status === 0 ? { tscSdkWall: t.tscSdk.seconds / base.tsc.seconds, tscSdkRss: t.tscSdk.peakMiB / base.tsc.peakMiB } : {}),
     };
   }
 }
@@ -302,6 +308,15 @@ if (report.peers) {
     "Wall and RSS of contractgen count import + generate (wall summed, RSS the larger of the two).",
     "",
   );
+  for (const [name, t] of Object.entries(report.peers.tools)) {
+    const v = t.vsOpenapiTypescript;
+    if (!v || v.generateOnlyWall === undefined) continue;
+    md.push(
+      `${name}, generate alone (a contract already imported): ${run(t.generate)}, ${fx(v.generateOnlyWall)}× / ${fx(v.generateOnlyRss)}× openapi-typescript's wall / RSS.`,
+      ...(t.tscSdk ? [`tsc of its sdk/ alone (types, client, validator declarations; no CLI or MCP server): ${run(t.tscSdk)}${v.tscSdkWall !== undefined ? `, ${fx(v.tscSdkWall)}× / ${fx(v.tscSdkRss)}× openapi-typescript's gh.ts` : ""}.`] : []),
+      "",
+    );
+  }
   const cg = Object.values(report.peers.tools).find((t) => t.phasesMs);
   if (cg && !cg.phasesMs.error) md.push(`contractgen phases on GitHub (ms): ${PHASES.map((p) => `${p} ${cg.phasesMs[p] ?? "–"}`).join(", ")}.`, "");
 }
