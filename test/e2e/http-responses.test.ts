@@ -5,7 +5,7 @@
  * whole-body field (an array sent as the request body itself).
  */
 import { execFile, spawnSync } from "node:child_process";
-import { copyFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copySdkData } from "../support/sdk-data.js";
 import { contractYaml, freshRoot, generateInto, parseOk, TSC } from "../hostile/harness.js";
 import { newClient } from "../mcp/support.js";
 
@@ -97,7 +98,7 @@ beforeAll(async () => {
   );
   const tsc = spawnSync(process.execPath, [TSC, "-p", join(root, "tsconfig.json")], { encoding: "utf8" });
   expect((tsc.stdout + tsc.stderr).trim()).toBe("");
-  copyFileSync(join(pkg, "sdk", "validators.js"), join(out, "labels", "sdk", "validators.js"));
+  copySdkData(join(pkg, "sdk"), join(out, "labels", "sdk"));
   sdk = (await import(pathToFileURL(join(out, "labels", "sdk", "index.js")).href)) as typeof sdk;
 
   server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -16,10 +16,11 @@
  * `# expect: rejected|generated` in a case pins its branch. Cases that fail today are listed in
  * known-failing.ts with the defect; the lead empties that list as the fixes land.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { copySdkData } from "../support/sdk-data.js";
 import type { FileTree } from "../../src/emit/index.js";
 import { KNOWN_FAILING } from "./known-failing.js";
 import { type CorpusCase, caseNames, GLOBAL_FORBID, materialize, SECRET_ENV, WORK } from "./support/cases.js";
@@ -110,8 +111,7 @@ beforeAll(async () => {
     tscErrors = tscErrorsByCase(tscRun.stdout, OUT);
     // As each package's build script does: the contract data (JSON) is copied, not compiled.
     for (const o of generated) {
-      const data = `${OUT}/${o.c.name}/sdk/contract.json`;
-      if (existsSync(data) && existsSync(`${DIST}/${o.c.name}/sdk`)) copyFileSync(data, `${DIST}/${o.c.name}/sdk/contract.json`);
+      copySdkData(`${OUT}/${o.c.name}/sdk`, `${DIST}/${o.c.name}/sdk`);
     }
     await pool(generated, 2, async (o) => {
       o.load = await runBounded(process.execPath, [LOADER, resolve(DIST, o.c.name)], { timeoutMs: o.c.timeoutMs, env: { ...ENV, CANARY_FILE: canaryFile(o.c.name) } });

@@ -5,7 +5,7 @@
  * get the journal, confirm tokens and preconditions from the host; regeneration keeps them.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,6 +15,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsM from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
+import { copySdkData } from "../support/sdk-data.js";
 
 const BIN = resolve("bin/contractgen.js");
 const TSC = resolve("node_modules/typescript/bin/tsc");
@@ -31,7 +32,7 @@ function contractgen(...args: string[]) {
 function build(dir: string, outDir: string): string {
   const r = spawnSync(process.execPath, [TSC, "-p", join(dir, "tsconfig.json"), "--outDir", join(dir, outDir)], { encoding: "utf8" });
   // As the package's build script does: the precompiled validators and the contract data are copied, not compiled.
-  if (r.status === 0) for (const f of ["sdk/validators.js", "sdk/contract.json"]) copyFileSync(join(dir, f), join(dir, outDir, f));
+  if (r.status === 0) copySdkData(join(dir, "sdk"), join(dir, outDir, "sdk"));
   return r.stdout + r.stderr + (r.status === 0 ? "" : `exit ${r.status}`);
 }
 

@@ -19,6 +19,12 @@ function ownVersions(): Record<string, string> {
 }
 
 /** `package.json`, `tsconfig.json` and `README.md` of the generated package. */
+/**
+ * Files of sdk/ that tsc does not emit (precompiled validators, contract and operation data): the
+ * package's build script copies them into dist/sdk/, and so does every test that builds a package.
+ */
+export const SDK_DATA_FILES = ["validators.js", "validators.d.ts", "contract.json", "operations.json"] as const;
+
 export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter"): Record<string, string> {
   const v = ownVersions();
   const names = clientMethodNames(model);
@@ -41,6 +47,7 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     typescript: v.typescript,
     vitest: v.vitest,
     title: model.title,
+    sdkDataFiles: SDK_DATA_FILES.map((f) => `'${f}'`).join(", "),
     contract: model.name,
     clientClass: clientClassName(model),
     description_: model.description,
