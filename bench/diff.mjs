@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runDiff } from "../dist/src/diff/engine.js";
 import { parseContractText } from "../dist/src/spec/parse.js";
-import { syntheticContract } from "./synthetic.mjs";
+import { reviseContract, syntheticContract } from "./synthetic.mjs";
 import { githubShapedContract, reviseGithubShaped } from "./synthetic-shared.mjs";
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -27,33 +27,8 @@ function timeIt(fn, runs = 7) {
 
 const OPS = 1000;
 const base = syntheticContract(OPS);
-/** 100 changes, one every 10 operations, cycling through kinds of change. */
-function revise(text) {
-  const lines = text.split("\n");
-  let changes = 0;
-  for (let i = 0; i < OPS && changes < 100; i += 10) {
-    const header = lines.findIndex((l) => l === `  list_items_${i}:` || l === `  create_item_${i}:`);
-    const kind = changes % 5;
-    const end = lines.findIndex((l, j) => j > header && /^  [a-z]/.test(l));
-    const block = lines.slice(header, end === -1 ? undefined : end);
-    const edit = (from, to) => {
-      const k = block.findIndex((l) => l.includes(from));
-      if (k >= 0) block[k] = block[k].replace(from, to);
-      return k >= 0;
-    };
-    const done =
-      kind === 0 ? edit("maximum: 50", "maximum: 20") && edit("max: 50", "max: 20")
-      : kind === 1 ? edit("summary: List items, a bounded page at a time.", "summary: List items page by page.") || edit("summary: Create an item once per key.", "summary: Create an item.")
-      : kind === 2 ? edit("retention: 24h", "retention: 1h") || edit("filters: [name]", "filters: []")
-      : kind === 3 ? edit("minLength: 1", "minLength: 3") || edit("total: { type: integer }", "total: { type: integer, minimum: 0 }")
-      : edit("errors: [INVALID_FIELD]", "errors: [INVALID_FIELD, KEY_REUSED]") || edit("errors: [INVALID_FIELD, KEY_REUSED]", "errors: [INVALID_FIELD]");
-    if (done) changes++;
-    lines.splice(header, block.length, ...block);
-  }
-  return { text: lines.join("\n").replace("version: 1.0.0\n", "version: 2.0.0\n").replace("changelog:\n", "changelog:\n  - { version: 2.0.0, date: 2026-02-01 }\n"), changes };
-}
-
-const revised = revise(base);
+// 100 changes, one every 10 operations, cycling through kinds of change.
+const revised = reviseContract(base, OPS, 100);
 let a;
 let b;
 const parseMs = timeIt(() => (a = parseContractText("old.yaml", base)), 3);
