@@ -44,7 +44,7 @@ for (const n of sizes) {
     continue;
   }
   row.outputBytes = dirBytes(out);
-  row.validatorBytes = dirBytes(join(out, "sdk"), (p) => /validators/.test(p) && p.endsWith(".js"));
+  row.validatorBytes = dirBytes(join(out, "sdk"), (p) => p.endsWith("schemas.json"));
   if (n <= tscAbove) {
     symlinkSync(resolve("node_modules"), join(out, "node_modules"));
     const check = measured(process.execPath, [TSC, "-p", "tsconfig.json", "--noEmit"], out);
@@ -59,8 +59,9 @@ for (const n of sizes) {
     if (build.status !== 0) row.build.error = `${build.stdout}${build.stderr}`.slice(-800);
     // The built package must load and validate: a bad input is refused before any request.
     const smoke = spawnSync(process.execPath, ["--input-type=module", "-e", [
-      `const v = await import(${JSON.stringify(join(out, "dist/sdk/validators.js"))});`,
+      `const ops = await import(${JSON.stringify(join(out, "dist/sdk/operations.js"))});`,
       `await import(${JSON.stringify(join(out, "dist/sdk/index.js"))});`,
+      "const v = { validateCreateItem1Input: ops.create_item_1.validateInput };",
       `const ok = v.validateCreateItem1Input({ ${distinct ? "name_1" : "name"}: 'a',`+" idempotency_key: '8f0c2a4e-1b2c-4d3e-9f00-0123456789ab' });",
       `console.log(ok === true && v.validateCreateItem1Input({ ${distinct ? "name_1" : "name"}: '' }) === false`+" ? 'ok' : 'wrong');",
     ].join("\n")], { encoding: "utf8" });
@@ -79,7 +80,7 @@ const md = [
   "",
   `Node ${process.version}; synthetic contract (bench/synthetic.mjs${distinct ? ", every input distinct" : ""}). Each step is one process: wall / peak RSS.`,
   "",
-  "| operations | generate | output MB | validators JS MB | tsc --noEmit | build | built SDK loads |",
+  "| operations | generate | output MB | schemas JSON MB | tsc --noEmit | build | built SDK loads |",
   "|---:|---|---:|---:|---|---|---|",
   ...rows.map((r) => `| ${r.operations} | ${t(r.generate)} | ${mb(r.outputBytes)} | ${mb(r.validatorBytes)} | ${t(r.typecheck)} | ${t(r.build)} | ${r.builtLoads === undefined ? "–" : r.builtLoads ? "yes" : "NO"} |`),
   "",

@@ -10,7 +10,7 @@ import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperationData, emitOperations } from "./sdk/operations.js";
 import { emitTypes } from "./sdk/types.js";
 import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
-import { emitValidators } from "./sdk/validators.js";
+import { emitSchemaData } from "./sdk/schemas.js";
 import { escapeInvisible, generatedHeader } from "./shared/literals.js";
 
 /** Generated files: relative path → content. Pure function of the model (and contractgen's own files). */
@@ -94,7 +94,6 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
   // One group per artefact, run in this order, so progress (and the benchmark) can tell them apart.
   const artefacts: Array<[string, () => Promise<Array<[string, string]>> | Array<[string, string]>]> = [
     ["sdk", async () => {
-      const validators = emitValidators(model);
       return [
         ["sdk/index.ts", emitIndex(model)],
         ["sdk/client.ts", emitClient(model)],
@@ -103,9 +102,8 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
         ["sdk/errors.ts", await emitErrorTypes(model)],
         ["sdk/operations.json", emitOperationData(model)],
         ["sdk/operations.ts", emitOperations(model)],
+        ["sdk/schemas.json", emitSchemaData(model)],
         ["sdk/types.ts", await emitTypes(model)],
-        ["sdk/validators.js", validators.js],
-        ["sdk/validators.d.ts", validators.dts],
         ...copiedRuntime("runtime", "sdk/runtime", "../runtime/"),
       ];
     }],

@@ -21,9 +21,9 @@ describe("contractgen generate", () => {
     expect(r.stdout).toMatch(/wrote \d+ files from specs\/billing\.v2\.yaml/);
     const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
     expect(pkg).toMatchObject({ name: "billing-sdk", version: "2.0.0", type: "module" });
-    // Built as `npm run build` builds it: tsc, then the precompiled validators copied beside the output.
+    // Built as `npm run build` builds it: tsc, then the schema and contract data copied beside the output.
     execFileSync("sh", ["-c", pkg.scripts.build], { cwd: out, encoding: "utf8", env: { ...process.env, PATH: `${resolve("node_modules/.bin")}:${process.env.PATH}` } });
-    expect(existsSync(join(out, "dist/sdk/validators.js"))).toBe(true);
+    expect(existsSync(join(out, "dist/sdk/schemas.json"))).toBe(true);
     const sdk = await import(join(out, "dist/sdk/index.js"));
     const client = new sdk.BillingClient({ journal: false });
     expect(typeof client.refundInvoice).toBe("function");

@@ -101,9 +101,8 @@ beforeAll(async () => {
     writeFileSync(
       `${WORK}/tsconfig.json`,
       JSON.stringify({
-        // allowJs: one run also emits each package's precompiled validators.js (its build script copies them).
-        compilerOptions: { ...own.compilerOptions, allowJs: true, strict: true, rootDir: "out", outDir: "dist" },
-        include: ["out/*/**/*.ts", "out/*/**/*.js"],
+        compilerOptions: { ...own.compilerOptions, strict: true, rootDir: "out", outDir: "dist" },
+        include: ["out/*/**/*.ts"],
         exclude: ["out/*/node_modules", "out/*/dist"],
       }),
     );

@@ -3,9 +3,8 @@
 
 import type { OperationSpec } from "./runtime/client.js";
 import { operationTable } from "./runtime/data.js";
-import * as validators from "./validators.js";
 
-const operation = operationTable(validators);
+const operation = operationTable();
 
 export const createCustomer: OperationSpec = operation("create_customer");
 export const getCustomer: OperationSpec = operation("get_customer");

@@ -5,7 +5,7 @@ import type { Validator } from "../sdk/runtime/client.js";
 import * as ops from "../sdk/operations.js";
 import type { ToolSpec, ToolsetSpec } from "./runtime/server.js";
 
-/** The input validator of each exposed operation, by operation id: the SDK's precompiled validators. */
+/** The input validator of each exposed operation, by operation id: the SDK's validators. */
 const VALIDATORS = new Map<string, Validator>([
   ["list_incidents", ops.listIncidents.validateInput],
   ["count_incidents", ops.countIncidents.validateInput],

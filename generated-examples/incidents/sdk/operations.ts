@@ -3,9 +3,8 @@
 
 import type { OperationSpec } from "./runtime/client.js";
 import { operationTable } from "./runtime/data.js";
-import * as validators from "./validators.js";
 
-const operation = operationTable(validators);
+const operation = operationTable();
 
 export const listIncidents: OperationSpec = operation("list_incidents");
 export const countIncidents: OperationSpec = operation("count_incidents");

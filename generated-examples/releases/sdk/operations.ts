@@ -3,9 +3,8 @@
 
 import type { OperationSpec } from "./runtime/client.js";
 import { operationTable } from "./runtime/data.js";
-import * as validators from "./validators.js";
 
-const operation = operationTable(validators);
+const operation = operationTable();
 
 export const listReleases: OperationSpec = operation("list_releases");
 export const countStableReleases: OperationSpec = operation("count_stable_releases");

@@ -20,10 +20,10 @@ function ownVersions(): Record<string, string> {
 
 /** `package.json`, `tsconfig.json` and `README.md` of the generated package. */
 /**
- * Files of sdk/ that tsc does not emit (precompiled validators, contract and operation data): the
+ * Files of sdk/ that tsc does not emit (contract, operation and schema data): the
  * package's build script copies them into dist/sdk/, and so does every test that builds a package.
  */
-export const SDK_DATA_FILES = ["validators.js", "validators.d.ts", "contract.json", "operations.json"] as const;
+export const SDK_DATA_FILES = ["contract.json", "operations.json", "schemas.json"] as const;
 
 export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter"): Record<string, string> {
   const v = ownVersions();

@@ -1,7 +1,7 @@
 import type { ContractModel, OperationModel, PaginationModel } from "../../model/types.js";
 import { safeIdentifier } from "../../model/naming.js";
 import { escapeInvisible, generatedHeader, literal } from "../shared/literals.js";
-import { validatorName } from "./validators.js";
+import { validatorName } from "./schemas.js";
 
 /** Binding name of an operation's descriptor in `operations.ts` (reserved words get a suffix). */
 export function descriptorName(op: OperationModel): string {
@@ -10,7 +10,7 @@ export function descriptorName(op: OperationModel): string {
 
 /**
  * `sdk/operations.json`: the runtime descriptor of every operation as plain data, keyed by operation
- * id, with its validators named (resolved against `validators.js` at load). JSON rather than typed
+ * id, with its validators named (compiled from `schemas.json` when first used). JSON rather than typed
  * object literals: tsc checked ~6 ms per literal against OperationSpec (most of the package's check
  * time at GitHub size), and a separate file so a client never parses the larger `contract.json`.
  */
@@ -52,9 +52,8 @@ export function emitOperations(model: ContractModel): string {
     generatedHeader(model.name, model.version),
     `import type { OperationSpec } from "./runtime/client.js";`,
     `import { operationTable } from "./runtime/data.js";`,
-    `import * as validators from "./validators.js";`,
     "",
-    "const operation = operationTable(validators);",
+    "const operation = operationTable();",
     "",
     blocks.join("\n"),
     "",

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { OperationSpec, Validator } from "./client.js";
+import { type SchemaData, validatorTable } from "./validation.js";
 
 /**
  * The package's contract data: `sdk/contract.json`, beside this runtime's folder (`dist/sdk/` once
@@ -11,6 +12,9 @@ const DATA_FILE = new URL("../contract.json", import.meta.url);
 
 /** The operation descriptors (`sdk/operations.json`): small, so a client never parses contract.json. */
 const OPERATIONS_FILE = new URL("../operations.json", import.meta.url);
+
+/** The schemas the validators are compiled from (`sdk/schemas.json`), read when the first operation is. */
+const SCHEMAS_FILE = new URL("../schemas.json", import.meta.url);
 
 let data: Readonly<Record<string, unknown>> | undefined;
 
@@ -26,18 +30,14 @@ const VALIDATOR_SLOTS = ["validateInput", "validateOutput", "validatePreview"] a
 
 /**
  * The descriptor of each operation by id: `sdk/operations.json` read once, each validator name
- * replaced by that function of `validators` (the generated validators module). A missing operation
- * or validator means the generated files disagree, which only regenerating fixes.
+ * replaced by its validator (compiled from `sdk/schemas.json` when it first runs). A missing
+ * operation or schema means the generated files disagree, which only regenerating fixes.
  */
-export function operationTable(validators: object): (id: string) => OperationSpec {
+export function operationTable(): (id: string) => OperationSpec {
   // A Map: operation ids are contract names, never plain-object keys.
   const table = new Map(Object.entries(JSON.parse(readFileSync(OPERATIONS_FILE, "utf8")) as Record<string, Record<string, unknown>>));
-  const resolve = (name: unknown): Validator | null => {
-    if (name === null) return null;
-    const fn = typeof name === "string" && Object.hasOwn(validators, name) ? (validators as Record<string, unknown>)[name] : undefined;
-    if (typeof fn !== "function") throw new Error(`${OPERATIONS_FILE.pathname} names validator ${String(name)}, which validators.js lacks: regenerate the package.`);
-    return fn as Validator;
-  };
+  const validator = validatorTable(() => JSON.parse(readFileSync(SCHEMAS_FILE, "utf8")) as SchemaData, SCHEMAS_FILE.pathname);
+  const resolve = (name: unknown): Validator | null => (name === null ? null : validator(String(name)));
   return (id) => {
     const record = table.get(id);
     if (record === undefined) throw new Error(`${OPERATIONS_FILE.pathname} has no operation "${id}": regenerate the package.`);

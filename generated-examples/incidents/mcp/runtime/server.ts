@@ -1,7 +1,7 @@
 /**
  * The behaviour of every generated MCP server, built from generated tool descriptors: the contract's
  * own JSON Schemas served verbatim through the low-level `Server` (McpServer takes only zod), arguments
- * validated by the SDK's precompiled validators before any handler, handlers that call the generated
+ * validated by the SDK's validators before any handler, handlers that call the generated
  * SDK client (adapter mode: journal, preview/confirm, preconditions), structured results that state
  * their completeness, and failures as `isError` results that keep the error's recovery information.
  */
@@ -46,7 +46,7 @@ export interface ToolSpec {
   readonly page: CursorPageSpec | StyledPageSpec | null;
   /** A bounded task: the fields that say whether the answer covers everything. */
   readonly task: { readonly completeField: string; readonly continuationField: string | null } | null;
-  /** The SDK's precompiled input validator (the same one the client runs). */
+  /** The SDK's input validator (the same one the client runs). */
   readonly validateInput: Validator;
 }
 

@@ -25,7 +25,7 @@ import { type PagePosition, PageResponse, type PageShape, Paginator, type Traver
 import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
 
-/** A precompiled validator (ajv standalone code). */
+/** A validator of one schema slot of an operation (ajv, compiled from `schemas.json` when it first runs). */
 export interface Validator {
   (data: unknown): boolean;
   errors?: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }> | null;

@@ -1,0 +1,130 @@
+import type { ContractModel, JsonSchema } from "../../model/types.js";
+import { defineOwn, forEachSubschema, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
+import { escapeInvisible } from "../shared/literals.js";
+
+/** Export name of the validator of one schema slot of an operation. */
+export function validatorName(camel: string, slot: "Input" | "Output" | "Preview"): string {
+  return `validate${camel.charAt(0).toUpperCase()}${camel.slice(1)}${slot}`;
+}
+
+/**
+ * `sdk/schemas.json`: the schema of every input, output and preview, for the runtime to compile with
+ * ajv when an operation first validates (runtime/validation.ts). Each shared type is stored once,
+ * under its own `$id`, and referenced from the operations' schemas, so it is compiled once per
+ * process however many operations reach it; operations whose schemas are equal (an output that is
+ * just `$ref: Item`, an empty input) share one entry. Compiling at generation time instead
+ * (ajv standalone code) took most of a GitHub-size generate and wrote 10 MB of JavaScript that
+ * every process loaded whole, for the few operations it calls.
+ */
+export function emitSchemaData(model: ContractModel): string {
+  const shared = new SharedDefs();
+  // Validator name → the key of its schema: equal schemas are stored once.
+  const validators: Record<string, string> = Object.create(null);
+  const schemas: Record<string, unknown> = Object.create(null);
+  const keys = new Map<string, string>();
+  const add = (name: string, schema: JsonSchema) => {
+    const extracted = shared.extract(schema);
+    const text = JSON.stringify(extracted);
+    let key = keys.get(text);
+    if (key === undefined) {
+      key = name;
+      keys.set(text, key);
+      schemas[key] = extracted;
+    }
+    validators[name] = key;
+  };
+  for (const op of model.operations) {
+    add(validatorName(op.names.camel, "Input"), op.input.schema);
+    add(validatorName(op.names.camel, "Output"), op.output.schema);
+    if (op.preview?.output) add(validatorName(op.names.camel, "Preview"), op.preview.output.schema);
+  }
+  const data = { types: shared.schemas(), schemas, validators };
+  return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
+}
+
+const DEFS_REF = "#/$defs/";
+const SHARED_ID = "urn:contractgen:type:";
+
+/**
+ * The `$defs` of the model's bundled schemas, pooled: a def is the same shared type in two schemas
+ * when its name and everything it reaches (names and contents) are the same, so two schemas that
+ * bundled different targets under one name (`Money` from two files) keep two entries.
+ */
+class SharedDefs {
+  /** Closure key → pooled schema (with `$id`), in first-seen order. */
+  private readonly byKey = new Map<string, { id: string; schema: Record<string, unknown> | null }>();
+  private readonly ids = new Set<string>();
+
+  /** The schema without its `$defs`, every `#/$defs/<name>` rewritten to the pooled type's `$id`. */
+  extract(schema: JsonSchema): unknown {
+    if (!isObject(schema) || !isObject(schema.$defs)) return schema;
+    const defs = new Map<string, unknown>(Object.entries(schema.$defs));
+    const ids = new Map<string, string>();
+    const closures = new Map<string, string>();
+    for (const name of defs.keys()) {
+      const key = closureKey(name, defs);
+      closures.set(name, key);
+      ids.set(name, this.idFor(name, key));
+    }
+    const rewrite = (s: unknown) => rewriteRefs(s, ids);
+    for (const [name, def] of defs) {
+      const entry = this.byKey.get(closures.get(name)!)!;
+      if (entry.schema === null) entry.schema = { $id: entry.id, ...(rewrite(def) as Record<string, unknown>) };
+    }
+    const root: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(schema)) if (k !== "$defs") defineOwn(root, k, v);
+    return rewrite(root);
+  }
+
+  schemas(): Array<Record<string, unknown>> {
+    return [...this.byKey.values()].map((e) => e.schema!);
+  }
+
+  private idFor(name: string, key: string): string {
+    const known = this.byKey.get(key);
+    if (known) return known.id;
+    let id = `${SHARED_ID}${encodeURIComponent(name)}`;
+    for (let i = 2; this.ids.has(id); i++) id = `${SHARED_ID}${encodeURIComponent(name)}~${i}`;
+    this.ids.add(id);
+    this.byKey.set(key, { id, schema: null });
+    return id;
+  }
+}
+
+/** The def's name with the names and contents of every def it reaches, sorted: its identity. */
+function closureKey(name: string, defs: ReadonlyMap<string, unknown>): string {
+  const seen = new Set<string>([name]);
+  const queue = [name];
+  while (queue.length > 0) {
+    forEachRef(defs.get(queue.shift()!), (ref) => {
+      const target = ref.startsWith(DEFS_REF) ? ref.slice(DEFS_REF.length) : null;
+      if (target !== null && defs.has(target) && !seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    });
+  }
+  return JSON.stringify([name, [...seen].sort().map((n) => [n, defs.get(n)])]);
+}
+
+function rewriteRefs(schema: unknown, ids: ReadonlyMap<string, string>): unknown {
+  return mapSchema(schema, "", (node) => {
+    const ref = node.$ref;
+    if (typeof ref !== "string" || !ref.startsWith(DEFS_REF)) return node;
+    const id = ids.get(ref.slice(DEFS_REF.length));
+    if (id === undefined) return node;
+    const out: SchemaObject = {};
+    for (const [k, v] of Object.entries(node)) defineOwn(out, k, k === "$ref" ? id : v);
+    return out;
+  });
+}
+
+function forEachRef(schema: unknown, visit: (ref: string) => void): void {
+  forEachSubschema(schema, (node) => {
+    if (typeof node.$ref === "string") visit(node.$ref);
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
