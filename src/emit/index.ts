@@ -91,6 +91,10 @@ function emitContractData(model: ContractModel): string {
 /** Emit the whole generated package for one contract. */
 export async function emitPackage(model: ContractModel, options: EmitOptions = {}): Promise<FileTree> {
   const mode = options.mcp ?? "adapter";
+  // Types take longest and, on a large contract, compile in worker threads: start them first and
+  // collect them last, so the other artefacts are emitted meanwhile.
+  const types = emitTypes(model);
+  types.catch(() => undefined); // Awaited below; an emitter failing first must not leave it unhandled.
   // One group per artefact, run in this order, so progress (and the benchmark) can tell them apart.
   const artefacts: Array<[string, () => Promise<Array<[string, string]>> | Array<[string, string]>]> = [
     ["sdk", async () => {
@@ -103,7 +107,6 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
         ["sdk/operations.json", emitOperationData(model)],
         ["sdk/operations.ts", emitOperations(model)],
         ["sdk/schemas.json", emitSchemaData(model)],
-        ["sdk/types.ts", await emitTypes(model)],
         ...copiedRuntime("runtime", "sdk/runtime", "../runtime/"),
       ];
     }],
@@ -128,6 +131,8 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
     options.onProgress?.(`emit ${name}`, i, artefacts.length);
     files.push(...(await emit()));
   }
+  options.onProgress?.("emit types", artefacts.length, artefacts.length);
+  files.push(["sdk/types.ts", await types]);
   options.onProgress?.("emit", artefacts.length, artefacts.length);
   return new Map(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

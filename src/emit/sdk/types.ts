@@ -1,8 +1,8 @@
-import { compile } from "json-schema-to-typescript";
 import { OBJECT_MEMBERS, TYPES_ROOT, typeIdentifier } from "../../model/naming.js";
 import type { ContractModel, JsonSchema } from "../../model/types.js";
 import { defineOwn, isSchemaObject, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
 import { commentText, escapeInvisible, generatedHeader } from "../shared/literals.js";
+import { compileDeclarations } from "./type-declarations.js";
 import { typingSchema } from "./type-schema.js";
 
 /**
@@ -25,7 +25,7 @@ function aliasMemberKeys(value: unknown, inRequired = false): unknown {
 
 /**
  * `sdk/types.ts`: one declaration per shared type and per operation input, output and preview,
- * produced by json-schema-to-typescript from the model's bundled schemas in a single pass. Every
+ * produced by json-schema-to-typescript from the model's bundled schemas (type-declarations.ts). Every
  * declaration is named by the model (naming.ts): each schema is handed over with its final
  * identifier as `title`, a form the generator keeps as it is, and nested titles are removed so the
  * generator invents no names of its own.
@@ -82,22 +82,9 @@ export async function emitTypes(model: ContractModel): Promise<string> {
     if (op.preview?.output && names.preview) declare(names.preview, op.preview.output.schema);
   }
 
-  const $defs: SchemaObject = {};
-  for (const [key, def] of defs) defineOwn($defs, key, def);
-  const root = { title: TYPES_ROOT, type: "object", additionalProperties: false, properties: {}, $defs };
-  const source = await compile(root as never, TYPES_ROOT, {
-    bannerComment: "",
-    unreachableDefinitions: true,
-    additionalProperties: false,
-    // Prettier (inside the generator) recurses on nesting depth — a deep but valid schema overflowed
-    // the stack — and took most of the emit time; indentDeclarations lays the output out instead.
-    format: false,
-    strictIndexSignatures: true,
-    declareExternallyReferenced: true,
-    $refOptions: { resolve: { external: false } } as never,
-  });
+  const source = await compileDeclarations([...defs]);
   const cleaned = indentDeclarations(source)
-    .replace(new RegExp(`export interface ${TYPES_ROOT} \\{\\s*\\}\\n`), "")
+    .replace(new RegExp(`export interface ${TYPES_ROOT} \\{\\s*\\}\\n`, "g"), "")
     .replace(/\n \* *\n \*\//g, "\n */")
     .replace(/(\n \*)?\n \* This (interface|type) was referenced by `[^`]*`'s JSON-Schema\n \* via the `definition` "[^"]*"\./g, "")
     .replace(/\/\*\*\n \*\/\n/g, "")
@@ -175,8 +162,12 @@ function prepare(schema: unknown, title: string, identifierOf: (defsKey: string)
       defineOwn(out, k, v);
     }
     if (text !== "") out.description = commentText(text);
-    // Root $defs are keyed by identifier, so every reference is re-pointed at its declaration's name.
-    if (typeof out.$ref === "string" && out.$ref.startsWith("#/$defs/")) out.$ref = `#/$defs/${identifierOf(out.$ref.slice("#/$defs/".length))}`;
+    // A reference becomes the name of its declaration, as written: no declaration needs another's
+    // schema, so the generator never resolves references and the declarations compile apart.
+    if (typeof out.$ref === "string" && out.$ref.startsWith("#/$defs/")) {
+      out.tsType = identifierOf(out.$ref.slice("#/$defs/".length));
+      delete out.$ref;
+    }
     return out;
   });
   const aliased = aliasMemberKeys(withDocs);

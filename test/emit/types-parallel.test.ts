@@ -1,0 +1,46 @@
+/**
+ * A large contract's types are compiled in worker threads (type-declarations.ts), a small one's in
+ * the generating thread: the same contract must give the same `sdk/types.ts` either way.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { emitTypes } from "../../src/emit/sdk/types.js";
+import { contractYaml, parseOk } from "../hostile/harness.js";
+
+const TYPES = 700;
+const types = Array.from({ length: TYPES }, (_, i) => `
+  Node${i}:
+    type: object
+    description: Node ${i} of a chain of ten; the tenth ends it.
+    required: [id]
+    properties:
+      id: { type: string, minLength: 1 }
+      next: ${i % 10 !== 9 ? `{ $ref: "#/types/Node${i + 1}" }` : "{ type: \"null\" }"}`).join("");
+const operations = Array.from({ length: 20 }, (_, i) => `
+  get_node_${i}:
+    summary: Read one node.
+    http: { method: GET, path: "/nodes${i}/{id}" }
+    effects: { kind: read }
+    input: { type: object, required: [id], properties: { id: { type: string } } }
+    output: { $ref: "#/types/Node${i * 30}" }`).join("");
+
+describe(`sdk/types.ts of ${TYPES} shared types`, () => {
+  it.skipIf(availableParallelism() < 2)("is the same from the CLI (worker threads) as from one thread", async () => {
+    const dir = join(process.cwd(), "test-results", "types-parallel");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const text = contractYaml({ types, operations });
+    writeFileSync(join(dir, "contract.yaml"), text);
+    const run = spawnSync(process.execPath, ["bin/contractgen.js", "generate", join(dir, "contract.yaml"), "-o", join(dir, "out"), "--no-progress"], { encoding: "utf8" });
+    expect(run.stderr).not.toMatch(/internal error/);
+    expect(run.status).toBe(0);
+    const fromCli = readFileSync(join(dir, "out", "sdk", "types.ts"), "utf8");
+    const inThread = await emitTypes(parseOk("chain", text));
+    expect(fromCli).toBe(inThread);
+    expect(fromCli).toContain("export interface Node699 {");
+    expect(fromCli).toContain("next?: Node1;");
+  });
+});
