@@ -297,49 +297,90 @@ export function checkRefs(
   }
 }
 
+/** What bundleSchema made of one $ref target, to reuse when the next schema bundles it too. */
+interface BundledDef {
+  readonly def: unknown;
+  /** The targets its $refs named, in the order it named them, and the names they got. */
+  readonly refs: ReadonlyArray<{ readonly target: RefTarget; readonly name: string }>;
+}
+
+/** Reuse between bundleSchema calls of one contract: its bundled copies of each $ref target. */
+export type BundleCache = Map<string, BundledDef>;
+
+export interface BundleOptions {
+  /** Keep only these keywords, in every (sub)schema (the model's schemas: no annotations of other tools). */
+  readonly keep?: ReadonlySet<string>;
+  /**
+   * Copies made by earlier calls with the same `keep`: a shared type is then copied once for the
+   * whole contract, not once per operation that reaches it, and its copy is one object that every
+   * bundle holds (read-only: the model is frozen).
+   */
+  readonly cache?: BundleCache;
+}
+
 /**
  * Produce a self-contained copy of the schema at (file, pointer): every reachable $ref target is
  * copied into `$defs` (named after its `/types/<Name>` when it has one) and the reference rewritten
  * to `#/$defs/<Name>`. Recursive types stay recursive through `$defs`. Unresolvable references are
  * left as written (validation has reported them).
  */
-export function bundleSchema(ws: Workspace, file: SourceFile, pointer: string): unknown {
+export function bundleSchema(ws: Workspace, file: SourceFile, pointer: string, options: BundleOptions = {}): unknown {
+  const { keep, cache } = options;
   const names = new Map<string, string>();
   const used = new Set<string>();
   const defs = new Map<string, unknown>();
   const queue: Array<{ name: string; target: RefTarget }> = [];
+  // The names given while one target is copied, in order: what a later bundle must give to reuse it.
+  let naming: Array<{ target: RefTarget; name: string }> | null = null;
 
   const nameFor = (target: RefTarget): string => {
-    const key = `${resolvePath(target.file.path)}#${target.pointer}`;
-    const existing = names.get(key);
-    if (existing) return existing;
-    const segments = splitPointer(target.pointer);
-    const stem =
-      segments.length === 2 && segments[0] === "types"
-        ? segments[1]!
-        : segments.map((s) => s.replace(/[^A-Za-z0-9_]/g, "_")).join("_") || "Root";
-    let name = stem;
-    for (let i = 2; used.has(name); i++) name = `${stem}_${i}`;
-    used.add(name);
-    names.set(key, name);
-    queue.push({ name, target });
+    const key = targetKey(target);
+    let name = names.get(key);
+    if (name === undefined) {
+      const segments = splitPointer(target.pointer);
+      const stem =
+        segments.length === 2 && segments[0] === "types"
+          ? segments[1]!
+          : segments.map((s) => s.replace(/[^A-Za-z0-9_]/g, "_")).join("_") || "Root";
+      name = stem;
+      for (let i = 2; used.has(name); i++) name = `${stem}_${i}`;
+      used.add(name);
+      names.set(key, name);
+      queue.push({ name, target });
+    }
+    naming?.push({ target, name });
     return name;
   };
 
   const rewriteIn = (from: SourceFile, at: string) => (value: unknown) =>
     mapSchema(value, at, (node, origin) => {
-      if (typeof node.$ref !== "string") return node;
-      const target = ws.resolve(from, node.$ref, joinPointer(origin, "$ref"));
-      if ("code" in target) return node;
+      const ref = typeof node.$ref === "string" ? ws.resolve(from, node.$ref, joinPointer(origin, "$ref")) : null;
+      const target = ref !== null && !("code" in ref) ? ref : null;
+      if (target === null && keep === undefined) return node;
       const out: SchemaObject = {};
-      for (const [k, v] of Object.entries(node)) defineOwn(out, k, k === "$ref" ? `#/$defs/${nameFor(target)}` : v);
+      for (const [k, v] of Object.entries(node)) {
+        if (keep !== undefined && !keep.has(k)) continue;
+        defineOwn(out, k, k === "$ref" && target !== null ? `#/$defs/${nameFor(target)}` : v);
+      }
       return out;
     });
 
   const root = rewriteIn(file, pointer)(getAtPointer(file.value, pointer));
   while (queue.length > 0) {
     const { name, target } = queue.shift()!;
-    defs.set(name, rewriteIn(target.file, target.pointer)(getAtPointer(target.file.value, target.pointer)));
+    const key = targetKey(target);
+    const known = cache?.get(key);
+    // Reusable when its references get the same names here: naming them again, in the same order,
+    // queues what copying it would have queued.
+    if (known !== undefined && known.refs.every((r) => nameFor(r.target) === r.name)) {
+      defs.set(name, known.def);
+      continue;
+    }
+    naming = [];
+    const def = rewriteIn(target.file, target.pointer)(getAtPointer(target.file.value, target.pointer));
+    cache?.set(key, { def, refs: naming });
+    naming = null;
+    defs.set(name, def);
   }
   if (defs.size === 0 || !isSchemaObject(root)) return root;
   const sortedDefs: SchemaObject = {};
@@ -351,4 +392,8 @@ export function bundleSchema(ws: Workspace, file: SourceFile, pointer: string): 
   for (const [k, v] of Object.entries(root)) if (k !== "$defs") defineOwn(out, k, v);
   defineOwn(out, "$defs", merged);
   return out;
+}
+
+function targetKey(target: RefTarget): string {
+  return `${resolvePath(target.file.path)}#${target.pointer}`;
 }
