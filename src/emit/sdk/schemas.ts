@@ -91,6 +91,18 @@ class SharedDefs {
   }
 }
 
+/** JSON text of each def object: the model shares one object per shared type across operations, so each is serialised once. */
+const defTexts = new WeakMap<object, string>();
+function defText(def: unknown): string {
+  if (typeof def !== "object" || def === null) return JSON.stringify(def) ?? "null";
+  let text = defTexts.get(def);
+  if (text === undefined) {
+    text = JSON.stringify(def);
+    defTexts.set(def, text);
+  }
+  return text;
+}
+
 /** The def's name with the names and contents of every def it reaches, sorted: its identity. */
 function closureKey(name: string, defs: ReadonlyMap<string, unknown>): string {
   const seen = new Set<string>([name]);
@@ -104,7 +116,9 @@ function closureKey(name: string, defs: ReadonlyMap<string, unknown>): string {
       }
     });
   }
-  return JSON.stringify([name, [...seen].sort().map((n) => [n, defs.get(n)])]);
+  // The text JSON.stringify([name, [[n, def], …]]) would give, from each def's text.
+  const members = [...seen].sort().map((n) => `[${JSON.stringify(n)},${defText(defs.get(n))}]`);
+  return `[${JSON.stringify(name)},[${members.join(",")}]]`;
 }
 
 function rewriteRefs(schema: unknown, ids: ReadonlyMap<string, string>): unknown {
