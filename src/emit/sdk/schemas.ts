@@ -133,10 +133,19 @@ function rewriteRefs(schema: unknown, ids: ReadonlyMap<string, string>): unknown
   });
 }
 
+/** The $refs of each def object, found once: operations share the objects of the types they reach. */
+const defRefs = new WeakMap<object, string[]>();
 function forEachRef(schema: unknown, visit: (ref: string) => void): void {
-  forEachSubschema(schema, (node) => {
-    if (typeof node.$ref === "string") visit(node.$ref);
-  });
+  if (typeof schema !== "object" || schema === null) return;
+  let refs = defRefs.get(schema);
+  if (refs === undefined) {
+    const found: string[] = [];
+    forEachSubschema(schema, (node) => {
+      if (typeof node.$ref === "string") found.push(node.$ref);
+    });
+    defRefs.set(schema, (refs = found));
+  }
+  for (const ref of refs) visit(ref);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
