@@ -46,9 +46,12 @@ export class CheckContext {
     readonly ws: Workspace,
   ) {}
 
-  /** Follow `$ref`s from a node to the schema they name (the node itself when it has none). */
-  deref(file: SourceFile, pointer: string): ResolvedSchema | undefined {
-    let current: ResolvedSchema = { file, pointer, value: getAtPointer(file.value, pointer) };
+  /**
+   * Follow `$ref`s from a node to the schema they name (the node itself when it has none). `value`:
+   * the node, when the caller holds it already (looking it up by pointer again costs a split per call).
+   */
+  deref(file: SourceFile, pointer: string, value: unknown = getAtPointer(file.value, pointer)): ResolvedSchema | undefined {
+    let current: ResolvedSchema = { file, pointer, value };
     for (let hops = 0; hops < 64; hops++) {
       const v = current.value;
       if (!(isSchemaObject(v) && typeof v.$ref === "string")) return current;
@@ -92,9 +95,9 @@ export class CheckContext {
     }
     if (isSchemaObject(schema.properties)) {
       if (schema.type === undefined) isObject = true;
-      for (const name of Object.keys(schema.properties)) {
+      for (const [name, value] of Object.entries(schema.properties)) {
         const at = joinPointer(node.pointer, "properties", name);
-        const resolved = this.deref(node.file, at) ?? { file: node.file, pointer: at, value: undefined };
+        const resolved = this.deref(node.file, at, value) ?? { file: node.file, pointer: at, value: undefined };
         properties.set(name, { ...resolved, name, required: false });
       }
     }
