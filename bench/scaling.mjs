@@ -161,7 +161,12 @@ if (peers) {
     const contract = join(cgDir, "gh.yaml");
     const imported = brief(contractgen("import-openapi", doc, "-o", contract));
     const entry = { import: imported };
-    if (imported.status === 0) Object.assign(entry, generateAndCheck(contract, cgDir));
+    if (imported.status === 0) {
+      Object.assign(entry, generateAndCheck(contract, cgDir));
+      // Validators compile at run time now: what that costs a process, per first call and for all.
+      const first = step(process.execPath, [resolve("bench/first-validation.mjs"), join(cgDir, "out")]);
+      entry.firstValidation = first.status === 0 ? JSON.parse(first.stdout) : { error: first.error };
+    }
     result.tools["contractgen (import-openapi → generate, every artefact)"] = entry;
   } else {
     result.tools["contractgen (import-openapi → generate, every artefact)"] = { skipped: "import-openapi not available (branch i12b-import not merged yet)" };
@@ -321,6 +326,15 @@ if (report.peers) {
   }
   const cg = Object.values(report.peers.tools).find((t) => t.phasesMs);
   if (cg && !cg.phasesMs.error) md.push(`contractgen phases on GitHub (ms): ${PHASES.map((p) => `${p} ${cg.phasesMs[p] ?? "–"}`).join(", ")}.`, "");
+  const fv = cg?.firstValidation;
+  if (fv && !fv.error) {
+    md.push(
+      `Validators at run time (bench/first-validation.mjs: each compiled from sdk/schemas.json, ${MB(fv.bytes)} MB, on its first call): ` +
+        `reading the file ${fv.loadMs} ms; first call of one validator median ${fv.firstCallMs.median} ms, p95 ${fv.firstCallMs.p95} ms, max ${fv.firstCallMs.max} ms; ` +
+        `all ${fv.validators} compiled in one process ${(fv.allMs / 1000).toFixed(1)} s (what generate used to spend on them, for every package).`,
+      "",
+    );
+  }
 }
 if (report.diff) {
   const d = report.diff;

@@ -1,0 +1,12 @@
+import { parseContract } from "../dist/src/spec/parse.js";
+import { emitPackage } from "../dist/src/emit/index.js";
+import { Session } from "node:inspector/promises";
+import { writeFileSync } from "node:fs";
+const r = parseContract(process.argv[2], {});
+const s = new Session(); s.connect();
+await s.post("Profiler.enable"); await s.post("Profiler.start");
+const t0 = performance.now();
+await emitPackage(r.model, {});
+console.log("emit", Math.round(performance.now() - t0));
+const { profile } = await s.post("Profiler.stop");
+writeFileSync(`/tmp/gh/emit.cpuprofile`, JSON.stringify(profile));
