@@ -22,16 +22,37 @@ export interface SchemaData {
 export function validatorTable(load: () => SchemaData, source: string): (name: string) => Validator {
   let data: SchemaData | undefined;
   let ajv: Ajv2020 | undefined;
+  /** Shared types by `$id`, until registered with ajv: each is registered when a schema first reaches it. */
+  let pending: Map<string, object> | undefined;
+  const schemaData = (): SchemaData => (data ??= load());
   const compiler = (): Ajv2020 => {
     if (ajv) return ajv;
     // The schemas were checked when the contract was validated: re-checking them against the
     // meta-schema here would only cost time.
     ajv = new Ajv2020({ allErrors: true, strict: false, inlineRefs: false, validateSchema: false, addUsedSchema: false });
     addFormatsModule.default(ajv);
-    for (const type of schemaData().types) ajv.addSchema(type);
+    pending = new Map(schemaData().types.map((type) => [String((type as { $id?: unknown }).$id), type]));
     return ajv;
   };
-  const schemaData = (): SchemaData => (data ??= load());
+  /** Register the shared types `schema` reaches (and those they reach) that ajv has not seen yet. */
+  const register = (schema: unknown): void => {
+    const stack: unknown[] = [schema];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (typeof node !== "object" || node === null) continue;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "$ref" && typeof value === "string") {
+          const id = value.split("#")[0]!;
+          const type = pending!.get(id);
+          if (type !== undefined) {
+            pending!.delete(id);
+            ajv!.addSchema(type);
+            stack.push(type);
+          }
+        } else if (typeof value === "object") stack.push(value);
+      }
+    }
+  };
   // By schema key: names that share a schema share its compiled function.
   const compiled = new Map<string, ValidateFunction>();
   const compile = (name: string): ValidateFunction => {
@@ -40,7 +61,9 @@ export function validatorTable(load: () => SchemaData, source: string): (name: s
     if (key === undefined || !Object.hasOwn(schemas, key)) throw new Error(`${source} has no schema for validator ${name}: regenerate the package.`);
     let fn = compiled.get(key);
     if (!fn) {
-      fn = compiler().compile(schemas[key] as object);
+      const ajv = compiler();
+      register(schemas[key]);
+      fn = ajv.compile(schemas[key] as object);
       compiled.set(key, fn);
     }
     return fn;
