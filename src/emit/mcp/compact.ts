@@ -6,7 +6,7 @@
  * below the root with its own `$id`, anchors or definitions, a recursive type) is left as written.
  */
 import { MAX_SCHEMA_DEPTH } from "../../spec/load.js";
-import { type SchemaObject, defineOwn, findDeepSchema, isSchemaObject, mapSchema, walkSchema } from "../../spec/schema-walk.js";
+import { type SchemaObject, defineOwn, findDeepSchema, forEachSubschema, isSchemaObject, mapSchema, walkSchema } from "../../spec/schema-walk.js";
 import { escapePointerSegment } from "../../spec/source.js";
 
 type JsonObject = { readonly [key: string]: unknown };
@@ -26,9 +26,10 @@ function definitionRefs(schema: SchemaObject): Map<string, string> | null {
   const defs = isSchemaObject(schema.$defs) ? schema.$defs : {};
   const byRef = new Map(Object.keys(defs).map((name) => [refOf(name), name]));
   let foreign = false;
-  walkSchema(schema, "", (node, pointer) => {
+  // No pointers needed (these walks run over every tool's schemas): the root is told by identity.
+  forEachSubschema(schema, (node) => {
     if (typeof node.$ref === "string" && !byRef.has(node.$ref)) foreign = true;
-    if (typeof node.$dynamicRef === "string" || (pointer !== "" && SCOPE_KEYWORDS.some((k) => k in node))) foreign = true;
+    if (typeof node.$dynamicRef === "string" || (node !== schema && SCOPE_KEYWORDS.some((k) => k in node))) foreign = true;
   });
   return foreign ? null : byRef;
 }
@@ -36,9 +37,12 @@ function definitionRefs(schema: SchemaObject): Map<string, string> | null {
 /** Schema nodes that hold a `$ref`, per definition name. */
 function referenceSites(schema: SchemaObject, byRef: Map<string, string>): Map<string, SchemaObject[]> {
   const sites = new Map<string, SchemaObject[]>();
-  walkSchema(schema, "", (node) => {
+  forEachSubschema(schema, (node) => {
     const name = typeof node.$ref === "string" ? byRef.get(node.$ref) : undefined;
-    if (name !== undefined) sites.set(name, [...(sites.get(name) ?? []), node]);
+    if (name === undefined) return;
+    const list = sites.get(name);
+    if (list) list.push(node);
+    else sites.set(name, [node]);
   });
   return sites;
 }
@@ -55,7 +59,7 @@ function recursiveDefinitions(defs: SchemaObject, byRef: Map<string, string>): S
   const edges = new Map<string, Set<string>>();
   for (const [name, def] of Object.entries(defs)) {
     const out = new Set<string>();
-    walkSchema(def, "", (node) => {
+    forEachSubschema(def, (node) => {
       const target = typeof node.$ref === "string" ? byRef.get(node.$ref) : undefined;
       if (target !== undefined) out.add(target);
     });
