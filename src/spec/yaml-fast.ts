@@ -65,6 +65,10 @@ export function fastParse(text: string, maxDepth: number, maxNodes: number): Fas
 
 /** fastParse, or why it declined (for tests and for finding what keeps a document on the slow path). */
 export function fastParseOrReason(text: string, maxDepth: number, maxNodes: number): FastParse | string {
+  // A lone CR ends a line for js-yaml (as YAML 1.2 says) but not for `yaml`.
+  for (let cr = text.indexOf("\r"); cr >= 0; cr = text.indexOf("\r", cr + 1)) {
+    if (text.charCodeAt(cr + 1) !== 10) return `a carriage return without a line feed at offset ${cr}`;
+  }
   let events: Event[];
   try {
     events = parseEvents(text, { maxDepth });
@@ -197,7 +201,10 @@ class Walk {
       this.beforeValue(frame, -1);
       let at = frame.afterColon;
       while (text[at] === " " || text[at] === "\t") at++;
-      if (text[at] === "#") throw no("a comment after an empty value", at); // a comment there moves `yaml`'s range end
+      // A comment between it and the next content can move `yaml`'s range end for it.
+      let next = at;
+      while (isBlank(text[next])) next++;
+      if (text[next] === "#") throw no("a comment after an empty value", next);
       this.attach(frame, null, { start: at, end: at }, at, undefined);
       return;
     }
