@@ -275,8 +275,9 @@ class Walk {
 
   /**
    * `yaml` wants every line of a flow collection inside a block collection indented past that
-   * collection; js-yaml is laxer. Require more than the column of the parent's first entry (at
-   * least as strict as `yaml`), else let the slow path report it.
+   * collection. js-yaml 5.5 refuses every under-indented case tried, so this only guards against a
+   * laxer js-yaml: require more than the column of the parent's first entry (at least as strict as
+   * `yaml`), else let the slow path report it.
    */
   private checkFlowIndent(start: number, end: number, parentStart: number): void {
     const { text } = this;
