@@ -87,6 +87,9 @@ class Walk {
   /** End of the last content consumed: gaps after it are scanned for comments and indicators. */
   private pos = 0;
   private nodes = 0;
+  /** The span of the scalar read last (flowScalarSpan, blockScalarSpan): no object per scalar. */
+  private spanStart = -1;
+  private spanEnd = -1;
   private readonly stack: Frame[] = [];
 
   constructor(
@@ -121,7 +124,7 @@ class Walk {
         if (parent === undefined) {
           root = { value: top.value, span: done.span, tree: top.tree };
           if (i !== last - 1) throw no("content after the root");
-        } else this.attach(parent, top.value, done.span, done.end, top.tree);
+        } else this.attach(parent, top.value, done.span.start, done.span.end, done.end, top.tree);
         continue;
       }
       if (top !== undefined && top.map && top.key === undefined) {
@@ -167,21 +170,23 @@ class Walk {
     const { text } = this;
     if (e.anchorStart >= 0 || e.tagStart >= 0 || e.valueStart < 0) throw no("a key with properties, or empty", e.valueStart);
     if (e.style !== PLAIN && e.style !== SINGLE_QUOTED && e.style !== DOUBLE_QUOTED) throw no("a block scalar key", e.valueStart);
-    const span = this.flowScalarSpan(e);
-    this.gap(span.start);
+    this.flowScalarSpan(e);
+    const start = this.spanStart;
+    const end = this.spanEnd;
+    this.gap(start);
     const raw = getScalarValue(text, e);
     // `yaml` keeps a plain key that the core schema reads as null, a boolean or a number as such: not a string key.
-    if (e.style === PLAIN && typeof resolvePlain(raw) !== "string") throw no("a key that is not a string", span.start);
+    if (e.style === PLAIN && typeof resolvePlain(raw) !== "string") throw no("a key that is not a string", start);
     const out = frame.value as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(out, raw)) throw no("a duplicate key", span.start); // duplicate: the slow path reports it
+    if (Object.prototype.hasOwnProperty.call(out, raw)) throw no("a duplicate key", start); // duplicate: the slow path reports it
     // An implicit key: ":" follows on the same line. Anything else (an explicit "?" key, a flow entry
     // without a value) is left to the slow path, as are keys `yaml` refuses for length.
-    let colon = span.end;
+    let colon = end;
     while (text[colon] === " " || text[colon] === "\t") colon++;
-    if (text[colon] !== ":" || colon - span.start > 1000) throw no("not an implicit key", span.start);
+    if (text[colon] !== ":" || colon - start > 1000) throw no("not an implicit key", start);
     frame.key = raw;
-    frame.keyStart = span.start;
-    frame.keyEnd = span.end;
+    frame.keyStart = start;
+    frame.keyEnd = end;
     frame.afterColon = colon + 1;
     this.pos = colon + 1;
   }
@@ -205,43 +210,43 @@ class Walk {
       let next = at;
       while (isBlank(text[next])) next++;
       if (text[next] === "#") throw no("a comment after an empty value", next);
-      this.attach(frame, null, { start: at, end: at }, at, undefined);
+      this.attach(frame, null, at, at, at, undefined);
       return;
     }
-    let span: Span;
-    let end: number;
+    let rangeEnd: number;
     let value: unknown;
     const raw = getScalarValue(text, e);
     if (e.style === LITERAL || e.style === FOLDED) {
-      span = this.blockScalarSpan(frame, e);
-      end = span.end;
+      this.blockScalarSpan(frame, e);
+      rangeEnd = this.spanEnd;
       value = raw;
     } else {
-      span = this.flowScalarSpan(e);
-      end = this.lineEnd(span.end);
+      this.flowScalarSpan(e);
+      rangeEnd = this.lineEnd(this.spanEnd);
       value = e.style === PLAIN ? toJson(resolvePlain(raw)) : raw;
     }
-    this.beforeValue(frame, span.start);
-    this.gap(span.start);
-    this.pos = span.end;
-    this.attach(frame, value, span, end, undefined);
+    const start = this.spanStart;
+    this.beforeValue(frame, start);
+    this.gap(start);
+    this.pos = this.spanEnd;
+    this.attach(frame, value, start, this.spanEnd, rangeEnd, undefined);
   }
 
-  /** Add a finished value to its collection; `end` is `yaml`'s range[2] of the value. */
-  private attach(frame: Frame, value: unknown, span: Span, end: number, tree: SpanTree | undefined): void {
+  /** Add a finished value (spanning start..end) to its collection; `rangeEnd` is `yaml`'s range[2] of it. */
+  private attach(frame: Frame, value: unknown, start: number, end: number, rangeEnd: number, tree: SpanTree | undefined): void {
     if (++this.nodes > this.maxNodes) throw no("too many nodes");
     if (frame.map) {
       const key = frame.key!;
       defineOwn(frame.value as Record<string, unknown>, key, value);
-      const keySpan = { start: frame.keyStart, end: frame.keyEnd };
       // Same rule as load.ts: a key with no value points at the key.
-      frame.tree.add(key, keySpan, span.start !== span.end ? span : keySpan, tree);
+      if (start !== end) frame.tree.addOffsets(key, frame.keyStart, frame.keyEnd, start, end, tree);
+      else frame.tree.addOffsets(key, frame.keyStart, frame.keyEnd, frame.keyStart, frame.keyEnd, tree);
       frame.key = undefined;
     } else {
       (frame.value as unknown[]).push(value);
-      frame.tree.add(null, undefined, span, tree);
+      frame.tree.addOffsets(null, -1, -1, start, end, tree);
     }
-    frame.lastEnd = end;
+    frame.lastEnd = rangeEnd;
   }
 
   /** A collection's span and range[2] when its events end. */
@@ -290,19 +295,24 @@ class Walk {
     }
   }
 
-  /** `yaml`'s range of a plain or quoted scalar: quotes included. */
-  private flowScalarSpan(e: ScalarEvent): Span {
-    if (e.style === PLAIN) return { start: e.valueStart, end: e.valueEnd };
+  /** `yaml`'s range of a plain or quoted scalar, quotes included, into spanStart/spanEnd. */
+  private flowScalarSpan(e: ScalarEvent): void {
+    if (e.style === PLAIN) {
+      this.spanStart = e.valueStart;
+      this.spanEnd = e.valueEnd;
+      return;
+    }
     const quote = e.style === SINGLE_QUOTED ? "'" : '"';
     if (this.text[e.valueStart - 1] !== quote || this.text[e.valueEnd] !== quote) throw no("a quoted scalar without its quotes", e.valueStart);
-    return { start: e.valueStart - 1, end: e.valueEnd + 1 };
+    this.spanStart = e.valueStart - 1;
+    this.spanEnd = e.valueEnd + 1;
   }
 
   /**
    * `yaml`'s range of a block scalar: from its "|" or ">" indicator to the end of its last content
    * line, or to the end of its trailing empty lines when it keeps them ("|+").
    */
-  private blockScalarSpan(frame: Frame, e: ScalarEvent): Span {
+  private blockScalarSpan(frame: Frame, e: ScalarEvent): void {
     const { text } = this;
     if (frame.flow || e.valueStart < 1 || text[e.valueStart - 1] !== "\n") throw no("a block scalar out of place", e.valueStart);
     let at: number;
@@ -343,8 +353,8 @@ class Walk {
     }
     if (pendingBlank) throw no("whitespace-only lines after block scalar content", e.valueStart);
     if (contentEnd < 0) throw no("a block scalar without content", e.valueStart);
-    const end = e.chomping === KEEP ? e.valueEnd : Math.min(contentEnd, e.valueEnd);
-    return { start: indicator, end };
+    this.spanStart = indicator;
+    this.spanEnd = e.chomping === KEEP ? e.valueEnd : Math.min(contentEnd, e.valueEnd);
   }
 
   /** `yaml`'s range[2] of a value ending at `at`: blanks, a comment and one line break after it. */
