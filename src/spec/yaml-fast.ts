@@ -181,6 +181,7 @@ class Walk {
     if (Object.prototype.hasOwnProperty.call(out, raw)) throw no("a duplicate key", start); // duplicate: the slow path reports it
     // An implicit key: ":" follows on the same line. Anything else (an explicit "?" key, a flow entry
     // without a value) is left to the slow path, as are keys `yaml` refuses for length.
+    for (let k = start; k < end; k++) if (text.charCodeAt(k) === 10) throw no("a key over several lines", start);
     let colon = end;
     while (text[colon] === " " || text[colon] === "\t") colon++;
     if (text[colon] !== ":" || colon - start > 1000) throw no("not an implicit key", start);
