@@ -82,6 +82,13 @@ export class SpanTree {
     this.children.push(child);
   }
 
+  /** add() with offsets (-1: unknown), for readers that build ~10^6 entries and want no Span objects. */
+  addOffsets(key: string | null, keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, child: SpanTree | undefined): void {
+    if (this.keys !== null && key !== null) this.keys.push(key);
+    this.spans.push(keyStart, keyEnd, valueStart, valueEnd);
+    this.children.push(child);
+  }
+
   /** Entry index of one unescaped pointer segment, or -1. */
   entry(segment: string): number {
     if (this.keys === null) {
