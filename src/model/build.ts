@@ -4,8 +4,7 @@ import { successStatuses } from "../spec/checks/http.js";
 import { operationTarget } from "../spec/checks/references.js";
 import type { RawOperation } from "../spec/raw.js";
 import { MODEL_SCHEMA_KEYWORDS } from "../spec/checks/schemas.js";
-import { bundleSchema } from "../spec/refs.js";
-import { defineOwn, mapSchema, type SchemaObject } from "../spec/schema-walk.js";
+import { SchemaBundler } from "../spec/refs.js";
 import { joinPointer } from "../spec/source.js";
 import { durationMs } from "./duration.js";
 import { camelCase, kebabCase, operationTypeIdentifiers, pascalCase, typeIdentifier } from "./naming.js";
@@ -33,8 +32,13 @@ const RETRYABLE_CLASSES: ReadonlySet<ErrorClass> = new Set(["transient", "rate_l
  */
 export function buildModel(ctx: CheckContext): ContractModel {
   const { doc, file } = ctx;
+  // Schemas keep only MODEL_SCHEMA_KEYWORDS at every depth: generators act on keywords of their own
+  // (json-schema-to-typescript pastes `tsType` verbatim), so only standard JSON Schema and the
+  // format's annotations may reach one; property names and data (enum, const, default, examples)
+  // stay as written. One bundler for the whole model: a type many operations reach is copied once.
+  const bundler = new SchemaBundler(ctx.ws, (keyword) => MODEL_SCHEMA_KEYWORDS.has(keyword));
   const schemaAt = (pointer: string): SchemaModel => ({
-    schema: standardKeywordsOnly(bundleSchema(ctx.ws, file, pointer)) as SchemaModel["schema"],
+    schema: bundler.bundle(file, pointer) as SchemaModel["schema"],
     loc: file.locate(pointer),
   });
 
@@ -273,20 +277,6 @@ function buildOperation(
     extensions: Object.fromEntries(Object.entries(op).filter(([k]) => k.startsWith("x-"))),
     loc: file.locateKey(at),
   };
-}
-
-/**
- * A schema with only the keywords of MODEL_SCHEMA_KEYWORDS, at every depth. Generators act on
- * keywords of their own (json-schema-to-typescript's `tsType` is pasted into the output verbatim), so
- * nothing but standard JSON Schema and the format's documented annotations may reach one; property
- * names and data (enum, const, default, examples) are kept as written.
- */
-export function standardKeywordsOnly(schema: unknown): unknown {
-  return mapSchema(schema, "", (node) => {
-    const out: SchemaObject = {};
-    for (const [k, v] of Object.entries(node)) if (MODEL_SCHEMA_KEYWORDS.has(k)) defineOwn(out, k, v);
-    return out;
-  });
 }
 
 const BUILT_IN_PROTOTYPES: ReadonlySet<unknown> = new Set([Object.prototype, Array.prototype, Function.prototype]);

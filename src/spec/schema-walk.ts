@@ -1,14 +1,17 @@
 import { joinPointer } from "./source.js";
 
 /** JSON Schema 2020-12 keywords whose value is one subschema. */
-const SINGLE = [
+export const SINGLE_SCHEMA_KEYWORDS = [
   "additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames",
   "unevaluatedItems", "unevaluatedProperties", "contentSchema",
 ] as const;
+const SINGLE = SINGLE_SCHEMA_KEYWORDS;
 /** Keywords whose value is an array of subschemas. */
-const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
+export const LIST_SCHEMA_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
+const LIST = LIST_SCHEMA_KEYWORDS;
 /** Keywords whose value maps names to subschemas. */
-const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
+export const MAP_SCHEMA_KEYWORDS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
+const MAP = MAP_SCHEMA_KEYWORDS;
 
 export type SchemaObject = Record<string, unknown>;
 
