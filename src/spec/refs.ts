@@ -3,16 +3,7 @@ import { dirname, relative, resolve as resolvePath, sep } from "node:path";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/diagnostic.js";
 import { MAX_FILE_BYTES, MAX_REF_DEPTH, MAX_REF_FILES, MAX_TOTAL_BYTES, parseSource, readRegularFile } from "./load.js";
-import {
-  defineOwn,
-  isSchemaObject,
-  LIST_SCHEMA_KEYWORDS,
-  MAP_SCHEMA_KEYWORDS,
-  type SchemaObject,
-  SINGLE_SCHEMA_KEYWORDS,
-  structuredCloneJson,
-  walkSchema,
-} from "./schema-walk.js";
+import { defineOwn, isSchemaObject, type SchemaObject, SUBSCHEMA_KIND, structuredCloneJson, walkSchema } from "./schema-walk.js";
 import { getAtPointer, hasPointer, joinPointer, SourceFile, splitPointer } from "./source.js";
 import { schemaDepthProblem } from "./structure.js";
 
@@ -323,13 +314,6 @@ interface TargetCopy {
   readonly refs: readonly RefTarget[];
   readonly names: readonly string[];
 }
-
-/** Schema keywords by kind of value (see schema-walk.ts): one subschema, a list of them, a map of them. */
-const SUBSCHEMA_KIND: ReadonlyMap<string, "single" | "list" | "map"> = new Map([
-  ...SINGLE_SCHEMA_KEYWORDS.map((k) => [k, "single"] as const),
-  ...LIST_SCHEMA_KEYWORDS.map((k) => [k, "list"] as const),
-  ...MAP_SCHEMA_KEYWORDS.map((k) => [k, "map"] as const),
-]);
 
 /**
  * Bundles many schemas of one workspace (bundleSchema, for each). A target reached from many

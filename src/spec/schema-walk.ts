@@ -1,17 +1,14 @@
 import { joinPointer } from "./source.js";
 
 /** JSON Schema 2020-12 keywords whose value is one subschema. */
-export const SINGLE_SCHEMA_KEYWORDS = [
+const SINGLE = [
   "additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames",
   "unevaluatedItems", "unevaluatedProperties", "contentSchema",
 ] as const;
-const SINGLE = SINGLE_SCHEMA_KEYWORDS;
 /** Keywords whose value is an array of subschemas. */
-export const LIST_SCHEMA_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
-const LIST = LIST_SCHEMA_KEYWORDS;
+const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
 /** Keywords whose value maps names to subschemas. */
-export const MAP_SCHEMA_KEYWORDS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
-const MAP = MAP_SCHEMA_KEYWORDS;
+const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -74,6 +71,13 @@ export function forEachSubschema(schema: unknown, visit: (node: SchemaObject) =>
   schemaDepth(schema, Infinity, visit);
 }
 
+/** Schema keywords by kind of value: one subschema, a list of them, a map of them. */
+export const SUBSCHEMA_KIND: ReadonlyMap<string, "single" | "list" | "map"> = new Map([
+  ...SINGLE.map((k) => [k, "single"] as const),
+  ...LIST.map((k) => [k, "list"] as const),
+  ...MAP.map((k) => [k, "map"] as const),
+]);
+
 /** Nesting depth of a schema as walkSchema counts it, stopping once past `limit`. Iterative, no pointers. */
 function schemaDepth(schema: unknown, limit: number, visit?: (node: SchemaObject) => void): number {
   let max = 0;
@@ -86,26 +90,25 @@ function schemaDepth(schema: unknown, limit: number, visit?: (node: SchemaObject
     visit?.(node);
     if (depth > max) max = depth;
     if (max > limit) return max;
-    for (const key of SINGLE) {
-      if (key in node) {
-        nodes.push(node[key]);
+    // A node's own keys, not every keyword probed: order does not matter here, and nodes have few keys.
+    for (const key of Object.keys(node)) {
+      const kind = SUBSCHEMA_KIND.get(key);
+      if (kind === undefined) continue;
+      const value = node[key];
+      if (kind === "single") {
+        nodes.push(value);
         depths.push(depth + 1);
-      }
-    }
-    for (const key of LIST) {
-      const list = node[key];
-      if (!Array.isArray(list)) continue;
-      for (const s of list) {
-        nodes.push(s);
-        depths.push(depth + 1);
-      }
-    }
-    for (const key of MAP) {
-      const map = node[key];
-      if (!isSchemaObject(map)) continue;
-      for (const s of Object.values(map)) {
-        nodes.push(s);
-        depths.push(depth + 1);
+      } else if (kind === "list") {
+        if (!Array.isArray(value)) continue;
+        for (const s of value) {
+          nodes.push(s);
+          depths.push(depth + 1);
+        }
+      } else if (isSchemaObject(value)) {
+        for (const s of Object.values(value)) {
+          nodes.push(s);
+          depths.push(depth + 1);
+        }
       }
     }
   }
