@@ -89,6 +89,7 @@ const SCALAR_KEYWORDS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
   "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "x-unit",
 ] as const;
+const SCALAR_KEYWORD_SET: ReadonlySet<string> = new Set(SCALAR_KEYWORDS);
 
 /**
  * Tree paths below operations/<id> whose document pointer is not the path itself, relative to the
@@ -282,7 +283,10 @@ class TreeBuilder {
     const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : isSchemaObject(s.properties) ? ["object"] : [];
     // Keyed by JSON Schema keywords only (never a contract name): a plain object.
     const out: TreeNode = { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") };
-    for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
+    // Most nodes have none of these: one pass over the node's few keys decides whether to look them up.
+    if (Object.keys(s).some((k) => SCALAR_KEYWORD_SET.has(k))) {
+      for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
+    }
     if ("default" in s) out.default = JSON.stringify(s.default);
     if ("const" in s) out.const = JSON.stringify(s.const);
     if (Array.isArray(s.enum)) out.enum = set(s.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))));

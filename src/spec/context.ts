@@ -48,7 +48,12 @@ export class CheckContext {
 
   /** Follow `$ref`s from a node to the schema they name (the node itself when it has none). */
   deref(file: SourceFile, pointer: string): ResolvedSchema | undefined {
-    let current: ResolvedSchema = { file, pointer, value: getAtPointer(file.value, pointer) };
+    return this.derefFrom({ file, pointer, value: getAtPointer(file.value, pointer) });
+  }
+
+  /** deref, from a node whose value is already in hand (no walk from the document root). */
+  private derefFrom(start: ResolvedSchema): ResolvedSchema | undefined {
+    let current = start;
     for (let hops = 0; hops < 64; hops++) {
       const v = current.value;
       if (!(isSchemaObject(v) && typeof v.$ref === "string")) return current;
@@ -92,13 +97,14 @@ export class CheckContext {
     }
     if (isSchemaObject(schema.properties)) {
       if (schema.type === undefined) isObject = true;
-      for (const name of Object.keys(schema.properties)) {
+      for (const [name, value] of Object.entries(schema.properties)) {
         const at = joinPointer(node.pointer, "properties", name);
-        const resolved = this.deref(node.file, at) ?? { file: node.file, pointer: at, value: undefined };
-        properties.set(name, { ...resolved, name, required: false });
+        const resolved = this.derefFrom({ file: node.file, pointer: at, value }) ?? { file: node.file, pointer: at, value: undefined };
+        properties.set(name, { file: resolved.file, pointer: resolved.pointer, value: resolved.value, name, required: required.has(name) });
       }
     }
-    for (const [name, info] of properties) if (required.has(name)) properties.set(name, { ...info, required: true });
+    // Properties merged from allOf branches are required when this schema says so.
+    for (const [name, info] of properties) if (required.has(name) && !info.required) properties.set(name, { ...info, required: true });
     return { isObject, properties };
   }
 
