@@ -3,7 +3,7 @@ import { dirname, relative, resolve as resolvePath, sep } from "node:path";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/diagnostic.js";
 import { MAX_FILE_BYTES, MAX_REF_DEPTH, MAX_REF_FILES, MAX_TOTAL_BYTES, parseSource, readRegularFile } from "./load.js";
-import { defineOwn, isSchemaObject, type SchemaObject, SUBSCHEMA_KIND, structuredCloneJson, walkSchema } from "./schema-walk.js";
+import { defineOwn, isSchemaObject, type SchemaObject, SUBSCHEMA_KIND, structuredCloneJson, visitSchemas } from "./schema-walk.js";
 import { getAtPointer, hasPointer, joinPointer, SourceFile, splitPointer } from "./source.js";
 import { schemaDepthProblem } from "./structure.js";
 
@@ -254,9 +254,10 @@ export function checkRefs(
       out.push(deep);
       return { key, edges, next: 0, height: 0 };
     }
-    walkSchema(getAtPointer(f.value, p), p, (node, at) => {
+    // Pointers are built only for the nodes with a $ref.
+    visitSchemas(getAtPointer(f.value, p), p, (node, at) => {
       if (!("$ref" in node)) return;
-      const refPointer = joinPointer(at, "$ref");
+      const refPointer = joinPointer(at(), "$ref");
       const target = ws.resolve(f, node.$ref, refPointer);
       if ("code" in target) out.push(target);
       else edges.push({ target, file: f, refPointer });

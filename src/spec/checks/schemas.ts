@@ -6,7 +6,7 @@ import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
 import { collisionKey } from "../../model/naming.js";
 import type { CheckContext } from "../context.js";
 import { checkRefs, type RefWalk } from "../refs.js";
-import { isSchemaObject, walkSchema } from "../schema-walk.js";
+import { isSchemaObject, visitSchemas } from "../schema-walk.js";
 import { getAtPointer, joinPointer, type SourceFile } from "../source.js";
 import { schemaDepthProblem } from "../structure.js";
 
@@ -121,19 +121,20 @@ export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
     }
     if (out.length > 0) return out;
   }
-  walkSchema(schema, pointer, (node, at) => {
+  // Pointers are built only for the rare node reported.
+  visitSchemas(schema, pointer, (node, at) => {
     for (const key of Object.keys(node)) {
       if (GENERATOR_KEYWORDS.has(key)) {
-        out.push(diagnostic("schema-generator-keyword", `Schema keyword ${JSON.stringify(key)} is an instruction to one code generator, not JSON Schema; contractgen never passes it on.`, file.locateKey(joinPointer(at, key))));
+        out.push(diagnostic("schema-generator-keyword", `Schema keyword ${JSON.stringify(key)} is an instruction to one code generator, not JSON Schema; contractgen never passes it on.`, file.locateKey(joinPointer(at(), key))));
       } else if (!SCHEMA_KEYWORDS.has(key) && !key.startsWith("x-")) {
-        out.push(diagnostic("schema-unknown-keyword", `Schema keyword ${JSON.stringify(key)} is not JSON Schema 2020-12; it is ignored by validators.`, file.locateKey(joinPointer(at, key))));
+        out.push(diagnostic("schema-unknown-keyword", `Schema keyword ${JSON.stringify(key)} is not JSON Schema 2020-12; it is ignored by validators.`, file.locateKey(joinPointer(at(), key))));
       }
     }
     if (typeof node.pattern === "string") {
       try {
         new RegExp(node.pattern, "u");
       } catch (e) {
-        out.push(diagnostic("schema-invalid-pattern", `Pattern ${JSON.stringify(node.pattern)} does not compile: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}.`, file.locate(joinPointer(at, "pattern"))));
+        out.push(diagnostic("schema-invalid-pattern", `Pattern ${JSON.stringify(node.pattern)} does not compile: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}.`, file.locate(joinPointer(at(), "pattern"))));
       }
     }
     if (isSchemaObject(node.patternProperties)) {
@@ -141,12 +142,12 @@ export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
         try {
           new RegExp(key, "u");
         } catch {
-          out.push(diagnostic("schema-invalid-pattern", `patternProperties key ${JSON.stringify(key)} does not compile as a regular expression.`, file.locateKey(joinPointer(at, "patternProperties", key))));
+          out.push(diagnostic("schema-invalid-pattern", `patternProperties key ${JSON.stringify(key)} does not compile as a regular expression.`, file.locateKey(joinPointer(at(), "patternProperties", key))));
         }
       }
     }
     if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format)) {
-      out.push(diagnostic("schema-unknown-format", `Format ${JSON.stringify(node.format)} is not known to the generated validators; it will not be checked.`, file.locate(joinPointer(at, "format"))));
+      out.push(diagnostic("schema-unknown-format", `Format ${JSON.stringify(node.format)} is not known to the generated validators; it will not be checked.`, file.locate(joinPointer(at(), "format"))));
     }
   });
   return out;
