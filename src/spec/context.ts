@@ -44,6 +44,8 @@ export class CheckContext {
     readonly file: SourceFile,
     readonly doc: RawContract,
     readonly ws: Workspace,
+    /** Schemas already found valid against the meta-schema, shared between contracts (see ParseOptions.metaValid). */
+    readonly metaValid?: Set<string>,
   ) {}
 
   /** Follow `$ref`s from a node to the schema they name (the node itself when it has none). */

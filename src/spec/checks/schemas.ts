@@ -1,3 +1,4 @@
+import { serialize } from "node:v8";
 import type { ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -71,8 +72,8 @@ export function checkSchemas(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const visited: RefWalk = new Map();
   for (const pointer of schemaPointers(ctx)) {
-    checkRefs(ctx.ws, ctx.file, pointer, out, (file, at) => out.push(...checkSchemaAt(file, at)), visited);
-    out.push(...checkSchemaAt(ctx.file, pointer));
+    checkRefs(ctx.ws, ctx.file, pointer, out, (file, at) => out.push(...checkSchemaAt(file, at, ctx.metaValid)), visited);
+    out.push(...checkSchemaAt(ctx.file, pointer, ctx.metaValid));
   }
   for (const name of Object.keys(ctx.doc.operations)) {
     const at = ctx.operationPointer(name);
@@ -94,15 +95,23 @@ export function checkSchemas(ctx: CheckContext): Diagnostic[] {
   return out;
 }
 
-/** Validate one raw schema against the 2020-12 meta-schema and compile its patterns. */
-export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
+/**
+ * Validate one raw schema against the 2020-12 meta-schema and compile its patterns. `metaValid`:
+ * schemas known valid (see ParseOptions.metaValid); a serialization tells values apart exactly
+ * (numbers from strings, Infinity from null), so equal keys are equal schemas.
+ */
+export function checkSchemaAt(file: SourceFile, pointer: string, metaValid?: Set<string>): Diagnostic[] {
   // A schema beyond the depth limit never reaches ajv, whose validation recurses on it.
   const tooDeep = schemaDepthProblem(file, pointer);
   if (tooDeep) return [tooDeep];
   const out: Diagnostic[] = [];
   const schema = getAtPointer(file.value, pointer);
   const ajv = metaValidator();
-  if (!ajv.validateSchema(schema as object)) {
+  const key = metaValid ? serialize(schema).toString("latin1") : undefined;
+  const knownValid = key !== undefined && metaValid!.has(key);
+  if (!knownValid && ajv.validateSchema(schema as object)) {
+    if (key !== undefined) metaValid!.add(key);
+  } else if (!knownValid) {
     // The meta-schema reports one error per alternative of an anyOf (e.g. `type` may be a name or a
     // list): keep one per place, preferring the one that lists the allowed values.
     const byPlace = new Map<string, ErrorObject>();
