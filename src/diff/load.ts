@@ -21,8 +21,8 @@ export class SideError extends Error {}
  * Read a side. A git side is parsed as if it were the working-tree file at the same path, so its
  * relative $refs resolve against the working tree (git shows one file, not a tree).
  */
-export function loadSide(arg: string, options: { refRoots?: readonly string[]; onProgress?: ParseOptions["onProgress"] } = {}): LoadedSide {
-  const parseOptions = { checkBudget: false, refRoots: options.refRoots ?? [], onProgress: options.onProgress };
+export function loadSide(arg: string, options: { refRoots?: readonly string[]; onProgress?: ParseOptions["onProgress"]; metaValid?: Set<string> } = {}): LoadedSide {
+  const parseOptions = { checkBudget: false, refRoots: options.refRoots ?? [], onProgress: options.onProgress, metaValid: options.metaValid };
   const ref = parseGitRef(arg);
   // The catalogue budget is one of the diff's own rules (with both locations), not a reason to refuse a side.
   if (!ref) return { label: arg, result: parseContract(arg, parseOptions) };

@@ -89,6 +89,7 @@ const SCALAR_KEYWORDS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
   "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "x-unit",
 ] as const;
+const SCALAR_KEYWORD_SET: ReadonlySet<string> = new Set(SCALAR_KEYWORDS);
 
 /**
  * Tree paths below operations/<id> whose document pointer is not the path itself, relative to the
@@ -176,7 +177,7 @@ class TreeBuilder {
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
       },
       errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => this.error(e)),
-      types: byName(m.types.map((t) => [t.name, t] as const), (t) => this.schema(t.schema.schema, t.schema.schema, ["types", t.name], `/types/${escapePointerSegment(t.name)}`, new Set(), true)),
+      types: byName(m.types.map((t) => [t.name, t] as const), (t) => this.schema(t.schema.schema, t.schema.schema, ["types", t.name], new Set(), `/types/${escapePointerSegment(t.name)}`)),
       operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
     };
     this.at(["budget"], "/budget");
@@ -193,7 +194,7 @@ class TreeBuilder {
     const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field };
     // Few and compared on their own (error-details-changed): inlined, as they always were.
     this.refs = false;
-    if (e.details) node.details = this.schema(e.details.schema, e.details.schema, ["errors", e.code, "details"], `${at}/details`, new Set());
+    if (e.details) node.details = this.schema(e.details.schema, e.details.schema, ["errors", e.code, "details"], new Set());
     this.refs = true;
     return node;
   }
@@ -225,9 +226,9 @@ class TreeBuilder {
       filters: set(op.filters),
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
       preconditions: byName(op.preconditions.map((p) => [p.field, p] as const), (p) => ({ kind: p.kind, compares: p.compares, required: p.required, error: p.error })),
-      input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], `${base}/input`, new Set(), true),
+      input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], new Set(), `${base}/input`),
       [RETURNS]: byName(
-        returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], pointer, new Set(), true)] as const),
+        returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], new Set(), pointer)] as const),
         (tree) => tree,
       ),
     };
@@ -255,20 +256,25 @@ class TreeBuilder {
     return node;
   }
 
-  /** A dereferenced, normalized schema; `$defs` references resolve to the shared type they name. */
-  private schema(node: JsonSchema | unknown, root: JsonSchema, path: string[], pointer: string, seen: ReadonlySet<string>, isRoot = false): TreeNode {
+  /**
+   * A dereferenced, normalized schema; `$defs` references resolve to the shared type they name.
+   * `path` is extended and restored in place (copies per node cost more than the rest of the walk).
+   * Only a schema root passes its document pointer: below it, a node's pointer is its parent's plus
+   * the same segments unless a $ref moved it, so pointers are recorded, never built, per node.
+   */
+  private schema(node: JsonSchema | unknown, root: JsonSchema, path: string[], seen: ReadonlySet<string>, rootPointer?: string): TreeNode {
     let current: unknown = node;
-    let at = pointer;
+    let moved: string | undefined;
     let refName: string | null = null;
     for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
       refName = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : null;
       if (this.refs && refName !== null && this.typeNames.has(refName)) return typeRefNode(refName);
       const defs = isSchemaObject(root) ? root.$defs : undefined;
       current = refName !== null && isSchemaObject(defs) && Object.hasOwn(defs, refName) ? defs[refName] : undefined;
-      if (refName !== null) at = `/types/${escapePointerSegment(refName)}`;
+      if (refName !== null) moved = `/types/${escapePointerSegment(refName)}`;
     }
-    // Below a root, a node's pointer is its parent's plus the same segments unless a $ref moved it.
-    if (isRoot || at !== pointer) this.at(path, at);
+    const at = moved ?? rootPointer;
+    if (at !== undefined) this.at(path, at);
     if (refName !== null && seen.has(refName)) return { recursive: refName };
     if (path.length > MAX_SCHEMA_PATH) return { tooDeep: true };
     const nextSeen = refName !== null ? new Set([...seen, refName]) : seen;
@@ -277,7 +283,10 @@ class TreeBuilder {
     const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : isSchemaObject(s.properties) ? ["object"] : [];
     // Keyed by JSON Schema keywords only (never a contract name): a plain object.
     const out: TreeNode = { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") };
-    for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
+    // Most nodes have none of these: one pass over the node's few keys decides whether to look them up.
+    if (Object.keys(s).some((k) => SCALAR_KEYWORD_SET.has(k))) {
+      for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
+    }
     if ("default" in s) out.default = JSON.stringify(s.default);
     if ("const" in s) out.const = JSON.stringify(s.const);
     if (Array.isArray(s.enum)) out.enum = set(s.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
@@ -285,14 +294,26 @@ class TreeBuilder {
     if (s.additionalProperties === false || s.unevaluatedProperties === false) out.closed = true;
     if (isSchemaObject(s.properties)) {
       const props: TreeNode = Object.create(null) as TreeNode;
-      for (const [name, sub] of Object.entries(s.properties)) props[name] = this.schema(sub, root, [...path, "properties", name], `${at}/properties/${escapePointerSegment(name)}`, nextSeen);
+      for (const [name, sub] of Object.entries(s.properties)) {
+        path.push("properties", name);
+        props[name] = this.schema(sub, root, path, nextSeen);
+        path.length -= 2;
+      }
       out.properties = props;
     }
-    if (s.items !== undefined) out.items = this.schema(s.items, root, [...path, "items"], `${at}/items`, nextSeen);
+    if (s.items !== undefined) {
+      path.push("items");
+      out.items = this.schema(s.items, root, path, nextSeen);
+      path.length -= 1;
+    }
     for (const k of ["allOf", "anyOf", "oneOf"] as const) {
       if (Array.isArray(s[k])) {
         const branches: TreeNode = Object.create(null) as TreeNode;
-        (s[k] as unknown[]).forEach((sub, i) => (branches[String(i)] = this.schema(sub, root, [...path, k, String(i)], `${at}/${k}/${i}`, nextSeen)));
+        (s[k] as unknown[]).forEach((sub, i) => {
+          path.push(k, String(i));
+          branches[String(i)] = this.schema(sub, root, path, nextSeen);
+          path.length -= 2;
+        });
         out[k] = branches;
       }
     }

@@ -4,7 +4,7 @@ import { successStatuses } from "../spec/checks/http.js";
 import { operationTarget } from "../spec/checks/references.js";
 import type { RawOperation } from "../spec/raw.js";
 import { MODEL_SCHEMA_KEYWORDS } from "../spec/checks/schemas.js";
-import { type BundleCache, bundleSchema } from "../spec/refs.js";
+import { SchemaBundler } from "../spec/refs.js";
 import { joinPointer } from "../spec/source.js";
 import { durationMs } from "./duration.js";
 import { camelCase, kebabCase, operationTypeIdentifiers, pascalCase, typeIdentifier } from "./naming.js";
@@ -32,14 +32,13 @@ const RETRYABLE_CLASSES: ReadonlySet<ErrorClass> = new Set(["transient", "rate_l
  */
 export function buildModel(ctx: CheckContext): ContractModel {
   const { doc, file } = ctx;
-  // Only MODEL_SCHEMA_KEYWORDS, at every depth: generators act on keywords of their own
-  // (json-schema-to-typescript pastes `tsType` into the output verbatim), so nothing but standard
-  // JSON Schema and the format's documented annotations may reach one; property names and data
-  // (enum, const, default, examples) are kept as written. One cache for the whole model: each
-  // shared type is copied once, whichever operations reach it.
-  const bundles: BundleCache = new Map();
+  // Schemas keep only MODEL_SCHEMA_KEYWORDS at every depth: generators act on keywords of their own
+  // (json-schema-to-typescript pastes `tsType` verbatim), so only standard JSON Schema and the
+  // format's annotations may reach one; property names and data (enum, const, default, examples)
+  // stay as written. One bundler for the whole model: a type many operations reach is copied once.
+  const bundler = new SchemaBundler(ctx.ws, (keyword) => MODEL_SCHEMA_KEYWORDS.has(keyword));
   const schemaAt = (pointer: string): SchemaModel => ({
-    schema: bundleSchema(ctx.ws, file, pointer, { keep: MODEL_SCHEMA_KEYWORDS, cache: bundles }) as SchemaModel["schema"],
+    schema: bundler.bundle(file, pointer) as SchemaModel["schema"],
     loc: file.locate(pointer),
   });
 

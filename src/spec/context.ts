@@ -44,14 +44,18 @@ export class CheckContext {
     readonly file: SourceFile,
     readonly doc: RawContract,
     readonly ws: Workspace,
+    /** Schemas already found valid against the meta-schema, shared between contracts (see ParseOptions.metaValid). */
+    readonly metaValid?: Set<string>,
   ) {}
 
-  /**
-   * Follow `$ref`s from a node to the schema they name (the node itself when it has none). `value`:
-   * the node, when the caller holds it already (looking it up by pointer again costs a split per call).
-   */
-  deref(file: SourceFile, pointer: string, value: unknown = getAtPointer(file.value, pointer)): ResolvedSchema | undefined {
-    let current: ResolvedSchema = { file, pointer, value };
+  /** Follow `$ref`s from a node to the schema they name (the node itself when it has none). */
+  deref(file: SourceFile, pointer: string): ResolvedSchema | undefined {
+    return this.derefFrom({ file, pointer, value: getAtPointer(file.value, pointer) });
+  }
+
+  /** deref, from a node whose value is already in hand (no walk from the document root). */
+  private derefFrom(start: ResolvedSchema): ResolvedSchema | undefined {
+    let current = start;
     for (let hops = 0; hops < 64; hops++) {
       const v = current.value;
       if (!(isSchemaObject(v) && typeof v.$ref === "string")) return current;
@@ -97,11 +101,12 @@ export class CheckContext {
       if (schema.type === undefined) isObject = true;
       for (const [name, value] of Object.entries(schema.properties)) {
         const at = joinPointer(node.pointer, "properties", name);
-        const resolved = this.deref(node.file, at, value) ?? { file: node.file, pointer: at, value: undefined };
-        properties.set(name, { ...resolved, name, required: false });
+        const resolved = this.derefFrom({ file: node.file, pointer: at, value }) ?? { file: node.file, pointer: at, value: undefined };
+        properties.set(name, { file: resolved.file, pointer: resolved.pointer, value: resolved.value, name, required: required.has(name) });
       }
     }
-    for (const [name, info] of properties) if (required.has(name)) properties.set(name, { ...info, required: true });
+    // Properties merged from allOf branches are required when this schema says so.
+    for (const [name, info] of properties) if (required.has(name) && !info.required) properties.set(name, { ...info, required: true });
     return { isObject, properties };
   }
 

@@ -55,6 +55,12 @@ export interface ParseOptions {
   readonly refRoots?: readonly string[];
   /** Told as each phase starts and ends (parse, structure, validate: checks done / total, model); never prints. */
   readonly onProgress?: (phase: string, done: number, total: number) => void;
+  /**
+   * Schemas (by their v8 serialization) already found valid against the JSON Schema meta-schema,
+   * filled in as found. Two versions of one contract share most schemas, and meta-validation is
+   * the dearest check: the diff passes one set to both sides.
+   */
+  readonly metaValid?: Set<string>;
 }
 
 export function parseContract(path: string, options: ParseOptions = {}): ParseResult {
@@ -78,7 +84,7 @@ function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnos
   if (hasErrors(diagnostics)) return finish(diagnostics);
 
   const ws = new Workspace(file, { refRoots: options.refRoots ?? [] });
-  const ctx = new CheckContext(file, file.value as RawContract, ws);
+  const ctx = new CheckContext(file, file.value as RawContract, ws, options.metaValid);
   for (const [i, check] of SEMANTIC_CHECKS.entries()) {
     progress("validate", i, SEMANTIC_CHECKS.length);
     diagnostics.push(...check(ctx));

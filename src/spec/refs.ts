@@ -3,7 +3,7 @@ import { dirname, relative, resolve as resolvePath, sep } from "node:path";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/diagnostic.js";
 import { MAX_FILE_BYTES, MAX_REF_DEPTH, MAX_REF_FILES, MAX_TOTAL_BYTES, parseSource, readRegularFile } from "./load.js";
-import { defineOwn, isSchemaObject, mapSchema, type SchemaObject, walkSchema } from "./schema-walk.js";
+import { defineOwn, isSchemaObject, type SchemaObject, SUBSCHEMA_KIND, structuredCloneJson, visitSchemas } from "./schema-walk.js";
 import { getAtPointer, hasPointer, joinPointer, SourceFile, splitPointer } from "./source.js";
 import { schemaDepthProblem } from "./structure.js";
 
@@ -147,21 +147,22 @@ export class Workspace {
   }
 
   private resolveOnce(from: SourceFile, ref: unknown, refPointer: string): RefTarget | Diagnostic {
-    const where = from.locate(refPointer);
-    if (typeof ref !== "string") return diagnostic("ref-invalid", "$ref must be a string.", where);
+    // Located only for a diagnostic: most references resolve, and locating costs a walk of the spans.
+    const where = () => from.locate(refPointer);
+    if (typeof ref !== "string") return diagnostic("ref-invalid", "$ref must be a string.", where());
     if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) {
-      return diagnostic("ref-invalid", `$ref ${JSON.stringify(ref)} is a URL; remote references are not fetched.`, where);
+      return diagnostic("ref-invalid", `$ref ${JSON.stringify(ref)} is a URL; remote references are not fetched.`, where());
     }
     const hash = ref.indexOf("#");
     const filePart = hash < 0 ? ref : ref.slice(0, hash);
     const fragment = hash < 0 ? "" : decodeFragment(ref.slice(hash + 1));
     if (fragment === null || (fragment !== "" && !fragment.startsWith("/"))) {
-      return diagnostic("ref-invalid", `$ref ${JSON.stringify(ref)} has a fragment that is not a JSON pointer.`, where, "Write the fragment as a JSON pointer, e.g. '#/types/Name'.");
+      return diagnostic("ref-invalid", `$ref ${JSON.stringify(ref)} has a fragment that is not a JSON pointer.`, where(), "Write the fragment as a JSON pointer, e.g. '#/types/Name'.");
     }
     let file = from;
     if (filePart !== "") {
       const loaded = this.fileFor(from, filePart);
-      if (!(loaded instanceof SourceFile)) return diagnostic(loaded.code, `$ref ${JSON.stringify(ref)}: ${loaded.message}`, where);
+      if (!(loaded instanceof SourceFile)) return diagnostic(loaded.code, `$ref ${JSON.stringify(ref)}: ${loaded.message}`, where());
       file = loaded;
     }
     if (!hasPointer(file.value, fragment)) {
@@ -169,7 +170,7 @@ export class Workspace {
       return diagnostic(
         "ref-unresolved",
         `$ref ${JSON.stringify(ref)} does not resolve: ${filePart ? `${filePart} has` : "the document has"} no ${JSON.stringify(missing)} at ${fragment}.`,
-        where,
+        where(),
       );
     }
     return { file, pointer: fragment };
@@ -253,9 +254,10 @@ export function checkRefs(
       out.push(deep);
       return { key, edges, next: 0, height: 0 };
     }
-    walkSchema(getAtPointer(f.value, p), p, (node, at) => {
+    // Pointers are built only for the nodes with a $ref.
+    visitSchemas(getAtPointer(f.value, p), p, (node, at) => {
       if (!("$ref" in node)) return;
-      const refPointer = joinPointer(at, "$ref");
+      const refPointer = joinPointer(at(), "$ref");
       const target = ws.resolve(f, node.$ref, refPointer);
       if ("code" in target) out.push(target);
       else edges.push({ target, file: f, refPointer });
@@ -297,103 +299,144 @@ export function checkRefs(
   }
 }
 
-/** What bundleSchema made of one $ref target, to reuse when the next schema bundles it too. */
-interface BundledDef {
-  readonly def: unknown;
-  /** The targets its $refs named, in the order it named them, and the names they got. */
-  readonly refs: ReadonlyArray<{ readonly target: RefTarget; readonly name: string }>;
-}
-
-/** Reuse between bundleSchema calls of one contract: its bundled copies of each $ref target. */
-export type BundleCache = Map<string, BundledDef>;
-
-export interface BundleOptions {
-  /** Keep only these keywords, in every (sub)schema (the model's schemas: no annotations of other tools). */
-  readonly keep?: ReadonlySet<string>;
-  /**
-   * Copies made by earlier calls with the same `keep`: a shared type is then copied once for the
-   * whole contract, not once per operation that reaches it, and its copy is one object that every
-   * bundle holds (read-only: the model is frozen).
-   */
-  readonly cache?: BundleCache;
-}
-
 /**
  * Produce a self-contained copy of the schema at (file, pointer): every reachable $ref target is
  * copied into `$defs` (named after its `/types/<Name>` when it has one) and the reference rewritten
  * to `#/$defs/<Name>`. Recursive types stay recursive through `$defs`. Unresolvable references are
  * left as written (validation has reported them).
  */
-export function bundleSchema(ws: Workspace, file: SourceFile, pointer: string, options: BundleOptions = {}): unknown {
-  const { keep, cache } = options;
-  const names = new Map<string, string>();
-  const used = new Set<string>();
-  const defs = new Map<string, unknown>();
-  const queue: Array<{ name: string; target: RefTarget }> = [];
-  // The names given while one target is copied, in order: what a later bundle must give to reuse it.
-  let naming: Array<{ target: RefTarget; name: string }> | null = null;
+export function bundleSchema(ws: Workspace, file: SourceFile, pointer: string): unknown {
+  return new SchemaBundler(ws).bundle(file, pointer);
+}
 
-  const nameFor = (target: RefTarget): string => {
-    const key = targetKey(target);
-    let name = names.get(key);
-    if (name === undefined) {
+/** A copy of the schema at one target, with the targets its $refs named (in naming order) and the names they got. */
+interface TargetCopy {
+  readonly copy: unknown;
+  readonly refs: readonly RefTarget[];
+  readonly names: readonly string[];
+}
+
+/**
+ * Bundles many schemas of one workspace (bundleSchema, for each). A target reached from many
+ * schemas (a shared type) is copied once and the copy shared by every bundle that names its
+ * references alike; a contract's model reaches the same types from hundreds of operations.
+ * `keep` drops keywords at every schema node while copying (the copy is as if filtered after
+ * bundling: references below a dropped keyword still join `$defs`).
+ */
+export class SchemaBundler {
+  private readonly copies = new Map<string, TargetCopy>();
+  private readonly targets = new Map<SourceFile, Map<string, RefTarget | null>>();
+  private readonly absolute = new Map<SourceFile, string>();
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly keep: (keyword: string) => boolean = () => true,
+  ) {}
+
+  bundle(file: SourceFile, pointer: string): unknown {
+    const names = new Map<string, string>();
+    const used = new Set<string>();
+    const defs = new Map<string, unknown>();
+    const queue: Array<{ name: string; target: RefTarget }> = [];
+
+    const nameFor = (target: RefTarget): string => {
+      const key = this.keyOf(target);
+      const existing = names.get(key);
+      if (existing) return existing;
       const segments = splitPointer(target.pointer);
       const stem =
         segments.length === 2 && segments[0] === "types"
           ? segments[1]!
           : segments.map((s) => s.replace(/[^A-Za-z0-9_]/g, "_")).join("_") || "Root";
-      name = stem;
+      let name = stem;
       for (let i = 2; used.has(name); i++) name = `${stem}_${i}`;
       used.add(name);
       names.set(key, name);
       queue.push({ name, target });
-    }
-    naming?.push({ target, name });
-    return name;
-  };
+      return name;
+    };
 
-  const rewriteIn = (from: SourceFile, at: string) => (value: unknown) =>
-    mapSchema(value, at, (node, origin) => {
-      const ref = typeof node.$ref === "string" ? ws.resolve(from, node.$ref, joinPointer(origin, "$ref")) : null;
-      const target = ref !== null && !("code" in ref) ? ref : null;
-      if (target === null && keep === undefined) return node;
-      const out: SchemaObject = {};
-      for (const [k, v] of Object.entries(node)) {
-        if (keep !== undefined && !keep.has(k)) continue;
-        defineOwn(out, k, k === "$ref" && target !== null ? `#/$defs/${nameFor(target)}` : v);
-      }
-      return out;
-    });
-
-  const root = rewriteIn(file, pointer)(getAtPointer(file.value, pointer));
-  while (queue.length > 0) {
-    const { name, target } = queue.shift()!;
-    const key = targetKey(target);
-    const known = cache?.get(key);
-    // Reusable when its references get the same names here: naming them again, in the same order,
-    // queues what copying it would have queued.
-    if (known !== undefined && known.refs.every((r) => nameFor(r.target) === r.name)) {
-      defs.set(name, known.def);
-      continue;
+    const root = this.copyOf({ file, pointer }, nameFor);
+    while (queue.length > 0) {
+      const { name, target } = queue.shift()!;
+      defs.set(name, this.copyOf(target, nameFor));
     }
-    naming = [];
-    const def = rewriteIn(target.file, target.pointer)(getAtPointer(target.file.value, target.pointer));
-    cache?.set(key, { def, refs: naming });
-    naming = null;
-    defs.set(name, def);
+    if (defs.size === 0 || !isSchemaObject(root)) return root;
+    const sortedDefs: SchemaObject = {};
+    for (const name of [...defs.keys()].sort()) defineOwn(sortedDefs, name, defs.get(name));
+    const existing = isSchemaObject(root.$defs) ? root.$defs : {};
+    const merged: SchemaObject = { ...existing };
+    for (const [k, v] of Object.entries(sortedDefs)) defineOwn(merged, k, v);
+    const out: SchemaObject = {};
+    for (const [k, v] of Object.entries(root)) if (k !== "$defs") defineOwn(out, k, v);
+    defineOwn(out, "$defs", merged);
+    return out;
   }
-  if (defs.size === 0 || !isSchemaObject(root)) return root;
-  const sortedDefs: SchemaObject = {};
-  for (const name of [...defs.keys()].sort()) defineOwn(sortedDefs, name, defs.get(name));
-  const existing = isSchemaObject(root.$defs) ? root.$defs : {};
-  const merged: SchemaObject = { ...existing };
-  for (const [k, v] of Object.entries(sortedDefs)) defineOwn(merged, k, v);
-  const out: SchemaObject = {};
-  for (const [k, v] of Object.entries(root)) if (k !== "$defs") defineOwn(out, k, v);
-  defineOwn(out, "$defs", merged);
-  return out;
-}
 
-function targetKey(target: RefTarget): string {
-  return `${resolvePath(target.file.path)}#${target.pointer}`;
+  private keyOf(target: RefTarget): string {
+    let path = this.absolute.get(target.file);
+    if (path === undefined) this.absolute.set(target.file, (path = resolvePath(target.file.path)));
+    return `${path}#${target.pointer}`;
+  }
+
+  /**
+   * The copy of a target with its references renamed by `nameFor`. A cached copy is reused when
+   * naming its references again (in the same order, so later names come out the same) gives the
+   * names it was made with; only colliding stems can make them differ.
+   */
+  private copyOf(target: RefTarget, nameFor: (target: RefTarget) => string): unknown {
+    const key = this.keyOf(target);
+    const cached = this.copies.get(key);
+    if (cached && cached.refs.every((t, i) => nameFor(t) === cached.names[i])) return cached.copy;
+    const refs: RefTarget[] = [];
+    const names: string[] = [];
+    const copy = this.copy(target.file, getAtPointer(target.file.value, target.pointer), (t) => {
+      const name = nameFor(t);
+      refs.push(t);
+      names.push(name);
+      return name;
+    });
+    if (!cached) this.copies.set(key, { copy, refs, names });
+    return copy;
+  }
+
+  /** Where a $ref leads, or null when it does not resolve (validation reported it). Cached: a file repeats the same few refs. */
+  private target(from: SourceFile, ref: string): RefTarget | null {
+    let byRef = this.targets.get(from);
+    if (!byRef) this.targets.set(from, (byRef = new Map()));
+    let target = byRef.get(ref);
+    if (target === undefined) {
+      // The pointer only places a diagnostic, which is dropped here.
+      const resolved = this.ws.resolve(from, ref, "");
+      byRef.set(ref, (target = "code" in resolved ? null : resolved));
+    }
+    return target;
+  }
+
+  /** Copy of a schema, children first (as mapSchema), each $ref rewritten to its `$defs` name. Recursive within the validated depth. */
+  private copy(file: SourceFile, node: unknown, nameFor: (target: RefTarget) => string): unknown {
+    if (!isSchemaObject(node)) return structuredCloneJson(node);
+    const out: SchemaObject = {};
+    for (const [key, value] of Object.entries(node)) {
+      const kind = SUBSCHEMA_KIND.get(key);
+      let next: unknown;
+      if (kind === "single") next = this.copy(file, value, nameFor);
+      else if (kind === "list" && Array.isArray(value)) next = value.map((s) => this.copy(file, s, nameFor));
+      else if (kind === "map" && isSchemaObject(value)) {
+        const m: SchemaObject = {};
+        for (const [name, s] of Object.entries(value)) defineOwn(m, name, this.copy(file, s, nameFor));
+        next = m;
+      } else if (this.keep(key)) next = structuredCloneJson(value);
+      else continue;
+      if (this.keep(key)) defineOwn(out, key, next);
+    }
+    if (typeof node.$ref === "string") {
+      const target = this.target(file, node.$ref);
+      if (target) {
+        const name = nameFor(target);
+        if (this.keep("$ref")) out.$ref = `#/$defs/${name}`;
+      }
+    }
+    return out;
+  }
 }

@@ -10,6 +10,13 @@ const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
 /** Keywords whose value maps names to subschemas. */
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
 
+/** Schema keywords by kind of value: one subschema, a list of them, a map of them. */
+export const SUBSCHEMA_KIND: ReadonlyMap<string, "single" | "list" | "map"> = new Map([
+  ...SINGLE.map((k) => [k, "single"] as const),
+  ...LIST.map((k) => [k, "list"] as const),
+  ...MAP.map((k) => [k, "map"] as const),
+]);
+
 export type SchemaObject = Record<string, unknown>;
 
 export function isSchemaObject(value: unknown): value is SchemaObject {
@@ -28,23 +35,66 @@ export function walkSchema(
   base: string,
   visit: (node: SchemaObject, pointer: string, depth: number) => void | boolean,
 ): void {
-  const stack: Array<{ node: unknown; pointer: string; depth: number }> = [{ node: schema, pointer: base, depth: 1 }];
+  visitSchemas(schema, base, (node, at, depth) => visit(node, at(), depth));
+}
+
+/** A node met by visitSchemas: its pointer is its parent's plus `key` (and `name`), built when asked for. */
+interface Place {
+  readonly node: unknown;
+  readonly parent: Place | undefined;
+  readonly key: string;
+  readonly name: string | number | undefined;
+  readonly depth: number;
+  pointer?: string;
+}
+
+/** Rank of each subschema keyword in walkSchema's order. */
+const KEYWORD_RANK: ReadonlyMap<string, number> = new Map([...SINGLE, ...LIST, ...MAP].map((k, i) => [k, i]));
+
+/**
+ * walkSchema, with each node's pointer built only when `at()` is called: checks that look at every
+ * node and report at few of them skip a string per node.
+ */
+export function visitSchemas(
+  schema: unknown,
+  base: string,
+  visit: (node: SchemaObject, at: () => string, depth: number) => void | boolean,
+): void {
+  // Up to the nearest place whose pointer is known, then down (iterative: no recursion on depth).
+  const pointerOf = (place: Place): string => {
+    const chain: Place[] = [];
+    let known: Place = place;
+    while (known.pointer === undefined) {
+      chain.push(known);
+      known = known.parent!;
+    }
+    let pointer = known.pointer;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const p = chain[i]!;
+      pointer = p.pointer = p.name === undefined ? joinPointer(pointer, p.key) : joinPointer(pointer, p.key, p.name);
+    }
+    return pointer;
+  };
+  const stack: Place[] = [{ node: schema, parent: undefined, key: "", name: undefined, depth: 1, pointer: base }];
   while (stack.length > 0) {
-    const { node, pointer, depth } = stack.pop()!;
+    const place = stack.pop()!;
+    const { node, depth } = place;
     if (!isSchemaObject(node)) continue;
-    if (visit(node, pointer, depth) === false) continue;
+    if (visit(node, () => pointerOf(place), depth) === false) continue;
+    // The node's own subschema keywords, in walk order (nodes have few keys; probing every keyword costs more).
+    const keys = Object.keys(node).filter((k) => KEYWORD_RANK.has(k));
+    if (keys.length > 1) keys.sort((a, b) => KEYWORD_RANK.get(a)! - KEYWORD_RANK.get(b)!);
     // Pushed in reverse so they pop in keyword order.
-    const children: Array<{ node: unknown; pointer: string; depth: number }> = [];
-    for (const key of SINGLE) {
-      if (key in node) children.push({ node: node[key], pointer: joinPointer(pointer, key), depth: depth + 1 });
-    }
-    for (const key of LIST) {
-      const list = node[key];
-      if (Array.isArray(list)) list.forEach((s, i) => children.push({ node: s, pointer: joinPointer(pointer, key, i), depth: depth + 1 }));
-    }
-    for (const key of MAP) {
-      const map = node[key];
-      if (isSchemaObject(map)) for (const [name, s] of Object.entries(map)) children.push({ node: s, pointer: joinPointer(pointer, key, name), depth: depth + 1 });
+    const children: Place[] = [];
+    for (const key of keys) {
+      const value = node[key];
+      const kind = SUBSCHEMA_KIND.get(key);
+      if (kind === "single") children.push({ node: value, parent: place, key, name: undefined, depth: depth + 1 });
+      else if (kind === "list") {
+        if (Array.isArray(value)) value.forEach((s, i) => children.push({ node: s, parent: place, key, name: i, depth: depth + 1 }));
+      } else if (isSchemaObject(value)) {
+        for (const [name, s] of Object.entries(value)) children.push({ node: s, parent: place, key, name, depth: depth + 1 });
+      }
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
@@ -83,26 +133,25 @@ function schemaDepth(schema: unknown, limit: number, visit?: (node: SchemaObject
     visit?.(node);
     if (depth > max) max = depth;
     if (max > limit) return max;
-    for (const key of SINGLE) {
-      if (key in node) {
-        nodes.push(node[key]);
+    // A node's own keys, not every keyword probed: order does not matter here, and nodes have few keys.
+    for (const key of Object.keys(node)) {
+      const kind = SUBSCHEMA_KIND.get(key);
+      if (kind === undefined) continue;
+      const value = node[key];
+      if (kind === "single") {
+        nodes.push(value);
         depths.push(depth + 1);
-      }
-    }
-    for (const key of LIST) {
-      const list = node[key];
-      if (!Array.isArray(list)) continue;
-      for (const s of list) {
-        nodes.push(s);
-        depths.push(depth + 1);
-      }
-    }
-    for (const key of MAP) {
-      const map = node[key];
-      if (!isSchemaObject(map)) continue;
-      for (const s of Object.values(map)) {
-        nodes.push(s);
-        depths.push(depth + 1);
+      } else if (kind === "list") {
+        if (!Array.isArray(value)) continue;
+        for (const s of value) {
+          nodes.push(s);
+          depths.push(depth + 1);
+        }
+      } else if (isSchemaObject(value)) {
+        for (const s of Object.values(value)) {
+          nodes.push(s);
+          depths.push(depth + 1);
+        }
       }
     }
   }

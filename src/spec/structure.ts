@@ -70,11 +70,23 @@ function checkLimits(file: SourceFile, doc: Record<string, unknown>): Diagnostic
   return out;
 }
 
-/** A schema nested beyond MAX_SCHEMA_DEPTH, reported at its first too-deep subschema. */
+/** schemaDepthProblem's answers per file and pointer (null: none). */
+const depthProblems = new WeakMap<SourceFile, Map<string, Diagnostic | null>>();
+
+/**
+ * A schema nested beyond MAX_SCHEMA_DEPTH, reported at its first too-deep subschema. Remembered per
+ * file: the limits, the schema check and the $ref walk each ask it of the same schemas.
+ */
 export function schemaDepthProblem(file: SourceFile, pointer: string): Diagnostic | undefined {
-  const deep = findDeepSchema(getAtPointer(file.value, pointer), pointer, MAX_SCHEMA_DEPTH);
-  if (deep === undefined) return undefined;
-  return diagnostic("schema-depth-limit", `The schema at ${pointer || "/"} nests subschemas more than ${MAX_SCHEMA_DEPTH} levels deep.`, file.locate(deep));
+  let known = depthProblems.get(file);
+  if (!known) depthProblems.set(file, (known = new Map()));
+  let problem = known.get(pointer);
+  if (problem === undefined) {
+    const deep = findDeepSchema(getAtPointer(file.value, pointer), pointer, MAX_SCHEMA_DEPTH);
+    problem = deep === undefined ? null : diagnostic("schema-depth-limit", `The schema at ${pointer || "/"} nests subschemas more than ${MAX_SCHEMA_DEPTH} levels deep.`, file.locate(deep));
+    known.set(pointer, problem);
+  }
+  return problem ?? undefined;
 }
 
 function toDiagnostic(file: SourceFile, error: ErrorObject): Diagnostic | undefined {

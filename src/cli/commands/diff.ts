@@ -67,7 +67,9 @@ function diffWith(
     if (options.config) config = loadDiffConfig(options.config, RULES);
     const refRoots = options.refRoot ?? [];
     const side = (label: string) => (phase: string, done: number, total: number) => onProgress(`${label}: ${phase}`, done, total);
-    sides = [loadSide(before, { refRoots, onProgress: side("old") }), loadSide(after, { refRoots, onProgress: side("new") })];
+    // The sides share most schemas: one meta-validates what the other already did.
+    const metaValid = new Set<string>();
+    sides = [loadSide(before, { refRoots, onProgress: side("old"), metaValid }), loadSide(after, { refRoots, onProgress: side("new"), metaValid })];
   } catch (e) {
     endProgress();
     if (e instanceof ConfigError || e instanceof SideError) {

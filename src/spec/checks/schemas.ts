@@ -1,3 +1,4 @@
+import { serialize } from "node:v8";
 import type { ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -6,7 +7,7 @@ import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
 import { collisionKey } from "../../model/naming.js";
 import type { CheckContext } from "../context.js";
 import { checkRefs, type RefWalk } from "../refs.js";
-import { isSchemaObject, walkSchema } from "../schema-walk.js";
+import { isSchemaObject, visitSchemas } from "../schema-walk.js";
 import { getAtPointer, joinPointer, type SourceFile } from "../source.js";
 import { schemaDepthProblem } from "../structure.js";
 
@@ -71,8 +72,8 @@ export function checkSchemas(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const visited: RefWalk = new Map();
   for (const pointer of schemaPointers(ctx)) {
-    checkRefs(ctx.ws, ctx.file, pointer, out, (file, at) => out.push(...checkSchemaAt(file, at)), visited);
-    out.push(...checkSchemaAt(ctx.file, pointer));
+    checkRefs(ctx.ws, ctx.file, pointer, out, (file, at) => out.push(...checkSchemaAt(file, at, ctx.metaValid)), visited);
+    out.push(...checkSchemaAt(ctx.file, pointer, ctx.metaValid));
   }
   for (const name of Object.keys(ctx.doc.operations)) {
     const at = ctx.operationPointer(name);
@@ -94,15 +95,23 @@ export function checkSchemas(ctx: CheckContext): Diagnostic[] {
   return out;
 }
 
-/** Validate one raw schema against the 2020-12 meta-schema and compile its patterns. */
-export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
+/**
+ * Validate one raw schema against the 2020-12 meta-schema and compile its patterns. `metaValid`:
+ * schemas known valid (see ParseOptions.metaValid); a serialization tells values apart exactly
+ * (numbers from strings, Infinity from null), so equal keys are equal schemas.
+ */
+export function checkSchemaAt(file: SourceFile, pointer: string, metaValid?: Set<string>): Diagnostic[] {
   // A schema beyond the depth limit never reaches ajv, whose validation recurses on it.
   const tooDeep = schemaDepthProblem(file, pointer);
   if (tooDeep) return [tooDeep];
   const out: Diagnostic[] = [];
   const schema = getAtPointer(file.value, pointer);
   const ajv = metaValidator();
-  if (!ajv.validateSchema(schema as object)) {
+  const key = metaValid ? serialize(schema).toString("latin1") : undefined;
+  const knownValid = key !== undefined && metaValid!.has(key);
+  if (!knownValid && ajv.validateSchema(schema as object)) {
+    if (key !== undefined) metaValid!.add(key);
+  } else if (!knownValid) {
     // The meta-schema reports one error per alternative of an anyOf (e.g. `type` may be a name or a
     // list): keep one per place, preferring the one that lists the allowed values.
     const byPlace = new Map<string, ErrorObject>();
@@ -121,19 +130,20 @@ export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
     }
     if (out.length > 0) return out;
   }
-  walkSchema(schema, pointer, (node, at) => {
+  // Pointers are built only for the rare node reported.
+  visitSchemas(schema, pointer, (node, at) => {
     for (const key of Object.keys(node)) {
       if (GENERATOR_KEYWORDS.has(key)) {
-        out.push(diagnostic("schema-generator-keyword", `Schema keyword ${JSON.stringify(key)} is an instruction to one code generator, not JSON Schema; contractgen never passes it on.`, file.locateKey(joinPointer(at, key))));
+        out.push(diagnostic("schema-generator-keyword", `Schema keyword ${JSON.stringify(key)} is an instruction to one code generator, not JSON Schema; contractgen never passes it on.`, file.locateKey(joinPointer(at(), key))));
       } else if (!SCHEMA_KEYWORDS.has(key) && !key.startsWith("x-")) {
-        out.push(diagnostic("schema-unknown-keyword", `Schema keyword ${JSON.stringify(key)} is not JSON Schema 2020-12; it is ignored by validators.`, file.locateKey(joinPointer(at, key))));
+        out.push(diagnostic("schema-unknown-keyword", `Schema keyword ${JSON.stringify(key)} is not JSON Schema 2020-12; it is ignored by validators.`, file.locateKey(joinPointer(at(), key))));
       }
     }
     if (typeof node.pattern === "string") {
       try {
         new RegExp(node.pattern, "u");
       } catch (e) {
-        out.push(diagnostic("schema-invalid-pattern", `Pattern ${JSON.stringify(node.pattern)} does not compile: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}.`, file.locate(joinPointer(at, "pattern"))));
+        out.push(diagnostic("schema-invalid-pattern", `Pattern ${JSON.stringify(node.pattern)} does not compile: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}.`, file.locate(joinPointer(at(), "pattern"))));
       }
     }
     if (isSchemaObject(node.patternProperties)) {
@@ -141,12 +151,12 @@ export function checkSchemaAt(file: SourceFile, pointer: string): Diagnostic[] {
         try {
           new RegExp(key, "u");
         } catch {
-          out.push(diagnostic("schema-invalid-pattern", `patternProperties key ${JSON.stringify(key)} does not compile as a regular expression.`, file.locateKey(joinPointer(at, "patternProperties", key))));
+          out.push(diagnostic("schema-invalid-pattern", `patternProperties key ${JSON.stringify(key)} does not compile as a regular expression.`, file.locateKey(joinPointer(at(), "patternProperties", key))));
         }
       }
     }
     if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format)) {
-      out.push(diagnostic("schema-unknown-format", `Format ${JSON.stringify(node.format)} is not known to the generated validators; it will not be checked.`, file.locate(joinPointer(at, "format"))));
+      out.push(diagnostic("schema-unknown-format", `Format ${JSON.stringify(node.format)} is not known to the generated validators; it will not be checked.`, file.locate(joinPointer(at(), "format"))));
     }
   });
   return out;
