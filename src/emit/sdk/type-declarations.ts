@@ -21,53 +21,80 @@ export async function compileDeclarations(entries: ReadonlyArray<readonly [strin
   const script = new URL("./type-declarations-worker.js", import.meta.url);
   // Under a TypeScript loader (the tests) there is no compiled worker script: compile here.
   if (workers < 2 || entries.length < PARALLEL_FROM || import.meta.url.endsWith(".ts")) return compileInProcess(entries);
-  // Parts end on chunk boundaries, so the chunks (and the output) are the ones one thread makes.
-  const half = Math.ceil(entries.length / workers / CHUNK) * CHUNK;
-  const parts = await Promise.all(
-    Array.from({ length: workers }, (_, i) => inWorker(script, entries.slice(i * half, (i + 1) * half))),
-  );
-  return parts.join("\n");
+  // The same chunks one thread compiles, joined in order: the output does not depend on the workers.
+  const chunks: Array<ReadonlyArray<readonly [string, unknown]>> = [];
+  for (let i = 0; i < entries.length; i += CHUNK) chunks.push(entries.slice(i, i + CHUNK));
+  return (await inWorkers(script, chunks, workers)).join("\n");
 }
 
 /** Compile in this thread, a chunk at a time. */
 export async function compileInProcess(entries: ReadonlyArray<readonly [string, unknown]>): Promise<string> {
   const out: string[] = [];
-  for (let i = 0; i < entries.length; i += CHUNK) {
-    const $defs: SchemaObject = {};
-    for (const [key, def] of entries.slice(i, i + CHUNK)) defineOwn($defs, key, def);
-    const root = { title: TYPES_ROOT, type: "object", additionalProperties: false, properties: {}, $defs };
-    out.push(
-      await compile(root as never, TYPES_ROOT, {
-        bannerComment: "",
-        unreachableDefinitions: true,
-        additionalProperties: false,
-        // Prettier (inside the generator) recurses on nesting depth — a deep but valid schema
-        // overflowed the stack — and took most of the emit time; types.ts lays the output out instead.
-        format: false,
-        strictIndexSignatures: true,
-        declareExternallyReferenced: true,
-        $refOptions: { resolve: { external: false } } as never,
-      }),
-    );
-  }
-  return out.map((part) => part.trimEnd()).join("\n");
+  for (let i = 0; i < entries.length; i += CHUNK) out.push(await compileChunk(entries.slice(i, i + CHUNK)));
+  return out.join("\n");
 }
 
-function inWorker(script: URL, entries: ReadonlyArray<readonly [string, unknown]>): Promise<string> {
+/** One json-schema-to-typescript call over a chunk of declarations, trailing blank lines trimmed. */
+export async function compileChunk(entries: ReadonlyArray<readonly [string, unknown]>): Promise<string> {
+  const $defs: SchemaObject = {};
+  for (const [key, def] of entries) defineOwn($defs, key, def);
+  const root = { title: TYPES_ROOT, type: "object", additionalProperties: false, properties: {}, $defs };
+  const source = await compile(root as never, TYPES_ROOT, {
+    bannerComment: "",
+    unreachableDefinitions: true,
+    additionalProperties: false,
+    // Prettier (inside the generator) recurses on nesting depth — a deep but valid schema
+    // overflowed the stack — and took most of the emit time; types.ts lays the output out instead.
+    format: false,
+    strictIndexSignatures: true,
+    declareExternallyReferenced: true,
+    $refOptions: { resolve: { external: false } } as never,
+  });
+  return source.trimEnd();
+}
+
+/**
+ * Chunks handed out one at a time to whichever worker is free (chunks differ a lot in cost: the
+ * operations' inputs are larger than most shared types), results kept by index.
+ */
+function inWorkers(script: URL, chunks: ReadonlyArray<ReadonlyArray<readonly [string, unknown]>>, count: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: entries });
-    let settled = false;
-    worker.once("message", (message: { source?: string; error?: string }) => {
-      settled = true;
-      if (typeof message.source === "string") resolve(message.source);
-      else reject(new Error(`type declarations: ${message.error ?? "no result"}`));
-    });
-    worker.once("error", (e) => {
-      settled = true;
+    const results: string[] = new Array<string>(chunks.length);
+    const pool: Worker[] = [];
+    let next = 0;
+    let done = 0;
+    let failed = false;
+    const stop = () => {
+      for (const w of pool) void w.terminate();
+    };
+    const fail = (e: Error) => {
+      if (failed) return;
+      failed = true;
+      stop();
       reject(e);
-    });
-    worker.once("exit", (code) => {
-      if (!settled) reject(new Error(`type declarations: worker exited with code ${code} before answering`));
-    });
+    };
+    const feed = (worker: Worker) => {
+      if (next < chunks.length) {
+        worker.postMessage({ index: next, entries: chunks[next] });
+        next++;
+      }
+    };
+    for (let i = 0; i < Math.min(count, chunks.length); i++) {
+      const worker = new Worker(script);
+      pool.push(worker);
+      worker.on("message", (message: { index: number; source?: string; error?: string }) => {
+        if (typeof message.source !== "string") return fail(new Error(`type declarations: ${message.error ?? "no result"}`));
+        results[message.index] = message.source;
+        if (++done === chunks.length) {
+          stop();
+          resolve(results);
+        } else feed(worker);
+      });
+      worker.once("error", fail);
+      worker.once("exit", (code) => {
+        if (done < chunks.length) fail(new Error(`type declarations: a worker exited with code ${code} before finishing`));
+      });
+      feed(worker);
+    }
   });
 }
