@@ -103,7 +103,7 @@ function generateAndCheck(contract, dir, withTsc = true) {
   if (withTsc) {
     linkModules(out);
     row.tsc = tsc(out);
-    // The SDK alone (types, client, validators' declarations): what openapi-typescript's types and
+    // The SDK alone (types, client, operation descriptors): what openapi-typescript's types and
     // orval's client correspond to, without the CLI, the MCP server and their libraries.
     writeFileSync(join(out, "tsconfig.sdk-only.json"), `${JSON.stringify({ extends: "./tsconfig.json", include: ["sdk/**/*.ts"] }, null, 2)}\n`);
     row.tscSdk = tsc(out, ["-p", "tsconfig.sdk-only.json"]);
@@ -320,7 +320,7 @@ if (report.peers) {
     if (!v || v.generateOnlyWall === undefined) continue;
     md.push(
       `${name}, generate alone (a contract already imported): ${run(t.generate)}, ${fx(v.generateOnlyWall)}× / ${fx(v.generateOnlyRss)}× openapi-typescript's wall / RSS.`,
-      ...(t.tscSdk ? [`tsc of its sdk/ alone (types, client, validator declarations; no CLI or MCP server): ${run(t.tscSdk)}${v.tscSdkWall !== undefined ? `, ${fx(v.tscSdkWall)}× / ${fx(v.tscSdkRss)}× openapi-typescript's gh.ts` : ""}.`] : []),
+      ...(t.tscSdk ? [`tsc of its sdk/ alone (types, client, operation descriptors; no CLI or MCP server): ${run(t.tscSdk)}${v.tscSdkWall !== undefined ? `, ${fx(v.tscSdkWall)}× / ${fx(v.tscSdkRss)}× openapi-typescript's gh.ts` : ""}.`] : []),
       "",
     );
   }
