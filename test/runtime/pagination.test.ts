@@ -41,6 +41,9 @@ describe("Paginator bounds", () => {
   it.each([0, -3, 2.5, Number.NaN])("rejects maxItems=%s with a RangeError", (maxItems) => {
     expect(() => new Paginator(fetchPage, shape, { maxPages: 1, maxItems })).toThrow(RangeError);
   });
+  it("names the missing bounds when a plain JavaScript caller leaves them out", () => {
+    expect(() => new Paginator(fetchPage, shape, undefined as never)).toThrow("a traversal needs bounds: { maxPages, maxItems? }");
+  });
   it("accepts positive integer bounds", () => {
     expect(() => new Paginator(fetchPage, shape, { maxPages: 1, maxItems: 1 })).not.toThrow();
   });

@@ -134,6 +134,8 @@ export class Paginator<T> implements AsyncIterable<T> {
     private readonly startPosition: PagePosition = null,
     private readonly options: PagingOptions = {},
   ) {
+    // A traversal is always bounded: a caller in plain JavaScript can still leave the bounds out.
+    if (typeof bounds !== "object" || bounds === null) throw new TypeError("a traversal needs bounds: { maxPages, maxItems? }");
     if (!Number.isInteger(bounds.maxPages) || bounds.maxPages < 1) throw new RangeError("maxPages must be a positive integer");
     if (bounds.maxItems !== undefined && (!Number.isInteger(bounds.maxItems) || bounds.maxItems < 1)) {
       throw new RangeError("maxItems must be a positive integer");
