@@ -6,7 +6,7 @@
  * documents, duplicate or non-string keys, empty sequence items, indented comment lines, …) makes it
  * return undefined so the caller parses with `yaml` and reports exactly what it reports today.
  */
-import { type Event, getScalarValue, parseEvents, type ScalarEvent } from "js-yaml";
+import { CHOMPING_MODE, COLLECTION_STYLE, EVENT_ID, type Event, getScalarValue, parseEvents, SCALAR_STYLE, type ScalarEvent } from "js-yaml";
 import { defineOwn } from "./schema-walk.js";
 import { type Span, SpanTree } from "./source.js";
 
@@ -16,18 +16,11 @@ export interface FastParse {
   readonly tree: SpanTree;
 }
 
-const DOCUMENT = 1;
-const SEQUENCE = 2;
-const MAPPING = 3;
-const SCALAR = 4;
-const POP = 6;
-const PLAIN = 1;
-const SINGLE_QUOTED = 2;
-const DOUBLE_QUOTED = 3;
-const LITERAL = 4;
-const FOLDED = 5;
-const KEEP = 3;
-const FLOW = 2;
+// js-yaml's own event, style and chomping codes, as locals for the hot loop.
+const { DOCUMENT, SEQUENCE, MAPPING, SCALAR, POP } = EVENT_ID;
+const { PLAIN, SINGLE_QUOTED, DOUBLE_QUOTED, LITERAL_BLOCK: LITERAL, FOLDED_BLOCK: FOLDED } = SCALAR_STYLE;
+const { KEEP } = CHOMPING_MODE;
+const { FLOW } = COLLECTION_STYLE;
 
 /** Thrown (and caught in fastParse) when the document leaves the subset this reader reproduces. */
 class Unsupported extends Error {}
