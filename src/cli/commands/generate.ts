@@ -1,9 +1,9 @@
-import { watch } from "node:fs";
 import { createHash } from "node:crypto";
 import { emitPackage, type McpMode, writeOnceFiles } from "../../emit/index.js";
 import { parseContract } from "../../spec/parse.js";
 import { compareTree, type GeneratedOutput, OutputConflictError, OutputDirectoryError, writeTree } from "../../write/tree.js";
 import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
+import { watchFiles } from "../watch.js";
 import type { ContractModel } from "../../model/types.js";
 
 export interface GenerateOptions {
@@ -111,32 +111,11 @@ async function generateWith(
 
 /** `contractgen generate <spec> -o <dir> [--check | --watch] [--force]`. */
 export async function generateCommand(spec: string, options: GenerateOptions, io: Io, version: string): Promise<number> {
+  const startedAt = Date.now();
   const first = await generateOnce(spec, options, io, version);
   if (!options.watch) return first.code;
-  // Watch the contract and every file its $refs reached; regenerate once per burst of changes.
-  let watched = first.files;
-  let watchers = watched.map((f) => watch(f));
-  let timer: NodeJS.Timeout | undefined;
-  return new Promise<number>(() => {
-    const rearm = () => {
-      for (const w of watchers) w.on("change", schedule);
-    };
-    const schedule = () => {
-      clearTimeout(timer);
-      timer = setTimeout(async () => {
-        const next = await generateOnce(spec, options, io, version).catch((e: Error) => {
-          io.stderr(`contractgen: ${e.message}\n`);
-          return { code: EXIT.internal, files: watched };
-        });
-        if (next.files.join("\n") !== watched.join("\n")) {
-          for (const w of watchers) w.close();
-          watched = next.files;
-          watchers = watched.map((f) => watch(f));
-          rearm();
-        }
-      }, 100);
-    };
-    rearm();
-    io.stderr(`watching ${watched.join(", ")} (Ctrl-C to stop)\n`);
-  });
+  // Watch the contract and every file its $refs reached, until interrupted.
+  const watching = watchFiles(first.files, startedAt, async () => (await generateOnce(spec, options, io, version)).files, io);
+  io.stderr(`watching ${watching.files().join(", ")} (Ctrl-C to stop)\n`);
+  return new Promise<number>(() => {});
 }
