@@ -145,6 +145,16 @@ const cases: Case[] = [
     valid: [5, "x", null, [1]],
     invalid: [],
   },
+  {
+    keyword: "properties with only annotations or validation keywords of no type (any value)",
+    name: "Annotated",
+    schema:
+      '{ type: object, properties: { note: { description: Free form. }, old: { deprecated: true }, at: { format: date-time }, flag: { default: true }, big: { minimum: 3 }, either: { anyOf: [{ description: Free form. }, { type: "null" }] } } }',
+    declared:
+      "export interface Annotated { /** * Free form. */ note?: unknown; /** * @deprecated */ old?: unknown; at?: unknown; /** * Default: true. */ flag?: unknown; big?: unknown; either?: (unknown | null); }",
+    valid: [{ note: "x", old: 5, at: "2026-01-01T00:00:00Z", flag: "yes", big: "not a number", either: [1] }],
+    invalid: [],
+  },
 ];
 
 const spec = contractYaml({

@@ -2,7 +2,7 @@ import { OBJECT_MEMBERS, TYPES_ROOT, typeIdentifier } from "../../model/naming.j
 import type { ContractModel, JsonSchema } from "../../model/types.js";
 import { defineOwn, isSchemaObject, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
 import { commentText, escapeInvisible, generatedHeader } from "../shared/literals.js";
-import { compileDeclarations } from "./type-declarations.js";
+import { declarationCompiler } from "./type-declarations.js";
 import { typingSchema } from "./type-schema.js";
 
 /**
@@ -31,8 +31,16 @@ function aliasMemberKeys(value: unknown, inRequired = false): unknown {
  * generator invents no names of its own.
  */
 export async function emitTypes(model: ContractModel): Promise<string> {
-  // identifier → schema, in the order first met; bundled $defs key → identifier.
-  const defs = new Map<string, unknown>();
+  // Declarations go to the compiler as they are prepared, in the order first met (a shared type
+  // bundled into an earlier schema's $defs is declared there, from the same bundled copy).
+  const compiler = declarationCompiler(model.types.length + 2 * model.operations.length);
+  const sent = new Set<string>();
+  const define = (identifier: string, schema: unknown) => {
+    if (sent.has(identifier)) return;
+    sent.add(identifier);
+    compiler.add(identifier, prepare(schema, identifier, identifierOf));
+  };
+  // Bundled $defs key → identifier.
   const identifiers = new Map<string, string>();
   const taken = new Set<string>([TYPES_ROOT]);
   for (const type of model.types) {
@@ -59,7 +67,7 @@ export async function emitTypes(model: ContractModel): Promise<string> {
     if (isSchemaObject(nested)) {
       for (const [key, def] of Object.entries(nested)) {
         const id = identifierOf(key);
-        if (!defs.has(id)) defs.set(id, prepare(def, id, identifierOf));
+        define(id, def);
       }
     }
     const rest: SchemaObject = {};
@@ -71,7 +79,7 @@ export async function emitTypes(model: ContractModel): Promise<string> {
     // A bare reference becomes a type alias instead of a structural copy.
     const ref = isSchemaObject(body) && Object.keys(body).length === 1 && typeof body.$ref === "string" ? body.$ref : null;
     if (ref?.startsWith("#/$defs/")) aliases.push([identifier, identifierOf(ref.slice("#/$defs/".length))]);
-    else defs.set(identifier, prepare(body, identifier, identifierOf));
+    else define(identifier, body);
   };
 
   for (const type of model.types) declare(type.identifier, type.schema.schema);
@@ -82,7 +90,7 @@ export async function emitTypes(model: ContractModel): Promise<string> {
     if (op.preview?.output && names.preview) declare(names.preview, op.preview.output.schema);
   }
 
-  const source = await compileDeclarations([...defs]);
+  const source = await compiler.finish();
   const cleaned = indentDeclarations(source)
     .replace(new RegExp(`export interface ${TYPES_ROOT} \\{\\s*\\}\\n`, "g"), "")
     .replace(/\n \* *\n \*\//g, "\n */")
@@ -143,6 +151,17 @@ function indentDeclarations(source: string): string {
 }
 
 /**
+ * Keywords json-schema-to-typescript does not type from (validation and annotation only; defaults
+ * and units are in the description by then). Left in, they cost it a walk each — `examples` hold
+ * whole sample documents — and an untyped schema with one of them is read as an object.
+ */
+const UNTYPED: ReadonlySet<string> = new Set([
+  "examples", "format", "readOnly", "writeOnly", "default", "pattern", "minLength", "maxLength",
+  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems",
+  "minProperties", "maxProperties", "propertyNames", "contentMediaType", "contentEncoding", "contentSchema",
+]);
+
+/**
  * Ready a schema for json-schema-to-typescript: name it by `title` (and nothing inside it), fold
  * units and defaults into the description (they belong in the JSDoc), make descriptions safe as
  * comment text, point references at identifiers, and hide Object.prototype names from its walker.
@@ -158,10 +177,13 @@ function prepare(schema: unknown, title: string, identifierOf: (defsKey: string)
     const out: SchemaObject = {};
     for (const [k, v] of Object.entries(node)) {
       // Nested titles and $ids would make the generator declare (and name) types of its own.
-      if (k === "title" || k === "$id" || k === "description") continue;
+      if (k === "title" || k === "$id" || k === "description" || UNTYPED.has(k) || k.startsWith("x-")) continue;
       defineOwn(out, k, v);
     }
     if (text !== "") out.description = commentText(text);
+    // Only documentation left: any value is allowed (the generator would read it as an object; `{}` it reads right).
+    const keys = Object.keys(out);
+    if (keys.length > 0 && keys.every((k) => k === "description" || k === "deprecated")) out.tsType = "unknown";
     // A reference becomes the name of its declaration, as written: no declaration needs another's
     // schema, so the generator never resolves references and the declarations compile apart.
     if (typeof out.$ref === "string" && out.$ref.startsWith("#/$defs/")) {
