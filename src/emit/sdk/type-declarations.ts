@@ -5,7 +5,7 @@ import { TYPES_ROOT } from "../../model/naming.js";
 import { defineOwn, type SchemaObject } from "../../spec/schema-walk.js";
 
 /** Declarations handed to json-schema-to-typescript per call: its cost per call is small, per schema it is not. */
-const CHUNK = 200;
+const CHUNK = 100;
 
 /** Below this many declarations a worker's start-up (loading the generator) costs more than it saves. */
 const PARALLEL_FROM = 600;
