@@ -159,31 +159,27 @@ function schemaDepth(schema: unknown, limit: number, visit?: (node: SchemaObject
 }
 
 /**
- * Rebuild a schema, letting `rewrite` replace any (sub)schema object after its children were rebuilt;
- * `pointer` is where the original node sits. Data keywords are deep-copied untouched. Recursive:
- * only called on schemas that passed the schema depth limit (and data within the YAML depth limit).
+ * Rebuild a schema, letting `rewrite` replace any (sub)schema object after its children were rebuilt.
+ * Data keywords are deep-copied untouched. Recursive: only called on schemas that passed the schema
+ * depth limit (and data within the YAML depth limit).
  */
-export function mapSchema(
-  schema: unknown,
-  base: string,
-  rewrite: (node: SchemaObject, pointer: string) => SchemaObject,
-): unknown {
+export function mapSchema(schema: unknown, rewrite: (node: SchemaObject) => SchemaObject): unknown {
   if (!isSchemaObject(schema)) return structuredCloneJson(schema);
   const out: SchemaObject = {};
-  for (const [key, value] of Object.entries(schema)) {
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    const kind = SUBSCHEMA_KIND.get(key);
     let next: unknown;
-    const at = joinPointer(base, key);
-    if ((SINGLE as readonly string[]).includes(key)) next = mapSchema(value, at, rewrite);
-    else if ((LIST as readonly string[]).includes(key) && Array.isArray(value)) {
-      next = value.map((s, i) => mapSchema(s, joinPointer(at, i), rewrite));
-    } else if ((MAP as readonly string[]).includes(key) && isSchemaObject(value)) {
+    if (kind === "single") next = mapSchema(value, rewrite);
+    else if (kind === "list" && Array.isArray(value)) next = value.map((s) => mapSchema(s, rewrite));
+    else if (kind === "map" && isSchemaObject(value)) {
       const m: SchemaObject = {};
-      for (const [name, s] of Object.entries(value)) defineOwn(m, name, mapSchema(s, joinPointer(at, name), rewrite));
+      for (const name of Object.keys(value)) defineOwn(m, name, mapSchema(value[name], rewrite));
       next = m;
     } else next = structuredCloneJson(value);
     defineOwn(out, key, next);
   }
-  return rewrite(out, base);
+  return rewrite(out);
 }
 
 /** Assign an own property even when the key is "__proto__". */

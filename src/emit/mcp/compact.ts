@@ -107,7 +107,7 @@ export function inlineDefinitions(schema: JsonObject): JsonObject {
   const finalDef = (name: string): SchemaObject => {
     const cached = done.get(name);
     if (cached) return cached;
-    const result = mapSchema(defs[name], "", substitute) as SchemaObject;
+    const result = mapSchema(defs[name], substitute) as SchemaObject;
     done.set(name, result);
     return result;
   };
@@ -130,7 +130,7 @@ export function inlineDefinitions(schema: JsonObject): JsonObject {
     return finalDef(name);
   }
   const { $defs: _defs, ...body } = root;
-  const out = mapSchema(body, "", substitute) as SchemaObject;
+  const out = mapSchema(body, substitute) as SchemaObject;
   const remaining: SchemaObject = {};
   for (const name of Object.keys(defs)) if (!inline(name)) defineOwn(remaining, name, finalDef(name));
   if (Object.keys(remaining).length > 0) defineOwn(out, "$defs", remaining);
@@ -147,7 +147,7 @@ const ANNOTATIONS = ["description", "title"];
  * or input schema): a reader sees each sentence once, and validation is unchanged.
  */
 export function withoutServedAnnotations(schema: JsonObject, served: ReadonlySet<string>): JsonObject {
-  return mapSchema(schema, "", (node) => {
+  return mapSchema(schema, (node) => {
     if (!ANNOTATIONS.some((k) => typeof node[k] === "string" && served.has(node[k] as string))) return node;
     const out: SchemaObject = {};
     for (const [k, v] of Object.entries(node)) if (!(ANNOTATIONS.includes(k) && typeof v === "string" && served.has(v))) defineOwn(out, k, v);

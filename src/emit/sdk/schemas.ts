@@ -122,7 +122,7 @@ function closureKey(name: string, defs: ReadonlyMap<string, unknown>): string {
 }
 
 function rewriteRefs(schema: unknown, ids: ReadonlyMap<string, string>): unknown {
-  return mapSchema(schema, "", (node) => {
+  return mapSchema(schema, (node) => {
     const ref = node.$ref;
     if (typeof ref !== "string" || !ref.startsWith(DEFS_REF)) return node;
     const id = ids.get(ref.slice(DEFS_REF.length));

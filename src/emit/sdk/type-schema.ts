@@ -10,8 +10,8 @@ import { defineOwn, isSchemaObject, mapSchema, type SchemaObject } from "../../s
  * `unevaluated*` → `additional*`); where it cannot be typed exactly the constraint is dropped or
  * widened (`if`/`then`/`else` → `then` or `else`, `contains`, `$dynamicRef`), never narrowed.
  */
-export function typingSchema(schema: unknown): unknown {
-  const out = mapSchema(schema, "", rewrite);
+export function typingSchema(schema: unknown, finish: (node: SchemaObject) => SchemaObject = (node) => node): unknown {
+  const out = mapSchema(schema, (node) => rewrite(node, finish));
   // The generator reads a titled schema without type keywords as an object; it allows any value.
   if (isSchemaObject(out) && Object.keys(out).every((k) => DOCUMENTATION.includes(k))) out.tsType = "unknown";
   return out;
@@ -26,7 +26,8 @@ const DOCUMENTATION = ["description", "x-unit", "default", "deprecated"];
 /** In-place applicators: with any of them, what `unevaluated*` sees depends on other subschemas. */
 const APPLICATORS = ["allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas", "$ref", "$dynamicRef"];
 
-function rewrite(node: SchemaObject): SchemaObject {
+/** `node` in the generator's dialect; `finish` is applied to every schema object this makes from it. */
+function rewrite(node: SchemaObject, finish: (node: SchemaObject) => SchemaObject): SchemaObject {
   const out: SchemaObject = {};
   for (const [k, v] of Object.entries(node)) {
     // References were bundled into the root `$defs` by identifier; nested definitions are unreferenced copies.
@@ -92,15 +93,16 @@ function rewrite(node: SchemaObject): SchemaObject {
   delete out.then;
   delete out.else;
 
-  if (constraints.length === 0) return out;
+  if (constraints.length === 0) return finish(out);
   // The schema's own part goes first among the constraints, untitled, so the generator names no part
   // of it separately; its documentation stays on the whole.
-  const whole: SchemaObject = { allOf: [out, ...constraints] };
+  const whole: SchemaObject = {};
   for (const k of DOCUMENTATION) {
     if (k in out) {
       defineOwn(whole, k, out[k]);
       delete out[k];
     }
   }
-  return whole;
+  // (The constraints are built of subschemas already finished and of objects with nothing to finish.)
+  return finish({ allOf: [finish(out), ...constraints], ...whole });
 }

@@ -1,6 +1,6 @@
 import { OBJECT_MEMBERS, TYPES_ROOT, typeIdentifier } from "../../model/naming.js";
 import type { ContractModel, JsonSchema } from "../../model/types.js";
-import { defineOwn, isSchemaObject, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { commentText, escapeInvisible, generatedHeader } from "../shared/literals.js";
 import { declarationCompiler } from "./type-declarations.js";
 import { typingSchema } from "./type-schema.js";
@@ -14,13 +14,33 @@ const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set([...OBJECT_MEMBERS].filte
 const memberAlias = (name: string) => `__contractgen_member_${name.replace(/_/g, "")}__`;
 const MEMBER_ALIASES: ReadonlyMap<string, string> = new Map([...PROTOTYPE_MEMBERS].map((m) => [memberAlias(m), m]));
 
-/** A copy of `value` (schema or data) in which every object key named like an Object.prototype member is aliased. */
+/**
+ * `value` (schema or data) with every object key named like an Object.prototype member aliased.
+ * Objects and arrays are copied only where something changed: they are rarely there at all.
+ */
 function aliasMemberKeys(value: unknown, inRequired = false): unknown {
-  if (Array.isArray(value)) return value.map((v) => (inRequired && typeof v === "string" && PROTOTYPE_MEMBERS.has(v) ? memberAlias(v) : aliasMemberKeys(v)));
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const next = inRequired && typeof v === "string" && PROTOTYPE_MEMBERS.has(v) ? memberAlias(v) : aliasMemberKeys(v);
+      changed ||= next !== v;
+      return next;
+    });
+    return changed ? out : value;
+  }
   if (!isSchemaObject(value)) return value;
-  const out: SchemaObject = {};
-  for (const [k, v] of Object.entries(value)) defineOwn(out, PROTOTYPE_MEMBERS.has(k) ? memberAlias(k) : k, aliasMemberKeys(v, k === "required"));
-  return out;
+  const keys = Object.keys(value);
+  let out: SchemaObject | undefined;
+  keys.forEach((k, i) => {
+    const key = PROTOTYPE_MEMBERS.has(k) ? memberAlias(k) : k;
+    const next = aliasMemberKeys(value[k], k === "required");
+    if (out === undefined && (key !== k || next !== value[k])) {
+      out = {};
+      for (const before of keys.slice(0, i)) defineOwn(out, before, value[before]);
+    }
+    if (out !== undefined) defineOwn(out, key, next);
+  });
+  return out ?? value;
 }
 
 /**
@@ -168,7 +188,8 @@ const UNTYPED: ReadonlySet<string> = new Set([
  * 2020-12 keywords it does not know are translated first (type-schema.ts).
  */
 function prepare(schema: unknown, title: string, identifierOf: (defsKey: string) => string): unknown {
-  const withDocs = mapSchema(typingSchema(schema), "", (node) => {
+  // One walk: each node is translated (type-schema.ts), then documented and its reference named.
+  const withDocs = typingSchema(schema, (node) => {
     const notes: string[] = [];
     if (typeof node["x-unit"] === "string") notes.push(`Unit: ${node["x-unit"]}.`);
     if ("default" in node) notes.push(`Default: ${JSON.stringify(node.default)}.`);
