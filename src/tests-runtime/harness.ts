@@ -106,6 +106,36 @@ export interface ContractSpec {
   readonly operations: readonly OperationSpec[];
 }
 
+/**
+ * The contract with every schema's `$defs` made whole: tests/contract.ts stores each entry once in
+ * `defs` and writes its index in its place. Objects are shared, never copied, so a shared type is
+ * one object however many operations reach it.
+ */
+export function linkSchemaDefs(contract: ContractSpec, defs: readonly Schema[]): ContractSpec {
+  const link = (schema: Schema | null): Schema | null => {
+    if (schema === null || typeof schema !== "object") return schema;
+    const indexes = schema.$defs;
+    if (indexes === null || typeof indexes !== "object" || Array.isArray(indexes)) return schema;
+    // Null prototype: a definition may be named like an Object.prototype member ("__proto__" included).
+    const $defs: Record<string, Schema> = Object.create(null) as Record<string, Schema>;
+    for (const [name, index] of Object.entries(indexes as Record<string, unknown>)) {
+      const def = typeof index === "number" ? defs[index] : undefined;
+      if (def === undefined) throw new Error(`tests/contract.ts: $defs entry ${JSON.stringify(name)} names no stored definition (${String(index)}); regenerate the suite`);
+      $defs[name] = def;
+    }
+    return { ...schema, $defs };
+  };
+  const taxonomy = new Map<string, ErrorSpec>();
+  for (const [code, spec] of contract.taxonomy) taxonomy.set(code, { ...spec, details: link(spec.details) });
+  const operations = contract.operations.map((op) => ({
+    ...op,
+    input: link(op.input)!,
+    output: link(op.output)!,
+    preview: op.preview ? { ...op.preview, output: link(op.preview.output) } : null,
+  }));
+  return { ...contract, taxonomy, operations };
+}
+
 export type Input = Record<string, unknown>;
 
 /**

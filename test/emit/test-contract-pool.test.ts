@@ -1,0 +1,54 @@
+/**
+ * tests/contract.ts stores each `$defs` entry once (a GitHub-size contract repeated its shared types
+ * in every operation: 16 MB) and the harness links them back on load. What the suite's checks see
+ * must be the model's bundled schemas, entry for entry, whatever the definitions are named.
+ */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { contractYaml, freshRoot, generateInto, parseOk } from "../hostile/harness.js";
+
+const types = `
+  Money:
+    type: object
+    description: An amount of money, stored once.
+    required: [amount]
+    properties:
+      amount: { type: integer }
+      currency: { $ref: "#/types/constructor" }
+  constructor:
+    type: string
+    description: A definition named like an Object.prototype member.
+    enum: [EUR, USD]`;
+const operations = ["get_price", "set_price", "list_prices"].map((id, i) => `
+  ${id}:
+    summary: Price ${i}.
+    http: { method: ${i === 1 ? "PUT" : "GET"}, path: /prices${i} }
+    effects: { kind: ${i === 1 ? "mutating, idempotent: natural, destructive: false" : "read"} }
+    input: { type: object, properties: { price: { $ref: "#/types/Money" } } }
+    output: { $ref: "#/types/Money" }`).join("");
+
+describe("tests/contract.ts", () => {
+  it("stores each shared definition once and links the model's bundled schemas back on load", async () => {
+    const model = parseOk("pool", contractYaml({ types, operations }));
+    const dir = join(freshRoot("test-contract-pool"), "pkg");
+    const files = await generateInto(dir, model);
+    const text = files.get("tests/contract.ts")!;
+    expect(text.split("An amount of money, stored once.").length - 1).toBe(1);
+    expect(text.split("A definition named like an Object.prototype member.").length - 1).toBe(1);
+
+    const { CONTRACT_SPEC } = (await import(pathToFileURL(join(dir, "tests", "contract.ts")).href)) as typeof import("../../generated-examples/releases/tests/contract.js");
+    const linked = CONTRACT_SPEC.operations;
+    expect(linked.map((o) => o.id)).toEqual(model.operations.map((o) => o.names.id));
+    for (const [i, op] of model.operations.entries()) {
+      // Equal to the model's schemas, as JSON (the harness's $defs has a null prototype).
+      expect(JSON.parse(JSON.stringify(linked[i]!.input))).toEqual(op.input.schema);
+      expect(JSON.parse(JSON.stringify(linked[i]!.output))).toEqual(op.output.schema);
+    }
+    const defsOf = (s: unknown) => (s as { $defs: Record<string, unknown> }).$defs;
+    // One object per definition, shared by every schema that reaches it.
+    expect(defsOf(linked[0]!.output).Money).toBe(defsOf(linked[2]!.input).Money);
+    expect(Object.hasOwn(defsOf(linked[0]!.output), "constructor")).toBe(true);
+    expect(defsOf(linked[0]!.output)["constructor"]).toEqual({ type: "string", description: "A definition named like an Object.prototype member.", enum: ["EUR", "USD"] });
+  });
+});
