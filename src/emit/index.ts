@@ -9,6 +9,7 @@ import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperationData, emitOperations } from "./sdk/operations.js";
 import { emitTypes } from "./sdk/types.js";
+import { DefPool } from "./shared/def-pool.js";
 import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
 import { emitSchemaData } from "./sdk/schemas.js";
 import { escapeInvisible, generatedHeader } from "./shared/literals.js";
@@ -81,10 +82,14 @@ export * from "./runtime/index.js";
  * `sdk/contract.json`: the contract data the MCP server and the CLI read at start (tool descriptors
  * without their validators, toolsets, command descriptions), once per package. JSON rather than
  * TypeScript literals, so that tsc infers no types over it; indented, with invisible characters
- * escaped as in every generated file.
+ * escaped as in every generated file. Schemas name their `$defs` entries by index in `schemaDefs`
+ * (shared/def-pool.ts); runtime/data.ts links them back.
  */
 function emitContractData(model: ContractModel): string {
-  const data = { tools: toolSpecs(model).map(({ spec }) => spec), toolsets: toolsetSpecs(model), commands: commandSpecs(model) };
+  // Tools repeat the shared types their schemas reach: each `$defs` entry is stored once, in `schemaDefs`.
+  const pool = new DefPool();
+  const tools = toolSpecs(model).map(({ spec }) => ({ ...spec, inputSchema: pool.pooled(spec.inputSchema), outputSchema: pool.pooled(spec.outputSchema) }));
+  const data = { tools, toolsets: toolsetSpecs(model), commands: commandSpecs(model), schemaDefs: pool.entries() };
   return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
 }
 

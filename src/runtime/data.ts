@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { OperationSpec, Validator } from "./client.js";
+import { linkSchemaDefs } from "./schema-defs.js";
 import { type SchemaData, validatorTable } from "./validation.js";
 
 /**
@@ -20,10 +21,22 @@ let data: Readonly<Record<string, unknown>> | undefined;
 
 /** One section of the contract data; the generated module that reads it gives it its type. */
 export function contractData(section: "tools" | "toolsets" | "commands"): unknown {
-  data ??= JSON.parse(readFileSync(DATA_FILE, "utf8")) as Readonly<Record<string, unknown>>;
+  data ??= linkToolSchemas(JSON.parse(readFileSync(DATA_FILE, "utf8")) as Record<string, unknown>);
   const value = Object.hasOwn(data, section) ? data[section] : undefined;
   if (value === undefined) throw new Error(`${DATA_FILE.pathname} has no "${section}" section: regenerate the package.`);
   return value;
+}
+
+/** The tools' schemas with their `$defs` entries put back from `schemaDefs` (each stored once). */
+function linkToolSchemas(raw: Record<string, unknown>): Record<string, unknown> {
+  const defs = Array.isArray(raw.schemaDefs) ? (raw.schemaDefs as unknown[]) : [];
+  if (!Array.isArray(raw.tools)) return raw;
+  const tools = (raw.tools as Array<Record<string, unknown>>).map((tool) => ({
+    ...tool,
+    inputSchema: linkSchemaDefs(tool.inputSchema, defs, DATA_FILE.pathname),
+    outputSchema: linkSchemaDefs(tool.outputSchema, defs, DATA_FILE.pathname),
+  }));
+  return { ...raw, tools };
 }
 
 const VALIDATOR_SLOTS = ["validateInput", "validateOutput", "validatePreview"] as const;

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { toolSpecs } from "../../src/emit/mcp/tools.js";
 import { contractYaml, freshRoot, generateInto, parseOk } from "../hostile/harness.js";
 
 const types = `
@@ -25,11 +26,11 @@ const operations = ["get_price", "set_price", "list_prices"].map((id, i) => `
     summary: Price ${i}.
     http: { method: ${i === 1 ? "PUT" : "GET"}, path: /prices${i} }
     effects: { kind: ${i === 1 ? "mutating, idempotent: natural, destructive: false" : "read"} }
-    input: { type: object, properties: { price: { $ref: "#/types/Money" } } }
+    input: { type: object, properties: { price: { $ref: "#/types/Money" }, previous: { $ref: "#/types/Money" } } }
     output: { $ref: "#/types/Money" }`).join("");
 
-describe("tests/contract.ts", () => {
-  it("stores each shared definition once and links the model's bundled schemas back on load", async () => {
+describe("files that store each $defs entry once", () => {
+  it("tests/contract.ts: stores each shared definition once and links the model's bundled schemas back on load", async () => {
     const model = parseOk("pool", contractYaml({ types, operations }));
     const dir = join(freshRoot("test-contract-pool"), "pkg");
     const files = await generateInto(dir, model);
@@ -50,5 +51,23 @@ describe("tests/contract.ts", () => {
     expect(defsOf(linked[0]!.output).Money).toBe(defsOf(linked[2]!.input).Money);
     expect(Object.hasOwn(defsOf(linked[0]!.output), "constructor")).toBe(true);
     expect(defsOf(linked[0]!.output)["constructor"]).toEqual({ type: "string", description: "A definition named like an Object.prototype member.", enum: ["EUR", "USD"] });
+  });
+
+  it("sdk/contract.json: the MCP server's tools carry the same schemas as the catalogue the model defines", async () => {
+    const model = parseOk("pool", contractYaml({ types, operations }));
+    const dir = join(freshRoot("contract-json-pool"), "pkg");
+    const files = await generateInto(dir, model);
+    // Inputs reach Money twice, so the MCP compaction keeps it a definition (it inlines single uses).
+    const raw = JSON.parse(files.get("sdk/contract.json")!) as { schemaDefs: unknown[]; tools: Array<{ inputSchema: { $defs?: Record<string, unknown> } }> };
+    expect(raw.schemaDefs.filter((d) => JSON.stringify(d).includes("An amount of money, stored once."))).toHaveLength(1);
+    for (const tool of raw.tools) expect(Object.values(tool.inputSchema.$defs ?? {}).every((v) => typeof v === "number")).toBe(true);
+    expect(raw.tools.filter((t) => t.inputSchema.$defs?.Money !== undefined)).toHaveLength(3);
+    const { TOOLS } = (await import(pathToFileURL(join(dir, "mcp", "tools.ts")).href)) as { TOOLS: ReadonlyArray<{ name: string; inputSchema: unknown; outputSchema: unknown }> };
+    const expected = toolSpecs(model).map(({ spec }) => spec);
+    expect(TOOLS.map((t) => t.name)).toEqual(expected.map((t) => t.name));
+    for (const [i, tool] of TOOLS.entries()) {
+      expect(JSON.parse(JSON.stringify(tool.inputSchema))).toEqual(expected[i]!.inputSchema);
+      expect(JSON.parse(JSON.stringify(tool.outputSchema))).toEqual(expected[i]!.outputSchema);
+    }
   });
 });

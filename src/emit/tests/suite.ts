@@ -4,8 +4,8 @@
  * (tests/runtime/, from src/tests-runtime), its vitest config, and a write-once fixture template the
  * implementer fills in. Pure functions of the model.
  */
-import type { ContractModel, JsonSchema, OperationModel } from "../../model/types.js";
-import { defineOwn, isSchemaObject } from "../../spec/schema-walk.js";
+import type { ContractModel, OperationModel } from "../../model/types.js";
+import { DefPool } from "../shared/def-pool.js";
 import { clientClassName } from "../sdk/client.js";
 import { generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
 
@@ -98,7 +98,7 @@ function errorCases(op: OperationModel): string[] {
  * `tests/contract.ts`: what the checks know of the contract (taxonomy in a Map: codes are never object
  * keys). The bundled schemas repeat each shared type in every operation that reaches it (16 MB on
  * GitHub), so every `$defs` entry is stored once in SCHEMA_DEFS and a schema's `$defs` name their
- * pool entries by index; `linkSchemaDefs` (tests/runtime/harness.ts) puts the objects back on load.
+ * pool entries by index; `linkContractDefs` (tests/runtime/harness.ts) puts the objects back on load.
  */
 export function emitTestContract(model: ContractModel): string {
   const auth = model.transport.auth;
@@ -108,7 +108,7 @@ export function emitTestContract(model: ContractModel): string {
     .join("\n");
   const operations = model.operations.map((op) => `  ${literalBlock(operationSpec(op, model.operations, pool), 2)},`).join("\n");
   const defs = pool.entries().map((def) => `  ${literalBlock(def, 2)},`).join("\n");
-  return `${generatedHeader(model.name, model.version)}import { type ContractSpec, type ErrorSpec, type OperationSpec, type Schema, linkSchemaDefs } from "./runtime/harness.js";
+  return `${generatedHeader(model.name, model.version)}import { type ContractSpec, type ErrorSpec, type OperationSpec, type Schema, linkContractDefs } from "./runtime/harness.js";
 
 /** Each \`$defs\` entry of the schemas below, once; the schemas name them by index. */
 const SCHEMA_DEFS: Schema[] = [
@@ -123,7 +123,7 @@ const OPERATIONS: OperationSpec[] = [
 ${operations}
 ];
 
-export const CONTRACT_SPEC: ContractSpec = linkSchemaDefs({
+export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   name: ${literal(model.name)},
   version: ${literal(model.version)},
   auth: { type: ${literal(auth.type)}, header: ${literal(auth.type === "apiKey" ? auth.header : null)} },
@@ -131,41 +131,6 @@ export const CONTRACT_SPEC: ContractSpec = linkSchemaDefs({
   operations: OPERATIONS,
 }, SCHEMA_DEFS);
 `;
-}
-
-/** The distinct `$defs` entries of the schemas, by their JSON text (the model shares one object per shared type). */
-class DefPool {
-  private readonly indexByText = new Map<string, number>();
-  private readonly defs: unknown[] = [];
-  private readonly textOf = new WeakMap<object, string>();
-
-  /** `schema` with each `$defs` entry replaced by its pool index. */
-  pooled(schema: JsonSchema | null): unknown {
-    if (!isSchemaObject(schema) || !isSchemaObject(schema.$defs)) return schema;
-    const indexes: Record<string, unknown> = {};
-    for (const [name, def] of Object.entries(schema.$defs)) defineOwn(indexes, name, this.indexOf(def));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(schema)) defineOwn(out, k, k === "$defs" ? indexes : v);
-    return out;
-  }
-
-  entries(): readonly unknown[] {
-    return this.defs;
-  }
-
-  private indexOf(def: unknown): number {
-    let text = typeof def === "object" && def !== null ? this.textOf.get(def) : undefined;
-    if (text === undefined) {
-      text = JSON.stringify(def);
-      if (typeof def === "object" && def !== null) this.textOf.set(def, text);
-    }
-    let index = this.indexByText.get(text);
-    if (index === undefined) {
-      index = this.defs.push(def) - 1;
-      this.indexByText.set(text, index);
-    }
-    return index;
-  }
 }
 
 function operationBlock(op: OperationModel): string {

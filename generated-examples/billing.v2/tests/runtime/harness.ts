@@ -8,6 +8,7 @@ import type { ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
+import { linkSchemaDefs } from "../../sdk/runtime/schema-defs.js";
 
 const addFormats = addFormatsModule.default;
 
@@ -106,31 +107,15 @@ export interface ContractSpec {
   readonly operations: readonly OperationSpec[];
 }
 
-/**
- * The contract with every schema's `$defs` made whole: tests/contract.ts stores each entry once in
- * `defs` and writes its index in its place. Objects are shared, never copied, so a shared type is
- * one object however many operations reach it.
- */
-export function linkSchemaDefs(contract: ContractSpec, defs: readonly Schema[]): ContractSpec {
-  const link = (schema: Schema | null): Schema | null => {
-    if (schema === null || typeof schema !== "object") return schema;
-    const indexes = schema.$defs;
-    if (indexes === null || typeof indexes !== "object" || Array.isArray(indexes)) return schema;
-    // Null prototype: a definition may be named like an Object.prototype member ("__proto__" included).
-    const $defs: Record<string, Schema> = Object.create(null) as Record<string, Schema>;
-    for (const [name, index] of Object.entries(indexes as Record<string, unknown>)) {
-      const def = typeof index === "number" ? defs[index] : undefined;
-      if (def === undefined) throw new Error(`tests/contract.ts: $defs entry ${JSON.stringify(name)} names no stored definition (${String(index)}); regenerate the suite`);
-      $defs[name] = def;
-    }
-    return { ...schema, $defs };
-  };
+/** The contract with every schema's `$defs` made whole (tests/contract.ts stores each entry once, in `defs`). */
+export function linkContractDefs(contract: ContractSpec, defs: readonly Schema[]): ContractSpec {
+  const link = <S extends Schema | null>(schema: S): S => linkSchemaDefs(schema, defs, "tests/contract.ts");
   const taxonomy = new Map<string, ErrorSpec>();
   for (const [code, spec] of contract.taxonomy) taxonomy.set(code, { ...spec, details: link(spec.details) });
   const operations = contract.operations.map((op) => ({
     ...op,
-    input: link(op.input)!,
-    output: link(op.output)!,
+    input: link(op.input),
+    output: link(op.output),
     preview: op.preview ? { ...op.preview, output: link(op.preview.output) } : null,
   }));
   return { ...contract, taxonomy, operations };
