@@ -1,5 +1,6 @@
 import type { ContractModel, JsonSchema } from "../../model/types.js";
 import { defineOwn, forEachSubschema, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
+import { defText } from "../shared/def-pool.js";
 import { escapeInvisible } from "../shared/literals.js";
 
 /** Export name of the validator of one schema slot of an operation. */
@@ -89,18 +90,6 @@ class SharedDefs {
     this.byKey.set(key, { id, schema: null });
     return id;
   }
-}
-
-/** JSON text of each def object: the model shares one object per shared type across operations, so each is serialised once. */
-const defTexts = new WeakMap<object, string>();
-function defText(def: unknown): string {
-  if (typeof def !== "object" || def === null) return JSON.stringify(def) ?? "null";
-  let text = defTexts.get(def);
-  if (text === undefined) {
-    text = JSON.stringify(def);
-    defTexts.set(def, text);
-  }
-  return text;
 }
 
 /** The def's name with the names and contents of every def it reaches, sorted: its identity. */

@@ -51,13 +51,6 @@ export function declarationCompiler(expected: number): DeclarationCompiler {
   };
 }
 
-/** All declarations in this thread, a chunk at a time (what one worker does with the same chunks). */
-export async function compileInProcess(entries: readonly Declaration[]): Promise<string> {
-  const compiler = inThread();
-  for (let i = 0; i * CHUNK < entries.length; i++) compiler.send(i, entries.slice(i * CHUNK, (i + 1) * CHUNK));
-  return (await compiler.finish(Math.ceil(entries.length / CHUNK))).join("\n");
-}
-
 /** One json-schema-to-typescript call over a chunk of declarations, trailing blank lines trimmed. */
 export async function compileChunk(entries: readonly Declaration[]): Promise<string> {
   const $defs: SchemaObject = {};

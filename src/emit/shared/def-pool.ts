@@ -9,7 +9,6 @@ import { defineOwn, isSchemaObject } from "../../spec/schema-walk.js";
 export class DefPool {
   private readonly indexByText = new Map<string, number>();
   private readonly defs: unknown[] = [];
-  private readonly textOf = new WeakMap<object, string>();
 
   /** `schema` with each `$defs` entry replaced by its pool index. */
   pooled(schema: unknown): unknown {
@@ -26,11 +25,7 @@ export class DefPool {
   }
 
   private indexOf(def: unknown): number {
-    let text = typeof def === "object" && def !== null ? this.textOf.get(def) : undefined;
-    if (text === undefined) {
-      text = JSON.stringify(def);
-      if (typeof def === "object" && def !== null) this.textOf.set(def, text);
-    }
+    const text = defText(def);
     let index = this.indexByText.get(text);
     if (index === undefined) {
       index = this.defs.push(def) - 1;
@@ -38,4 +33,16 @@ export class DefPool {
     }
     return index;
   }
+}
+
+/** JSON text of each def object: the model shares one object per shared type across operations, so each is serialised once. */
+const defTexts = new WeakMap<object, string>();
+export function defText(def: unknown): string {
+  if (typeof def !== "object" || def === null) return JSON.stringify(def) ?? "null";
+  let text = defTexts.get(def);
+  if (text === undefined) {
+    text = JSON.stringify(def);
+    defTexts.set(def, text);
+  }
+  return text;
 }
