@@ -182,6 +182,46 @@ export function mapSchema(schema: unknown, rewrite: (node: SchemaObject) => Sche
   return rewrite(out);
 }
 
+/**
+ * mapSchema without copies: a node whose subschemas all came back unchanged is passed to `revise`
+ * as it is, and a node `revise` returns unchanged is shared with the input. Data keywords are shared,
+ * never copied. For read-only schemas (the model's are frozen), where most nodes survive a rewrite.
+ */
+export function reviseSchema(schema: unknown, revise: (node: SchemaObject) => SchemaObject): unknown {
+  if (!isSchemaObject(schema)) return schema;
+  const keys = Object.keys(schema);
+  let out: SchemaObject | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const value = schema[key];
+    const kind = SUBSCHEMA_KIND.get(key);
+    let next: unknown = value;
+    if (kind === "single") next = reviseSchema(value, revise);
+    else if (kind === "list" && Array.isArray(value)) {
+      const list = value.map((s) => reviseSchema(s, revise));
+      if (list.some((s, j) => s !== value[j])) next = list;
+    } else if (kind === "map" && isSchemaObject(value)) {
+      let map: SchemaObject | undefined;
+      const names = Object.keys(value);
+      for (let j = 0; j < names.length; j++) {
+        const revised = reviseSchema(value[names[j]!], revise);
+        if (map === undefined && revised !== value[names[j]!]) {
+          map = {};
+          for (let k = 0; k < j; k++) defineOwn(map, names[k]!, value[names[k]!]);
+        }
+        if (map !== undefined) defineOwn(map, names[j]!, revised);
+      }
+      if (map !== undefined) next = map;
+    }
+    if (out === undefined && next !== value) {
+      out = {};
+      for (let k = 0; k < i; k++) defineOwn(out, keys[k]!, schema[keys[k]!]);
+    }
+    if (out !== undefined) defineOwn(out, key, next);
+  }
+  return revise(out ?? schema);
+}
+
 /** Assign an own property even when the key is "__proto__". */
 export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   // Plain assignment keeps objects fast; only "__proto__" needs defineProperty to stay an own property.

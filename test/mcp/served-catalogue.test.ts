@@ -7,7 +7,7 @@ import addFormatsM from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { catalogTokens, countTokens, countTokensCl100k } from "../../src/budget/catalog.js";
 import { servedCatalogue, servedCost } from "../../src/budget/served.js";
-import { inlineDefinitions, mergedChoice, withoutServedAnnotations } from "../../src/emit/mcp/compact.js";
+import { DefinitionInliner, inlineDefinitions, mergedChoice, withoutServedAnnotations } from "../../src/emit/mcp/compact.js";
 import { servedOutputSchema, servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
 import { summaryText } from "../../src/mcp-runtime/server.js";
 import type { ContractModel } from "../../src/model/types.js";
@@ -200,6 +200,23 @@ describe("inlineDefinitions leaves alone what it cannot prove equivalent", () =>
     for (let i = 0; i < 40; i++) defs[`D${i}`] = { type: "object", properties: { x: { type: "object", properties: { y: i === 39 ? { type: "string" } : { $ref: `#/$defs/D${i + 1}` } } } } };
     const s = { type: "object", properties: { root: { $ref: "#/$defs/D0" } }, $defs: defs };
     expect(inlineDefinitions(s)).toBe(s);
+  });
+
+  it("one inliner across tools decides per tool: a shared definition is in place where used once, a reference where used often", () => {
+    // The same objects reach both tools (as the model's bundled types do); B is large, A refers to it.
+    const B = { type: "object", properties: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field_${i}`, { type: "string", description: `Field ${i} of B.` }])) };
+    const A = { type: "object", properties: { b: { $ref: "#/$defs/B" }, n: { type: "integer" } } };
+    const defs = { A, B };
+    const once = { type: "object", properties: { a: { $ref: "#/$defs/A" } }, $defs: defs };
+    const often = { type: "object", properties: { a: { $ref: "#/$defs/A" }, b1: { $ref: "#/$defs/B" }, b2: { $ref: "#/$defs/B" }, b3: { $ref: "#/$defs/B" } }, $defs: defs };
+    const expected = [once, often, once].map((s) => JSON.stringify(inlineDefinitions(s)));
+    // B is written in place for `once` (inside A) and kept as a reference for `often`: A's final form differs.
+    expect(expected[0]).not.toContain("$defs");
+    expect(JSON.parse(expected[1]!).$defs).toHaveProperty("B");
+    const shared = new DefinitionInliner();
+    expect([once, often, once].map((s) => JSON.stringify(shared.inline(s)))).toEqual(expected);
+    const reversed = new DefinitionInliner();
+    expect([often, once, often].map((s) => JSON.stringify(reversed.inline(s)))).toEqual([expected[1], expected[0], expected[1]]);
   });
 
   it("mergedChoice refuses definitions that disagree (the caller scopes each branch under its own $id)", () => {

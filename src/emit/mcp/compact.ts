@@ -6,7 +6,7 @@
  * below the root with its own `$id`, anchors or definitions, a recursive type) is left as written.
  */
 import { MAX_SCHEMA_DEPTH } from "../../spec/load.js";
-import { type SchemaObject, defineOwn, findDeepSchema, forEachSubschema, isSchemaObject, mapSchema, walkSchema } from "../../spec/schema-walk.js";
+import { type SchemaObject, defineOwn, forEachSubschema, isSchemaObject, reviseSchema, SUBSCHEMA_KIND } from "../../spec/schema-walk.js";
 import { escapePointerSegment } from "../../spec/source.js";
 
 type JsonObject = { readonly [key: string]: unknown };
@@ -17,34 +17,34 @@ const SCOPE_KEYWORDS = ["$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$def
 
 const refOf = (name: string) => `${DEFS}${escapePointerSegment(name)}`;
 
-/**
- * The definitions of a schema root by their reference string, or null when some reference is not one
- * of them or some subschema below the root opens a scope of its own (then `#/$defs/…` may mean another
- * document there).
- */
-function definitionRefs(schema: SchemaObject): Map<string, string> | null {
-  const defs = isSchemaObject(schema.$defs) ? schema.$defs : {};
-  const byRef = new Map(Object.keys(defs).map((name) => [refOf(name), name]));
-  let foreign = false;
-  // No pointers needed (these walks run over every tool's schemas): the root is told by identity.
-  forEachSubschema(schema, (node) => {
-    if (typeof node.$ref === "string" && !byRef.has(node.$ref)) foreign = true;
-    if (typeof node.$dynamicRef === "string" || (node !== schema && SCOPE_KEYWORDS.some((k) => k in node))) foreign = true;
-  });
-  return foreign ? null : byRef;
+/** What compaction needs of one definition, found in one walk: every tool that reaches a shared type shares its object. */
+interface DefinitionFacts {
+  /** The nodes holding a `$ref`, by reference string (in walk order). */
+  readonly sites: ReadonlyMap<string, readonly SchemaObject[]>;
+  /** Some node, the definition's own included, opens a scope of its own or holds a `$dynamicRef`. */
+  readonly scoped: boolean;
 }
 
-/** Schema nodes that hold a `$ref`, per definition name. */
-function referenceSites(schema: SchemaObject, byRef: Map<string, string>): Map<string, SchemaObject[]> {
+/** Sites and scope of a subtree; `root` (a schema root) may hold scope keywords itself. */
+function factsOf(schema: unknown, root?: SchemaObject): DefinitionFacts {
   const sites = new Map<string, SchemaObject[]>();
+  let scoped = false;
   forEachSubschema(schema, (node) => {
-    const name = typeof node.$ref === "string" ? byRef.get(node.$ref) : undefined;
-    if (name === undefined) return;
-    const list = sites.get(name);
-    if (list) list.push(node);
-    else sites.set(name, [node]);
+    if (typeof node.$ref === "string") {
+      const list = sites.get(node.$ref);
+      if (list) list.push(node);
+      else sites.set(node.$ref, [node]);
+    }
+    if (typeof node.$dynamicRef === "string" || (node !== root && SCOPE_KEYWORDS.some((k) => k in node))) scoped = true;
   });
-  return sites;
+  return { sites, scoped };
+}
+
+/** Whether every reference of a schema root is to one of its definitions, and no node below the root opens a scope. */
+function selfContained(schema: SchemaObject): boolean {
+  const refs = new Set(Object.keys(isSchemaObject(schema.$defs) ? schema.$defs : {}).map(refOf));
+  const facts = factsOf(schema, schema);
+  return !facts.scoped && [...facts.sites.keys()].every((ref) => refs.has(ref));
 }
 
 /** A `$ref` site that the definition can replace: the reference alone, or beside the same `type` the definition declares. */
@@ -55,16 +55,7 @@ function replaceable(site: SchemaObject, def: SchemaObject): boolean {
 }
 
 /** Definitions reachable from themselves (recursive types stay references). */
-function recursiveDefinitions(defs: SchemaObject, byRef: Map<string, string>): Set<string> {
-  const edges = new Map<string, Set<string>>();
-  for (const [name, def] of Object.entries(defs)) {
-    const out = new Set<string>();
-    forEachSubschema(def, (node) => {
-      const target = typeof node.$ref === "string" ? byRef.get(node.$ref) : undefined;
-      if (target !== undefined) out.add(target);
-    });
-    edges.set(name, out);
-  }
+function recursiveDefinitions(edges: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
   const recursive = new Set<string>();
   for (const start of edges.keys()) {
     const seen = new Set<string>();
@@ -84,59 +75,159 @@ function recursiveDefinitions(defs: SchemaObject, byRef: Map<string, string>): S
 }
 
 /**
- * Write local definitions in place where that costs fewer characters than referring to them (always for
- * a definition used once), and drop the definitions nothing refers to any more. Equivalent by
- * construction; null-safe: returns the schema unchanged when it cannot show equivalence.
+ * Writes local definitions in place where that costs fewer characters than referring to them (always
+ * for a definition used once), and drops the definitions nothing refers to any more. Equivalent by
+ * construction; returns a schema unchanged when it cannot show equivalence.
+ *
+ * One inliner serves every tool of a contract. A shared type reaches hundreds of tools as the same
+ * (read-only) object, so what is learnt of a definition object is kept: its reference sites, its
+ * height, and its final form for each way the definitions it refers to were decided. Results share
+ * unchanged nodes with their input.
  */
-export function inlineDefinitions(schema: JsonObject): JsonObject {
-  const root = schema as SchemaObject;
-  if (!isSchemaObject(root.$defs)) return schema;
-  const defs = root.$defs;
-  const byRef = definitionRefs(root);
-  if (!byRef) return schema;
-  const sites = referenceSites(root, byRef);
-  const recursive = recursiveDefinitions(defs, byRef);
-  const candidates = new Set(
-    Object.entries(defs)
-      .filter(([name, def]) => isSchemaObject(def) && !recursive.has(name) && (sites.get(name) ?? []).every((site) => replaceable(site, def)))
-      .map(([name]) => name),
-  );
-  // Definitions in their final form (their own references resolved first), memoised: the graph is acyclic here.
-  const done = new Map<string, SchemaObject>();
-  const inlined = new Set<string>();
-  const finalDef = (name: string): SchemaObject => {
-    const cached = done.get(name);
-    if (cached) return cached;
-    const result = mapSchema(defs[name], substitute) as SchemaObject;
-    done.set(name, result);
+export class DefinitionInliner {
+  private readonly facts = new WeakMap<object, DefinitionFacts>();
+  /** Final forms of a definition object, by signature (see inline). */
+  private readonly finals = new WeakMap<object, Map<string, unknown>>();
+  private readonly ids = new WeakMap<object, number>();
+  private readonly lengths = new WeakMap<object, number>();
+  private readonly heights = new WeakMap<object, number>();
+  private readonly signatureIds = new Map<string, number>();
+  private nextId = 0;
+
+  inline(schema: JsonObject): JsonObject {
+    const root = schema as SchemaObject;
+    if (!isSchemaObject(root.$defs)) return schema;
+    const defs = root.$defs;
+    const names = Object.keys(defs);
+    const byRef = new Map(names.map((name) => [refOf(name), name]));
+    const { $defs: _defs, ...body } = root;
+    // Every reference must be to one of the root's definitions, and no node below the root may open
+    // a scope (then `#/$defs/…` could mean another document there).
+    const parts = [factsOf(body, body), ...names.map((name) => this.factsOf(defs[name]))];
+    if (parts.some((f) => f.scoped || [...f.sites.keys()].some((ref) => !byRef.has(ref)))) return schema;
+    const sites = new Map<string, SchemaObject[]>();
+    for (const part of parts) {
+      for (const [ref, nodes] of part.sites) {
+        const name = byRef.get(ref)!;
+        // The root as a site keeps its `$defs`: a reference beside definitions is not replaceable.
+        const list = nodes.map((node) => (node === body ? root : node));
+        sites.set(name, [...(sites.get(name) ?? []), ...list]);
+      }
+    }
+    const edges = new Map(names.map((name) => [name, new Set([...this.factsOf(defs[name]).sites.keys()].map((ref) => byRef.get(ref)!))]));
+    const recursive = recursiveDefinitions(edges);
+    const candidates = new Set(
+      names.filter((name) => {
+        const def = defs[name];
+        return isSchemaObject(def) && !recursive.has(name) && (sites.get(name) ?? []).every((site) => replaceable(site, def));
+      }),
+    );
+
+    const decisions = new Map<string, boolean>();
+    const signatures = new Map<string, number>();
+    const inline = (name: string): boolean => {
+      let decided = decisions.get(name);
+      if (decided === undefined) decisions.set(name, (decided = candidates.has(name) && this.worthInlining(name, sites.get(name)?.length ?? 0, finalDef(name))));
+      return decided;
+    };
+    // A definition's final form depends on its own object and, for each definition it refers to, on
+    // whether that one is written in place and (then) its final form: the signature says exactly that.
+    const signature = (name: string): number => {
+      let id = signatures.get(name);
+      if (id !== undefined) return id;
+      const def = defs[name];
+      let text = isSchemaObject(def) ? String(this.idOf(def)) : JSON.stringify(def) ?? "";
+      for (const ref of isSchemaObject(def) ? this.factsOf(def).sites.keys() : []) {
+        const target = byRef.get(ref)!;
+        if (inline(target)) text += `|${ref}=${signature(target)}`;
+      }
+      id = this.signatureIds.get(text);
+      if (id === undefined) this.signatureIds.set(text, (id = this.signatureIds.size));
+      signatures.set(name, id);
+      return id;
+    };
+    const substitute = (node: SchemaObject): SchemaObject => {
+      const name = typeof node.$ref === "string" ? byRef.get(node.$ref) : undefined;
+      return name === undefined || !inline(name) ? node : (finalDef(name) as SchemaObject);
+    };
+    const finalDef = (name: string): unknown => {
+      const def = defs[name];
+      if (!isSchemaObject(def)) return def;
+      let forms = this.finals.get(def);
+      if (forms === undefined) this.finals.set(def, (forms = new Map()));
+      const key = String(signature(name));
+      if (!forms.has(key)) forms.set(key, reviseSchema(def, substitute));
+      return forms.get(key);
+    };
+
+    const out = reviseSchema(body, substitute) as SchemaObject;
+    const remaining: SchemaObject = {};
+    for (const name of names) if (!inline(name)) defineOwn(remaining, name, finalDef(name));
+    // A copy: `out` may be a shared final form (a root that is only a reference).
+    const result: SchemaObject = { ...out };
+    if (Object.keys(remaining).length > 0) defineOwn(result, "$defs", remaining);
+    // Moving definitions in place can nest deeper than any input schema may: then keep the references.
+    if (this.height(result, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) return schema;
     return result;
-  };
-  const decide = (name: string): boolean => {
-    if (!candidates.has(name)) return false;
-    const uses = (sites.get(name) ?? []).length;
-    const size = JSON.stringify(finalDef(name)).length;
-    const kept = uses * JSON.stringify({ $ref: refOf(name) }).length + JSON.stringify({ [name]: finalDef(name) }).length - 1;
-    return uses * size <= kept;
-  };
-  const decisions = new Map<string, boolean>();
-  const inline = (name: string): boolean => {
-    if (!decisions.has(name)) decisions.set(name, decide(name));
-    return decisions.get(name)!;
-  };
-  function substitute(node: SchemaObject): SchemaObject {
-    const name = typeof node.$ref === "string" ? byRef!.get(node.$ref) : undefined;
-    if (name === undefined || !inline(name)) return node;
-    inlined.add(name);
-    return finalDef(name);
   }
-  const { $defs: _defs, ...body } = root;
-  const out = mapSchema(body, substitute) as SchemaObject;
-  const remaining: SchemaObject = {};
-  for (const name of Object.keys(defs)) if (!inline(name)) defineOwn(remaining, name, finalDef(name));
-  if (Object.keys(remaining).length > 0) defineOwn(out, "$defs", remaining);
-  // Moving definitions in place can nest deeper than any input schema may: then keep the references.
-  if (findDeepSchema(out, "", MAX_SCHEMA_DEPTH) !== undefined) return schema;
-  return out;
+
+  /** Whether writing a definition at each of its `uses` costs no more than one `$defs` entry and `uses` references. */
+  private worthInlining(name: string, uses: number, final: unknown): boolean {
+    const size = this.jsonLength(final);
+    const kept = uses * JSON.stringify({ $ref: refOf(name) }).length + JSON.stringify({ [name]: 0 }).length - 1 + size;
+    return uses * size <= kept;
+  }
+
+  private factsOf(def: unknown): DefinitionFacts {
+    if (!isSchemaObject(def)) return factsOf(def);
+    let facts = this.facts.get(def);
+    if (facts === undefined) this.facts.set(def, (facts = factsOf(def)));
+    return facts;
+  }
+
+  private idOf(node: object): number {
+    let id = this.ids.get(node);
+    if (id === undefined) this.ids.set(node, (id = this.nextId++));
+    return id;
+  }
+
+  private jsonLength(value: unknown): number {
+    if (!isSchemaObject(value)) return (JSON.stringify(value) ?? "").length;
+    let length = this.lengths.get(value);
+    if (length === undefined) this.lengths.set(value, (length = JSON.stringify(value).length));
+    return length;
+  }
+
+  /**
+   * Levels of subschemas in a schema, itself included (findDeepSchema's count), or some number above
+   * `budget` as soon as it is known to exceed it. Exact heights are kept per node: inlined definitions
+   * are shared, so each is measured once.
+   */
+  private height(node: unknown, budget: number): number {
+    if (!isSchemaObject(node)) return 0;
+    const known = this.heights.get(node);
+    if (known !== undefined) return known;
+    if (budget <= 0) return 1;
+    let max = 0;
+    for (const key of Object.keys(node)) {
+      const kind = SUBSCHEMA_KIND.get(key);
+      if (kind === undefined) continue;
+      const value = node[key];
+      const children = kind === "single" ? [value] : kind === "list" ? (Array.isArray(value) ? value : []) : isSchemaObject(value) ? Object.values(value) : [];
+      for (const child of children) {
+        const h = this.height(child, budget - 1);
+        if (h > budget - 1) return h + 1;
+        if (h > max) max = h;
+      }
+    }
+    this.heights.set(node, max + 1);
+    return max + 1;
+  }
+}
+
+/** DefinitionInliner.inline for one schema. */
+export function inlineDefinitions(schema: JsonObject): JsonObject {
+  return new DefinitionInliner().inline(schema);
 }
 
 /** Annotation keywords a schema can lose without changing what it accepts. */
@@ -147,7 +238,7 @@ const ANNOTATIONS = ["description", "title"];
  * or input schema): a reader sees each sentence once, and validation is unchanged.
  */
 export function withoutServedAnnotations(schema: JsonObject, served: ReadonlySet<string>): JsonObject {
-  return mapSchema(schema, (node) => {
+  return reviseSchema(schema, (node) => {
     if (!ANNOTATIONS.some((k) => typeof node[k] === "string" && served.has(node[k] as string))) return node;
     const out: SchemaObject = {};
     for (const [k, v] of Object.entries(node)) if (!(ANNOTATIONS.includes(k) && typeof v === "string" && served.has(v))) defineOwn(out, k, v);
@@ -158,7 +249,7 @@ export function withoutServedAnnotations(schema: JsonObject, served: ReadonlySet
 /** The annotation texts a schema serves, and those of the tool description's paragraphs. */
 export function servedTexts(description: string, schema: JsonObject): Set<string> {
   const texts = new Set<string>(description.split("\n\n"));
-  walkSchema(schema, "", (node) => {
+  forEachSubschema(schema, (node) => {
     for (const k of ANNOTATIONS) if (typeof node[k] === "string") texts.add(node[k] as string);
   });
   return texts;
@@ -171,7 +262,7 @@ export function servedTexts(description: string, schema: JsonObject): Set<string
 export function mergedChoice(a: JsonObject, b: JsonObject): JsonObject | null {
   const branches = [a as SchemaObject, b as SchemaObject];
   // Below the new root, a branch's own `$id` or anchors would change what its references mean.
-  if (branches.some((s) => definitionRefs(s) === null || SCOPE_KEYWORDS.some((k) => k !== "$defs" && k in s))) return null;
+  if (branches.some((s) => !selfContained(s) || SCOPE_KEYWORDS.some((k) => k !== "$defs" && k in s))) return null;
   const merged: SchemaObject = {};
   for (const s of branches) {
     const defs = isSchemaObject(s.$defs) ? s.$defs : {};

@@ -8,7 +8,7 @@ import type { ContractModel, ErrorModel, JsonSchema, OperationModel, PaginationM
 import { mcpBearerEnv } from "../../model/naming.js";
 import { isSchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
-import { inlineDefinitions, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
+import { DefinitionInliner, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
 import { descriptorName } from "../sdk/operations.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { commentText, generatedHeader, literal, literalBlock, plainText } from "../shared/literals.js";
@@ -163,15 +163,16 @@ export function servedTools(model: ContractModel): ReadonlyArray<{ op: Operation
 }
 
 function computeServedTools(model: ContractModel): Array<{ op: OperationModel; tool: ServedTool }> {
+  const inliner = new DefinitionInliner();
   return model.operations
     .filter((op) => op.mcp.exposed)
     .map((op) => {
       // Served compactly: definitions in place where shorter; the output schema without the sentences
       // the description or the input schema already say (clients validate results exactly as before).
-      const input = inlineDefinitions(servedSchema(op.input.schema) ?? { type: "object" });
+      const input = inliner.inline(servedSchema(op.input.schema) ?? { type: "object" });
       const description = toolDescription(model, op);
       const rawOutput = servedOutputSchema(model, op);
-      const output = rawOutput ? inlineDefinitions(withoutServedAnnotations(rawOutput, servedTexts(description, input))) : null;
+      const output = rawOutput ? inliner.inline(withoutServedAnnotations(rawOutput, servedTexts(description, input))) : null;
       return {
         op,
         tool: {
