@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { type Diagnostic, diagnostic, withArticle } from "../diagnostics/diagnostic.js";
@@ -10,15 +12,34 @@ import { getAtPointer, joinPointer, type SourceFile } from "./source.js";
 /** The published JSON Schema of the contract format. */
 export const CONTRACT_SCHEMA_PATH = packagePath("schema", "contract.schema.json");
 
+/** The format's validator as ajv standalone code (scripts/contract-validator.mjs writes it). */
+export const CONTRACT_VALIDATOR_PATH = packagePath("schema", "contract.validator.cjs");
+
 let validator: ValidateFunction | undefined;
 
+/**
+ * The precompiled validator when it was made from the schema as it is (compiling takes about 0.25 s
+ * of every process); otherwise, as while the format is being edited, the schema compiled here.
+ */
 function contractValidator(): ValidateFunction {
   if (!validator) {
-    const schema = JSON.parse(readFileSync(CONTRACT_SCHEMA_PATH, "utf8")) as object;
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
-    validator = ajv.compile(schema);
+    const text = readFileSync(CONTRACT_SCHEMA_PATH, "utf8");
+    validator = precompiledValidator(createHash("sha256").update(text).digest("hex"));
+    if (!validator) {
+      const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+      validator = ajv.compile(JSON.parse(text) as object);
+    }
   }
   return validator;
+}
+
+function precompiledValidator(schemaSha256: string): ValidateFunction | undefined {
+  try {
+    const loaded = createRequire(import.meta.url)(CONTRACT_VALIDATOR_PATH) as ValidateFunction & { schemaSha256?: string };
+    return loaded.schemaSha256 === schemaSha256 ? loaded : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Check a document against the published format; every problem becomes a located diagnostic. */
