@@ -183,13 +183,23 @@ interface Manifest {
   readonly writeOnce: readonly string[];
 }
 
+/** Each output's file hashes, computed once: the manifest lists them and the writer compares them (tens of MB on a large contract). */
+const outputHashes = new WeakMap<GeneratedOutput, Map<string, string>>();
+function fileHash(output: GeneratedOutput, path: string, content: string): string {
+  let hashes = outputHashes.get(output);
+  if (hashes === undefined) outputHashes.set(output, (hashes = new Map()));
+  let hash = hashes.get(path);
+  if (hash === undefined) hashes.set(path, (hash = sha256(content)));
+  return hash;
+}
+
 /** The manifest text for an output: header fields, then every file's hash, then write-once paths. */
 export function renderManifest(output: GeneratedOutput): string {
   const writeOnce = [...(output.writeOnce ?? [])].filter((p) => output.files.has(p)).sort();
   const hashed = [...output.files].filter(([p]) => !output.writeOnce?.has(p));
   const manifest = {
     ...output.header,
-    files: Object.fromEntries(hashed.map(([path, content]) => [path, sha256(content)])),
+    files: Object.fromEntries(hashed.map(([path, content]) => [path, fileHash(output, path, content)])),
     ...(writeOnce.length > 0 ? { writeOnce } : {}),
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
@@ -429,7 +439,7 @@ export function writeTree(dir: string, output: GeneratedOutput, options: { force
       setAside(at.blocker.path);
     }
     if (output.writeOnce?.has(path) && at.kind !== "absent") continue;
-    const sha = sha256(content);
+    const sha = path === MANIFEST ? sha256(content) : fileHash(output, path, content);
     if (at.kind === "absent") {
       writes.push({ id: id++, path, backup: false, sha });
     } else if (at.kind === "file") {

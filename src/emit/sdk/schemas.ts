@@ -92,14 +92,36 @@ class SharedDefs {
   }
 }
 
+/** A closure key, with what it was made from: it holds for another schema's `$defs` that name the same objects. */
+interface ClosureMemo {
+  readonly name: string;
+  /** Every def reached (the def itself included), with the object each name held. */
+  readonly members: ReadonlyArray<readonly [string, unknown]>;
+  /** `#/$defs/…` names referred to that were not defs there (a def of that name would join the closure). */
+  readonly absent: readonly string[];
+  readonly key: string;
+}
+/** Per def object: operations share the objects of the types they reach, so a key is built once per type, not per operation. */
+const closureMemos = new WeakMap<object, ClosureMemo[]>();
+/** Memos kept per def object: a type is named alike in nearly every schema that reaches it. */
+const MEMOS_PER_DEF = 4;
+
 /** The def's name with the names and contents of every def it reaches, sorted: its identity. */
 function closureKey(name: string, defs: ReadonlyMap<string, unknown>): string {
+  const def = defs.get(name);
+  const memos = typeof def === "object" && def !== null ? closureMemos.get(def) : undefined;
+  for (const memo of memos ?? []) {
+    if (memo.name === name && memo.members.every(([n, o]) => defs.get(n) === o) && memo.absent.every((n) => !defs.has(n))) return memo.key;
+  }
   const seen = new Set<string>([name]);
+  const absent = new Set<string>();
   const queue = [name];
   while (queue.length > 0) {
     forEachRef(defs.get(queue.shift()!), (ref) => {
       const target = ref.startsWith(DEFS_REF) ? ref.slice(DEFS_REF.length) : null;
-      if (target !== null && defs.has(target) && !seen.has(target)) {
+      if (target === null) return;
+      if (!defs.has(target)) absent.add(target);
+      else if (!seen.has(target)) {
         seen.add(target);
         queue.push(target);
       }
@@ -107,7 +129,13 @@ function closureKey(name: string, defs: ReadonlyMap<string, unknown>): string {
   }
   // The text JSON.stringify([name, [[n, def], …]]) would give, from each def's text.
   const members = [...seen].sort().map((n) => `[${JSON.stringify(n)},${defText(defs.get(n))}]`);
-  return `[${JSON.stringify(name)},[${members.join(",")}]]`;
+  const key = `[${JSON.stringify(name)},[${members.join(",")}]]`;
+  if (typeof def === "object" && def !== null) {
+    const list = memos ?? [];
+    if (list.length < MEMOS_PER_DEF) list.push({ name, members: [...seen].map((n) => [n, defs.get(n)] as const), absent: [...absent], key });
+    if (!memos) closureMemos.set(def, list);
+  }
+  return key;
 }
 
 function rewriteRefs(schema: unknown, ids: ReadonlyMap<string, string>): unknown {
