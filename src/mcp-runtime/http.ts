@@ -16,7 +16,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { McpService } from "./server.js";
+import { type McpService, serverMembers } from "./server.js";
 
 export interface HttpOptions {
   /** Address to bind; default 127.0.0.1 (loopback only). */
@@ -98,7 +98,7 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
     if (path !== MCP_PATH) return refuse(res, 404, `Not found: MCP is served at ${MCP_PATH}.`);
     if (req.method !== "POST") return refuse(res, 405, "Method not allowed: this server is stateless; POST JSON-RPC messages.", { allow: "POST" });
 
-    const server = service.newServer();
+    const server = serverMembers(service.newServer());
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

@@ -51,11 +51,16 @@ export function operationTable(): (id: string) => OperationSpec {
   const table = new Map(Object.entries(JSON.parse(readFileSync(OPERATIONS_FILE, "utf8")) as Record<string, Record<string, unknown>>));
   const validator = validatorTable(() => JSON.parse(readFileSync(SCHEMAS_FILE, "utf8")) as SchemaData, SCHEMAS_FILE.pathname);
   const resolve = (name: unknown): Validator | null => (name === null ? null : validator(String(name)));
+  // One spec object per operation, however often it is asked for (the SDK's exports and the MCP tools share them).
+  const specs = new Map<string, OperationSpec>();
   return (id) => {
+    const known = specs.get(id);
+    if (known !== undefined) return known;
     const record = table.get(id);
     if (record === undefined) throw new Error(`${OPERATIONS_FILE.pathname} has no operation "${id}": regenerate the package.`);
     const spec: Record<string, unknown> = { id, ...record };
     for (const slot of VALIDATOR_SLOTS) spec[slot] = resolve(record[slot]);
+    specs.set(id, spec as unknown as OperationSpec);
     return spec as unknown as OperationSpec;
   };
 }

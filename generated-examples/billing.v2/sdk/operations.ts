@@ -12,3 +12,6 @@ export const listCustomers: OperationSpec = operation("list_customers");
 export const updateCustomer: OperationSpec = operation("update_customer");
 export const getInvoice: OperationSpec = operation("get_invoice");
 export const refundInvoice: OperationSpec = operation("refund_invoice");
+
+/** Any operation's descriptor by operation id: the same objects as the exports above. */
+export const operationSpec: (id: string) => OperationSpec = operation;

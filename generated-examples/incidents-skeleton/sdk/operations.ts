@@ -10,3 +10,6 @@ export const listIncidents: OperationSpec = operation("list_incidents");
 export const countIncidents: OperationSpec = operation("count_incidents");
 export const getIncident: OperationSpec = operation("get_incident");
 export const assignIncident: OperationSpec = operation("assign_incident");
+
+/** Any operation's descriptor by operation id: the same objects as the exports above. */
+export const operationSpec: (id: string) => OperationSpec = operation;

@@ -9,3 +9,6 @@ const operation = operationTable();
 export const listReleases: OperationSpec = operation("list_releases");
 export const countStableReleases: OperationSpec = operation("count_stable_releases");
 export const getRelease: OperationSpec = operation("get_release");
+
+/** Any operation's descriptor by operation id: the same objects as the exports above. */
+export const operationSpec: (id: string) => OperationSpec = operation;

@@ -9,7 +9,6 @@ import { mcpBearerEnv } from "../../model/naming.js";
 import { isSchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
 import { DefinitionInliner, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
-import { descriptorName } from "../sdk/operations.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { commentText, generatedHeader, literal, literalBlock, plainText } from "../shared/literals.js";
 
@@ -226,21 +225,17 @@ export function toolsetSpecs(model: ContractModel): ToolsetSpec[] {
  * its input validator, which is code.
  */
 export function emitTools(model: ContractModel): string {
-  const validators = toolSpecs(model).map(({ op }) => `  [${literal(op.names.id)}, ops.${descriptorName(op)}.validateInput],`);
   return `${generatedHeader(model.name, model.version)}import { contractData } from "../sdk/runtime/data.js";
-import type { Validator } from "../sdk/runtime/client.js";
-import * as ops from "../sdk/operations.js";
+import { operationSpec } from "../sdk/operations.js";
 import type { ToolSpec, ToolsetSpec } from "./runtime/server.js";
 
-/** The input validator of each exposed operation, by operation id: the SDK's validators. */
-const VALIDATORS = new Map<string, Validator>([
-${validators.join("\n")}
-]);
-
-/** One tool per exposed operation of the contract (the data: \`tools\` in sdk/contract.json). */
+/**
+ * One tool per exposed operation of the contract (the data: \`tools\` in sdk/contract.json), each
+ * validating its input with its operation's validator in the SDK.
+ */
 export const TOOLS: readonly ToolSpec[] = (contractData("tools") as ReadonlyArray<Omit<ToolSpec, "validateInput">>).map((tool) => ({
   ...tool,
-  validateInput: VALIDATORS.get(tool.operation)!,
+  validateInput: operationSpec(tool.operation).validateInput,
 }));
 
 /** The contract's toolsets (what \`--toolsets\` accepts; the data: \`toolsets\` in sdk/contract.json). */

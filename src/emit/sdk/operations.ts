@@ -57,6 +57,9 @@ export function emitOperations(model: ContractModel): string {
     "",
     blocks.join("\n"),
     "",
+    "/** Any operation's descriptor by operation id: the same objects as the exports above. */",
+    "export const operationSpec: (id: string) => OperationSpec = operation;",
+    "",
   ].join("\n");
 }
 

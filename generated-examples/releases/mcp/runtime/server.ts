@@ -7,6 +7,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { inputRejected, type Validator } from "../../sdk/runtime/client.js";
 import { ContractError } from "../../sdk/runtime/errors.js";
@@ -298,6 +299,23 @@ export interface McpService {
   close(): void;
 }
 
+/**
+ * The members of the SDK's `Server` this runtime uses, typed plainly. The SDK types them through its
+ * zod schemas: checking the calls below against those cost about 0.5 s of `tsc` in every generated
+ * package. The handlers state their own result types instead.
+ */
+interface ServerMembers {
+  setRequestHandler(schema: unknown, handler: (request: { params: { name: string; arguments?: Record<string, unknown> } }) => Promise<{ tools: unknown[] } | CallToolResult>): void;
+  onclose?: () => void;
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `server` as the members this runtime uses (the same object). */
+export function serverMembers(server: Server): ServerMembers {
+  return server as unknown as ServerMembers;
+}
+
 export function createMcpService(def: McpDefinition, options: ServeOptions = {}): McpService {
   let client: McpClient | undefined;
   const sdk = () => (client ??= def.createClient());
@@ -307,8 +325,8 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
   return {
     newServer() {
       const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {} }, instructions });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...catalogue.listed] }));
-      server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      serverMembers(server).setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...catalogue.listed] }));
+      serverMembers(server).setRequestHandler(CallToolRequestSchema, async (request) => {
         const run = catalogue.lookup(request.params.name);
         // An unknown or filtered-out tool is a protocol error (the request itself is wrong), not a tool failure.
         if (!run) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name).slice(0, 200)}${unknown}`);
@@ -327,13 +345,13 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
 export function createMcpServer(def: McpDefinition, options: ServeOptions = {}): Server {
   const service = createMcpService(def, options);
   const server = service.newServer();
-  server.onclose = () => service.close();
+  serverMembers(server).onclose = () => service.close();
   return server;
 }
 
 /** Serve over stdio: JSON-RPC on stdin/stdout; nothing else is written to stdout. */
 export async function runStdio(def: McpDefinition, options: ServeOptions = {}): Promise<Server> {
   const server = createMcpServer(def, options);
-  await server.connect(new StdioServerTransport());
+  await serverMembers(server).connect(new StdioServerTransport());
   return server;
 }
