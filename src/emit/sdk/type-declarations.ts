@@ -1,8 +1,17 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { compile } from "json-schema-to-typescript";
-import { TYPES_ROOT } from "../../model/naming.js";
+import { OBJECT_MEMBERS, TYPES_ROOT } from "../../model/naming.js";
 import { defineOwn, type SchemaObject } from "../../spec/schema-walk.js";
+
+/**
+ * json-schema-to-typescript walks every object of a schema calling its methods (`hasOwnProperty`),
+ * and "__proto__" cannot be walked at all: a key named like an Object.prototype member travels under
+ * an alias and is restored in the output.
+ */
+export const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set([...OBJECT_MEMBERS].filter((m) => m !== "then"));
+export const memberAlias = (name: string) => `__contractgen_member_${name.replace(/_/g, "")}__`;
+const MEMBER_ALIASES: ReadonlyMap<string, string> = new Map([...PROTOTYPE_MEMBERS].map((m) => [memberAlias(m), m]));
 
 /** Declarations handed to json-schema-to-typescript per call: its cost per call is small, per schema it is not. */
 const CHUNK = 100;
@@ -67,7 +76,60 @@ export async function compileChunk(entries: readonly Declaration[]): Promise<str
     declareExternallyReferenced: true,
     $refOptions: { resolve: { external: false } } as never,
   });
-  return source.trimEnd();
+  return tidyDeclarations(source.trimEnd());
+}
+
+/**
+ * The generator's output for one chunk as it goes into sdk/types.ts: laid out, without the root
+ * placeholder and the generator's boilerplate comments, member aliases restored. Done per chunk,
+ * where it was compiled (a worker, on a large contract), not over the whole file at the end.
+ */
+function tidyDeclarations(source: string): string {
+  return indentDeclarations(source)
+    .replace(new RegExp(`export interface ${TYPES_ROOT} \\{\\s*\\}\\n`, "g"), "")
+    .replace(/\n \* *\n \*\//g, "\n */")
+    .replace(/(\n \*)?\n \* This (interface|type) was referenced by `[^`]*`'s JSON-Schema\n \* via the `definition` "[^"]*"\./g, "")
+    .replace(/\/\*\*\n \*\/\n/g, "")
+    .replace(/__contractgen_member_[A-Za-z]+__/g, (alias) => MEMBER_ALIASES.get(alias) ?? alias);
+}
+
+/**
+ * Indent the generator's unformatted output two spaces per open bracket, line by line (no recursion,
+ * so nesting depth costs nothing). Brackets inside string literals and comments do not count.
+ */
+function indentDeclarations(source: string): string {
+  let depth = 0;
+  let inComment = false;
+  const lines: Array<{ text: string; code: string | null; depth: number }> = [];
+  for (const raw of source.split("\n")) {
+    const line = raw.trim();
+    if (line === "") {
+      lines.push({ text: "", code: null, depth });
+      continue;
+    }
+    if (inComment || line.startsWith("/*")) {
+      inComment = !line.endsWith("*/");
+      lines.push({ text: "  ".repeat(depth) + (line.startsWith("*") ? ` ${line}` : line), code: null, depth });
+      continue;
+    }
+    const code = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
+    const opens = (code.match(/[{[(]/g) ?? []).length;
+    const closes = (code.match(/[}\])]/g) ?? []).length;
+    const leadingCloses = (code.match(/^[}\])]+/) ?? [""])[0].length;
+    depth = Math.max(0, depth - leadingCloses);
+    lines.push({ text: "  ".repeat(depth) + line, code, depth });
+    depth = Math.max(0, depth + opens - (closes - leadingCloses));
+  }
+  // A member or type alias ends where its line is complete and the next code line does not continue it.
+  let next: string | null = null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    if (l.code === null) continue;
+    const complete = !/[{([,|&=>]$/.test(l.code) && !(l.code === "}" && l.depth === 0);
+    if (complete && (next === null || !/^[|&)\]=.,?:]/.test(next))) l.text += ";";
+    next = l.code;
+  }
+  return lines.map((l) => l.text).join("\n");
 }
 
 /** Where chunks go: `send` them numbered from 0, then `finish` with their number for the results in order. */

@@ -1,18 +1,10 @@
-import { OBJECT_MEMBERS, TYPES_ROOT, typeIdentifier } from "../../model/naming.js";
+import { TYPES_ROOT, typeIdentifier } from "../../model/naming.js";
 import type { ContractModel, JsonSchema } from "../../model/types.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { commentText, escapeInvisible, generatedHeader } from "../shared/literals.js";
-import { declarationCompiler } from "./type-declarations.js";
+import { declarationCompiler, memberAlias, PROTOTYPE_MEMBERS } from "./type-declarations.js";
 import { typingSchema } from "./type-schema.js";
 
-/**
- * json-schema-to-typescript walks every object of a schema calling its methods (`hasOwnProperty`),
- * and "__proto__" cannot be walked at all: a key named like an Object.prototype member travels under
- * an alias and is restored in the output.
- */
-const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set([...OBJECT_MEMBERS].filter((m) => m !== "then"));
-const memberAlias = (name: string) => `__contractgen_member_${name.replace(/_/g, "")}__`;
-const MEMBER_ALIASES: ReadonlyMap<string, string> = new Map([...PROTOTYPE_MEMBERS].map((m) => [memberAlias(m), m]));
 
 /**
  * `value` (schema or data) with every object key named like an Object.prototype member aliased.
@@ -111,12 +103,8 @@ export async function emitTypes(model: ContractModel): Promise<string> {
   }
 
   const source = await compiler.finish();
-  const cleaned = indentDeclarations(source)
-    .replace(new RegExp(`export interface ${TYPES_ROOT} \\{\\s*\\}\\n`, "g"), "")
-    .replace(/\n \* *\n \*\//g, "\n */")
-    .replace(/(\n \*)?\n \* This (interface|type) was referenced by `[^`]*`'s JSON-Schema\n \* via the `definition` "[^"]*"\./g, "")
-    .replace(/\/\*\*\n \*\/\n/g, "")
-    .replace(/__contractgen_member_[A-Za-z]+__/g, (alias) => MEMBER_ALIASES.get(alias) ?? alias);
+  // Laid out and tidied chunk by chunk where it was compiled (tidyDeclarations).
+  const cleaned = source;
   const declared = new Set([...cleaned.matchAll(/^export (?:interface|type) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]!));
   const expected = [...model.types.filter((t) => !aliases.some(([a]) => a === t.identifier)).map((t) => t.identifier)];
   for (const op of model.operations) {
@@ -129,45 +117,6 @@ export async function emitTypes(model: ContractModel): Promise<string> {
   if (missing.length > 0) throw new Error(`json-schema-to-typescript did not declare ${missing.join(", ")} under the names the model gave them`);
   const aliasLines = aliases.map(([name, target]) => `export type ${name} = ${target};`).join("\n");
   return escapeInvisible(`${generatedHeader(model.name, model.version)}\n${cleaned.trim()}\n${aliasLines ? `\n${aliasLines}\n` : ""}`);
-}
-
-/**
- * Indent the generator's unformatted output two spaces per open bracket, line by line (no recursion,
- * so nesting depth costs nothing). Brackets inside string literals and comments do not count.
- */
-function indentDeclarations(source: string): string {
-  let depth = 0;
-  let inComment = false;
-  const lines: Array<{ text: string; code: string | null; depth: number }> = [];
-  for (const raw of source.split("\n")) {
-    const line = raw.trim();
-    if (line === "") {
-      lines.push({ text: "", code: null, depth });
-      continue;
-    }
-    if (inComment || line.startsWith("/*")) {
-      inComment = !line.endsWith("*/");
-      lines.push({ text: "  ".repeat(depth) + (line.startsWith("*") ? ` ${line}` : line), code: null, depth });
-      continue;
-    }
-    const code = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
-    const opens = (code.match(/[{[(]/g) ?? []).length;
-    const closes = (code.match(/[}\])]/g) ?? []).length;
-    const leadingCloses = (code.match(/^[}\])]+/) ?? [""])[0].length;
-    depth = Math.max(0, depth - leadingCloses);
-    lines.push({ text: "  ".repeat(depth) + line, code, depth });
-    depth = Math.max(0, depth + opens - (closes - leadingCloses));
-  }
-  // A member or type alias ends where its line is complete and the next code line does not continue it.
-  let next: string | null = null;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const l = lines[i]!;
-    if (l.code === null) continue;
-    const complete = !/[{([,|&=>]$/.test(l.code) && !(l.code === "}" && l.depth === 0);
-    if (complete && (next === null || !/^[|&)\]=.,?:]/.test(next))) l.text += ";";
-    next = l.code;
-  }
-  return lines.map((l) => l.text).join("\n");
 }
 
 /**
