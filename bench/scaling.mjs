@@ -14,6 +14,7 @@
 //
 // Usage: npm run build && node bench/scaling.mjs [--sizes 10,100,1000,5000] [--quick] [--distinct]
 //        [--no-peers] [--no-tsc-above N] [--timeout SECONDS]
+//   --rounds N: head-to-head rounds with openapi-typescript on GitHub after the peers (default 3; 0: none).
 //   --quick: sizes 10,100, no GitHub peers, a 100-operation synthetic diff; a run of about a minute.
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -35,6 +36,7 @@ const distinct = flag("distinct");
 const peers = !quick && !flag("no-peers");
 const tscAbove = Number(arg("no-tsc-above", "Infinity"));
 const timeoutSeconds = Number(arg("timeout", "1200"));
+const rounds = Number(arg("rounds", "3"));
 
 const root = resolve("test-results/bench-scaling");
 const CLI = resolve("bin/contractgen.js");
@@ -173,6 +175,53 @@ if (peers) {
   }
   for (const [name, t] of Object.entries(result.tools)) log(`${name}: ${JSON.stringify(t)}`);
   report.peers = result;
+
+  // One run each says little on a shared machine (its speed drifts by a quarter within minutes):
+  // `--rounds` more runs of generate (fresh output) and tsc, the two tools alternating which goes
+  // first, give per-round ratios whose median is the figure to quote.
+  const cg = result.tools["contractgen (import-openapi → generate, every artefact)"];
+  const contract = join(dir, "contractgen", "gh.yaml");
+  if (rounds > 0 && cg?.import?.status === 0 && ots.status === 0) {
+    const otsRun = () => ({
+      generate: brief(step(process.execPath, [BIG_HEAP, resolve("node_modules/openapi-typescript/bin/cli.js"), doc, "-o", join(otsDir, "gh.ts")])),
+      tsc: tsc(otsDir, ["--strict", "--skipLibCheck", "--target", "es2022", "--module", "esnext", "--moduleResolution", "bundler", "gh.ts"]),
+    });
+    const cgRun = () => {
+      const out = join(dir, "contractgen", "round-out");
+      rmSync(out, { recursive: true, force: true });
+      const generate = brief(contractgen("generate", contract, "-o", out, "--no-progress"));
+      if (generate.status !== 0) return { generate };
+      linkModules(out);
+      return { generate, tsc: tsc(out) };
+    };
+    const list = [];
+    for (let i = 0; i < rounds; i++) {
+      log(`head-to-head round ${i + 1} of ${rounds} …`);
+      let ours;
+      let theirs;
+      if (i % 2 === 0) {
+        ours = cgRun();
+        theirs = otsRun();
+      } else {
+        theirs = otsRun();
+        ours = cgRun();
+      }
+      list.push({ contractgen: ours, openapiTypescript: theirs, first: i % 2 === 0 ? "contractgen" : "openapi-typescript" });
+    }
+    const ratio = (r, get) => (get(r.contractgen) && get(r.openapiTypescript) ? get(r.contractgen) / get(r.openapiTypescript) : undefined);
+    const summary = (get) => {
+      const xs = list.map((r) => ratio(r, get)).filter((x) => x !== undefined).sort((a, b) => a - b);
+      return xs.length === 0 ? undefined : { median: xs[Math.floor(xs.length / 2)], min: xs[0], max: xs[xs.length - 1], rounds: xs.length };
+    };
+    const ok = (m) => (m?.status === 0 ? m : undefined);
+    report.headToHead = {
+      rounds: list,
+      wall: summary((t) => ok(t.generate)?.seconds),
+      peakRss: summary((t) => ok(t.generate)?.peakMiB),
+      tscWall: summary((t) => ok(t.tsc)?.seconds),
+    };
+    log(`head-to-head: ${JSON.stringify({ wall: report.headToHead.wall, peakRss: report.headToHead.peakRss, tscWall: report.headToHead.tscWall })}`);
+  }
 }
 
 // 3. diff of two GitHub-size versions.
@@ -208,6 +257,15 @@ if (peers) {
       entry.findings = json.findings.length;
       entry.findingsWithConsequences = all(json.findings);
       entry.summary = json.summary;
+      // The same diff again, for a median of what one run measured.
+      const times = [entry.run.seconds];
+      for (let i = 1; i < Math.max(1, rounds); i++) {
+        const again = contractgen("diff", sides[0].file, sides[1].file, "-f", "json", "--fail-on", "never", "--no-progress");
+        if (again.status === 0) times.push(again.seconds);
+      }
+      times.sort((a, b) => a - b);
+      entry.runsSeconds = times;
+      entry.medianSeconds = times[Math.floor(times.length / 2)];
     }
   } else entry.importFailed = sides.map((s) => ({ side: s.name, ...s.made }));
   report.diff = entry;
@@ -324,6 +382,19 @@ if (report.peers) {
       "",
     );
   }
+  const h = report.headToHead;
+  if (h) {
+    const line = (label, m) => (m ? `${label} median ${fx(m.median)}× (${fx(m.min)}–${fx(m.max)}×)` : `${label} –`);
+    md.push(
+      `Head-to-head, ${h.rounds.length} more rounds of contractgen generate (the imported contract, fresh output) and openapi-typescript, alternating which runs first; ratios per round, contractgen / openapi-typescript: ` +
+        `${[line("wall", h.wall), line("peak RSS", h.peakRss), line("tsc --noEmit wall", h.tscWall)].join("; ")}.`,
+      "",
+      "| round | first | contractgen generate | openapi-typescript | contractgen tsc | openapi-typescript tsc |",
+      "|---:|---|---|---|---|---|",
+      ...h.rounds.map((r, i) => `| ${i + 1} | ${r.first} | ${run(r.contractgen.generate)} | ${run(r.openapiTypescript.generate)} | ${r.contractgen.tsc ? run(r.contractgen.tsc) : "–"} | ${run(r.openapiTypescript.tsc)} |`),
+      "",
+    );
+  }
   const cg = Object.values(report.peers.tools).find((t) => t.phasesMs);
   if (cg && !cg.phasesMs.error) md.push(`contractgen phases on GitHub (ms): ${PHASES.map((p) => `${p} ${cg.phasesMs[p] ?? "–"}`).join(", ")}.`, "");
   const fv = cg?.firstValidation;
@@ -348,6 +419,7 @@ if (report.diff) {
       : `| ${d.old} | ${d.new} | import failed: ${d.importFailed.map((s) => `${s.side}: ${cell(s.error ?? s.status)}`).join("; ")} | | | |`,
     "",
   );
+  if (d.runsSeconds?.length > 1) md.push(`The diff ${d.runsSeconds.length} times: median ${d.medianSeconds.toFixed(1)} s (${d.runsSeconds.map((x) => x.toFixed(1)).join(", ")} s).`, "");
   if (!importAvailable) md.push("GitHub-size versions need import-openapi (not available): two synthetic versions instead.", "");
 }
 writeFileSync("bench/results/scaling.md", md.join("\n"));
