@@ -9,8 +9,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { inputRejected, type Validator } from "../runtime/client.js";
-import { ContractError } from "../runtime/errors.js";
+import { type ContractClient, inputRejected, type LinkedPage, type OperationSpec, type Validator } from "../runtime/client.js";
+import { CLIENT_CODES, ContractError, InvalidInputError } from "../runtime/errors.js";
 import { buildCatalogue, type CatalogueOptions, type ToolsetSpec } from "./catalogue.js";
 
 export { CatalogueError, toolEntry, type ToolsetSpec } from "./catalogue.js";
@@ -49,6 +49,8 @@ export interface ToolSpec {
   readonly task: { readonly completeField: string; readonly continuationField: string | null } | null;
   /** The SDK's input validator (the same one the client runs). */
   readonly validateInput: Validator;
+  /** The SDK's operation descriptor: a next-link read is paged through the SDK client's core with it. */
+  readonly descriptor?: OperationSpec;
 }
 
 /** A cursor-paginated read (the style before styles existed: no `style` key). */
@@ -71,6 +73,11 @@ export interface StyledPageSpec {
   readonly limitDefault: number | null;
   /** Next-link style: the output field with the next URL, or null when the link is in the Link header. */
   readonly nextLinkField: string | null;
+  /**
+   * Next-link style: the argument (beside the operation's input, in the served input schema) that
+   * takes the continuation of the previous page's result, to read the page after it.
+   */
+  readonly continuationArg?: string | null;
   readonly partialField: string | null;
   readonly errorsField: string | null;
 }
@@ -110,13 +117,21 @@ function own(input: JsonObject, field: string): unknown {
  * when it holds fewer items than asked for (none, when the page size is unknown); a next link is
  * followed by the SDK and the CLI's --all, not by this tool (its URL is not an argument).
  */
-function styledPageCompleteness(name: string, page: StyledPageSpec, result: unknown, input: JsonObject): Completeness {
+function styledPageCompleteness(name: string, page: StyledPageSpec, result: unknown, input: JsonObject, linked?: LinkedRead): Completeness {
   const out = (Array.isArray(result) ? {} : result) as JsonObject;
   const listed = page.itemsField === null ? result : own(out, page.itemsField);
   const count = Array.isArray(listed) ? listed.length : 0;
   const reasons: string[] = [];
   let continuation: string | null = null;
-  if (page.style === "next-link") {
+  if (page.style === "next-link" && linked !== undefined && page.continuationArg) {
+    // Read through the SDK: the next page's URL is known, and checked to be on the platform's origin.
+    if (linked.page.next !== null) {
+      continuation = linked.page.next;
+      reasons.push(`more pages: call ${name} again with the same arguments and ${page.continuationArg} = this continuation`);
+    }
+    if (linked.page.refused !== null) reasons.push(`the next page was not followed: ${linked.page.refused}`);
+    if (linked.resumed) reasons.push(`this page continues a traversal: the answer is this page with the earlier ones, complete only if none of them was partial`);
+  } else if (page.style === "next-link") {
     if (page.nextLinkField === null) reasons.push(`${name} returns one page; further pages are named by the Link header, which only the SDK and the CLI (--all) follow`);
     else if (typeof own(out, page.nextLinkField) === "string" && own(out, page.nextLinkField) !== "") reasons.push(`more pages: ${page.nextLinkField} names the next one, which only the SDK and the CLI (--all) follow`);
   } else if (page.positionField !== null) {
@@ -139,11 +154,17 @@ function styledPageCompleteness(name: string, page: StyledPageSpec, result: unkn
   return { complete: reasons.length === 0, continuation, reasons };
 }
 
+/** A next-link page read through the SDK, and whether it continued from a previous page. */
+export interface LinkedRead {
+  readonly page: LinkedPage;
+  readonly resumed: boolean;
+}
+
 /** Completeness of one page or one task answer, from the fields the contract names. */
-export function completenessOf(spec: ToolSpec, result: unknown, input: JsonObject): Completeness | null {
+export function completenessOf(spec: ToolSpec, result: unknown, input: JsonObject, linked?: LinkedRead): Completeness | null {
   if (result === null || typeof result !== "object") return null;
   const out = result as JsonObject;
-  if (spec.page && "style" in spec.page) return styledPageCompleteness(spec.name, spec.page, result, input);
+  if (spec.page && "style" in spec.page) return styledPageCompleteness(spec.name, spec.page, result, input, linked);
   if (spec.page) {
     const next = own(out, spec.page.nextCursorField);
     const partial = spec.page.partialField ? own(out, spec.page.partialField) === true : false;
@@ -245,8 +266,38 @@ export function summaryText(spec: ToolSpec, result: unknown, completeness: Compl
   return `${parts.join(", ")}${completeness ? "" : "."}`;
 }
 
+/** The SDK client's core (ContractClient), which reads next-link pages; null for a client without one. */
+function core(sdk: McpClient): Pick<ContractClient, "nextLinkPage"> | null {
+  const candidate = (sdk as { core?: unknown }).core;
+  return candidate !== null && typeof candidate === "object" && typeof (candidate as { nextLinkPage?: unknown }).nextLinkPage === "function" ? (candidate as ContractClient) : null;
+}
+
+/** A continuation argument that is not one (the SDK's invalid-input error, so the model fixes the field). */
+function continuationRejected(spec: ToolSpec, field: string, why = `${field} must be the continuation string of the previous page's result`): InvalidInputError {
+  return new InvalidInputError({
+    code: CLIENT_CODES.invalidInput,
+    errorClass: "invalid_input",
+    action: "fix_field",
+    message: `Invalid input for ${spec.operation}: ${why}. Nothing was sent.`,
+    field,
+    operation: spec.operation,
+    operationId: null,
+    outcome: "rejected",
+  });
+}
+
 /** Run one tool call: validate, call the SDK, shape the result. */
-export async function callTool(client: () => McpClient, spec: ToolSpec, args: JsonObject, options: ServeOptions = {}): Promise<CallToolResult> {
+export async function callTool(client: () => McpClient, spec: ToolSpec, given: JsonObject, options: ServeOptions = {}): Promise<CallToolResult> {
+  // A next-link read takes the previous page's continuation beside the operation's own input.
+  const linkArg = spec.page && "style" in spec.page && spec.page.style === "next-link" && spec.descriptor ? (spec.page.continuationArg ?? null) : null;
+  const resumeFrom = linkArg !== null ? own(given, linkArg) : undefined;
+  let args = given;
+  if (linkArg !== null && resumeFrom !== undefined) {
+    if (typeof resumeFrom !== "string" || resumeFrom === "") return errorResult(spec, continuationRejected(spec, linkArg));
+    const rest = Object.create(null) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(given)) if (k !== linkArg) rest[k] = v;
+    args = rest as JsonObject;
+  }
   // Invalid arguments are refused before any handler runs, with the SDK's own error for invalid input.
   if (!spec.validateInput(args)) return errorResult(spec, inputRejected(spec.operation, spec.validateInput, null));
   try {
@@ -256,15 +307,23 @@ export async function callTool(client: () => McpClient, spec: ToolSpec, args: Js
     const confirm = spec.confirmTokenField ? own(args, spec.confirmTokenField) : undefined;
     const preview = spec.previewMethod !== null && (dry === true || (dry === undefined && spec.defaultDryRun === true && confirm === undefined));
     let result: unknown;
+    let linked: LinkedRead | undefined;
+    // Next links are followed through the SDK client's core; a host without one reads first pages only.
+    const pager = linkArg !== null ? core(sdk) : null;
+    if (linkArg !== null && resumeFrom !== undefined && pager === null) throw continuationRejected(spec, linkArg, "this server reads first pages only");
     if (preview) {
       // The preview method takes neither the behaviour fields nor an operation key.
       const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
       for (const [k, v] of Object.entries(args)) if (k !== spec.dryRunField && k !== spec.confirmTokenField && k !== spec.keyField) input[k] = v;
       result = await methods[spec.previewMethod!]!.call(sdk, { ...input });
+    } else if (pager !== null) {
+      const page = await pager.nextLinkPage(spec.descriptor!, args, typeof resumeFrom === "string" ? resumeFrom : null);
+      result = page.body;
+      linked = { page, resumed: resumeFrom !== undefined };
     } else {
       result = await methods[spec.sdkMethod]!.call(sdk, args);
     }
-    const completeness = completenessOf(spec, result, args);
+    const completeness = completenessOf(spec, result, args, linked);
     const structured = result !== null && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
     const text = options.text === "summary" && structured && spec.outputSchema ? summaryText(spec, result, completeness) : completeness ? compact({ result, completeness }) : compact(result);
     return {

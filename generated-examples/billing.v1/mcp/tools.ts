@@ -6,12 +6,12 @@ import type { ToolSpec, ToolsetSpec } from "./runtime/server.js";
 
 /**
  * One tool per exposed operation of the contract (the data: `tools` in sdk/contract.json), each
- * validating its input with its operation's validator in the SDK.
+ * with its operation's descriptor in the SDK (its input validator; next links are read through it).
  */
-export const TOOLS: readonly ToolSpec[] = (contractData("tools") as ReadonlyArray<Omit<ToolSpec, "validateInput">>).map((tool) => ({
-  ...tool,
-  validateInput: operationSpec(tool.operation).validateInput,
-}));
+export const TOOLS: readonly ToolSpec[] = (contractData("tools") as ReadonlyArray<Omit<ToolSpec, "validateInput">>).map((tool) => {
+  const descriptor = operationSpec(tool.operation);
+  return { ...tool, validateInput: descriptor.validateInput, descriptor };
+});
 
 /** The contract's toolsets (what `--toolsets` accepts; the data: `toolsets` in sdk/contract.json). */
 export const TOOLSETS: readonly ToolsetSpec[] = contractData("toolsets") as readonly ToolsetSpec[];

@@ -6,7 +6,7 @@
 import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
 import type { ContractModel, ErrorModel, JsonSchema, OperationModel, PaginationModel, RecoveryAction } from "../../model/types.js";
 import { mcpBearerEnv } from "../../model/naming.js";
-import { isSchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
 import { DefinitionInliner, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
@@ -115,7 +115,14 @@ function behaviour(model: ContractModel, op: OperationModel): string[] {
   if (op.pagination) {
     const g = op.pagination;
     if (g.style === "cursor") lines.push(`One page per call: unless ${g.nextCursorField} is null, call again with ${g.cursorField}=${g.nextCursorField}; the result states whether the answer is complete.`);
-    else if (g.style === "next-link") lines.push("One page per call (the first): further pages are reached by a next link this tool does not follow; the result states whether the answer is complete.");
+    else if (g.style === "next-link") {
+      const arg = continuationArgument(op);
+      lines.push(
+        arg !== null
+          ? `One page per call: while the result's completeness has a continuation, call again with the same arguments and ${arg} = that continuation; the result states whether the answer is complete.`
+          : "One page per call (the first): further pages are reached by a next link this tool does not follow; the result states whether the answer is complete.",
+      );
+    }
     else lines.push(`One page per call: a page with fewer items than asked for is the last; otherwise call again with ${g.style === "page" ? `${g.pageField} + 1` : `${g.offsetField} + the items received`}; the result states whether the answer is complete.`);
   }
   if (op.task) {
@@ -168,7 +175,7 @@ function computeServedTools(model: ContractModel): Array<{ op: OperationModel; t
     .map((op) => {
       // Served compactly: definitions in place where shorter; the output schema without the sentences
       // the description or the input schema already say (clients validate results exactly as before).
-      const input = inliner.inline(servedSchema(op.input.schema) ?? { type: "object" });
+      const input = inliner.inline(withContinuationArgument(servedSchema(op.input.schema) ?? { type: "object" }, continuationArgument(op)));
       const description = toolDescription(model, op);
       const rawOutput = servedOutputSchema(model, op);
       const output = rawOutput ? inliner.inline(withoutServedAnnotations(rawOutput, servedTexts(description, input))) : null;
@@ -207,7 +214,7 @@ export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spe
       confirmTokenField: op.preview?.confirmTokenField ?? null,
       keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
       defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
-      page: pageSpec(op.pagination),
+      page: pageSpec(op),
       task: op.task ? { completeField: op.task.completeField, continuationField: op.task.continuationField } : null,
     };
     return { op, spec };
@@ -231,12 +238,12 @@ import type { ToolSpec, ToolsetSpec } from "./runtime/server.js";
 
 /**
  * One tool per exposed operation of the contract (the data: \`tools\` in sdk/contract.json), each
- * validating its input with its operation's validator in the SDK.
+ * with its operation's descriptor in the SDK (its input validator; next links are read through it).
  */
-export const TOOLS: readonly ToolSpec[] = (contractData("tools") as ReadonlyArray<Omit<ToolSpec, "validateInput">>).map((tool) => ({
-  ...tool,
-  validateInput: operationSpec(tool.operation).validateInput,
-}));
+export const TOOLS: readonly ToolSpec[] = (contractData("tools") as ReadonlyArray<Omit<ToolSpec, "validateInput">>).map((tool) => {
+  const descriptor = operationSpec(tool.operation);
+  return { ...tool, validateInput: descriptor.validateInput, descriptor };
+});
 
 /** The contract's toolsets (what \`--toolsets\` accepts; the data: \`toolsets\` in sdk/contract.json). */
 export const TOOLSETS: readonly ToolsetSpec[] = contractData("toolsets") as readonly ToolsetSpec[];
@@ -295,8 +302,37 @@ await runMcpMain(mcpDefinition(), ${literalBlock(info, 0)});
 `;
 }
 
+/** Keywords at an input schema's root that could refuse one more property (then no continuation argument joins it). */
+const CLOSED_ROOT = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "propertyNames", "maxProperties", "patternProperties", "dependentSchemas"];
+
+/**
+ * The argument in which a next-link tool takes the continuation of the previous page's result (the
+ * next page's URL, which the server checks is on the platform's origin): `next_page`, or a name the
+ * operation's input does not use. Null when the operation is not read by next links, or its input
+ * schema is not a plain object schema the argument can join.
+ */
+export function continuationArgument(op: OperationModel): string | null {
+  if (op.pagination?.style !== "next-link") return null;
+  const input = servedSchema(op.input.schema);
+  if (input === null || !isSchemaObject(input.properties) || CLOSED_ROOT.some((k) => k in input)) return null;
+  const taken = new Set(Object.keys(input.properties));
+  for (let i = 1; ; i++) {
+    const name = i === 1 ? "next_page" : `next_page_${i}`;
+    if (!taken.has(name)) return name;
+  }
+}
+
+/** The served input schema with the continuation argument among its properties (never required). */
+function withContinuationArgument(schema: JsonObject, arg: string | null): JsonObject {
+  if (arg === null) return schema;
+  const properties: SchemaObject = { ...(schema.properties as SchemaObject) };
+  defineOwn(properties, arg, { type: "string", description: "The previous result's continuation, to read the next page (omit for the first)." });
+  return { ...schema, properties };
+}
+
 /** What the MCP server needs to state a page's completeness (cursor keeps its original shape). */
-function pageSpec(p: PaginationModel | null): ToolSpec["page"] {
+function pageSpec(op: OperationModel): ToolSpec["page"] {
+  const p = op.pagination;
   if (p === null) return null;
   if (p.style === "cursor") return { cursorField: p.cursorField!, nextCursorField: p.nextCursorField!, partialField: p.partialField, errorsField: p.errorsField };
   return {
@@ -307,6 +343,7 @@ function pageSpec(p: PaginationModel | null): ToolSpec["page"] {
     limitField: p.limitField,
     limitDefault: p.limitDefault,
     nextLinkField: p.nextLink?.kind === "field" ? p.nextLink.field : null,
+    ...(p.style === "next-link" ? { continuationArg: continuationArgument(op) } : {}),
     partialField: p.partialField,
     errorsField: p.errorsField,
   };

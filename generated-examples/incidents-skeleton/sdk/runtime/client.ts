@@ -21,7 +21,7 @@ import {
 } from "./errors.js";
 import { hashValue, intentParameters } from "./hash.js";
 import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
-import { type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
+import { followable, nextLinkOf, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
 import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
 
@@ -38,6 +38,16 @@ export interface FieldBinding {
 }
 
 /** Everything the runtime needs to know about one operation (generated into operations.ts). */
+/** One page of a next-link read (ContractClient.nextLinkPage). */
+export interface LinkedPage {
+  /** The page as the platform sent it (the operation's output). */
+  readonly body: unknown;
+  /** The next page's URL, on the platform's origin; null on the last page or when refused. */
+  readonly next: string | null;
+  /** Why a next link the page named is not followed (another origin, not a URL…), else null. */
+  readonly refused: string | null;
+}
+
 export interface OperationSpec {
   readonly id: string;
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -330,6 +340,26 @@ export class ContractClient {
     this.timeoutMs(op, options, null);
     this.validateInput(op, prepared, null);
     return (await this.sendWithRetries(op, prepared, options, null, op.validatePreview)) as P;
+  }
+
+  /**
+   * One page of a next-link read, for callers that read a page per call (the MCP server): the first
+   * page (`url` null, the input validated) or the page at a URL an earlier page named (checked against
+   * the platform's origin before any credential is attached), with the URL of the page after it when
+   * there is one and it may be followed, else why not.
+   */
+  async nextLinkPage(op: OperationSpec, input: object, url: string | null, options: CallOptions = {}): Promise<LinkedPage> {
+    const shape = op.pagination;
+    if (shape?.style !== "next-link") throw new TypeError(`${op.id} is not paginated by next links`);
+    const response = await this.readPage(op, { ...(input as Input) }, url, options.signal);
+    const body = response.body;
+    const source = shape.nextLink;
+    const raw =
+      source?.kind === "header" ? nextLinkOf(response.link) : source?.kind === "field" && body !== null && typeof body === "object" && !Array.isArray(body) ? field(body as Input, source.field) : null;
+    if (typeof raw !== "string" || raw === "") return { body, next: null, refused: null };
+    const origin = response.url === "" ? null : new URL(response.url).origin;
+    const target = origin === null ? { refused: "the page's own URL is unknown, so the next link cannot be checked" } : followable(raw, response.url, origin);
+    return "url" in target ? { body, next: target.url, refused: null } : { body, next: null, refused: target.refused };
   }
 
   /** A bounded traversal of a paginated read; iterate it or `collect()` it for items plus completeness. */
