@@ -48,9 +48,10 @@ const ARTEFACTS = ["sdk", "cli", "mcp", "tests", "package"];
 // The phases the pipeline reports (bench/phases.mjs); the chart and the linearity table join the
 // first five into one step, reading and checking the contract.
 const READ_PHASES = ["parse", "structure", "validate", "model", "budget"];
-// "emit types" is the wait for sdk/types.ts once the other artefacts are done: its compilation
+// "prepare types" turns the model's schemas into declarations for the generator; "emit types" is the
+// wait for sdk/types.ts once the other artefacts are done: its compilation
 // starts with emit (worker threads on a large contract) and runs beside them.
-const PHASES = [...READ_PHASES, "emit sdk", "emit cli", "emit mcp", "emit tests", "emit package", "emit types", "write"];
+const PHASES = [...READ_PHASES, "prepare types", "emit sdk", "emit cli", "emit mcp", "emit tests", "emit package", "emit types", "write"];
 const READING = "parse + validate + model";
 const STEPS = [READING, ...PHASES.slice(READ_PHASES.length)];
 /** ms of a step of one run: a phase, or the reading phases together. */

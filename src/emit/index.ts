@@ -98,6 +98,8 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
   const mode = options.mcp ?? "adapter";
   // Types take longest and, on a large contract, compile in worker threads: start them first and
   // collect them last, so the other artefacts are emitted meanwhile.
+  // Preparing the declarations runs here, before the first artefact: a phase of its own in progress.
+  options.onProgress?.("prepare types", 0, 1);
   const types = emitTypes(model);
   types.catch(() => undefined); // Awaited below; an emitter failing first must not leave it unhandled.
   // One group per artefact, run in this order, so progress (and the benchmark) can tell them apart.
