@@ -5,66 +5,31 @@
  * it must never see a request, whether a page or the model names it.
  */
 import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { continuationArgument, servedTools } from "../../src/emit/mcp/tools.js";
 import { callTool, COMPLETENESS_META, type Completeness, type McpClient, type StyledPageSpec, type ToolSpec } from "../../src/mcp-runtime/server.js";
 import { ContractClient, type OperationSpec, type Validator } from "../../src/runtime/client.js";
 import { MemoryJournal } from "../../src/runtime/journal.js";
 import { parseContract, parseContractText } from "../../src/spec/parse.js";
+import { platformAndForeignHost } from "../support/recording-server.js";
 
 const TOKEN = "sk_next_link_s3cr3t_T0k3n";
 const NOTES = Array.from({ length: 5 }, (_, i) => ({ id: `n${i + 1}` }));
 const ajv = new Ajv2020({ strict: false });
 const compile = (schema: object): Validator => ajv.compile(schema);
 
-/** A server that records each request (path, query, credential) and answers with `reply`. */
-function server(reply: (url: URL, base: string) => { body: unknown; headers?: Record<string, string> }) {
-  const seen: Array<{ path: string; query: string; authorization: string | undefined }> = [];
-  let base = "";
-  const srv: Server = createServer((req: IncomingMessage, res) => {
-    const url = new URL(req.url ?? "/", base);
-    seen.push({ path: url.pathname, query: url.search, authorization: req.headers.authorization });
-    const { body, headers } = reply(url, base);
-    res.writeHead(200, { "content-type": "application/json", ...headers });
-    res.end(JSON.stringify(body));
-  });
-  return {
-    seen,
-    get base() {
-      return base;
-    },
-    start: () => new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", () => ((base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`), resolve()))),
-    stop: () => new Promise<void>((resolve) => srv.close(() => resolve())),
-  };
-}
-
 /** Where the Link header of a page points for the next one (set per test); default: the platform itself. */
 let nextTarget: ((base: string, page: number, size: number) => string) | null = null;
-const platform = server((url, base) => {
+const { platform, foreign } = platformAndForeignHost((url, base) => {
   const page = Number(url.searchParams.get("page") ?? 1);
   const size = Number(url.searchParams.get("per_page") ?? 2);
   const more = page * size < NOTES.length;
   const next = more ? (nextTarget ?? ((b, p, s) => `${b}/header/notes?page=${p}&per_page=${s}`))(base, page + 1, size) : null;
   const link = [`<${base}/header/notes?page=1&per_page=${size}>; rel="first"`, ...(next ? [`<${next}>; rel="next"`] : [])].join(", ");
   return { body: NOTES.slice((page - 1) * size, page * size), headers: { link } };
-});
-const foreign = server(() => ({ body: [{ id: "evil" }] }));
-
-beforeAll(async () => {
-  await platform.start();
-  await foreign.start();
-});
-afterAll(async () => {
-  await platform.stop();
-  await foreign.stop();
-});
-beforeEach(() => {
-  platform.seen.length = 0;
-  foreign.seen.length = 0;
+}, () => {
   nextTarget = null;
 });
 
@@ -138,7 +103,7 @@ describe("an MCP tool of a next-link read", () => {
     // The last page names no next one; a later page alone is still never the whole answer.
     expect(last.continuation).toBeNull();
     expect(last.reasons).toEqual([expect.stringMatching(/continues a traversal/)]);
-    expect(platform.seen.map((s) => s.query)).toEqual(["?per_page=2", "?page=2&per_page=2", "?page=3&per_page=2"]);
+    expect(platform.seen.map((s) => s.query.toString())).toEqual(["per_page=2", "page=2&per_page=2", "page=3&per_page=2"]);
     expect(platform.seen.every((s) => s.authorization === `Bearer ${TOKEN}`)).toBe(true);
   });
 

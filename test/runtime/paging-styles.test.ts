@@ -4,52 +4,18 @@
  * followed (in an output field or the Link header) on the platform's origin only, and array outputs
  * are pages of items. A second server stands for a foreign host: it must never see a request.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ContractInfo, ContractClient, type OperationSpec, type Validator } from "../../src/runtime/client.js";
 import { InvalidInputError } from "../../src/runtime/errors.js";
 import { MemoryJournal } from "../../src/runtime/journal.js";
 import { nextLinkOf } from "../../src/runtime/pagination.js";
+import { platformAndForeignHost } from "../support/recording-server.js";
 
 const TOKEN = "sk_paging_s3cr3t_T0k3n";
 const NOTES = Array.from({ length: 5 }, (_, i) => ({ id: `n${i + 1}` }));
 const ajv = new Ajv2020({ strict: false });
 const compile = (schema: object): Validator => ajv.compile(schema);
-
-interface Seen {
-  readonly path: string;
-  readonly query: URLSearchParams;
-  readonly authorization: string | undefined;
-}
-
-/** A server that records each request and answers with `reply`. */
-function server(reply: (url: URL, base: string) => { body: unknown; headers?: Record<string, string> }) {
-  const seen: Seen[] = [];
-  let base = "";
-  const srv: Server = createServer((req: IncomingMessage, res) => {
-    const url = new URL(req.url ?? "/", base);
-    seen.push({ path: url.pathname, query: url.searchParams, authorization: req.headers.authorization });
-    const { body, headers } = reply(url, base);
-    res.writeHead(200, { "content-type": "application/json", ...headers });
-    res.end(JSON.stringify(body));
-  });
-  return {
-    seen,
-    get base() {
-      return base;
-    },
-    start: () =>
-      new Promise<void>((resolve) =>
-        srv.listen(0, "127.0.0.1", () => {
-          base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-          resolve();
-        }),
-      ),
-    stop: () => new Promise<void>((resolve) => srv.close(() => resolve())),
-  };
-}
 
 const int = (q: URLSearchParams, name: string, fallback: number) => (q.has(name) ? Number(q.get(name)) : fallback);
 
@@ -58,7 +24,7 @@ let linkTarget: ((base: string, page: number) => string) | null = null;
 /** Whether the page and offset endpoints declare a total. */
 let withTotal = false;
 
-const platform = server((url, base) => {
+const { platform, foreign } = platformAndForeignHost((url, base) => {
   const q = url.searchParams;
   switch (url.pathname) {
     case "/page/notes": {
@@ -88,20 +54,7 @@ const platform = server((url, base) => {
     default:
       return { body: null };
   }
-});
-const foreign = server(() => ({ body: [{ id: "evil" }] }));
-
-beforeAll(async () => {
-  await platform.start();
-  await foreign.start();
-});
-afterAll(async () => {
-  await platform.stop();
-  await foreign.stop();
-});
-beforeEach(() => {
-  platform.seen.length = 0;
-  foreign.seen.length = 0;
+}, () => {
   linkTarget = null;
   withTotal = false;
 });
