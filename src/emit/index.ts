@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { ContractModel } from "../model/types.js";
 import { packagePath } from "../package-root.js";
 import { commandSpecs, emitCliMain, emitCommands } from "./cli/commands.js";
-import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
+import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitHostContractData, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
 import { emitMcpMain, emitMcpServer, emitTools, toolSpecs, toolsetSpecs } from "./mcp/tools.js";
 import { emitPackageFiles } from "./package/package.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
@@ -62,6 +62,7 @@ function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> 
     ...common,
     ["mcp/server.ts", emitSkeletonServer(model)],
     ["mcp/contract.ts", emitHostContract(model)],
+    ["mcp/contract.json", emitHostContractData(model)],
     ["mcp/handler-types.ts", emitHandlerTypes(model)],
     ["mcp/handlers.ts", emitHandlersIndex(model)],
     ...model.operations.map((op): [string, string] => [handlerFile(op), emitHandlerStub(model, op)]),

@@ -5,13 +5,13 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { copySdkData } from "../support/sdk-data.js";
+import { copyPackageData } from "../support/sdk-data.js";
 
 export default function setup(): void {
   execFileSync(process.execPath, [join(process.cwd(), "node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
   // As the generated package's build script does: the precompiled validators are plain JS beside
   // their .d.ts, and the contract and operation data are JSON, both copied rather than passed through tsc.
   for (const name of readdirSync("generated-examples")) {
-    copySdkData(join("generated-examples", name, "sdk"), join("test-results", "sdk", name, "sdk"));
+    copyPackageData(join("generated-examples", name), join("test-results", "sdk", name));
   }
 }

@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copySdkData } from "../support/sdk-data.js";
+import { copyPackageData } from "../support/sdk-data.js";
 import { contractYaml, freshRoot, generateInto, parseOk, TSC } from "../hostile/harness.js";
 import { newClient } from "../mcp/support.js";
 
@@ -98,7 +98,7 @@ beforeAll(async () => {
   );
   const tsc = spawnSync(process.execPath, [TSC, "-p", join(root, "tsconfig.json")], { encoding: "utf8" });
   expect((tsc.stdout + tsc.stderr).trim()).toBe("");
-  copySdkData(join(pkg, "sdk"), join(out, "labels", "sdk"));
+  copyPackageData(pkg, join(out, "labels"));
   sdk = (await import(pathToFileURL(join(out, "labels", "sdk", "index.js")).href)) as typeof sdk;
 
   server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { copySdkData } from "../support/sdk-data.js";
+import { copyPackageData } from "../support/sdk-data.js";
 import type { FileTree } from "../../src/emit/index.js";
 import { KNOWN_FAILING } from "./known-failing.js";
 import { type CorpusCase, caseNames, GLOBAL_FORBID, materialize, SECRET_ENV, WORK } from "./support/cases.js";
@@ -110,7 +110,7 @@ beforeAll(async () => {
     tscErrors = tscErrorsByCase(tscRun.stdout, OUT);
     // As each package's build script does: the contract data (JSON) is copied, not compiled.
     for (const o of generated) {
-      copySdkData(`${OUT}/${o.c.name}/sdk`, `${DIST}/${o.c.name}/sdk`);
+      copyPackageData(`${OUT}/${o.c.name}`, `${DIST}/${o.c.name}`);
     }
     await pool(generated, 2, async (o) => {
       o.load = await runBounded(process.execPath, [LOADER, resolve(DIST, o.c.name)], { timeoutMs: o.c.timeoutMs, env: { ...ENV, CANARY_FILE: canaryFile(o.c.name) } });

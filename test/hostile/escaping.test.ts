@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { copySdkData } from "../support/sdk-data.js";
+import { copyPackageData } from "../support/sdk-data.js";
 import { emitPackage } from "../../src/emit/index.js";
 import { markdownCode, markdownLink, markdownLinkTarget, markdownText } from "../../src/emit/shared/markdown.js";
 import { commentText, literalBlock, literal } from "../../src/emit/shared/literals.js";
@@ -132,7 +132,7 @@ function buildAndImport(dir: string): string {
   );
   spawnSync(process.execPath, [TSC, "-p", join(dir, "tsconfig.build.json")], { encoding: "utf8" });
   // As the package's build script does: the operation descriptors are JSON, copied beside the output.
-  copySdkData(join(dir, "sdk"), join(dir, "dist/sdk"));
+  copyPackageData(dir, join(dir, "dist"));
   const script = `const m = await import(${JSON.stringify(join(dir, "dist/sdk/index.js"))}); await import(${JSON.stringify(join(dir, "dist/sdk/types.js"))}); const ops = await import(${JSON.stringify(join(dir, "dist/sdk/operations.js"))}); for (const op of Object.values(ops)) op.validateInput?.({}); console.log("imported", Object.keys(m).length > 0, globalThis.__CANARY__ === undefined ? "clean" : "CANARY-SET");`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", cwd: dir });
   return r.stdout + r.stderr;

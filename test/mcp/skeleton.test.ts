@@ -15,7 +15,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsM from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
-import { copySdkData } from "../support/sdk-data.js";
+import { copyPackageData } from "../support/sdk-data.js";
 
 const BIN = resolve("bin/contractgen.js");
 const TSC = resolve("node_modules/typescript/bin/tsc");
@@ -32,7 +32,7 @@ function contractgen(...args: string[]) {
 function build(dir: string, outDir: string): string {
   const r = spawnSync(process.execPath, [TSC, "-p", join(dir, "tsconfig.json"), "--outDir", join(dir, outDir)], { encoding: "utf8" });
   // As the package's build script does: the precompiled validators and the contract data are copied, not compiled.
-  if (r.status === 0) copySdkData(join(dir, "sdk"), join(dir, outDir, "sdk"));
+  if (r.status === 0) copyPackageData(dir, join(dir, outDir));
   return r.stdout + r.stderr + (r.status === 0 ? "" : `exit ${r.status}`);
 }
 
@@ -196,7 +196,7 @@ describe("skeleton: generated stubs", () => {
     expect(refund).toContain("Refund a failed or disputed invoice, once.");
     expect(refund).toContain("throw new NotImplementedError(");
     expect(readFileSync(join(BILLING, "mcp/handler-types.ts"), "utf8")).toContain("preview(input: T.RefundInvoiceInput, ctx: HandlerContext, confirmation: Confirmation): Omit<T.RefundInvoicePreview, \"confirm_token\">;");
-    expect(readFileSync(join(BILLING, "mcp/handlers.ts"), "utf8")).toContain('["refund_invoice", refundInvoice],');
+    expect(readFileSync(join(BILLING, "mcp/handlers.ts"), "utf8")).toContain('REGISTERED.set("refund_invoice", refundInvoice);');
     const manifest = JSON.parse(readFileSync(join(BILLING, ".contractgen.json"), "utf8")) as { files: Record<string, string>; writeOnce: string[] };
     expect(manifest.writeOnce).toContain("mcp/handlers/refund-invoice.ts");
     expect(Object.keys(manifest.files)).not.toContain("mcp/handlers/refund-invoice.ts");

@@ -1,12 +1,13 @@
-/** Tests that build a generated package copy what its build script copies: the sdk/ data files tsc does not emit. */
+/** Tests that build a generated package copy what its build script copies: the data files tsc does not emit. */
 import { copyFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
-import { SDK_DATA_FILES } from "../../src/emit/package/package.js";
+import { dirname, join } from "node:path";
+import { PACKAGE_DATA_FILES } from "../../src/emit/package/package.js";
 
-/** Copy each sdk/ data file that exists from `fromSdk` (a generated sdk/ folder) into `toSdk` (its build). */
-export function copySdkData(fromSdk: string, toSdk: string): void {
-  for (const file of SDK_DATA_FILES) {
-    const from = join(fromSdk, file);
-    if (existsSync(from) && existsSync(toSdk)) copyFileSync(from, join(toSdk, file));
+/** Copy each data file a generated package (`from`) has into its build (`to`), where the build has that folder. */
+export function copyPackageData(from: string, to: string): void {
+  for (const file of PACKAGE_DATA_FILES) {
+    const source = join(from, file);
+    const target = join(to, file);
+    if (existsSync(source) && existsSync(dirname(target))) copyFileSync(source, target);
   }
 }

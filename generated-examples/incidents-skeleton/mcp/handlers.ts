@@ -6,10 +6,11 @@ import { handler as countIncidents } from "./handlers/count-incidents.js";
 import { handler as getIncident } from "./handlers/get-incident.js";
 import { handler as assignIncident } from "./handlers/assign-incident.js";
 
+const REGISTERED = new Map<string, OperationHandler>();
+REGISTERED.set("list_incidents", listIncidents);
+REGISTERED.set("count_incidents", countIncidents);
+REGISTERED.set("get_incident", getIncident);
+REGISTERED.set("assign_incident", assignIncident);
+
 /** The handlers the host runs, by operation id: the files in handlers/ are yours, this list is regenerated. */
-export const HANDLERS: ReadonlyMap<string, OperationHandler> = new Map<string, OperationHandler>([
-  ["list_incidents", listIncidents],
-  ["count_incidents", countIncidents],
-  ["get_incident", getIncident],
-  ["assign_incident", assignIncident],
-]);
+export const HANDLERS: ReadonlyMap<string, OperationHandler> = REGISTERED;

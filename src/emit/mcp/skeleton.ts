@@ -6,13 +6,14 @@
  * Files: one handler stub per operation (`mcp/handlers/<operation>.ts`, written once and then the
  * team's: regeneration never replaces it and --check never compares it), and regenerated around
  * them the handler types (`mcp/handler-types.ts`, typed from sdk/types.ts), the index wiring them
- * (`mcp/handlers.ts`), the contract as data for the host (`mcp/contract.ts`) and the server.
+ * (`mcp/handlers.ts`), the contract as data for the host (`mcp/contract.json`, read by `mcp/contract.ts`) and the server.
  */
 import { createHash } from "node:crypto";
-import type { HostContract, HostOperation } from "../../host-runtime/contract.js";
+import type { HostContract, HostOperation, HostSchema } from "../../host-runtime/contract.js";
 import type { ContractModel, OperationModel } from "../../model/types.js";
 import { mcpDatabaseEnv, safeIdentifier } from "../../model/naming.js";
-import { commentText, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
+import { DefPool } from "../shared/def-pool.js";
+import { commentText, escapeInvisible, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
 import { mcpName, serverInstructions, toolDescription } from "./tools.js";
 
 /** Longest handler file stem: far under every file system's name limit, with room for a suffix. */
@@ -90,13 +91,35 @@ export function hostContract(model: ContractModel): HostContract {
   };
 }
 
-/** `mcp/contract.ts`: what the host reads of the contract, as data (keys stay own properties: see literalBlock). */
+/** `mcp/contract.ts`: the host contract, read from its data file (mcp/contract.json). */
 export function emitHostContract(model: ContractModel): string {
-  return `${generatedHeader(model.name, model.version)}import type { HostContract } from "./host/contract.js";
+  return `${generatedHeader(model.name, model.version)}import { type HostContract, loadHostContract } from "./host/contract.js";
 
-/** What the contract host enforces around the handlers: the contract's operations, schemas and errors. */
-export const CONTRACT: HostContract = ${literalBlock(hostContract(model), 0)};
+/**
+ * What the contract host enforces around the handlers: the contract's operations, schemas and errors
+ * (the data: mcp/contract.json, beside this module once built).
+ */
+export const CONTRACT: HostContract = loadHostContract(new URL("./contract.json", import.meta.url));
 `;
+}
+
+/** `mcp/contract.json`: what the host reads of the contract, as data; each \`$defs\` entry of its schemas stored once (schemaDefs). */
+export function emitHostContractData(model: ContractModel): string {
+  const pool = new DefPool();
+  const pooled = (s: HostSchema): HostSchema => ({ schema: pool.pooled(s.schema) as HostSchema["schema"] });
+  const contract = hostContract(model);
+  const data = {
+    ...contract,
+    errors: contract.errors.map((e) => ({ ...e, details: e.details ? pooled(e.details) : null })),
+    operations: contract.operations.map((op) => ({
+      ...op,
+      input: pooled(op.input),
+      output: pooled(op.output),
+      preview: op.preview ? { ...op.preview, output: op.preview.output ? pooled(op.preview.output) : null } : null,
+    })),
+    schemaDefs: pool.entries(),
+  };
+  return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
 }
 
 /** The handler type of one operation, from the SDK's types: a function, or stages when the host needs them. */
@@ -193,14 +216,18 @@ export const handler: ${handlerType(op)} = ${body};
 /** `mcp/handlers.ts`: every operation's handler by operation id (a Map: ids never become object keys). */
 export function emitHandlersIndex(model: ContractModel): string {
   const imports = model.operations.map((op) => `import { handler as ${safeIdentifier(op.names.id)} } from ${literal(`./${handlerFile(op).slice("mcp/".length).replace(/\.ts$/, ".js")}`)};`);
-  const entries = model.operations.map((op) => `  [${literal(op.names.id)}, ${safeIdentifier(op.names.id)}],`);
+  // One call per handler, not one Map literal: each handler has a type of its own, and a literal of
+  // a thousand of them is a union tsc refuses (TS2590, "too complex to represent"). The map's name is
+  // upper case: no handler's (camel case) name can take it.
+  const entries = model.operations.map((op) => `REGISTERED.set(${literal(op.names.id)}, ${safeIdentifier(op.names.id)});`);
   return `${generatedHeader(model.name, model.version)}import type { OperationHandler } from "./host/contract-host.js";
 ${imports.join("\n")}
 
-/** The handlers the host runs, by operation id: the files in handlers/ are yours, this list is regenerated. */
-export const HANDLERS: ReadonlyMap<string, OperationHandler> = new Map<string, OperationHandler>([
+const REGISTERED = new Map<string, OperationHandler>();
 ${entries.join("\n")}
-]);
+
+/** The handlers the host runs, by operation id: the files in handlers/ are yours, this list is regenerated. */
+export const HANDLERS: ReadonlyMap<string, OperationHandler> = REGISTERED;
 `;
 }
 

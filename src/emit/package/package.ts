@@ -20,10 +20,16 @@ function ownVersions(): Record<string, string> {
 
 /** `package.json`, `tsconfig.json` and `README.md` of the generated package. */
 /**
- * Files of sdk/ that tsc does not emit (contract, operation and schema data): the
- * package's build script copies them into dist/sdk/, and so does every test that builds a package.
+ * Data files tsc does not emit, by path in the package (contract, operation and schema data; a
+ * skeleton server's host contract): the package's build script copies each one that the package
+ * has into dist/, and so does every test that builds a package.
  */
-export const SDK_DATA_FILES = ["contract.json", "operations.json", "schemas.json"] as const;
+export const PACKAGE_DATA_FILES = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json", "mcp/contract.json"] as const;
+
+/** The data files of a package in one MCP mode. */
+export function packageDataFiles(mcpMode: "adapter" | "skeleton"): string[] {
+  return PACKAGE_DATA_FILES.filter((f) => mcpMode === "skeleton" || f !== "mcp/contract.json");
+}
 
 export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter"): Record<string, string> {
   const v = ownVersions();
@@ -47,7 +53,7 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     typescript: v.typescript,
     vitest: v.vitest,
     title: model.title,
-    sdkDataFiles: SDK_DATA_FILES.map((f) => `'${f}'`).join(", "),
+    dataFiles: packageDataFiles(mcpMode).map((f) => `'${f}'`).join(", "),
     contract: model.name,
     clientClass: clientClassName(model),
     description_: model.description,

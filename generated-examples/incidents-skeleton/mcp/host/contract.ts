@@ -2,9 +2,11 @@
  * The part of a contract the host reads: what it needs to enforce the contract's behaviour around
  * handlers (validation, idempotency, preview/confirm, preconditions, paging bounds, projection, the
  * error envelope). contractgen's ContractModel is assignable to it, so the example platforms pass
- * their parsed model; a generated skeleton server carries it as data (mcp/contract.ts).
+ * their parsed model; a generated skeleton server reads it from data (mcp/contract.json).
  */
+import { readFileSync } from "node:fs";
 import type { ErrorClass, RecoveryAction } from "../../sdk/runtime/errors.js";
+import { linkSchemaDefs } from "../../sdk/runtime/schema-defs.js";
 
 export type { ErrorClass, RecoveryAction };
 
@@ -92,4 +94,27 @@ export interface HostContract {
   readonly transport: { readonly auth: { readonly type: "none" | "bearer" | "apiKey" } };
   readonly errors: readonly HostError[];
   readonly operations: readonly HostOperation[];
+}
+
+/**
+ * The host contract of a generated skeleton server, from its data file (`mcp/contract.json`, beside
+ * the module once built), each schema's `$defs` entries put back from `schemaDefs`, where each is
+ * stored once. Data, not a literal: tsc would otherwise infer types over megabytes of it.
+ */
+export function loadHostContract(file: URL): HostContract {
+  const raw = JSON.parse(readFileSync(file, "utf8")) as HostContract & { readonly schemaDefs?: unknown };
+  const defs = Array.isArray(raw.schemaDefs) ? (raw.schemaDefs as unknown[]) : [];
+  const link = (s: HostSchema): HostSchema => ({ ...s, schema: linkSchemaDefs(s.schema, defs, file.pathname) });
+  return {
+    name: raw.name,
+    version: raw.version,
+    transport: raw.transport,
+    errors: raw.errors.map((e) => ({ ...e, details: e.details ? link(e.details) : null })),
+    operations: raw.operations.map((op) => ({
+      ...op,
+      input: link(op.input),
+      output: link(op.output),
+      preview: op.preview ? { ...op.preview, output: op.preview.output ? link(op.preview.output) : null } : null,
+    })),
+  };
 }
