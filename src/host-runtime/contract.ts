@@ -96,25 +96,27 @@ export interface HostContract {
   readonly operations: readonly HostOperation[];
 }
 
+/** The contract with `f` applied to each of its schemas: error details, inputs, outputs, preview outputs. */
+export function mapHostSchemas(contract: HostContract, f: (schema: HostSchema) => HostSchema): HostContract {
+  return {
+    ...contract,
+    errors: contract.errors.map((e) => ({ ...e, details: e.details ? f(e.details) : null })),
+    operations: contract.operations.map((op) => ({
+      ...op,
+      input: f(op.input),
+      output: f(op.output),
+      preview: op.preview ? { ...op.preview, output: op.preview.output ? f(op.preview.output) : null } : null,
+    })),
+  };
+}
+
 /**
  * The host contract of a generated skeleton server, from its data file (`mcp/contract.json`, beside
  * the module once built), each schema's `$defs` entries put back from `schemaDefs`, where each is
  * stored once. Data, not a literal: tsc would otherwise infer types over megabytes of it.
  */
 export function loadHostContract(file: URL): HostContract {
-  const raw = JSON.parse(readFileSync(file, "utf8")) as HostContract & { readonly schemaDefs?: unknown };
-  const defs = Array.isArray(raw.schemaDefs) ? (raw.schemaDefs as unknown[]) : [];
-  const link = (s: HostSchema): HostSchema => ({ ...s, schema: linkSchemaDefs(s.schema, defs, file.pathname) });
-  return {
-    name: raw.name,
-    version: raw.version,
-    transport: raw.transport,
-    errors: raw.errors.map((e) => ({ ...e, details: e.details ? link(e.details) : null })),
-    operations: raw.operations.map((op) => ({
-      ...op,
-      input: link(op.input),
-      output: link(op.output),
-      preview: op.preview ? { ...op.preview, output: op.preview.output ? link(op.preview.output) : null } : null,
-    })),
-  };
+  const { schemaDefs, ...contract } = JSON.parse(readFileSync(file, "utf8")) as HostContract & { readonly schemaDefs?: unknown };
+  const defs = Array.isArray(schemaDefs) ? (schemaDefs as unknown[]) : [];
+  return mapHostSchemas(contract, (s) => ({ ...s, schema: linkSchemaDefs(s.schema, defs, file.pathname) }));
 }

@@ -9,7 +9,7 @@
  * (`mcp/handlers.ts`), the contract as data for the host (`mcp/contract.json`, read by `mcp/contract.ts`) and the server.
  */
 import { createHash } from "node:crypto";
-import type { HostContract, HostOperation, HostSchema } from "../../host-runtime/contract.js";
+import { type HostContract, type HostOperation, type HostSchema, mapHostSchemas } from "../../host-runtime/contract.js";
 import type { ContractModel, OperationModel } from "../../model/types.js";
 import { mcpDatabaseEnv, safeIdentifier } from "../../model/naming.js";
 import { DefPool } from "../shared/def-pool.js";
@@ -107,18 +107,7 @@ export const CONTRACT: HostContract = loadHostContract(new URL("./contract.json"
 export function emitHostContractData(model: ContractModel): string {
   const pool = new DefPool();
   const pooled = (s: HostSchema): HostSchema => ({ schema: pool.pooled(s.schema) as HostSchema["schema"] });
-  const contract = hostContract(model);
-  const data = {
-    ...contract,
-    errors: contract.errors.map((e) => ({ ...e, details: e.details ? pooled(e.details) : null })),
-    operations: contract.operations.map((op) => ({
-      ...op,
-      input: pooled(op.input),
-      output: pooled(op.output),
-      preview: op.preview ? { ...op.preview, output: op.preview.output ? pooled(op.preview.output) : null } : null,
-    })),
-    schemaDefs: pool.entries(),
-  };
+  const data = { ...mapHostSchemas(hostContract(model), pooled), schemaDefs: pool.entries() };
   return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
 }
 
