@@ -124,6 +124,18 @@ export function followable(raw: string, pageUrl: string, origin: string): { url:
   return { url: url.href };
 }
 
+/**
+ * Where a next-link page says the next one is: its URL when the traversal may follow it (on
+ * `origin`, the first request's), else why not; null on the last page. `page` is the page's body
+ * when it is an object (a next-link field is read there), `response` what it came with.
+ */
+export function nextPageLink(shape: PageShape, page: Readonly<Record<string, unknown>>, response: PageResponse | null, origin: string | null): { url: string } | { refused: string } | null {
+  const source = shape.nextLink;
+  const raw = source?.kind === "header" ? nextLinkOf(response?.link ?? null) : source?.kind === "field" && Object.hasOwn(page, source.field) ? page[source.field] : null;
+  if (typeof raw !== "string" || raw === "") return null;
+  return origin === null ? { refused: "the page's own URL is unknown, so the next link cannot be checked" } : followable(raw, response?.url ?? "", origin);
+}
+
 export class Paginator<T> implements AsyncIterable<T> {
   private report: Completeness | undefined;
 
@@ -203,14 +215,9 @@ export class Paginator<T> implements AsyncIterable<T> {
         const raw = shape.nextCursorField !== null ? page[shape.nextCursorField] : null;
         next = typeof raw === "string" && raw !== "" ? raw : null;
       } else if (style === "next-link") {
-        const source = shape.nextLink;
-        const raw = source?.kind === "header" ? nextLinkOf(response?.link ?? null) : source?.kind === "field" ? page[source.field] : null;
-        if (typeof raw === "string" && raw !== "") {
-          const pageUrl = response?.url ?? "";
-          const target = origin === null ? { refused: "the page's own URL is unknown, so the next link cannot be checked" } : followable(raw, pageUrl, origin);
-          if ("url" in target) next = target.url;
-          else reasons.push(`page ${pagesRead}: ${target.refused}`);
-        }
+        const target = nextPageLink(shape, page, response, origin);
+        if (target !== null && "url" in target) next = target.url;
+        else if (target !== null) reasons.push(`page ${pagesRead}: ${target.refused}`);
       } else {
         const total = declaredTotal;
         const seen = received + items.length;

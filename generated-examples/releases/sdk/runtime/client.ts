@@ -21,7 +21,7 @@ import {
 } from "./errors.js";
 import { hashValue, intentParameters } from "./hash.js";
 import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
-import { followable, nextLinkOf, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
+import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
 import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
 
@@ -353,12 +353,10 @@ export class ContractClient {
     if (shape?.style !== "next-link") throw new TypeError(`${op.id} is not paginated by next links`);
     const response = await this.readPage(op, { ...(input as Input) }, url, options.signal);
     const body = response.body;
-    const source = shape.nextLink;
-    const raw =
-      source?.kind === "header" ? nextLinkOf(response.link) : source?.kind === "field" && body !== null && typeof body === "object" && !Array.isArray(body) ? field(body as Input, source.field) : null;
-    if (typeof raw !== "string" || raw === "") return { body, next: null, refused: null };
-    const origin = response.url === "" ? null : new URL(response.url).origin;
-    const target = origin === null ? { refused: "the page's own URL is unknown, so the next link cannot be checked" } : followable(raw, response.url, origin);
+    const page = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Input) : {};
+    // The page's own URL was checked against the platform's origin before it was read.
+    const target = nextPageLink(shape, page, response, response.url === "" ? null : new URL(response.url).origin);
+    if (target === null) return { body, next: null, refused: null };
     return "url" in target ? { body, next: target.url, refused: null } : { body, next: null, refused: target.refused };
   }
 
