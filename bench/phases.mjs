@@ -3,7 +3,8 @@
 // pipeline reports through its onProgress callback (the same the terminal progress line shows), so
 // the benchmark and the progress line cannot disagree about what a phase is.
 // Usage: node bench/phases.mjs <contract.yaml> <out-dir>
-import { emitPackage, writeOnceFiles } from "../dist/src/emit/index.js";
+import { statSync } from "node:fs";
+import { emitPackage, prepareToEmit, writeOnceFiles } from "../dist/src/emit/index.js";
 import { parseContract } from "../dist/src/spec/parse.js";
 import { writeTree } from "../dist/src/write/tree.js";
 
@@ -21,6 +22,7 @@ function phase(name) {
 const onProgress = (name) => phase(name);
 
 phase("parse");
+prepareToEmit(statSync(spec).size); // as generate does
 const result = parseContract(spec, { onProgress });
 if (!result.model) {
   console.error(result.diagnostics.filter((d) => d.severity === "error").slice(0, 3).map((d) => d.message).join("\n"));

@@ -8,6 +8,7 @@ import { emitPackageFiles } from "./package/package.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperationData, emitOperations } from "./sdk/operations.js";
+import { startTypeWorkersEarly } from "./sdk/type-declarations.js";
 import { emitTypes } from "./sdk/types.js";
 import { DefPool } from "./shared/def-pool.js";
 import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
@@ -27,6 +28,17 @@ export interface EmitOptions {
    * artefacts done / total) and once more when all are done. Emitters never print; the CLI shows it.
    */
   readonly onProgress?: (phase: string, done: number, total: number) => void;
+}
+
+/** Contract files from this size on usually have enough declarations to compile their types in workers. */
+const LARGE_CONTRACT_BYTES = 256 * 1024;
+
+/**
+ * Called before a contract file of `bytes` is parsed: starts now what emitting a large one will need
+ * (the type workers), so it loads on the core the parse leaves idle. Costs nothing on small files.
+ */
+export function prepareToEmit(bytes: number): void {
+  if (bytes >= LARGE_CONTRACT_BYTES) startTypeWorkersEarly();
 }
 
 /**

@@ -27,12 +27,21 @@ const operations = Array.from({ length: 20 }, (_, i) => `
     input: { type: object, required: [id], properties: { id: { type: string } } }
     output: { $ref: "#/types/Node${i * 30}" }`).join("");
 
+/** Over the size from which generate starts the type workers before parsing (prepareToEmit). */
+const padding = `  Padding:\n    type: string\n    description: "${"a contract this large starts its type workers early. ".repeat(6000)}"\n`;
+
+function freshDir(name: string): string {
+  const dir = join(process.cwd(), "test-results", "types-parallel", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 describe(`sdk/types.ts of ${TYPES} shared types`, () => {
-  it.skipIf(availableParallelism() < 2)("is the same from the CLI (worker threads) as from one thread", async () => {
-    const dir = join(process.cwd(), "test-results", "types-parallel");
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const text = contractYaml({ types, operations });
+  it.skipIf(availableParallelism() < 2)("is the same from the CLI (worker threads, started before the parse) as from one thread", async () => {
+    const dir = freshDir("large");
+    const text = contractYaml({ types: types + "\n" + padding, operations });
+    expect(text.length).toBeGreaterThan(256 * 1024);
     writeFileSync(join(dir, "contract.yaml"), text);
     const run = spawnSync(process.execPath, ["bin/contractgen.js", "generate", join(dir, "contract.yaml"), "-o", join(dir, "out"), "--no-progress"], { encoding: "utf8" });
     expect(run.stderr).not.toMatch(/internal error/);
@@ -42,5 +51,30 @@ describe(`sdk/types.ts of ${TYPES} shared types`, () => {
     expect(fromCli).toBe(inThread);
     expect(fromCli).toContain("export interface Node699 {");
     expect(fromCli).toContain("next?: Node1;");
+  });
+
+  it("from a large file that is invalid, or has few declarations, exits as soon as it is done", () => {
+    const dir = freshDir("early-unused");
+    const invalid = contractYaml({ types: padding, operations: "  broken: { summary: 1 }" });
+    writeFileSync(join(dir, "invalid.yaml"), invalid);
+    const bad = spawnSync(process.execPath, ["bin/contractgen.js", "generate", join(dir, "invalid.yaml"), "-o", join(dir, "bad"), "--no-progress"], { encoding: "utf8", timeout: 60_000 });
+    expect(bad.error).toBeUndefined(); // not timed out: the idle workers do not hold the process
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/invalid; nothing was generated/);
+
+    const one = `
+  get_padding:
+    summary: Read the padding.
+    http: { method: GET, path: "/padding" }
+    effects: { kind: read }
+    input: { type: object }
+    output: { $ref: "#/types/Padding" }`;
+    const few = contractYaml({ types: padding, operations: one });
+    writeFileSync(join(dir, "few.yaml"), few);
+    const ok = spawnSync(process.execPath, ["bin/contractgen.js", "generate", join(dir, "few.yaml"), "-o", join(dir, "out"), "--no-progress"], { encoding: "utf8", timeout: 60_000 });
+    expect(ok.error).toBeUndefined();
+    expect(ok.stderr).not.toMatch(/internal error/);
+    expect(ok.status).toBe(0);
+    expect(readFileSync(join(dir, "out", "sdk", "types.ts"), "utf8")).toContain("export type Padding = string;");
   });
 });

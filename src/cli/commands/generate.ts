@@ -1,4 +1,5 @@
-import { emitPackage, type McpMode, writeOnceFiles } from "../../emit/index.js";
+import { statSync } from "node:fs";
+import { emitPackage, type McpMode, prepareToEmit, writeOnceFiles } from "../../emit/index.js";
 import { parseContract } from "../../spec/parse.js";
 import { compareTree, type GeneratedOutput, OutputConflictError, OutputDirectoryError, writeTree } from "../../write/tree.js";
 import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
@@ -46,6 +47,7 @@ async function generateWith(
   endProgress: () => void,
 ): Promise<{ code: number; files: readonly string[] }> {
   const started = performance.now();
+  prepareToEmit(statSync(spec, { throwIfNoEntry: false })?.size ?? 0);
   // Keep only the model: the parsed file (text, plain value, spans) can be collected while emitting.
   const { model, diagnostics } = parseContract(spec, { refRoots: options.refRoot ?? [], onProgress });
   endProgress();

@@ -2,7 +2,7 @@
 // from the counter it shares with the other workers whenever it is free, and posts the source back
 // with the chunk's index.
 import { parentPort, workerData } from "node:worker_threads";
-import { compileChunk, type Declaration, type FromWorker, type ToWorker } from "./type-declarations.js";
+import { compileChunk, type FromWorker, type ToWorker } from "./type-declarations.js";
 
 const claim = (workerData as { claim: Int32Array }).claim;
 const chunks: string[] = [];
@@ -24,7 +24,7 @@ async function pump(): Promise<void> {
     delete chunks[index];
     let reply: FromWorker;
     try {
-      reply = { index, source: await compileChunk(JSON.parse(json) as Declaration[]) };
+      reply = { index, source: await compileChunk(json) };
     } catch (e) {
       reply = { index, error: e instanceof Error ? e.message : String(e) };
     }

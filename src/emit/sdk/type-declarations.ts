@@ -1,6 +1,15 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { compile } from "json-schema-to-typescript";
+import { compile, DEFAULT_OPTIONS, type Options } from "json-schema-to-typescript";
+// The generator's own stages, for chunks compile() would deep-copy and resolve for nothing (compileChunk).
+import { generate } from "json-schema-to-typescript/dist/src/generator.js";
+import { link } from "json-schema-to-typescript/dist/src/linker.js";
+import { normalize, normalizeNullableRefs } from "json-schema-to-typescript/dist/src/normalizer.js";
+import { optimize } from "json-schema-to-typescript/dist/src/optimizer.js";
+import { nameAnonymousRecursiveTypes, parse } from "json-schema-to-typescript/dist/src/parser.js";
+import type { DereferencedPaths } from "json-schema-to-typescript/dist/src/resolver.js";
+import type { JSONSchema } from "json-schema-to-typescript/dist/src/types/JSONSchema.js";
+import { validate } from "json-schema-to-typescript/dist/src/validator.js";
 import { OBJECT_MEMBERS, TYPES_ROOT } from "../../model/naming.js";
 import { defineOwn, type SchemaObject } from "../../spec/schema-walk.js";
 
@@ -32,51 +41,82 @@ export interface DeclarationCompiler {
  * references are already names, `tsType`), in the order added. No declaration needs another's
  * schema, so they are cut into chunks, and on a large contract (`expected` declarations or more
  * than PARALLEL_FROM) the chunks compile in worker threads — the generator takes most of a
- * GitHub-size generate — started at once, so they load while the declarations are being prepared
- * and compile while the other artefacts are emitted. The parts are joined in order: the output is
+ * GitHub-size generate — started early (startTypeWorkersEarly) or else at once, so they load before
+ * the declarations are ready, and compile while the other artefacts are emitted. The parts are joined in order: the output is
  * the same however it ran.
  */
 export function declarationCompiler(expected: number): DeclarationCompiler {
-  const workers = Math.min(2, availableParallelism());
-  // Under a TypeScript loader (the tests) there is no compiled worker script: compile here.
-  const script = new URL("./type-declarations-worker.js", import.meta.url);
-  const parallel = workers >= 2 && expected >= PARALLEL_FROM && !import.meta.url.endsWith(".ts");
-  const sink = parallel ? workerPool(script, workers) : inThread();
+  const started = takeStartedWorkers();
+  const parallel = WORKERS >= 2 && expected >= PARALLEL_FROM && WORKER_SCRIPT !== undefined;
+  if (!parallel) for (const w of started) void w.terminate();
+  const sink = parallel ? workerPool(started.length > 0 ? started : startWorkers()) : inThread();
   let chunk: Declaration[] = [];
   let count = 0;
   return {
     add(identifier, schema) {
       chunk.push([identifier, schema]);
       if (chunk.length === CHUNK) {
-        sink.send(count++, chunk);
+        sink.send(count++, JSON.stringify(chunk));
         chunk = [];
       }
     },
     finish() {
-      if (chunk.length > 0) sink.send(count++, chunk);
+      if (chunk.length > 0) sink.send(count++, JSON.stringify(chunk));
       chunk = [];
       return sink.finish(count).then((parts) => parts.join("\n"));
     },
   };
 }
 
-/** One json-schema-to-typescript call over a chunk of declarations, trailing blank lines trimmed. */
-export async function compileChunk(entries: readonly Declaration[]): Promise<string> {
+export const GENERATOR_OPTIONS: Partial<Options> = {
+  bannerComment: "",
+  unreachableDefinitions: true,
+  additionalProperties: false,
+  // Prettier (inside the generator) recurses on nesting depth — a deep but valid schema
+  // overflowed the stack — and took most of the emit time; types.ts lays the output out instead.
+  format: false,
+  strictIndexSignatures: true,
+  declareExternallyReferenced: true,
+  $refOptions: { resolve: { external: false } } as never,
+};
+
+/** GENERATOR_OPTIONS over the generator's defaults, as compile() merges them on every call. */
+const RESOLVED_OPTIONS: Options = { ...DEFAULT_OPTIONS, ...GENERATOR_OPTIONS, cwd: DEFAULT_OPTIONS.cwd.endsWith("/") ? DEFAULT_OPTIONS.cwd : `${DEFAULT_OPTIONS.cwd}/` };
+
+/**
+ * One json-schema-to-typescript run over a chunk of declarations (as JSON), trailing blank lines
+ * trimmed. The chunk's references are already type names (`tsType`), so when it holds no `$ref`
+ * this runs the generator's stages after resolution directly: compile() would deep-copy the chunk
+ * (parsed fresh from JSON here, owned by nobody else) and walk it for references there are none of,
+ * a fifth of the generator's time on GitHub. The output is the same (test/emit/type-generator-stages.test.ts).
+ */
+export async function compileChunk(json: string): Promise<string> {
+  const root = chunkRoot(JSON.parse(json) as Declaration[]);
+  const source = json.includes('"$ref"') ? await compile(root as never, TYPES_ROOT, GENERATOR_OPTIONS) : generateResolved(root);
+  return tidyDeclarations(source.trimEnd());
+}
+
+/** The chunk as one schema: its declarations under `$defs` of an empty root the output then drops. */
+export function chunkRoot(entries: readonly Declaration[]): SchemaObject {
   const $defs: SchemaObject = {};
   for (const [key, def] of entries) defineOwn($defs, key, def);
-  const root = { title: TYPES_ROOT, type: "object", additionalProperties: false, properties: {}, $defs };
-  const source = await compile(root as never, TYPES_ROOT, {
-    bannerComment: "",
-    unreachableDefinitions: true,
-    additionalProperties: false,
-    // Prettier (inside the generator) recurses on nesting depth — a deep but valid schema
-    // overflowed the stack — and took most of the emit time; types.ts lays the output out instead.
-    format: false,
-    strictIndexSignatures: true,
-    declareExternallyReferenced: true,
-    $refOptions: { resolve: { external: false } } as never,
-  });
-  return tidyDeclarations(source.trimEnd());
+  return { title: TYPES_ROOT, type: "object", additionalProperties: false, properties: {}, $defs };
+}
+
+/** compile()'s stages from linking on, for a schema without references that may be changed in place. */
+export function generateResolved(schema: SchemaObject): string {
+  const options = RESOLVED_OPTIONS;
+  normalizeNullableRefs(schema as JSONSchema);
+  const linked = link(schema as JSONSchema);
+  const errors = validate(linked, TYPES_ROOT);
+  if (errors.length > 0) throw new Error(errors.join("; "));
+  const noReferences: DereferencedPaths = new WeakMap();
+  const normalized = normalize(linked, noReferences, TYPES_ROOT, options);
+  const processed = new Map();
+  const usedNames = new Set<string>();
+  const parsed = parse(normalized, options, undefined, processed, usedNames);
+  nameAnonymousRecursiveTypes(parsed, processed, noReferences, usedNames);
+  return generate(optimize(parsed, options), options);
 }
 
 /**
@@ -132,19 +172,64 @@ function indentDeclarations(source: string): string {
   return lines.map((l) => l.text).join("\n");
 }
 
-/** Where chunks go: `send` them numbered from 0, then `finish` with their number for the results in order. */
+const WORKERS = Math.min(2, availableParallelism());
+/** Under a TypeScript loader (the tests) there is no compiled worker script: chunks compile in the calling thread. */
+const WORKER_SCRIPT = import.meta.url.endsWith(".ts") ? undefined : new URL("./type-declarations-worker.js", import.meta.url);
+
+/** Workers started ahead of need (startTypeWorkersEarly), not yet handed to a compiler. */
+let early: Worker[] = [];
+
+/**
+ * Start the type workers now, before the contract is even parsed, when it will probably need them:
+ * loading the generator in each then overlaps the parse, which leaves the second core idle. They do
+ * not keep the process alive until a compiler takes them; a compiler that runs in-thread after all
+ * ends them.
+ */
+export function startTypeWorkersEarly(): void {
+  if (early.length > 0 || WORKERS < 2 || WORKER_SCRIPT === undefined) return;
+  early = startWorkers();
+  for (const w of early) w.unref();
+}
+
+function takeStartedWorkers(): Worker[] {
+  const taken = early;
+  early = [];
+  for (const w of taken) w.ref();
+  return taken;
+}
+
+/**
+ * A small young generation: the generator's garbage dies with each chunk, and with V8's default
+ * each worker's heap grew to about 85 MB on GitHub (22 MB like this) while the main thread held the model.
+ */
+function startWorkers(): Worker[] {
+  const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  return Array.from({ length: WORKERS }, () => {
+    const worker = new Worker(WORKER_SCRIPT!, { workerData: { claim }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    worker.once("error", (e) => STOPPED.set(worker, e));
+    worker.once("exit", (code) => {
+      if (!STOPPED.has(worker)) STOPPED.set(worker, new Error(`exited with code ${code}`));
+    });
+    return worker;
+  });
+}
+
+/** Why a worker stopped, for a pool that takes it over afterwards (an early worker can fail before any pool listens). */
+const STOPPED = new WeakMap<Worker, Error>();
+
+/** Where chunks go: `send` them (as JSON) numbered from 0, then `finish` with their number for the results in order. */
 interface ChunkSink {
-  send(index: number, entries: readonly Declaration[]): void;
+  send(index: number, json: string): void;
   finish(total: number): Promise<string[]>;
 }
 
 function inThread(): ChunkSink {
-  const chunks: Array<readonly Declaration[]> = [];
+  const chunks: string[] = [];
   return {
-    send: (index, entries) => void (chunks[index] = entries),
+    send: (index, json) => void (chunks[index] = json),
     async finish() {
       const out: string[] = [];
-      for (const entries of chunks) out.push(await compileChunk(entries));
+      for (const json of chunks) out.push(await compileChunk(json));
       return out;
     },
   };
@@ -161,9 +246,7 @@ export type FromWorker = { readonly index: number; readonly source: string } | {
  * types), and the main thread is busy emitting the other artefacts meanwhile: a queue it had to
  * serve left the workers idle until it was done.
  */
-function workerPool(script: URL, count: number): ChunkSink {
-  const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-  const pool: Worker[] = [];
+function workerPool(pool: readonly Worker[]): ChunkSink {
   const results: string[] = [];
   let received = 0;
   let total = Infinity;
@@ -186,11 +269,9 @@ function workerPool(script: URL, count: number): ChunkSink {
     failure ??= e;
     check();
   };
-  for (let i = 0; i < count; i++) {
-    // A small young generation: the generator's garbage dies with each chunk, and with V8's default
-    // each worker's heap grew to about 85 MB on GitHub (22 MB like this) while the main thread held the model.
-    const worker = new Worker(script, { workerData: { claim }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-    pool.push(worker);
+  for (const worker of pool) {
+    const stopped = STOPPED.get(worker);
+    if (stopped) fail(new Error(`type declarations: a worker stopped before its first chunk (${stopped.message})`));
     worker.on("message", (message: FromWorker) => {
       if ("error" in message) return fail(new Error(`type declarations: ${message.error}`));
       results[message.index] = message.source;
@@ -203,8 +284,7 @@ function workerPool(script: URL, count: number): ChunkSink {
     });
   }
   return {
-    send(index, entries) {
-      const json = JSON.stringify(entries);
+    send(index, json) {
       for (const w of pool) w.postMessage({ index, json } satisfies ToWorker);
     },
     finish(n) {
