@@ -47,9 +47,9 @@ export interface DeclarationCompiler {
  */
 export function declarationCompiler(expected: number): DeclarationCompiler {
   const started = takeStartedWorkers();
-  const parallel = WORKERS >= 2 && expected >= PARALLEL_FROM && WORKER_SCRIPT !== undefined;
-  if (!parallel) for (const w of started) void w.terminate();
-  const sink = parallel ? workerPool(started.length > 0 ? started : startWorkers()) : inThread();
+  const parallel = WORKERS >= 1 && expected >= PARALLEL_FROM && WORKER_SCRIPT !== undefined;
+  if (!parallel) for (const w of started?.workers ?? []) void w.terminate();
+  const sink = parallel ? workerPool(started ?? startWorkers()) : inThread();
   let chunk: Declaration[] = [];
   let count = 0;
   return {
@@ -172,29 +172,38 @@ function indentDeclarations(source: string): string {
   return lines.map((l) => l.text).join("\n");
 }
 
-const WORKERS = Math.min(2, availableParallelism());
+/**
+ * Worker threads beside the calling thread, which compiles chunks too once it has emitted the other
+ * artefacts: one on two cores (a second worker only contended with the emit and cost its memory).
+ */
+const WORKERS = Math.min(2, availableParallelism() - 1);
 /** Under a TypeScript loader (the tests) there is no compiled worker script: chunks compile in the calling thread. */
 const WORKER_SCRIPT = import.meta.url.endsWith(".ts") ? undefined : new URL("./type-declarations-worker.js", import.meta.url);
 
+/** Started workers and the counter from which they (and the calling thread) claim chunks. */
+interface Workers {
+  readonly workers: readonly Worker[];
+  readonly claim: Int32Array;
+}
+
 /** Workers started ahead of need (startTypeWorkersEarly), not yet handed to a compiler. */
-let early: Worker[] = [];
+let early: Workers | undefined;
 
 /**
  * Start the type workers now, before the contract is even parsed, when it will probably need them:
- * loading the generator in each then overlaps the parse, which leaves the second core idle. They do
- * not keep the process alive until a compiler takes them; a compiler that runs in-thread after all
- * ends them.
+ * loading the generator then overlaps the parse, which leaves the other core idle. They do not keep
+ * the process alive until a compiler takes them; a compiler that runs in-thread after all ends them.
  */
 export function startTypeWorkersEarly(): void {
-  if (early.length > 0 || WORKERS < 2 || WORKER_SCRIPT === undefined) return;
+  if (early !== undefined || WORKERS < 1 || WORKER_SCRIPT === undefined) return;
   early = startWorkers();
-  for (const w of early) w.unref();
+  for (const w of early.workers) w.unref();
 }
 
-function takeStartedWorkers(): Worker[] {
+function takeStartedWorkers(): Workers | undefined {
   const taken = early;
-  early = [];
-  for (const w of taken) w.ref();
+  early = undefined;
+  for (const w of taken?.workers ?? []) w.ref();
   return taken;
 }
 
@@ -202,9 +211,9 @@ function takeStartedWorkers(): Worker[] {
  * A small young generation: the generator's garbage dies with each chunk, and with V8's default
  * each worker's heap grew to about 85 MB on GitHub (22 MB like this) while the main thread held the model.
  */
-function startWorkers(): Worker[] {
+function startWorkers(): Workers {
   const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-  return Array.from({ length: WORKERS }, () => {
+  const workers = Array.from({ length: WORKERS }, () => {
     const worker = new Worker(WORKER_SCRIPT!, { workerData: { claim }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     worker.once("error", (e) => STOPPED.set(worker, e));
     worker.once("exit", (code) => {
@@ -212,6 +221,7 @@ function startWorkers(): Worker[] {
     });
     return worker;
   });
+  return { workers, claim };
 }
 
 /** Why a worker stopped, for a pool that takes it over afterwards (an early worker can fail before any pool listens). */
@@ -243,10 +253,13 @@ export type FromWorker = { readonly index: number; readonly source: string } | {
 /**
  * Every chunk goes to every worker, and each worker claims the next chunk from a shared counter
  * when it is free. Chunks differ a lot in cost (operation inputs are larger than most shared
- * types), and the main thread is busy emitting the other artefacts meanwhile: a queue it had to
- * serve left the workers idle until it was done.
+ * types), and the calling thread is busy emitting the other artefacts meanwhile: a queue it had to
+ * serve left the workers idle until it was done. Once it is done (`finish`), it claims chunks from
+ * the same counter and compiles them itself instead of waiting.
  */
-function workerPool(pool: readonly Worker[]): ChunkSink {
+function workerPool({ workers, claim }: Workers): ChunkSink {
+  /** The calling thread's copy of each chunk, until it is compiled somewhere. */
+  const chunks: Array<string | undefined> = [];
   const results: string[] = [];
   let received = 0;
   let total = Infinity;
@@ -254,7 +267,7 @@ function workerPool(pool: readonly Worker[]): ChunkSink {
   let failure: Error | undefined;
 
   const stop = () => {
-    for (const w of pool) void w.terminate();
+    for (const w of workers) void w.terminate();
   };
   const check = () => {
     if (failure) {
@@ -269,15 +282,16 @@ function workerPool(pool: readonly Worker[]): ChunkSink {
     failure ??= e;
     check();
   };
-  for (const worker of pool) {
+  const done = (index: number, source: string) => {
+    results[index] = source;
+    chunks[index] = undefined;
+    received++;
+    check();
+  };
+  for (const worker of workers) {
     const stopped = STOPPED.get(worker);
     if (stopped) fail(new Error(`type declarations: a worker stopped before its first chunk (${stopped.message})`));
-    worker.on("message", (message: FromWorker) => {
-      if ("error" in message) return fail(new Error(`type declarations: ${message.error}`));
-      results[message.index] = message.source;
-      received++;
-      check();
-    });
+    worker.on("message", (message: FromWorker) => ("error" in message ? fail(new Error(`type declarations: ${message.error}`)) : done(message.index, message.source)));
     worker.once("error", fail);
     worker.once("exit", (code) => {
       if (received < total) fail(new Error(`type declarations: a worker exited with code ${code} before finishing`));
@@ -285,14 +299,22 @@ function workerPool(pool: readonly Worker[]): ChunkSink {
   }
   return {
     send(index, json) {
-      for (const w of pool) w.postMessage({ index, json } satisfies ToWorker);
+      chunks[index] = json;
+      for (const w of workers) w.postMessage({ index, json } satisfies ToWorker);
     },
-    finish(n) {
+    async finish(n) {
       total = n;
-      for (const w of pool) w.postMessage({ total: n } satisfies ToWorker);
-      const done = new Promise<string[]>((resolve, reject) => (settle = { resolve, reject }));
+      for (const w of workers) w.postMessage({ total: n } satisfies ToWorker);
+      const all = new Promise<string[]>((resolve, reject) => (settle = { resolve, reject }));
       check();
-      return done;
+      for (let index = Atomics.add(claim, 0, 1); index < n && failure === undefined; index = Atomics.add(claim, 0, 1)) {
+        try {
+          done(index, await compileChunk(chunks[index]!));
+        } catch (e) {
+          fail(e instanceof Error ? e : new Error(String(e)));
+        }
+      }
+      return all;
     },
   };
 }
