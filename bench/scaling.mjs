@@ -166,6 +166,15 @@ if (peers) {
     const entry = { import: imported };
     if (imported.status === 0) {
       Object.assign(entry, generateAndCheck(contract, cgDir));
+      // The skeleton package (handlers the team fills in) of the same contract, and its tsc.
+      const skeletonOut = join(cgDir, "skeleton-out");
+      const skeletonGenerate = brief(contractgen("generate", contract, "-o", skeletonOut, "--mcp", "skeleton", "--no-progress"));
+      entry.skeleton = { generate: skeletonGenerate };
+      if (skeletonGenerate.status === 0) {
+        linkModules(skeletonOut);
+        entry.skeleton.tsc = tsc(skeletonOut);
+      }
+      rmSync(skeletonOut, { recursive: true, force: true });
       // Validators compile at run time now: what that costs a process, per first call and for all.
       const first = step(process.execPath, [resolve("bench/first-validation.mjs"), join(cgDir, "out")]);
       entry.firstValidation = first.status === 0 ? JSON.parse(first.stdout) : { error: first.error };
@@ -379,6 +388,7 @@ if (report.peers) {
     if (!v || v.generateOnlyWall === undefined) continue;
     md.push(
       `${name}, generate alone (a contract already imported): ${run(t.generate)}, ${fx(v.generateOnlyWall)}× / ${fx(v.generateOnlyRss)}× openapi-typescript's wall / RSS.`,
+      ...(t.skeleton ? [`The skeleton package (\`--mcp skeleton\`): generate ${run(t.skeleton.generate)}, tsc --noEmit ${t.skeleton.tsc ? run(t.skeleton.tsc) : "–"}.`] : []),
       ...(t.tscSdk ? [`tsc of its sdk/ alone (types, client, operation descriptors; no CLI or MCP server): ${run(t.tscSdk)}${v.tscSdkWall !== undefined ? `, ${fx(v.tscSdkWall)}× / ${fx(v.tscSdkRss)}× openapi-typescript's gh.ts` : ""}.`] : []),
       "",
     );
