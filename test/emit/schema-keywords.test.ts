@@ -138,6 +138,14 @@ const cases: Case[] = [
     invalid: [1],
   },
   {
+    keyword: "minItems above maxItems (no array fits; the generator refuses the pair)",
+    name: "NoArray",
+    schema: "{ type: array, items: { type: string }, minItems: 3, maxItems: 1 }",
+    declared: "export type NoArray = string[];",
+    valid: [],
+    invalid: [[1], "abc"],
+  },
+  {
     keyword: "empty schema",
     name: "Anything",
     schema: "{ description: Any value. }",

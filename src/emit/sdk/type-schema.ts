@@ -48,6 +48,12 @@ function rewrite(node: SchemaObject, finish: (node: SchemaObject) => SchemaObjec
     out.items = node.unevaluatedItems;
   }
   delete out.unevaluatedItems;
+  // No array has at least minItems and at most maxItems items when min > max, and the generator
+  // refuses the pair: the array of the items is typed instead, which is wider, never narrower.
+  if (typeof node.minItems === "number" && typeof node.maxItems === "number" && node.minItems > node.maxItems) {
+    delete out.minItems;
+    delete out.maxItems;
+  }
 
   if ("unevaluatedProperties" in node && !("additionalProperties" in node) && !applied) out.additionalProperties = node.unevaluatedProperties;
   delete out.unevaluatedProperties;

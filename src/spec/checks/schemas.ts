@@ -7,7 +7,7 @@ import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
 import { collisionKey } from "../../model/naming.js";
 import type { CheckContext } from "../context.js";
 import { checkRefs, type RefWalk } from "../refs.js";
-import { isSchemaObject, visitSchemas } from "../schema-walk.js";
+import { isSchemaObject, type SchemaObject, visitSchemas } from "../schema-walk.js";
 import { getAtPointer, joinPointer, type SourceFile } from "../source.js";
 import { schemaDepthProblem } from "../structure.js";
 
@@ -155,9 +155,36 @@ export function checkSchemaAt(file: SourceFile, pointer: string, metaValid?: Set
         }
       }
     }
+    for (const problem of emptyRanges(node)) {
+      out.push(diagnostic("schema-empty-range", `${problem.text}: no ${problem.of} satisfies this schema.`, file.locate(joinPointer(at(), problem.keyword))));
+    }
     if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format)) {
       out.push(diagnostic("schema-unknown-format", `Format ${JSON.stringify(node.format)} is not known to the generated validators; it will not be checked.`, file.locate(joinPointer(at(), "format"))));
     }
   });
   return out;
+}
+
+/** Lower and upper bounds of one kind of value, `exclusive` when equal bounds already leave nothing. */
+const RANGES: ReadonlyArray<{ low: string; high: string; of: string; exclusive: boolean }> = [
+  { low: "minItems", high: "maxItems", of: "array", exclusive: false },
+  { low: "minLength", high: "maxLength", of: "string", exclusive: false },
+  { low: "minProperties", high: "maxProperties", of: "object", exclusive: false },
+  { low: "minContains", high: "maxContains", of: "array", exclusive: false },
+  { low: "minimum", high: "maximum", of: "number", exclusive: false },
+  { low: "exclusiveMinimum", high: "maximum", of: "number", exclusive: true },
+  { low: "minimum", high: "exclusiveMaximum", of: "number", exclusive: true },
+  { low: "exclusiveMinimum", high: "exclusiveMaximum", of: "number", exclusive: true },
+];
+
+/** Bounds of a schema node that no value of their kind can meet (minItems 3 with maxItems 1). */
+function emptyRanges(node: SchemaObject): Array<{ keyword: string; text: string; of: string }> {
+  const found: Array<{ keyword: string; text: string; of: string }> = [];
+  for (const { low, high, of, exclusive } of RANGES) {
+    const lo = node[low];
+    const hi = node[high];
+    if (typeof lo !== "number" || typeof hi !== "number" || (exclusive ? lo < hi : lo <= hi)) continue;
+    found.push({ keyword: low, text: `${low} ${lo} is ${exclusive && lo === hi ? "equal to" : "above"} ${high} ${hi}`, of });
+  }
+  return found;
 }
