@@ -1,4 +1,4 @@
-import { defineOwn, isSchemaObject, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, isSchemaObject, mapSchema, type SchemaObject, SUBSCHEMA_KIND } from "../../spec/schema-walk.js";
 
 /**
  * A copy of a JSON Schema 2020-12 schema rewritten into the dialect json-schema-to-typescript
@@ -26,8 +26,53 @@ const DOCUMENTATION = ["description", "x-unit", "default", "deprecated"];
 /** In-place applicators: with any of them, what `unevaluated*` sees depends on other subschemas. */
 const APPLICATORS = ["allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas", "$ref", "$dynamicRef"];
 
+/** Tuples longer than this (prefixItems, minItems, maxItems) are typed as arrays of their items. */
+export const TUPLE_LIMIT = 10;
+
+/** Rewritten nodes typed as a tuple union, or holding one: the generator repeats their text. */
+const EXPANDING = new WeakSet<SchemaObject>();
+
+/** Whether any direct subschema of a (2020-12) node satisfies `test`. */
+function someSubschema(node: SchemaObject, test: (s: SchemaObject) => boolean): boolean {
+  for (const key of Object.keys(node)) {
+    const kind = SUBSCHEMA_KIND.get(key);
+    const value = node[key];
+    if (kind === "single" ? isSchemaObject(value) && test(value) : kind === "list" ? Array.isArray(value) && value.some((s) => isSchemaObject(s) && test(s)) : kind === "map" && isSchemaObject(value) && Object.values(value).some((s) => isSchemaObject(s) && test(s))) return true;
+  }
+  return false;
+}
+
+/**
+ * Keep the generator's tuple typing of an array (draft-07 form: `items` a list, `minItems`,
+ * `maxItems`) within bounds, and say whether it still expands. A tuple type spells its item types
+ * once per length it allows, and tuples nested in tuples multiply that: no contract size bounded the
+ * output (a 2,000-entry prefixItems made 16 MB of types, 24 nested `minItems: 1` arrays 3 GB). So a
+ * tuple has at most TUPLE_LIMIT leading items (the generator itself stops `maxItems` more than 20
+ * past `minItems`) and none holds another (`inner`); any other array is typed as an array of its
+ * items — wider than the schema, never narrower — with its counts kept in the comment, as the
+ * generator words them.
+ */
+function boundTuple(out: SchemaObject, inner: boolean): boolean {
+  const prefix = Array.isArray(out.items) ? (out.items as unknown[]) : null;
+  const widen = prefix !== null && prefix.length > 0 && (inner || prefix.length > TUPLE_LIMIT);
+  if (widen) {
+    const rest = out.additionalItems;
+    out.items = { anyOf: rest === false ? prefix : [...prefix, rest ?? {}] };
+    delete out.additionalItems;
+  }
+  const counted = "minItems" in out || "maxItems" in out;
+  if (counted && (widen || inner || (typeof out.minItems === "number" && out.minItems > TUPLE_LIMIT))) {
+    const notes = ["minItems", "maxItems"].filter((k) => k in out).map((k) => `@${k} ${String(out[k])}`);
+    out.description = typeof out.description === "string" && out.description !== "" ? `${out.description}\n\n${notes.join("\n")}` : notes.join("\n");
+    delete out.minItems;
+    delete out.maxItems;
+  }
+  return (Array.isArray(out.items) && out.items.length > 0) || (typeof out.minItems === "number" && out.minItems > 0) || typeof out.maxItems === "number";
+}
+
 /** `node` in the generator's dialect; `finish` is applied to every schema object this makes from it. */
 function rewrite(node: SchemaObject, finish: (node: SchemaObject) => SchemaObject): SchemaObject {
+  const inner = someSubschema(node, (s) => EXPANDING.has(s));
   const out: SchemaObject = {};
   for (const [k, v] of Object.entries(node)) {
     // References were bundled into the root `$defs` by identifier; nested definitions are unreferenced copies.
@@ -54,6 +99,11 @@ function rewrite(node: SchemaObject, finish: (node: SchemaObject) => SchemaObjec
     delete out.minItems;
     delete out.maxItems;
   }
+  const tuple = boundTuple(out, inner);
+  const done = (result: SchemaObject): SchemaObject => {
+    if (tuple || inner) EXPANDING.add(result);
+    return result;
+  };
 
   if ("unevaluatedProperties" in node && !("additionalProperties" in node) && !applied) out.additionalProperties = node.unevaluatedProperties;
   delete out.unevaluatedProperties;
@@ -99,7 +149,7 @@ function rewrite(node: SchemaObject, finish: (node: SchemaObject) => SchemaObjec
   delete out.then;
   delete out.else;
 
-  if (constraints.length === 0) return finish(out);
+  if (constraints.length === 0) return done(finish(out));
   // The schema's own part goes first among the constraints, untitled, so the generator names no part
   // of it separately; its documentation stays on the whole.
   const whole: SchemaObject = {};
@@ -110,5 +160,5 @@ function rewrite(node: SchemaObject, finish: (node: SchemaObject) => SchemaObjec
     }
   }
   // (The constraints are built of subschemas already finished and of objects with nothing to finish.)
-  return finish({ allOf: [finish(out), ...constraints], ...whole });
+  return done(finish({ allOf: [finish(out), ...constraints], ...whole }));
 }
