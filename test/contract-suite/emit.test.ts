@@ -107,6 +107,12 @@ describe("negative cases from the input schema", () => {
     expect(cases.find((c) => c.name === "code not matching ^[a-z]+$")!.apply({ amount: 1 })).toEqual({ amount: 1, code: "!" });
   });
 
+  it("skip length cases past 1 MiB (they would test the transport, not the schema)", () => {
+    const cases = negativeCases(spec({ type: "object", properties: { huge: { type: "string", minLength: 1_000_000_000, maxLength: 2_000_000_000 }, big: { type: "string", maxLength: 1_048_575 } } }));
+    expect(cases.map((c) => c.name)).toEqual(["wrong type for big", "big longer than 1048575", "wrong type for huge"]);
+    expect((cases[1]!.apply({}) as { big: string }).big).toHaveLength(1_048_576);
+  });
+
   it("skip what the wire cannot express: a number for a path string, a missing path segment", () => {
     const cases = negativeCases(spec({ type: "object", required: ["id"], properties: { id: { type: "string", minLength: 3 } } }, [{ field: "id", in: "path", name: "id" }]));
     expect(cases.map((c) => c.name)).toEqual([]);

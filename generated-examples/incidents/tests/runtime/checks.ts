@@ -116,6 +116,12 @@ function set(field: string, value: unknown): (input: Input) => Input {
  * it breaks. Only what the wire can express is generated: a path, query or header value arrives as text,
  * so "a number where a string is expected" is not a fault there.
  */
+/**
+ * The longest string a length case sends (1 MiB). Past it the case would test the transport and the
+ * memory of both sides rather than the schema (a contract may say `maxLength: 1000000000`).
+ */
+const LONGEST_PROBE = 1 << 20;
+
 export function negativeCases(op: OperationSpec): NegativeCase[] {
   const root = op.input;
   const schema = resolve(root, root);
@@ -140,8 +146,8 @@ export function negativeCases(op: OperationSpec): NegativeCase[] {
     if (typeof s.exclusiveMinimum === "number") cases.push({ name: `${field} at exclusive minimum ${s.exclusiveMinimum}`, field, apply: set(field, s.exclusiveMinimum) });
     if (typeof s.maximum === "number") cases.push({ name: `${field} above maximum ${s.maximum}`, field, apply: set(field, s.maximum + 1) });
     if (typeof s.exclusiveMaximum === "number") cases.push({ name: `${field} at exclusive maximum ${s.exclusiveMaximum}`, field, apply: set(field, s.exclusiveMaximum) });
-    if (typeof s.minLength === "number" && s.minLength > 0 && where !== "path") cases.push({ name: `${field} shorter than ${s.minLength}`, field, apply: set(field, "a".repeat(s.minLength - 1)) });
-    if (typeof s.maxLength === "number") cases.push({ name: `${field} longer than ${s.maxLength}`, field, apply: set(field, "a".repeat(s.maxLength + 1)) });
+    if (typeof s.minLength === "number" && s.minLength > 0 && s.minLength - 1 <= LONGEST_PROBE && where !== "path") cases.push({ name: `${field} shorter than ${s.minLength}`, field, apply: set(field, "a".repeat(s.minLength - 1)) });
+    if (typeof s.maxLength === "number" && s.maxLength + 1 <= LONGEST_PROBE) cases.push({ name: `${field} longer than ${s.maxLength}`, field, apply: set(field, "a".repeat(s.maxLength + 1)) });
     if (Array.isArray(s.enum) && s.enum.every((v) => typeof v === "string")) cases.push({ name: `${field} outside its enum`, field, apply: set(field, "not-a-declared-value") });
     if (typeof s.pattern === "string") {
       const bad = notMatching(s.pattern);
