@@ -19,7 +19,7 @@ import { CheckContext } from "../../src/spec/context.js";
 import { parseSource } from "../../src/spec/load.js";
 import type { RawContract } from "../../src/spec/raw.js";
 import { Workspace } from "../../src/spec/refs.js";
-import { codesOf, contractYaml, freshRoot, parseOk, TSC, tscStrict, writeTree } from "./harness.js";
+import { codesOf, contractYaml, freshRoot, oneTypeContract, parseOk, TSC, tscStrict, writeTree } from "./harness.js";
 
 /** Runs if it ever escapes into code: sets the canary and prints the marker. */
 const PAYLOAD = "globalThis.__CANARY__=1;console.log('CANARY-MARKER');";
@@ -86,16 +86,7 @@ operations:
 function deepContract(depth: number): string {
   let schema = "{ type: string }";
   for (let i = 0; i < depth; i++) schema = `{ type: object, properties: { p${i}: ${schema} } }`;
-  return contractYaml({
-    types: `  Deep: ${schema}`,
-    operations: `
-  get_deep:
-    summary: Deep.
-    http: { method: GET, path: /deep }
-    effects: { kind: read }
-    input: { type: object }
-    output: { $ref: "#/types/Deep" }`,
-  });
+  return oneTypeContract("Deep", schema);
 }
 
 /** A contract with generator keywords, modelled without validation (as if a check had been skipped). */

@@ -22,6 +22,21 @@ export function contractYaml(opts: { types?: string; operations: string; errors?
   ].join("\n");
 }
 
+/** A contract with one shared type, `name`, and one read operation (`get_<name>`) that returns it. */
+export function oneTypeContract(name: string, schema: string): string {
+  const op = `get_${name.toLowerCase()}`;
+  return contractYaml({
+    types: `  ${name}: ${schema}`,
+    operations: `
+  ${op}:
+    summary: Read.
+    http: { method: GET, path: /${op} }
+    effects: { kind: read }
+    input: { type: object }
+    output: { $ref: "#/types/${name}" }`,
+  });
+}
+
 export function parseOk(name: string, yaml: string): ContractModel {
   const result = parseContractText(`${name}.yaml`, yaml);
   const errors = result.diagnostics.filter((d) => d.severity === "error");

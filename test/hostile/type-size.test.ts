@@ -7,24 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { emitTypes } from "../../src/emit/sdk/types.js";
 import { TUPLE_LIMIT } from "../../src/emit/sdk/type-schema.js";
-import { contractYaml, parseOk } from "./harness.js";
+import { oneTypeContract, parseOk } from "./harness.js";
 
 function typesOf(schema: string): Promise<string> {
-  return emitTypes(
-    parseOk(
-      "tuples",
-      contractYaml({
-        types: `  Tuples: ${schema}`,
-        operations: `
-  get_tuples:
-    summary: Read.
-    http: { method: GET, path: /tuples }
-    effects: { kind: read }
-    input: { type: object }
-    output: { $ref: "#/types/Tuples" }`,
-      }),
-    ),
-  );
+  return emitTypes(parseOk("tuples", oneTypeContract("Tuples", schema)));
 }
 
 const nested = (depth: number, leaf: string, wrap: (inner: string) => string): string => {

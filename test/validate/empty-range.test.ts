@@ -1,20 +1,10 @@
 /** Bounds that leave no value of their kind are reported (schema-empty-range); bounds that leave one are not. */
 import { describe, expect, it } from "vitest";
 import { parseContractText } from "../../src/spec/parse.js";
-import { contractYaml } from "../hostile/harness.js";
+import { oneTypeContract } from "../hostile/harness.js";
 
 function emptyRanges(schema: string): string[] {
-  const yaml = contractYaml({
-    types: `  Checked: ${schema}`,
-    operations: `
-  get_thing:
-    summary: Read.
-    http: { method: GET, path: /thing }
-    effects: { kind: read }
-    input: { type: object }
-    output: { $ref: "#/types/Checked" }`,
-  });
-  const result = parseContractText("ranges.yaml", yaml);
+  const result = parseContractText("ranges.yaml", oneTypeContract("Checked", schema));
   expect(result.model, "a warning only: the contract still generates").toBeDefined();
   return result.diagnostics.filter((d) => d.code === "schema-empty-range").map((d) => `${d.location?.pointer}: ${d.message}`);
 }
