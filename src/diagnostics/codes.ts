@@ -93,6 +93,7 @@ export const DIAGNOSTIC_CODES = {
   // --- schemas ---
   "schema-invalid": { severity: "error", title: "A schema is not valid JSON Schema 2020-12.", hint: "Fix the schema keyword shown; see https://json-schema.org/draft/2020-12." },
   "schema-invalid-pattern": { severity: "error", title: "A `pattern` is not a valid regular expression.", hint: "Write an ECMAScript regular expression (with the `u` flag semantics)." },
+  "diff-schema-too-large": { severity: "warning", title: "A schema is too large for the diff to compare in full.", hint: "Changes deep inside it may go unreported. Make the definitions it repeats shared types (`types:`): the diff compares each of those once." },
   "schema-empty-range": { severity: "warning", title: "A lower bound of a schema is above its upper bound.", hint: "Swap or correct the bounds; as written, every value they apply to is rejected." },
   "schema-unknown-format": { severity: "warning", title: "A `format` is not one the generated validators know.", hint: "Use a standard format (uuid, date-time, date, email, uri, …) or drop it." },
   "schema-depth-limit": { severity: "error", title: "A schema nests subschemas deeper than the limit.", hint: "A schema may nest at most 64 levels of subschemas (docs/contract-format.md, Limits); move inner parts into types referenced with $ref." },

@@ -23,6 +23,8 @@ export interface DiffReport {
   readonly ignored: ReadonlyArray<Finding & { readonly reason: string }>;
   /** Primary findings by severity. */
   readonly summary: Readonly<Record<Severity, number>>;
+  /** Document pointers, per side, of schemas compared only as far as MAX_SCHEMA_NODES (tree.ts). */
+  readonly oversized?: { readonly old: readonly string[]; readonly new: readonly string[] };
 }
 
 export interface DiffInputSide {
@@ -59,8 +61,10 @@ export function allFindings(findings: readonly Finding[]): Finding[] {
 }
 
 export function runDiff(before: DiffInputSide, after: DiffInputSide, config: DiffConfig = {}, rules: readonly Rule[] = RULES): DiffReport {
-  const oldSide = new DiffSide(before.model, contractTree(before.model), before.source);
-  const newSide = new DiffSide(after.model, contractTree(after.model), after.source);
+  const oldTree = contractTree(before.model);
+  const newTree = contractTree(after.model);
+  const oldSide = new DiffSide(before.model, oldTree, before.source);
+  const newSide = new DiffSide(after.model, newTree, after.source);
   const structural = structuralDiff(oldSide.tree.root, newSide.tree.root);
   const changes = [...structural, ...cliFlagChanges(oldSide, newSide, structural)];
   const options = { strictOutputValidation: config.strictOutputValidation === true };
@@ -153,5 +157,6 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
     findings,
     ignored: ignored.sort(compare),
     summary,
+    oversized: { old: oldTree.oversized, new: newTree.oversized },
   };
 }

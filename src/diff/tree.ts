@@ -43,6 +43,8 @@ export interface ContractTree {
    * keys). DiffSide.pointer derives the rest.
    */
   readonly pointers: ReadonlyMap<string, string>;
+  /** Document pointers of schemas cut short at MAX_SCHEMA_NODES: changes deep inside them may go unreported. */
+  readonly oversized: readonly string[];
 }
 
 /** Map key of a tree path: segments joined by NUL, which never needs escaping here (a key that holds a NUL only risks sharing a pointer). */
@@ -84,6 +86,14 @@ export const RETURNS = "returns";
  * on the tree, so its depth is bounded; a deeper subschema is compared as one opaque marker.
  */
 export const MAX_SCHEMA_PATH = 400;
+
+/**
+ * Tree nodes one schema may expand to once its references are followed (shared types are kept as
+ * references, but other definitions and error details are inlined). Definitions that each name the
+ * next twice double per level: 24 of them took `diff` past 100 s. Past the limit, subschemas are
+ * compared as one opaque marker and the schema is listed in ContractTree.oversized.
+ */
+export const MAX_SCHEMA_NODES = 50_000;
 
 const SCALAR_KEYWORDS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
@@ -158,6 +168,10 @@ class TreeBuilder {
   /** Whether schema() keeps type references (operations, types) or inlines them (error details). */
   private refs = true;
 
+  /** Nodes the schema being built may still add (MAX_SCHEMA_NODES per schema root). */
+  private nodesLeft = 0;
+  readonly oversized: string[] = [];
+
   constructor(private readonly model: ContractModel) {
     this.commands = commandNames(model);
     this.typeNames = new Set(model.types.map((t) => t.name));
@@ -177,7 +191,7 @@ class TreeBuilder {
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
       },
       errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => this.error(e)),
-      types: byName(m.types.map((t) => [t.name, t] as const), (t) => this.schema(t.schema.schema, t.schema.schema, ["types", t.name], new Set(), `/types/${escapePointerSegment(t.name)}`)),
+      types: byName(m.types.map((t) => [t.name, t] as const), (t) => this.schemaRoot(t.schema.schema, ["types", t.name], `/types/${escapePointerSegment(t.name)}`)),
       operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
     };
     this.at(["budget"], "/budget");
@@ -194,7 +208,7 @@ class TreeBuilder {
     const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field };
     // Few and compared on their own (error-details-changed): inlined, as they always were.
     this.refs = false;
-    if (e.details) node.details = this.schema(e.details.schema, e.details.schema, ["errors", e.code, "details"], new Set());
+    if (e.details) node.details = this.schemaRoot(e.details.schema, ["errors", e.code, "details"], `${at}/details`, false);
     this.refs = true;
     return node;
   }
@@ -226,9 +240,9 @@ class TreeBuilder {
       filters: set(op.filters),
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
       preconditions: byName(op.preconditions.map((p) => [p.field, p] as const), (p) => ({ kind: p.kind, compares: p.compares, required: p.required, error: p.error })),
-      input: this.schema(op.input.schema, op.input.schema, ["operations", id, "input"], new Set(), `${base}/input`),
+      input: this.schemaRoot(op.input.schema, ["operations", id, "input"], `${base}/input`),
       [RETURNS]: byName(
-        returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schema(schema, schema, ["operations", id, RETURNS, label], new Set(), pointer)] as const),
+        returnedSchemas(op, base).map(([label, schema, pointer]) => [label, this.schemaRoot(schema, ["operations", id, RETURNS, label], pointer)] as const),
         (tree) => tree,
       ),
     };
@@ -257,6 +271,18 @@ class TreeBuilder {
   }
 
   /**
+   * The tree of a whole schema (a type, an input, an output, error details) at document pointer
+   * `pointer`, within MAX_SCHEMA_NODES. `recordPointer`: whether the root's pointer is recorded
+   * (error details derive theirs from the error's).
+   */
+  private schemaRoot(schema: JsonSchema, path: string[], pointer: string, recordPointer = true): TreeNode {
+    this.nodesLeft = MAX_SCHEMA_NODES;
+    const tree = this.schema(schema, schema, path, new Set(), recordPointer ? pointer : undefined);
+    if (this.nodesLeft < 0) this.oversized.push(pointer);
+    return tree;
+  }
+
+  /**
    * A dereferenced, normalized schema; `$defs` references resolve to the shared type they name.
    * `path` is extended and restored in place (copies per node cost more than the rest of the walk).
    * Only a schema root passes its document pointer: below it, a node's pointer is its parent's plus
@@ -277,6 +303,7 @@ class TreeBuilder {
     if (at !== undefined) this.at(path, at);
     if (refName !== null && seen.has(refName)) return { recursive: refName };
     if (path.length > MAX_SCHEMA_PATH) return { tooDeep: true };
+    if (--this.nodesLeft < 0) return { tooLarge: true };
     const nextSeen = refName !== null ? new Set([...seen, refName]) : seen;
     if (!isSchemaObject(current)) return { any: current !== false };
     const s = current as SchemaObject;
@@ -324,5 +351,5 @@ class TreeBuilder {
 export function contractTree(model: ContractModel): ContractTree {
   const builder = new TreeBuilder(model);
   const root = builder.build();
-  return { root, pointers: builder.pointers };
+  return { root, pointers: builder.pointers, oversized: builder.oversized };
 }

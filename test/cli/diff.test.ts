@@ -1,6 +1,6 @@
 /** `contractgen diff` as reviewers and CI run it. */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -114,5 +114,46 @@ describe("contractgen budget", () => {
     const r = budget("test/fixtures/invalid/budget-catalog-tokens-exceeded.yaml");
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("Over budget.");
+  });
+
+  it("a schema whose definitions double per level is compared within a bound, with a located warning (it ran past 100 s)", () => {
+    const dag = join(dir, "dag");
+    mkdirSync(dag, { recursive: true });
+    const defs = (rootKind: string) =>
+      [
+        `D0:\n  type: object\n  properties:\n    kind: { type: ${rootKind} }\n    a: { $ref: "#/D1" }\n    b: { $ref: "#/D1" }`,
+        ...Array.from({ length: 29 }, (_, i) => `D${i + 1}:\n  type: object\n  properties:\n    a: { $ref: "#/D${i + 2}" }\n    b: { $ref: "#/D${i + 2}" }`),
+        "D30: { type: string }",
+      ].join("\n");
+    const contract = (defsFile: string) =>
+      [
+        "contract: dag",
+        "version: 1.0.0",
+        "changelog:",
+        "  - { version: 1.0.0, date: 2026-01-01 }",
+        "transport:",
+        '  http: { baseUrl: "http://127.0.0.1:1" }',
+        "errors:",
+        "  BAD_INPUT: { class: invalid_input, action: fix_field, http: 400 }",
+        "operations:",
+        "  get_dag:",
+        "    summary: Read.",
+        '    http: { method: GET, path: "/dag" }',
+        "    effects: { kind: read }",
+        "    input: { type: object }",
+        `    output: { $ref: "./${defsFile}#/D0" }`,
+        "",
+      ].join("\n");
+    writeFileSync(join(dag, "defs-old.yaml"), `${defs("string")}\n`);
+    writeFileSync(join(dag, "defs-new.yaml"), `${defs("integer")}\n`);
+    writeFileSync(join(dag, "old.yaml"), contract("defs-old.yaml"));
+    writeFileSync(join(dag, "new.yaml"), contract("defs-new.yaml"));
+    const r = spawnSync(process.execPath, [BIN, "diff", join(dag, "old.yaml"), join(dag, "new.yaml"), "--format", "json"], { encoding: "utf8", timeout: 60_000 });
+    expect(r.error).toBeUndefined(); // finished
+    // A change near the root is still found.
+    const report = JSON.parse(r.stdout) as { findings: Array<{ rule: string; message: string }> };
+    expect(report.findings.map((f) => f.message).join("\n")).toMatch(/kind/);
+    expect(r.stderr).toContain("old.yaml:15:13: warning [diff-schema-too-large] The schema at /operations/get_dag/output expands to more than 50,000 nodes");
+    expect(r.stderr).toContain("new.yaml:15:13: warning [diff-schema-too-large]");
   });
 });

@@ -2,7 +2,8 @@ import { allFindings, type DiffConfig, runDiff } from "../../diff/engine.js";
 import { ConfigError, loadDiffConfig } from "../../diff/config.js";
 import { execFileSync } from "node:child_process";
 import { relative, resolve, sep } from "node:path";
-import type { SourceLocation } from "../../diagnostics/diagnostic.js";
+import { type Diagnostic, diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { MAX_SCHEMA_NODES } from "../../diff/tree.js";
 import { loadSide, type LoadedSide, parseGitRef, SideError } from "../../diff/load.js";
 import { renderReport, type ReportFormat } from "../../diff/report/index.js";
 import { type Finding, type Severity } from "../../diff/rule.js";
@@ -41,6 +42,19 @@ function repoPath(arg: string): string {
   // git reads `rev:path` from the repository root, `rev:./path` from the working directory.
   const abs = ref && !/^\.\.?\//.test(ref.path) ? resolve(root, ref.path) : resolve(ref ? ref.path : arg);
   return relative(root, abs).split(sep).join("/");
+}
+
+/** A warning per schema of a side that the diff compared only as far as MAX_SCHEMA_NODES. */
+function oversized(side: LoadedSide, pointers: readonly string[]): Diagnostic[] {
+  const source = side.result.source;
+  if (!source) return [];
+  return pointers.map((pointer) =>
+    diagnostic(
+      "diff-schema-too-large",
+      `The schema at ${pointer} expands to more than ${MAX_SCHEMA_NODES.toLocaleString("en-US")} nodes once its references are followed; the diff compares it only that far.`,
+      source.locate(pointer),
+    ),
+  );
 }
 
 /** `contractgen diff <old> <new>`: exit 0 clean, 1 findings at or above --fail-on, 2 usage or unreadable sides. */
@@ -87,6 +101,10 @@ function diffWith(
   }
   onProgress("compare", 0, a.result.model.operations.length + b.result.model.operations.length);
   const report = runDiff({ model: a.result.model, source: a.result.source, label: a.label }, { model: b.result.model, source: b.result.source, label: b.label }, config);
+  printDiagnostics(
+    [...oversized(a, report.oversized?.old ?? []), ...oversized(b, report.oversized?.new ?? [])],
+    io,
+  );
   // A git side was parsed under its working-tree path; show the ref the user named instead. GitHub
   // annotations need the file itself, relative to the repository root.
   const names = options.format === "github" ? [repoPath(before), repoPath(after)] : [a.label, b.label];
