@@ -39,11 +39,12 @@ export interface DeclarationCompiler {
 /**
  * The generator's unformatted TypeScript for each declaration (identifier → prepared schema whose
  * references are already names, `tsType`), in the order added. No declaration needs another's
- * schema, so they are cut into chunks, and on a large contract (`expected` declarations or more
- * than PARALLEL_FROM) the chunks compile in worker threads — the generator takes most of a
- * GitHub-size generate — started early (startTypeWorkersEarly) or else at once, so they load before
- * the declarations are ready, and compile while the other artefacts are emitted. The parts are joined in order: the output is
- * the same however it ran.
+ * schema, so they are cut into chunks. On a large contract (`expected` declarations or more than
+ * PARALLEL_FROM) the chunks compile in worker threads — the generator takes most of a GitHub-size
+ * generate — started early (startTypeWorkersEarly) or else at once, so they load before the
+ * declarations are ready and compile while the other artefacts are emitted; the calling thread
+ * joins in once it is done with those. The parts are joined in order: the output is the same
+ * however it ran.
  */
 export function declarationCompiler(expected: number): DeclarationCompiler {
   const started = takeStartedWorkers();
