@@ -37,6 +37,8 @@ const EMPTY_SHAPE: ObjectShape = { isObject: false, properties: new Map() };
 /** What every check sees: the root file, the structurally valid document and the $ref workspace. */
 export class CheckContext {
   private readonly shapes = new Map<string, ObjectShape>();
+  /** declaredTypes per schema node (file#pointer); an entry under computation reads as unconstrained. */
+  private readonly typeSets = new Map<string, readonly string[]>();
   /** Shapes being computed: allOf branches reached through $refs nest, bounded by the ref and schema limits. */
   private shapeDepth = 0;
 
@@ -129,12 +131,61 @@ export class CheckContext {
     return this.shape(this.file, joinPointer(this.operationPointer(operation), "output"));
   }
 
-  /** Shape of each item of an array-valued field, or the empty shape. */
-  itemShape(field: FieldInfo | undefined): ObjectShape {
-    if (!field || !isSchemaObject(field.value)) return EMPTY_SHAPE;
-    if (!("items" in field.value)) return EMPTY_SHAPE;
-    return this.shape(field.file, joinPointer(field.pointer, "items"));
+  /**
+   * The JSON types a schema node declares, its `allOf` branches included: a value meets every
+   * branch, so each branch with a `type` narrows the set. Empty = unconstrained. OpenAPI 3.0 could
+   * not annotate a `$ref`, so documents wrap it (`allOf: [{$ref: List}, {description: …}]`): the
+   * wrapped type is the field's type.
+   */
+  declaredTypes(node: ResolvedSchema): readonly string[] {
+    const key = `${node.file.path}#${node.pointer}`;
+    const cached = this.typeSets.get(key);
+    if (cached) return cached;
+    this.typeSets.set(key, []); // guards against allOf cycles
+    let types: readonly string[] | null = schemaTypes(node.value).length > 0 ? schemaTypes(node.value) : null;
+    const branches = isSchemaObject(node.value) && Array.isArray(node.value.allOf) ? node.value.allOf : [];
+    branches.forEach((value, i) => {
+      const branch = this.derefFrom({ file: node.file, pointer: joinPointer(node.pointer, "allOf", i), value });
+      const narrowed = branch ? this.declaredTypes(branch) : [];
+      if (narrowed.length > 0) types = types === null ? narrowed : intersectTypes(types, narrowed);
+    });
+    const result = types ?? [];
+    this.typeSets.set(key, result);
+    return result;
   }
+
+  /** Whether a field's schema declares `type` (a schema that leaves its type open declares none). */
+  declares(field: ResolvedSchema, type: string): boolean {
+    const types = this.declaredTypes(field);
+    return types.includes(type) || (type === "number" && types.includes("integer"));
+  }
+
+  /** Shape of each item of an array-valued field (its own `items`, or an `allOf` branch's), or the empty shape. */
+  itemShape(field: ResolvedSchema | undefined): ObjectShape {
+    const items = field && this.itemsOf(field, new Set());
+    return items ? this.shape(items.file, items.pointer) : EMPTY_SHAPE;
+  }
+
+  private itemsOf(node: ResolvedSchema, seen: Set<string>): ResolvedSchema | undefined {
+    const key = `${node.file.path}#${node.pointer}`;
+    if (seen.has(key) || !isSchemaObject(node.value)) return undefined;
+    seen.add(key);
+    if ("items" in node.value) return { file: node.file, pointer: joinPointer(node.pointer, "items"), value: node.value.items };
+    const branches = Array.isArray(node.value.allOf) ? node.value.allOf : [];
+    for (const [i, value] of branches.entries()) {
+      const branch = this.derefFrom({ file: node.file, pointer: joinPointer(node.pointer, "allOf", i), value });
+      const found = branch && this.itemsOf(branch, seen);
+      if (found) return found;
+    }
+    return undefined;
+  }
+}
+
+/** Types both sets admit; an integer is a number, so integer and number meet in integer. */
+function intersectTypes(a: readonly string[], b: readonly string[]): string[] {
+  const out = a.filter((t) => b.includes(t) || (t === "integer" && b.includes("number")));
+  if (a.includes("number") && b.includes("integer") && !out.includes("integer")) out.push("integer");
+  return out;
 }
 
 /** The JSON types a (resolved) schema admits, as far as its `type` keyword says; empty = unconstrained. */
@@ -153,14 +204,6 @@ function jsonType(v: unknown): string {
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
   return typeof v;
-}
-
-/** True when the schema's declared types include (or do not restrict away) `type`. */
-export function admitsType(value: unknown, type: string): boolean {
-  const types = schemaTypes(value);
-  if (types.length === 0) return true;
-  if (type === "number" && types.includes("integer")) return true;
-  return types.includes(type);
 }
 
 export type Check = (ctx: CheckContext) => Diagnostic[];

@@ -96,3 +96,26 @@ describe("invalid pagination blocks", () => {
     expect(findings(variant("list_by_page", (s) => s.replace("max: 20", "max: 30")))).toEqual(["error pagination-limit-inconsistent /operations/list_by_page/pagination/limit/max"]);
   });
 });
+
+describe("paging fields whose type is given through allOf", () => {
+  const NOTES = `        notes: { type: array, items: { $ref: "#/types/Note" } }\n`;
+  const TOTAL = `        total: { type: integer }\n`;
+  const withFields = (notes: string, total = "{ type: integer }") => variant("list_by_cursor", (s) => s.replace(NOTES, `        notes: ${notes}\n`).replace(TOTAL, `        total: ${total}\n`));
+
+  it("accepts OpenAPI 3.0's way of describing a reference: allOf with the type and a description", () => {
+    const path = withFields(`{ allOf: [{ type: array, items: { $ref: "#/types/Note" } }, { description: The page. }] }`, `{ allOf: [{ type: integer }, { description: All notes. }] }`);
+    expect(findings(path)).toEqual([]);
+  });
+
+  it("reads the type through a reference inside allOf, and lets branches narrow it (number and integer meet in integer)", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "paging-")), "contract.yaml");
+    const text = readFileSync(withFields(`{ allOf: [{ $ref: "#/types/Notes" }, { description: The page. }] }`, `{ allOf: [{ type: number }, { type: integer, minimum: 0 }] }`), "utf8");
+    writeFileSync(path, text.replace("types:\n", `types:\n  Notes:\n    type: array\n    items: { $ref: "#/types/Note" }\n`));
+    expect(findings(path)).toEqual([]);
+  });
+
+  it("still refuses a field whose allOf branches leave it no array (or no integer)", () => {
+    expect(findings(withFields(`{ allOf: [{ type: array, items: { type: string } }, { type: object }] }`))).toEqual(["error pagination-field-missing /operations/list_by_cursor/pagination/items"]);
+    expect(findings(withFields(NOTES.trim().replace("notes: ", ""), `{ allOf: [{ type: integer }, { type: string }] }`))).toEqual(["error pagination-field-missing /operations/list_by_cursor/pagination/total"]);
+  });
+});

@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
-import { admitsType, type CheckContext, keywordOf, schemaTypes } from "../context.js";
+import { type CheckContext, keywordOf } from "../context.js";
 import { joinPointer } from "../source.js";
 
 /** Effects, idempotency, preview/confirm, preconditions and outcomes agree with each other and the input. */
@@ -42,7 +42,7 @@ export function checkBehaviour(ctx: CheckContext): Diagnostic[] {
       if (isRead) out.push(diagnostic("preview-on-read", `${JSON.stringify(name)} is a read operation but declares a preview.`, file.locateKey(pp)));
       if (input.isObject) {
         const dry = input.properties.get(op.preview.dryRun);
-        if (!dry || !admitsType(dry.value, "boolean") || schemaTypes(dry.value).length === 0) {
+        if (!dry || !ctx.declares(dry, "boolean")) {
           out.push(diagnostic("preview-dry-run-missing", `Dry-run field ${JSON.stringify(op.preview.dryRun)} of ${JSON.stringify(name)} is ${dry ? "not a boolean" : "not an input property"}.`, file.locate(joinPointer(pp, "dryRun"))));
         } else {
           const schemaDefault = keywordOf(dry.value, "default");
@@ -75,7 +75,7 @@ export function checkBehaviour(ctx: CheckContext): Diagnostic[] {
     const partial = op.outcomes?.partial?.field;
     if (partial !== undefined && output.isObject) {
       const field = output.properties.get(partial);
-      if (!field || !admitsType(field.value, "array") || schemaTypes(field.value).length === 0) {
+      if (!field || !ctx.declares(field, "array")) {
         out.push(diagnostic("outcome-partial-field-missing", `Partial-completion field ${JSON.stringify(partial)} of ${JSON.stringify(name)} is not an array in the output.`, file.locate(joinPointer(at, "outcomes", "partial", "field"))));
       }
     }

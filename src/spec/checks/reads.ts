@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnostic, withArticle } from "../../diagnostics/diagnostic.js";
-import { admitsType, type CheckContext, keywordOf, type ObjectShape, schemaTypes } from "../context.js";
+import { type CheckContext, keywordOf, type ObjectShape } from "../context.js";
 import { joinPointer } from "../source.js";
 import { didYouMean } from "./references.js";
 
@@ -23,7 +23,7 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
       const info = shape.properties.get(field);
       if (!info) {
         out.push(diagnostic("pagination-field-missing", `${what} ${JSON.stringify(field)} of ${JSON.stringify(name)} is not an ${side} property.`, file.locate(pointer)));
-      } else if (type && !(admitsType(info.value, type) && schemaTypes(info.value).length > 0)) {
+      } else if (type && !ctx.declares(info, type)) {
         out.push(diagnostic("pagination-field-missing", `${what} ${JSON.stringify(field)} of ${JSON.stringify(name)} is not ${withArticle(type)} in the ${side}.`, file.locate(pointer)));
       }
     };
@@ -54,11 +54,11 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
         // Without `items` the output itself must be the page's array (the structure check already
         // requires `items` for cursor paging).
         const whole = ctx.deref(file, joinPointer(at, "output"));
-        const types = schemaTypes(whole?.value);
+        const types = whole ? ctx.declaredTypes(whole) : [];
         if (!whole || !types.includes("array") || types.includes("object")) {
           out.push(diagnostic("pagination-items-omitted", `pagination.items of ${JSON.stringify(name)} is omitted but the output is not an array.`, file.locateKey(pp)));
         } else {
-          itemShape = ctx.itemShape({ ...whole, name: "", required: true });
+          itemShape = ctx.itemShape(whole);
         }
       }
       if (page.total) missingIn(output, page.total, "output", joinPointer(pp, "total"), "Total field", "integer");
@@ -94,7 +94,7 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
     if (projection) {
       const pp = joinPointer(at, "projection");
       const selector = input.properties.get(projection.field);
-      if (input.isObject && (!selector || !(admitsType(selector.value, "array") && schemaTypes(selector.value).length > 0))) {
+      if (input.isObject && (!selector || !ctx.declares(selector, "array"))) {
         out.push(diagnostic("projection-field-missing", `Projection field ${JSON.stringify(projection.field)} of ${JSON.stringify(name)} is ${selector ? "not an array" : "not an input property"}.`, file.locate(joinPointer(pp, "field"))));
       }
       const allowed = keywordOf(keywordOf(selector?.value, "items"), "enum");
@@ -131,7 +131,7 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
         const field = task[key];
         if (field === undefined) continue;
         const info = output.properties.get(field);
-        if (!info || (type !== undefined && (!admitsType(info.value, type) || schemaTypes(info.value).length === 0))) {
+        if (!info || (type !== undefined && !ctx.declares(info, type))) {
           out.push(diagnostic("task-field-missing", `Task field ${key} → ${JSON.stringify(field)} of ${JSON.stringify(name)} is ${info ? `not declared as ${type}` : `not an output property${didYouMean(field, output.properties.keys())}`}.`, file.locate(joinPointer(at, "task", key))));
         }
       }

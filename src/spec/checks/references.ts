@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
-import { admitsType, type CheckContext, type ObjectShape, schemaTypes } from "../context.js";
+import { type CheckContext, type ObjectShape } from "../context.js";
 import type { RawOperation } from "../raw.js";
 import { joinPointer } from "../source.js";
 import { closest } from "../structure.js";
@@ -129,7 +129,7 @@ export function checkPreviewOutput(ctx: CheckContext): Diagnostic[] {
       const info = shape?.properties.get(field);
       if (!info) return `is not a property of preview.output${didYouMean(field, shape?.properties.keys() ?? [])}`;
       if (!info.required) return "is optional in preview.output";
-      if (!admitsType(info.value, type) || schemaTypes(info.value).length === 0) return `is not declared as ${type} in preview.output`;
+      if (!ctx.declares(info, type)) return `is not declared as ${type} in preview.output`;
       return undefined;
     };
     if (shape) {
