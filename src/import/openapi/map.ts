@@ -3,6 +3,7 @@
  * the review items. Pure and deterministic: document order in, the same contract out.
  */
 import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, typeIdentifier, TYPES_ROOT, words } from "../../model/naming.js";
+import { parseSemver } from "../../model/semver.js";
 import type { ReviewItem, ReviewKind } from "./review.js";
 import { componentName, convertSchema, copyJson, isObject, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
 
@@ -162,7 +163,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   // --- header, transport, auth ---
   const contractName = options.name ?? contractNameOf(info, review);
   const rawVersion = String(own(info, "version") ?? "");
-  const semver = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.test(rawVersion) ? rawVersion : coerceVersion(rawVersion);
+  const semver = parseSemver(rawVersion) ? rawVersion : coerceVersion(rawVersion);
   if (semver !== rawVersion) review("header-derived", "/info/version", `info.version ${JSON.stringify(rawVersion)} is not semver; the contract version is ${semver}.`);
   const date = options.date ?? PLACEHOLDER_DATE;
   if (options.date === undefined) review("header-derived", "/info", `The changelog entry is dated ${PLACEHOLDER_DATE} (a placeholder, so that re-imports are identical); set the release date, or pass --date.`);
@@ -405,7 +406,8 @@ function contractNameOf(info: JsonObject, review: (kind: ReviewKind, pointer: st
 }
 
 function coerceVersion(raw: string): string {
-  const nums = (raw.match(/\d+/g) ?? []).slice(0, 3).map((n) => String(Number(n)));
+  // Digits as written, without leading zeros (semver forbids them; Number() would turn 21 digits into 1e+21).
+  const nums = (raw.match(/\d+/g) ?? []).slice(0, 3).map((n) => n.replace(/^0+(?=\d)/, ""));
   while (nums.length < 3) nums.push("0");
   return nums.join(".");
 }
