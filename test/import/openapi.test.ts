@@ -117,6 +117,27 @@ describe("input and HTTP binding", () => {
   });
 });
 
+describe("schemas", () => {
+  it("writes OpenAPI 3.0's described reference (allOf: [$ref, {description}]) as a $ref with its description", async () => {
+    const list = { type: "array", items: { type: "string" } };
+    const { contract, yaml } = await imp("described-ref", base({
+      "/things": { get: { operationId: "list_things", responses: ok({ type: "object", properties: {
+        described: { allOf: [{ $ref: "#/components/schemas/Things" }, { description: "The page.", title: "Page" }] },
+        outerWins: { description: "Outer.", allOf: [{ $ref: "#/components/schemas/Things" }, { description: "Inner." }] },
+        constrained: { allOf: [{ $ref: "#/components/schemas/Things" }, { maxItems: 3 }] },
+        twoRefs: { allOf: [{ $ref: "#/components/schemas/Things" }, { $ref: "#/components/schemas/Things" }] },
+      } }) } },
+    }, { components: { schemas: { Things: list } } }));
+    const props = contract.operations.list_things.output.properties;
+    expect(props.described).toEqual({ $ref: "#/types/Things", description: "The page.", title: "Page" });
+    expect(props.outerWins).toEqual({ $ref: "#/types/Things", description: "Outer." });
+    // A branch that constrains, or a second reference, keeps the allOf.
+    expect(props.constrained).toEqual({ allOf: [{ $ref: "#/types/Things" }, { maxItems: 3 }] });
+    expect(props.twoRefs.allOf).toHaveLength(2);
+    expect(errorsOf("described-ref", yaml)).toEqual([]);
+  });
+});
+
 describe("outputs, errors and effects", () => {
   it("maps several 2xx to a successStatus list with anyOf, and a no-body response to null", async () => {
     const { contract, yaml } = await imp("outputs", base({

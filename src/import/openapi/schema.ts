@@ -246,7 +246,31 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
     }
     ctx.review("keyword-dropped", at, `${key} is not a JSON Schema 2020-12 keyword the contract keeps; dropped.`);
   }
-  if (nullable) return nullableOf(out);
+  const schema = annotatedReference(out) ?? out;
+  if (nullable) return nullableOf(schema);
+  return schema;
+}
+
+/** Keywords that describe a value without constraining it. */
+const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples"]);
+const onlyAnnotations = (o: JsonObject, except?: string) => Object.keys(o).every((k) => k === except || ANNOTATIONS.has(k));
+
+/**
+ * OpenAPI 3.0 ignores the siblings of `$ref`, so documents describe a reference by wrapping it:
+ * `allOf: [{$ref: X}, {description: …}]`. In 2020-12 `$ref` takes siblings, so that is `{$ref: X,
+ * description: …}`: the same schema, read (and typed) as X rather than as an intersection. The
+ * outer node's annotations win over a branch's.
+ */
+function annotatedReference(schema: JsonObject): JsonObject | undefined {
+  const branches = own(schema, "allOf");
+  if (!Array.isArray(branches) || !onlyAnnotations(schema, "allOf")) return undefined;
+  const refs = branches.filter((b) => isObject(b) && typeof own(b, "$ref") === "string");
+  if (refs.length !== 1 || !branches.every((b) => isObject(b) && onlyAnnotations(b, b === refs[0] ? "$ref" : undefined))) return undefined;
+  const out: JsonObject = {};
+  put(out, "$ref", own(refs[0] as JsonObject, "$ref"));
+  for (const source of [schema, ...(branches as JsonObject[])]) {
+    for (const key of Object.keys(source)) if (ANNOTATIONS.has(key) && own(out, key) === undefined) put(out, key, own(source, key));
+  }
   return out;
 }
 
