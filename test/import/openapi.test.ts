@@ -136,6 +136,43 @@ describe("schemas", () => {
     expect(props.twoRefs.allOf).toHaveLength(2);
     expect(errorsOf("described-ref", yaml)).toEqual([]);
   });
+
+  it("makes a type of a reference into another schema that is used twice or inside itself, and inlines one used once", async () => {
+    const node = { type: "object", properties: { id: { type: "string" }, parent: { $ref: "#/components/schemas/Tree/properties/node" } } };
+    const { contract, yaml, report } = await imp("ref-types", base({
+      "/trees": { get: { operationId: "get_tree", responses: ok({ type: "object", properties: {
+        a: { $ref: "#/components/schemas/Tree/properties/owner" },
+        b: { $ref: "#/components/schemas/Tree/properties/owner" },
+        once: { $ref: "#/components/schemas/Tree/properties/label" },
+        node: { $ref: "#/components/schemas/Tree/properties/node" },
+      } }) } },
+    }, { components: { schemas: { Tree: { type: "object", properties: { owner: { type: "object", properties: { login: { type: "string" } } }, label: { type: "string", maxLength: 9 }, node } } } } }));
+    const props = contract.operations.get_tree.output.properties;
+    expect(props.a).toEqual({ $ref: "#/types/Owner" });
+    expect(props.b).toEqual({ $ref: "#/types/Owner" });
+    expect(contract.types.Owner).toEqual({ type: "object", properties: { login: { type: "string" } } });
+    expect(props.once).toEqual({ type: "string", maxLength: 9 });
+    // Recursive: the type refers to itself instead of being cut off to {}.
+    expect(props.node).toEqual({ $ref: "#/types/Node" });
+    expect(contract.types.Node.properties.parent).toEqual({ $ref: "#/types/Node" });
+    expect(report.items.filter((i) => i.kind === "type-from-ref").map((i) => i.pointer)).toEqual(["/components/schemas/Tree/properties/node", "/components/schemas/Tree/properties/owner"]);
+    expect(report.items.filter((i) => i.kind === "ref-unresolved")).toEqual([]);
+    expect(errorsOf("ref-types", yaml)).toEqual([]);
+  });
+
+  it("stays linear when references into schemas nest and repeat (each inlined use used to copy all those inside it)", async () => {
+    // Level i holds two references to level i+1, written inside component L: 2^14 copies if inlined.
+    const levels: Record<string, unknown> = {};
+    for (let i = 0; i < 14; i++) levels[`l${i}`] = { type: "object", properties: { x: { $ref: `#/components/schemas/L/properties/l${i + 1}` }, y: { $ref: `#/components/schemas/L/properties/l${i + 1}` } } };
+    levels.l14 = { type: "string" };
+    const { contract, yaml, report } = await imp("ref-fanout", base({
+      "/l": { get: { operationId: "get_l", responses: ok({ $ref: "#/components/schemas/L/properties/l0" }) } },
+    }, { components: { schemas: { L: { type: "object", properties: levels } } } }));
+    expect(yaml.length).toBeLessThan(50_000);
+    expect(Object.keys(contract.types)).toHaveLength(1 + 14);
+    expect(report.items.filter((i) => i.kind === "schema-too-deep" || i.kind === "ref-unresolved")).toEqual([]);
+    expect(errorsOf("ref-fanout", yaml)).toEqual([]);
+  });
 });
 
 describe("outputs, errors and effects", () => {

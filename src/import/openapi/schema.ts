@@ -90,6 +90,11 @@ export interface SchemaContext {
   readonly dialect: "3.0" | "3.1";
   /** components.schemas name → contract type name. */
   readonly typeNames: ReadonlyMap<string, string>;
+  /**
+   * The type a reference that is not a component schema becomes, or undefined to inline it. Called
+   * with `recursive` when the reference is met again inside its own target.
+   */
+  readonly typeForRef?: (ref: string, recursive: boolean) => string | undefined;
   readonly review: (kind: ReviewKind, pointer: string, message: string) => void;
 }
 
@@ -125,12 +130,12 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
   const ref = own(node, "$ref");
   if (typeof ref === "string") {
     const name = componentName(ref);
-    const typeName = name === undefined ? undefined : ctx.typeNames.get(name);
+    const target = name === undefined ? resolvePointer(ctx.doc, ref) : undefined;
+    const typeName = name !== undefined ? ctx.typeNames.get(name) : target !== undefined ? ctx.typeForRef?.(ref, inlining.has(ref)) : undefined;
     if (typeName !== undefined) {
       put(out, "$ref", `#/types/${typeName}`);
     } else {
-      // Not a whole component schema: inline its target, once per path (recursion through it becomes {}).
-      const target = resolvePointer(ctx.doc, ref);
+      // Not a whole component schema, and used once: inline its target (recursion through it becomes {}).
       if (target === undefined || inlining.has(ref) || inlining.size >= MAX_REF_CHAIN) {
         ctx.review("ref-unresolved", pointer, target === undefined ? `$ref ${JSON.stringify(ref)} names nothing in the bundled document.` : `$ref ${JSON.stringify(ref)} recurses into itself and is not a component schema; replaced by {}.`);
         return {};
