@@ -85,6 +85,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--report <base>", "write the review report to <base>.md and <base>.json")
     .option("--name <contract>", "contract name (default: derived from info.title)")
     .option("--date <YYYY-MM-DD>", "date of the changelog entry (default: a 1970-01-01 placeholder, so re-imports are identical)")
+    .addOption(new Option("--tag <tag>", "import only the operations with this tag, and the types they reach (repeatable)").argParser((tag: string, previous: string[] | undefined) => [...(previous ?? []), tag]))
     .option("--force", "replace an output file that is not an unedited import (never a link or a folder)", false)
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .action(async (file: string, options: ImportOpenApiOptions) => {

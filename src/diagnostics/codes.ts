@@ -130,6 +130,8 @@ export const DIAGNOSTIC_CODES = {
   "openapi-invalid": { severity: "error", title: "The OpenAPI document breaks the OpenAPI schema.", hint: "Fix the document at the position shown; `contractgen import-openapi` reads OpenAPI 3.0 and 3.1 as the specification defines them." },
   "openapi-version-unsupported": { severity: "error", title: "The document is not OpenAPI 3.0 or 3.1.", hint: "Convert a Swagger 2.0 document to OpenAPI 3 first (for example with swagger2openapi), then import it." },
   "openapi-no-operations": { severity: "error", title: "The OpenAPI document has no operation a contract can hold.", hint: "A contract needs at least one GET, PUT, POST, DELETE or PATCH operation; webhooks and HEAD/OPTIONS/TRACE are not imported." },
+  "openapi-tag-unknown": { severity: "error", title: "No operation of the OpenAPI document has a tag given with `--tag`.", hint: "Use tags as the document writes them (the message lists the largest); `--tag` may be given several times." },
+  "openapi-contract-too-large": { severity: "error", title: "The imported contract would be larger than contractgen reads (10 MiB per file).", hint: "Import part of the document with `--tag` (one contract per tag or group of tags); the message lists the largest tags." },
   "openapi-ref-unresolved": { severity: "error", title: "A $ref of the OpenAPI document cannot be resolved.", hint: "Point $ref at an existing node; referenced files must lie under the document's folder, and URLs are never fetched." },
 } as const satisfies Record<string, { severity: "error" | "warning" | "info"; title: string; hint: string }>;
 

@@ -160,4 +160,26 @@ describe("the CLI", () => {
       expect(r.err).not.toMatch(/\n\s+at .*\.js:\d+/);
     }
   });
+
+  it("--tag takes names as data (__proto__, control characters), refuses an unknown one, and writes nothing then", async () => {
+    const dir = join(root, "cli-tags");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const src = join(dir, "openapi.json");
+    const ok = { "200": { description: "" } };
+    writeFileSync(src, JSON.stringify({ openapi: "3.0.3", info: { title: "Tags", version: "1.0.0" }, paths: {
+      "/a": { get: { operationId: "a", tags: ["__proto__"], responses: ok } },
+      "/b": { get: { operationId: "b", tags: ["constructor", "\u001b[31mred"], responses: ok } },
+    } }));
+    const out = join(dir, "contract.yaml");
+    const proto = await run(["import-openapi", src, "-o", out, "--tag", "__proto__"]);
+    expect(proto.code).toBe(0);
+    expect(Object.keys((parse(readFileSync(out, "utf8")) as { operations: object }).operations)).toEqual(["a"]);
+    rmSync(out);
+    const unknown = await run(["import-openapi", src, "-o", out, "--tag", "toString", "--tag", "\u001b[2J"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain("[openapi-tag-unknown]");
+    expect(unknown.err).not.toContain("\u001b");
+    expect(() => readFileSync(out)).toThrow();
+  });
 });

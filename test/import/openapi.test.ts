@@ -175,6 +175,54 @@ describe("schemas", () => {
   });
 });
 
+describe("importing part of a document (--tag), and documents too large for one contract", () => {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const doc = () => base({
+    "/a": { get: { operationId: "get_a", tags: ["alpha"], responses: ok(ref("A")) } },
+    "/b": { get: { operationId: "get_b", tags: ["beta", "alpha"], responses: ok(ref("B")) } },
+    "/c": { get: { operationId: "get_c", tags: ["gamma"], responses: ok(ref("Unused")) } },
+    "/d": { get: { operationId: "get_d", responses: ok({ type: "string" }) } },
+  }, { components: { schemas: { A: { type: "string" }, B: { type: "object", properties: { c: ref("C-1") } }, "C-1": { type: "integer" }, Unused: { type: "object", properties: { x: ref("Deep") } }, Deep: { type: "boolean" } } } });
+
+  it("keeps the operations with any of the tags, and only the types they reach", async () => {
+    const file = join(ROOT, "cases", "tags.json");
+    writeFileSync(file, JSON.stringify(doc()));
+    const r = await importOpenApi(file, { tags: ["beta", "gamma"] });
+    const contract = parse(r.yaml!) as Record<string, any>;
+    expect(Object.keys(contract.operations)).toEqual(["get_b", "get_c"]);
+    expect(Object.keys(contract.types).sort()).toEqual(["B", "C_1", "Deep", "Unused"]);
+    expect(r.report!.types).toBe(4);
+    expect(r.report!.items.find((i) => i.kind === "tags-selected")?.message).toBe('Imported the 2 operations tagged "beta", "gamma"; 2 other operations and 1 types they alone use were left out.');
+    expect(errorsOf("tags", r.yaml!)).toEqual([]);
+    // A type left out takes its review items with it (C-1 is renamed and kept; A is left out).
+    const only = await importOpenApi(file, { tags: ["alpha"] });
+    expect(Object.keys((parse(only.yaml!) as Record<string, any>).types).sort()).toEqual(["A", "B", "C_1"]);
+    expect(only.report!.items.filter((i) => i.kind === "type-renamed").map((i) => i.pointer)).toEqual(["/components/schemas/C-1"]);
+  });
+
+  it("refuses a tag no operation has, naming the largest tags", async () => {
+    const file = join(ROOT, "cases", "tags.json");
+    writeFileSync(file, JSON.stringify(doc()));
+    const r = await importOpenApi(file, { tags: ["delta"] });
+    expect(r.yaml).toBeUndefined();
+    expect(r.problems.map((p) => [p.code, p.message])).toEqual([["openapi-tag-unknown", `No operation of ${file} is tagged "delta"; its largest tags: "alpha" (2), "beta" (1), "gamma" (1).`]]);
+  });
+
+  it("writes nothing when the contract would be larger than contractgen reads, and says how to import it by part", async () => {
+    const big = doc() as Record<string, any>;
+    big.components.schemas.Unused.description = "an overlong description ".repeat(480_000); // 11.5 MB
+    const file = join(ROOT, "cases", "too-large.json");
+    writeFileSync(file, JSON.stringify(big));
+    const r = await importOpenApi(file);
+    expect(r.yaml).toBeUndefined();
+    expect(r.problems.map((p) => p.code)).toEqual(["openapi-contract-too-large"]);
+    expect(r.problems[0]!.message).toMatch(/would be 1\d\.\d MiB \(4 operations\); contractgen reads at most 10 MiB per file: import part of it with --tag; its largest tags: "alpha" \(2\), "beta" \(1\), "gamma" \(1\)\.$/);
+    // By part, it fits.
+    const part = await importOpenApi(file, { tags: ["alpha"] });
+    expect(errorsOf("too-large-part", part.yaml!)).toEqual([]);
+  });
+});
+
 describe("outputs, errors and effects", () => {
   it("maps several 2xx to a successStatus list with anyOf, and a no-body response to null", async () => {
     const { contract, yaml } = await imp("outputs", base({

@@ -9,6 +9,8 @@ export interface ImportOpenApiOptions {
   readonly report?: string;
   readonly name?: string;
   readonly date?: string;
+  /** `--tag`, repeatable: import only the operations with one of these tags. */
+  readonly tag?: readonly string[];
   readonly force?: boolean;
   /** false with `--no-progress`; progress shows only when stderr is a terminal anyway. */
   readonly progress?: boolean;
@@ -20,7 +22,7 @@ export async function importOpenApiCommand(file: string, options: ImportOpenApiO
   const progress = progressOn(io, options.progress !== false);
   let result: Awaited<ReturnType<typeof importOpenApi>>;
   try {
-    result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}), onProgress: progress.update });
+    result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}), ...(options.tag ? { tags: options.tag } : {}), onProgress: progress.update });
   } finally {
     // Cleared before any diagnostic or summary is printed.
     progress.end();

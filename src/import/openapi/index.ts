@@ -8,6 +8,7 @@ import { Document, isScalar, isSeq, visit } from "yaml";
 import { mapOpenApi, type MapOptions } from "./map.js";
 import { readOpenApi, type ReadProblem } from "./read.js";
 import { buildReport, type ReviewItem, type ReviewReport } from "./review.js";
+import { MAX_FILE_BYTES } from "../../spec/load.js";
 
 export { reportJson, reportMarkdown, reportSummary, type ReviewReport } from "./review.js";
 
@@ -26,8 +27,13 @@ export async function importOpenApi(file: string, options: MapOptions = {}): Pro
   const errors = read.problems.filter((p) => p.severity === "error");
   if (!read.doc || errors.length > 0) return { problems: read.problems };
   const mapped = mapOpenApi(read.doc, options);
+  const at = { file, line: 1, col: 1, pointer: "/paths" };
+  if (mapped.operations === 0 && options.tags && options.tags.length > 0 && mapped.tagSizes.length > 0) {
+    const none: ReadProblem = { code: "openapi-tag-unknown", severity: "error", message: `No operation of ${file} is tagged ${options.tags.map((t) => JSON.stringify(t)).join(" or ")}; its largest tags: ${largestTags(mapped.tagSizes)}.`, ...at };
+    return { problems: [...read.problems, none] };
+  }
   if (mapped.operations === 0) {
-    const none: ReadProblem = { code: "openapi-no-operations", severity: "error", message: `${file} has no GET, PUT, POST, DELETE or PATCH operation under paths; a contract needs at least one.`, file, line: 1, col: 1, pointer: "/paths" };
+    const none: ReadProblem = { code: "openapi-no-operations", severity: "error", message: `${file} has no GET, PUT, POST, DELETE or PATCH operation under paths; a contract needs at least one.`, ...at };
     return { problems: [...read.problems, none] };
   }
   const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning").map((p) => ({ kind: "openapi-problem", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
@@ -42,7 +48,20 @@ export async function importOpenApi(file: string, options: MapOptions = {}): Pro
   });
   const body = document.toString({ lineWidth: 120, minContentWidth: 40, flowCollectionPadding: false });
   const yaml = `# Imported by contractgen import-openapi from ${JSON.stringify(basename(file))}; sha256:${sha256(body)}\n${body}`;
+  // A contract contractgen would refuse to read is not written.
+  const bytes = Buffer.byteLength(yaml);
+  if (bytes > MAX_FILE_BYTES) {
+    const split = mapped.tagSizes.length > 0 ? `import part of it with --tag; its largest tags: ${largestTags(mapped.tagSizes)}` : "the document has no tags to import it by part";
+    const tooLarge: ReadProblem = { code: "openapi-contract-too-large", severity: "error", message: `The contract for ${file} would be ${(bytes / 1048576).toFixed(1)} MiB (${mapped.operations} operations); contractgen reads at most ${MAX_FILE_BYTES / 1048576} MiB per file: ${split}.`, ...at };
+    return { problems: [...read.problems, tooLarge] };
+  }
   return { problems: read.problems, yaml, report };
+}
+
+/** The ten tags with the most operations, with their counts. */
+function largestTags(sizes: ReadonlyArray<readonly [string, number]>): string {
+  const shown = sizes.slice(0, 10).map(([tag, n]) => `${JSON.stringify(tag)} (${n})`).join(", ");
+  return sizes.length > 10 ? `${shown} and ${sizes.length - 10} more` : shown;
 }
 
 function sha256(text: string): string {

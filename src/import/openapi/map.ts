@@ -14,6 +14,8 @@ export interface MapOptions {
   readonly name?: string;
   /** Told as operations are mapped (`map operations`, done of total); never prints. */
   readonly onProgress?: (phase: string, done: number, total: number) => void;
+  /** Import only the operations with one of these tags (and the types they reach). */
+  readonly tags?: readonly string[];
 }
 
 export interface MapResult {
@@ -21,6 +23,8 @@ export interface MapResult {
   readonly items: ReviewItem[];
   readonly operations: number;
   readonly types: number;
+  /** Operations per tag in the whole document (an operation counts under each of its tags), by count. */
+  readonly tagSizes: ReadonlyArray<readonly [tag: string, operations: number]>;
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
@@ -100,6 +104,9 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   const info = isObject(own(doc, "info")) ? (own(doc, "info") as JsonObject) : {};
 
   // --- operations first (their generated type names are reserved before types are named) ---
+  const wanted = options.tags && options.tags.length > 0 ? new Set(options.tags) : undefined;
+  const tagSizes = new Map<string, number>();
+  let leftOut = 0;
   const drafts: Draft[] = [];
   const routes = new Map<string, string>();
   const paths = isObject(own(doc, "paths")) ? (own(doc, "paths") as JsonObject) : {};
@@ -115,6 +122,12 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       if (!(METHODS as readonly string[]).includes(method)) continue;
       const op = item[method];
       if (!isObject(op)) continue;
+      const opTags = (Array.isArray(own(op, "tags")) ? (own(op, "tags") as unknown[]) : []).filter((t): t is string => typeof t === "string");
+      for (const t of new Set(opTags)) tagSizes.set(t, (tagSizes.get(t) ?? 0) + 1);
+      if (wanted && !opTags.some((t) => wanted.has(t))) {
+        leftOut++;
+        continue;
+      }
       const route = `${method} ${path.replace(/\{[^}]*\}/g, "{}")}`;
       if (routes.has(route)) {
         review("route-duplicate", pointer, `${method.toUpperCase()} ${path} has the same shape as ${routes.get(route)}; dropped.`);
@@ -332,6 +345,24 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     const ref = pendingRefTypes[i]!;
     put(types, refTypes.get(ref)!, convertSchema(ctx, resolvePointer(doc, ref), ref.slice(1)));
   }
+  let typeCount = typeNames.size + refTypes.size;
+  if (wanted) {
+    // Only the types the chosen operations reach.
+    const reached = typesReached(operations, types);
+    for (const name of Object.keys(types)) if (!reached.has(name)) delete types[name];
+    // Review items about the schemas left out are not for this contract's reviewer.
+    const leftOutAt = new Set([
+      ...[...typeNames].filter(([, typeName]) => !reached.has(typeName)).map(([name]) => pointerOf("components", "schemas", name)),
+      ...[...refTypes].filter(([, typeName]) => !reached.has(typeName)).map(([ref]) => ref.slice(1)),
+    ]);
+    const concernsLeftOut = (pointer: string) => {
+      for (let p = pointer; p !== ""; p = p.slice(0, Math.max(0, p.lastIndexOf("/")))) if (leftOutAt.has(p)) return true;
+      return false;
+    };
+    items.splice(0, items.length, ...items.filter((i) => !concernsLeftOut(i.pointer)));
+    review("tags-selected", "/paths", `Imported the ${drafts.length} operations tagged ${[...wanted].map((t) => JSON.stringify(t)).join(", ")}; ${leftOut} other operations and ${typeCount - reached.size} types they alone use were left out.`);
+    typeCount = reached.size;
+  }
   if (Object.keys(types).length > 0) put(contract, "types", types);
   const taxonomy: JsonObject = {};
   if (errors.size === 0) {
@@ -348,7 +379,30 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   put(contract, "operations", operations);
   const extensions = countExtensions(doc);
   if (extensions > 0) review("keyword-dropped", "", `${extensions} x- extensions dropped (vendor annotations carry no contract meaning).`);
-  return { contract, items, operations: drafts.length, types: typeNames.size + refTypes.size };
+  return { contract, items, operations: drafts.length, types: typeCount, tagSizes: [...tagSizes].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)) };
+}
+
+/** Names of the types `operations` refer to, directly or through other types (iterative). */
+function typesReached(operations: JsonObject, types: JsonObject): Set<string> {
+  const reached = new Set<string>();
+  const stack: unknown[] = [operations];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const v of node) if (typeof v === "object" && v !== null) stack.push(v);
+    } else if (isObject(node)) {
+      for (const [k, v] of Object.entries(node)) {
+        if (k === "$ref" && typeof v === "string" && v.startsWith("#/types/")) {
+          const name = v.slice("#/types/".length);
+          if (!reached.has(name) && Object.hasOwn(types, name)) {
+            reached.add(name);
+            stack.push(types[name]);
+          }
+        } else if (typeof v === "object" && v !== null) stack.push(v);
+      }
+    }
+  }
+  return reached;
 }
 
 /** How often each `$ref` string occurs in the document (iterative: documents can nest deeply). */

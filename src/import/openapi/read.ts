@@ -13,7 +13,7 @@ import { isObject, type JsonObject } from "./schema.js";
 export const MAX_OPENAPI_BYTES = 64 * 1024 * 1024;
 
 export interface ReadProblem {
-  readonly code: "file-not-found" | "file-is-directory" | "file-not-regular" | "file-too-large" | "openapi-invalid" | "openapi-version-unsupported" | "openapi-ref-unresolved" | "openapi-no-operations";
+  readonly code: "file-not-found" | "file-is-directory" | "file-not-regular" | "file-too-large" | "openapi-invalid" | "openapi-version-unsupported" | "openapi-ref-unresolved" | "openapi-no-operations" | "openapi-tag-unknown" | "openapi-contract-too-large";
   readonly severity: "error" | "warning";
   readonly message: string;
   readonly file: string;

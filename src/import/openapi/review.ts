@@ -11,6 +11,7 @@ export const REVIEW_KINDS = {
   "name-shortened": "Operation names shortened to 64 characters.",
   "name-collision": "Operation names that collided once converted; a numeric suffix keeps them unique.",
   "type-renamed": "Schema names changed to fit the contract's type names (characters, uniqueness).",
+  "tags-selected": "Only the operations with the tags asked for (`--tag`) were imported, with the types they reach.",
   "type-from-ref": "Schemas referred to by a pointer into another schema (not a component), used more than once or inside themselves: each became a type.",
   "summary-derived": "Summaries taken from the description or built from method and path.",
   "parameter-dropped": "Parameters dropped: cookies, duplicates, or headers the transport sets itself.",
