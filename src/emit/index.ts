@@ -9,6 +9,7 @@ import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperationData, emitOperations } from "./sdk/operations.js";
 import { startTypeWorkersEarly } from "./sdk/type-declarations.js";
+import { declaredExports, moduleExports } from "./sdk/exported-names.js";
 import { emitTypes } from "./sdk/types.js";
 import { DefPool } from "./shared/def-pool.js";
 import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
@@ -82,12 +83,20 @@ function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> 
   ];
 }
 
-function emitIndex(model: ContractModel): string {
-  return `${generatedHeader(model.name, model.version)}export { ${clientClassName(model)} } from "./client.js";
+/**
+ * `sdk/index.ts`. The contract's types and the runtime are both re-exported whole; a contract type
+ * named like a runtime export is named here as well, so the contract's is the one exported (the
+ * runtime's stays importable from ./runtime/index.js) instead of the two making tsc refuse the file.
+ */
+function emitIndex(model: ContractModel, typesText: string, runtime: ReadonlyArray<[string, string]>): string {
+  const own = [clientClassName(model), "CONTRACT", "TAXONOMY", "ErrorCode", "AnyContractError", "ContractErrorOf", "ErrorDetailsByCode", "isContractError"];
+  const runtimeNames = moduleExports(new Map(runtime.map(([path, text]) => [path.slice(path.lastIndexOf("/") + 1), text])), "index.ts");
+  const shadowed = [...declaredExports(typesText)].filter((name) => runtimeNames.has(name) && !own.includes(name)).sort();
+  return `${generatedHeader(model.name, model.version)}export { ${own[0]} } from "./client.js";
 export { CONTRACT, TAXONOMY, type ErrorCode } from "./contract.js";
 export { type AnyContractError, type ContractErrorOf, type ErrorDetailsByCode, isContractError } from "./errors.js";
 export type * from "./types.js";
-export * from "./runtime/index.js";
+${shadowed.length > 0 ? `// Contract types named like runtime exports: the contract's are exported here.\nexport type { ${shadowed.join(", ")} } from "./types.js";\n` : ""}export * from "./runtime/index.js";
 `;
 }
 
@@ -119,7 +128,6 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
   const artefacts: Array<[string, () => Promise<Array<[string, string]>> | Array<[string, string]>]> = [
     ["sdk", async () => {
       return [
-        ["sdk/index.ts", emitIndex(model)],
         ["sdk/client.ts", emitClient(model)],
         ["sdk/contract.json", emitContractData(model)],
         ["sdk/contract.ts", emitContractInfo(model)],
@@ -127,7 +135,7 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
         ["sdk/operations.json", emitOperationData(model)],
         ["sdk/operations.ts", emitOperations(model)],
         ["sdk/schemas.json", emitSchemaData(model)],
-        ...copiedRuntime("runtime", "sdk/runtime", "../runtime/"),
+        ...sdkRuntime,
       ];
     }],
     ["cli", () => [
@@ -147,12 +155,14 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
     ["package", () => Object.entries(emitPackageFiles(model, mode))],
   ];
   const files: Array<[string, string]> = [];
+  const sdkRuntime = copiedRuntime("runtime", "sdk/runtime", "../runtime/");
   for (const [i, [name, emit]] of artefacts.entries()) {
     options.onProgress?.(`emit ${name}`, i, artefacts.length);
     files.push(...(await emit()));
   }
   options.onProgress?.("emit types", artefacts.length, artefacts.length);
-  files.push(["sdk/types.ts", await types]);
+  const typesText = await types;
+  files.push(["sdk/types.ts", typesText], ["sdk/index.ts", emitIndex(model, typesText, sdkRuntime)]);
   options.onProgress?.("emit", artefacts.length, artefacts.length);
   return new Map(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -63,7 +63,7 @@ export async function generateInto(dir: string, model: ContractModel): Promise<F
 }
 
 /** Type-check every generated case under `root` at once; returns tsc's output ("" when clean). */
-export function tscStrict(root: string): string {
+export function tscStrict(root: string, include: readonly string[] = ["*/sdk/**/*.ts", "*/cli/**/*.ts"]): string {
   writeFileSync(
     join(root, "tsconfig.json"),
     JSON.stringify({
@@ -71,7 +71,7 @@ export function tscStrict(root: string): string {
         target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2023", "DOM"], types: ["node"],
         strict: true, noEmit: true, skipLibCheck: true,
       },
-      include: ["*/sdk/**/*.ts", "*/cli/**/*.ts"],
+      include,
     }),
   );
   const r = spawnSync(process.execPath, [TSC, "-p", join(root, "tsconfig.json")], { encoding: "utf8" });

@@ -3,6 +3,7 @@
  * only differ by case or are not PascalCase: validate rejects what would collide, and everything it
  * accepts generates code that compiles under tsc --strict (one tsc run over every case).
  */
+import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runDiff } from "../../src/diff/engine.js";
 import { contractTree } from "../../src/diff/tree.js";
@@ -80,6 +81,27 @@ const protoTypes = contractYaml({
     effects: { kind: read }
     input: { type: object }
     output: { type: object }`,
+});
+
+/**
+ * Shared types (and an operation's own $defs entry) named like exports of the SDK runtime, which
+ * sdk/index.ts re-exports beside the types: Outcome, ClientOptions, the ContractError class…
+ */
+const RUNTIME_NAMES = ["Outcome", "Taxonomy", "ClientOptions", "ErrorDetails", "ContractError", "MemoryJournal", "RetryPolicy", "Paginator"];
+const runtimeNamedTypes = contractYaml({
+  types: RUNTIME_NAMES.map((n) => `  ${n}: { type: object, required: [${n.toLowerCase()}], properties: { ${n.toLowerCase()}: { type: string } } }`).join("\n"),
+  operations: `
+  get_outcome:
+    summary: Read.
+    http: { method: GET, path: /outcome }
+    effects: { kind: read }
+    input: { type: object, properties: { options: { $ref: "#/types/ClientOptions" } } }
+    output:
+      $defs: { Intent: { type: string, enum: [a, b] } }
+      type: object
+      properties:
+${RUNTIME_NAMES.map((n) => `        ${n.toLowerCase()}: { $ref: "#/types/${n}" }`).join("\n")}
+        intent: { $ref: "#/operations/get_outcome/output/$defs/Intent" }`,
 });
 
 const op = (name: string, path = `/${name}`) => `
@@ -200,6 +222,22 @@ describe("every accepted hostile name generates code that compiles", () => {
       expect(types, used[1]).toMatch(new RegExp(`export (interface|type) ${used[1]}\\b`));
     }
     expect(types).not.toMatch(/= (import|default|hook);/);
+  });
+
+  it("types named like runtime exports are the ones sdk/index.ts exports, and the package (MCP server included) compiles", async () => {
+    const root = freshRoot("runtime-names");
+    const files = await generateInto(`${root}/pkg`, parseOk("runtime-names", runtimeNamedTypes));
+    expect(files.get("sdk/index.ts")).toContain(`export type { ${[...RUNTIME_NAMES, "Intent"].sort().join(", ")} } from "./types.js";`);
+    // A consumer of the package root gets the contract's shapes; the runtime's stay at ./runtime/index.js.
+    writeFileSync(`${root}/pkg/sdk/consumer.ts`, [
+      `import type { ${[...RUNTIME_NAMES, "Intent"].join(", ")} } from "./index.js";`,
+      `import { ContractError as RuntimeContractError, MemoryJournal as RuntimeJournal } from "./runtime/index.js";`,
+      ...RUNTIME_NAMES.map((n) => `export const ${n.toLowerCase()}: ${n} = { ${n.toLowerCase()}: "x" };`),
+      `export const intent: Intent = "a";`,
+      `export const runtime = [RuntimeContractError, RuntimeJournal];`,
+      "",
+    ].join("\n"));
+    expect(tscStrict(root, ["*/sdk/**/*.ts", "*/cli/**/*.ts", "*/mcp/**/*.ts"])).toBe("");
   });
 });
 

@@ -264,7 +264,8 @@ export function serverInstructions(model: ContractModel): string {
 export function emitMcpServer(model: ContractModel): string {
   const auth = model.transport.auth;
   const instructions = serverInstructions(model);
-  return `${generatedHeader(model.name, model.version)}import { type ClientOptions, ${clientClassName(model)} } from "../sdk/index.js";
+  return `${generatedHeader(model.name, model.version)}import { ${clientClassName(model)} } from "../sdk/index.js";
+import type { ClientOptions } from "../sdk/runtime/index.js";
 import { createMcpServer, type McpDefinition, type ServeOptions } from "./runtime/server.js";
 import { TOOLS, TOOLSETS } from "./tools.js";
 
