@@ -145,7 +145,7 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
     ]],
     ["mcp", () => mcpFiles(model, mode)],
     ["tests", () => [
-      ["tests/contract.ts", emitTestContract(model)],
+      ...emitTestContract(model),
       ["tests/adapters.ts", emitTestAdapters(model, mode)],
       ["tests/contract.test.ts", emitContractTests(model)],
       ["tests/vitest.config.ts", emitTestConfig(model)],

@@ -33,6 +33,7 @@ describe("generated tests/", () => {
       "tests/runtime/proxy.ts",
       "tests/runtime/report.ts",
       "tests/runtime/retry-child.mjs",
+      "tests/schema-defs.json",
       "tests/vitest.config.ts",
     ]);
     for (const p of tests) expect(a.get(p)).toBe(b.get(p));

@@ -30,11 +30,11 @@ const operations = ["get_price", "set_price", "list_prices"].map((id, i) => `
     output: { $ref: "#/types/Money" }`).join("");
 
 describe("files that store each $defs entry once", () => {
-  it("tests/contract.ts: stores each shared definition once and links the model's bundled schemas back on load", async () => {
+  it("tests/contract.ts and schema-defs.json: store each shared definition once and link the model's bundled schemas back on load", async () => {
     const model = parseOk("pool", contractYaml({ types, operations }));
     const dir = join(freshRoot("test-contract-pool"), "pkg");
     const files = await generateInto(dir, model);
-    const text = files.get("tests/contract.ts")!;
+    const text = files.get("tests/contract.ts")! + files.get("tests/schema-defs.json")!;
     expect(text.split("An amount of money, stored once.").length - 1).toBe(1);
     expect(text.split("A definition named like an Object.prototype member.").length - 1).toBe(1);
 

@@ -7,7 +7,7 @@
 import type { ContractModel, OperationModel } from "../../model/types.js";
 import { DefPool } from "../shared/def-pool.js";
 import { clientClassName } from "../sdk/client.js";
-import { generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
+import { escapeInvisible, generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
 
 export const FIXTURE_FILE = "tests/fixture.ts";
 
@@ -94,26 +94,30 @@ function errorCases(op: OperationModel): string[] {
   return cases;
 }
 
+/** The file beside tests/contract.ts holding SCHEMA_DEFS. */
+export const TEST_SCHEMA_DEFS_FILE = "tests/schema-defs.json";
+
 /**
  * `tests/contract.ts`: what the checks know of the contract (taxonomy in a Map: codes are never object
- * keys). The bundled schemas repeat each shared type in every operation that reaches it (16 MB on
- * GitHub), so every `$defs` entry is stored once in SCHEMA_DEFS and a schema's `$defs` name their
- * pool entries by index; `linkContractDefs` (tests/runtime/harness.ts) puts the objects back on load.
+ * keys), and `tests/schema-defs.json`. The bundled schemas repeat each shared type in every operation
+ * that reaches it (16 MB on GitHub), so every `$defs` entry is stored once in SCHEMA_DEFS and a
+ * schema's `$defs` name their pool entries by index; `linkContractDefs` (tests/runtime/harness.ts)
+ * puts the objects back on load. SCHEMA_DEFS is JSON, read at load: as a TypeScript literal, tsc
+ * inferred a type over it, and on AWS SageMaker's 300 operations gave up (TS2590, a union too
+ * complex to represent).
  */
-export function emitTestContract(model: ContractModel): string {
+export function emitTestContract(model: ContractModel): Array<[string, string]> {
   const auth = model.transport.auth;
   const pool = new DefPool();
   const taxonomy = model.errors
     .map((e) => `  [${literal(e.code)}, ${literalBlock({ class: e.class, action: e.action, http: e.httpStatus, field: e.field, details: pool.pooled(e.details?.schema ?? null) }, 2)}],`)
     .join("\n");
   const operations = model.operations.map((op) => `  ${literalBlock(operationSpec(op, model.operations, pool), 2)},`).join("\n");
-  const defs = pool.entries().map((def) => `  ${literalBlock(def, 2)},`).join("\n");
-  return `${generatedHeader(model.name, model.version)}import { type ContractSpec, type ErrorSpec, type OperationSpec, type Schema, linkContractDefs } from "./runtime/harness.js";
+  const contract = `${generatedHeader(model.name, model.version)}import { readFileSync } from "node:fs";
+import { type ContractSpec, type ErrorSpec, type OperationSpec, type Schema, linkContractDefs } from "./runtime/harness.js";
 
 /** Each \`$defs\` entry of the schemas below, once; the schemas name them by index. */
-const SCHEMA_DEFS: Schema[] = [
-${defs}
-];
+const SCHEMA_DEFS = JSON.parse(readFileSync(new URL("./schema-defs.json", import.meta.url), "utf8")) as Schema[];
 
 const TAXONOMY = new Map<string, ErrorSpec>([
 ${taxonomy}
@@ -131,6 +135,7 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   operations: OPERATIONS,
 }, SCHEMA_DEFS);
 `;
+  return [["tests/contract.ts", contract], [TEST_SCHEMA_DEFS_FILE, `${escapeInvisible(JSON.stringify(pool.entries(), null, 2))}\n`]];
 }
 
 function operationBlock(op: OperationModel): string {
