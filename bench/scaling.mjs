@@ -267,15 +267,28 @@ if (peers) {
       entry.findings = json.findings.length;
       entry.findingsWithConsequences = all(json.findings);
       entry.summary = json.summary;
-      // The same diff again, for a median of what one run measured.
+      // The same diff again, for a median of what one run measured; each round also times a process
+      // that only reads the two files with js-yaml (the floor under any YAML diff in Node), so the
+      // ratio between them holds on a busy machine.
+      const DIFF_PHASES = resolve("bench/diff-phases.mjs");
       const times = [entry.run.seconds];
-      for (let i = 1; i < Math.max(1, rounds); i++) {
+      const floors = [];
+      for (let i = 0; i < Math.max(1, rounds); i++) {
+        const floor = step(process.execPath, [DIFF_PHASES, "yaml", sides[0].file, sides[1].file]);
+        if (floor.status === 0) floors.push(floor.seconds);
+        if (i === 0) continue;
         const again = contractgen("diff", sides[0].file, sides[1].file, "-f", "json", "--fail-on", "never", "--no-progress");
         if (again.status === 0) times.push(again.seconds);
       }
-      times.sort((a, b) => a - b);
-      entry.runsSeconds = times;
-      entry.medianSeconds = times[Math.floor(times.length / 2)];
+      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      entry.runsSeconds = [...times].sort((a, b) => a - b);
+      entry.medianSeconds = median(times);
+      if (floors.length > 0) {
+        entry.yamlFloorSeconds = median(floors);
+        entry.floorRatio = entry.medianSeconds / entry.yamlFloorSeconds;
+      }
+      const phases = step(process.execPath, [BIG_HEAP, DIFF_PHASES, "phases", sides[0].file, sides[1].file]);
+      if (phases.status === 0) entry.phasesMs = JSON.parse(phases.stdout);
     }
   } else entry.importFailed = sides.map((s) => ({ side: s.name, ...s.made }));
   report.diff = entry;
@@ -431,6 +444,13 @@ if (report.diff) {
     "",
   );
   if (d.runsSeconds?.length > 1) md.push(`The diff ${d.runsSeconds.length} times: median ${d.medianSeconds.toFixed(1)} s (${d.runsSeconds.map((x) => x.toFixed(1)).join(", ")} s).`, "");
+  if (d.yamlFloorSeconds) {
+    md.push(`Only reading the two files with js-yaml, in a process of its own (the floor under any YAML diff in Node): median ${d.yamlFloorSeconds.toFixed(1)} s; the diff takes ${d.floorRatio.toFixed(1)}× that.`, "");
+  }
+  if (d.phasesMs) {
+    const keys = Object.keys(d.phasesMs);
+    md.push("Phases of the same diff in one process (ms; the phases its progress line reports, then the comparison itself):", "", `| ${keys.join(" | ")} |`, `|${keys.map(() => "---:").join("|")}|`, `| ${keys.map((k) => d.phasesMs[k]).join(" | ")} |`, "");
+  }
   if (!importAvailable) md.push("GitHub-size versions need import-openapi (not available): two synthetic versions instead.", "");
 }
 writeFileSync("bench/results/scaling.md", md.join("\n"));
