@@ -382,45 +382,44 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   return { contract, items, operations: drafts.length, types: typeCount, tagSizes: [...tagSizes].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)) };
 }
 
-/** Names of the types `operations` refer to, directly or through other types (iterative). */
+/** Names of the types `operations` refer to, directly or through other types. */
 function typesReached(operations: JsonObject, types: JsonObject): Set<string> {
   const reached = new Set<string>();
-  const stack: unknown[] = [operations];
+  walkRefs(operations, (ref) => {
+    const name = ref.startsWith("#/types/") ? ref.slice("#/types/".length) : undefined;
+    if (name === undefined || reached.has(name) || !Object.hasOwn(types, name)) return undefined;
+    reached.add(name);
+    return types[name];
+  });
+  return reached;
+}
+
+/** How often each `$ref` string occurs in the document. */
+function countRefs(doc: unknown): Map<string, number> {
+  const uses = new Map<string, number>();
+  walkRefs(doc, (ref) => void uses.set(ref, (uses.get(ref) ?? 0) + 1));
+  return uses;
+}
+
+/**
+ * Every `$ref` string under `root`, told to `onRef`, which may hand back a node to walk as well
+ * (the target it names). Iterative: documents can nest deeply.
+ */
+function walkRefs(root: unknown, onRef: (ref: string) => unknown): void {
+  const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
     if (Array.isArray(node)) {
       for (const v of node) if (typeof v === "object" && v !== null) stack.push(v);
     } else if (isObject(node)) {
       for (const [k, v] of Object.entries(node)) {
-        if (k === "$ref" && typeof v === "string" && v.startsWith("#/types/")) {
-          const name = v.slice("#/types/".length);
-          if (!reached.has(name) && Object.hasOwn(types, name)) {
-            reached.add(name);
-            stack.push(types[name]);
-          }
+        if (k === "$ref" && typeof v === "string") {
+          const next = onRef(v);
+          if (next !== undefined) stack.push(next);
         } else if (typeof v === "object" && v !== null) stack.push(v);
       }
     }
   }
-  return reached;
-}
-
-/** How often each `$ref` string occurs in the document (iterative: documents can nest deeply). */
-function countRefs(doc: unknown): Map<string, number> {
-  const uses = new Map<string, number>();
-  const stack: unknown[] = [doc];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (const v of node) if (typeof v === "object" && v !== null) stack.push(v);
-    } else if (isObject(node)) {
-      for (const [k, v] of Object.entries(node)) {
-        if (k === "$ref" && typeof v === "string") uses.set(v, (uses.get(v) ?? 0) + 1);
-        else if (typeof v === "object" && v !== null) stack.push(v);
-      }
-    }
-  }
-  return uses;
 }
 
 /** Segments of a reference's pointer that say where, not what. */
