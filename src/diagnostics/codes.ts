@@ -37,7 +37,7 @@ export const DIAGNOSTIC_CODES = {
   "ref-not-regular-file": { severity: "error", title: "A $ref names something that is not a regular file.", hint: "Point $ref at a YAML file; directories, devices, FIFOs and sockets are never read." },
   "ref-file-limit": { severity: "error", title: "$refs reach more files than the limit.", hint: "A contract may reach at most 256 files through $ref (docs/contract-format.md, Limits); merge shared definitions into fewer files." },
   "ref-bytes-limit": { severity: "error", title: "The contract and its referenced files exceed the total size limit.", hint: "All files of one contract may hold at most 32 MiB together (docs/contract-format.md, Limits); reference less, or smaller files." },
-  "ref-depth-limit": { severity: "error", title: "$refs are nested deeper than the limit.", hint: "Follow at most 32 $refs in a row, whether bare $refs or schemas each referencing the next (docs/contract-format.md, Limits); point at the final schema directly." },
+  "ref-depth-limit": { severity: "error", title: "$refs are nested deeper than the limit.", hint: "Follow at most 64 $refs in a row, whether bare $refs or schemas each referencing the next (docs/contract-format.md, Limits); point at the final schema directly." },
   "ref-invalid": { severity: "error", title: "A $ref is not a supported reference.", hint: "Use a local pointer ('#/types/Name') or a relative file ('./file.yaml#/types/Name'); remote URLs are not fetched." },
 
   // --- header ---

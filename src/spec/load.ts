@@ -36,7 +36,7 @@ export const MAX_REF_FILES = 256;
 /** Bytes read in total: the contract and every file its $refs reach. */
 export const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
 /** $refs followed in a row: a chain of bare $refs, or schemas each referencing the next. */
-export const MAX_REF_DEPTH = 32;
+export const MAX_REF_DEPTH = 64;
 
 export interface LoadResult {
   readonly file?: SourceFile;

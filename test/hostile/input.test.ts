@@ -7,11 +7,13 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES } from "../../src/diagnostics/codes.js";
 import { formatDiagnosticText } from "../../src/diagnostics/format.js";
 import { MAX_FILE_BYTES, MAX_OPERATIONS, MAX_REF_DEPTH, MAX_REF_FILES, MAX_SCHEMA_DEPTH, MAX_TOTAL_BYTES, MAX_YAML_DEPTH } from "../../src/spec/load.js";
 import { parseContract, parseContractText, type ParseResult } from "../../src/spec/parse.js";
+import { freshRoot, generateInto, tscStrict } from "./harness.js";
 
 const base = mkdtempSync(join(tmpdir(), "contractgen-hostile-input-"));
 let counter = 0;
@@ -250,6 +252,22 @@ describe("long $ref chains", () => {
     expect(codesOf(r)).toContain("ref-depth-limit");
     expect(codesOf(r).every((c) => c === "ref-depth-limit" || c === "ref-file-limit")).toBe(true);
   });
+  it("a chain of schemas right at the limit validates, generates code that compiles, and its validator checks every level", async () => {
+    // The output's own $ref is one; then MAX_REF_DEPTH - 1 types, each holding the next (Google's
+    // Content Warehouse API nests 33 deep).
+    const n = MAX_REF_DEPTH - 1;
+    const defs = Array.from({ length: n }, (_, i) => `  T${i}: { type: object, required: [a], properties: { a: { $ref: "#/types/T${i + 1}" } } }`);
+    defs.push(`  T${n}: { type: string }`);
+    const r = parseContractText("chain.yaml", contract('{ $ref: "#/types/T0" }', defs.join("\n")));
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const root = freshRoot("ref-chain");
+    await generateInto(join(root, "pkg"), r.model!);
+    expect(tscStrict(root)).toBe("");
+    const validate = new Ajv2020({ strict: false }).compile(r.model!.operations[0]!.output.schema as object);
+    const nested = (leaf: unknown) => Array.from({ length: n }).reduce<unknown>((inner) => ({ a: inner }), leaf);
+    expect(validate(nested("leaf"))).toBe(true);
+    expect(validate(nested(7))).toBe(false);
+  }, 120_000);
   it("recursive types stay allowed", () => {
     const types = "  Node: { type: object, properties: { children: { type: array, items: { $ref: \"#/types/Node\" } } } }";
     expect(parseContractText("ok.yaml", contract('{ $ref: "#/types/Node" }', types)).diagnostics).toEqual([]);
