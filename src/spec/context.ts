@@ -137,16 +137,18 @@ export class CheckContext {
    * not annotate a `$ref`, so documents wrap it (`allOf: [{$ref: List}, {description: …}]`): the
    * wrapped type is the field's type.
    */
-  declaredTypes(node: ResolvedSchema): readonly string[] {
+  declaredTypes(node: ResolvedSchema, depth = 0): readonly string[] {
     const key = `${node.file.path}#${node.pointer}`;
     const cached = this.typeSets.get(key);
     if (cached) return cached;
+    // Past the limits validation has already failed (ref-depth-limit): unconstrained, no deeper.
+    if (depth > MAX_REF_DEPTH + MAX_SCHEMA_DEPTH) return [];
     this.typeSets.set(key, []); // guards against allOf cycles
     let types: readonly string[] | null = schemaTypes(node.value).length > 0 ? schemaTypes(node.value) : null;
     const branches = isSchemaObject(node.value) && Array.isArray(node.value.allOf) ? node.value.allOf : [];
     branches.forEach((value, i) => {
       const branch = this.derefFrom({ file: node.file, pointer: joinPointer(node.pointer, "allOf", i), value });
-      const narrowed = branch ? this.declaredTypes(branch) : [];
+      const narrowed = branch ? this.declaredTypes(branch, depth + 1) : [];
       if (narrowed.length > 0) types = types === null ? narrowed : intersectTypes(types, narrowed);
     });
     const result = types ?? [];
@@ -166,15 +168,15 @@ export class CheckContext {
     return items ? this.shape(items.file, items.pointer) : EMPTY_SHAPE;
   }
 
-  private itemsOf(node: ResolvedSchema, seen: Set<string>): ResolvedSchema | undefined {
+  private itemsOf(node: ResolvedSchema, seen: Set<string>, depth = 0): ResolvedSchema | undefined {
     const key = `${node.file.path}#${node.pointer}`;
-    if (seen.has(key) || !isSchemaObject(node.value)) return undefined;
+    if (seen.has(key) || depth > MAX_REF_DEPTH + MAX_SCHEMA_DEPTH || !isSchemaObject(node.value)) return undefined;
     seen.add(key);
     if ("items" in node.value) return { file: node.file, pointer: joinPointer(node.pointer, "items"), value: node.value.items };
     const branches = Array.isArray(node.value.allOf) ? node.value.allOf : [];
     for (const [i, value] of branches.entries()) {
       const branch = this.derefFrom({ file: node.file, pointer: joinPointer(node.pointer, "allOf", i), value });
-      const found = branch && this.itemsOf(branch, seen);
+      const found = branch && this.itemsOf(branch, seen, depth + 1);
       if (found) return found;
     }
     return undefined;

@@ -268,6 +268,22 @@ describe("long $ref chains", () => {
     expect(validate(nested("leaf"))).toBe(true);
     expect(validate(nested(7))).toBe(false);
   }, 120_000);
+  it("a paging field typed through allOf references far past the limit is an error, not a stack overflow", () => {
+    const m = 20_000;
+    const types = Array.from({ length: m }, (_, i) => `  T${i}: { allOf: [{ $ref: "#/types/T${i + 1}" }] }`).join("\n") + `\n  T${m}: { type: array, items: { type: string } }`;
+    const lister = [
+      "  list_items:",
+      "    summary: List.",
+      "    http: { method: GET, path: /list, query: [page, size] }",
+      "    effects: { kind: read }",
+      "    pagination: { style: page, page: page, items: items, limit: { field: size, max: 10 } }",
+      "    input: { type: object, properties: { page: { type: integer }, size: { type: integer, maximum: 10 } } }",
+      '    output: { type: object, properties: { items: { $ref: "#/types/T0" } } }',
+      "    errors: [ITEM_NOT_FOUND]",
+    ].join("\n");
+    const r = parseContractText("chain.yaml", contract(undefined, types, lister));
+    expect(codesOf(r)).toContain("ref-depth-limit");
+  });
   it("recursive types stay allowed", () => {
     const types = "  Node: { type: object, properties: { children: { type: array, items: { $ref: \"#/types/Node\" } } } }";
     expect(parseContractText("ok.yaml", contract('{ $ref: "#/types/Node" }', types)).diagnostics).toEqual([]);
