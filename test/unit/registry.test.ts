@@ -22,6 +22,8 @@ const FIXTURE_WAIVERS: Record<string, string> = {
   "openapi-ref-unresolved": "test/hostile/import.test.ts ($refs outside the document's folder, through a symlink, absolute, URL)",
   "diff-schema-too-large": "a diff warning, not a validation one: test/cli/diff.test.ts (definitions doubling per level, generated at test time)",
   "openapi-no-operations": "an OpenAPI import code, not a contract one: src/import/openapi/index.ts (webhooks.yaml of @readme/oas-examples has none)",
+  "openapi-tag-unknown": "an OpenAPI import code, not a contract one: test/import/openapi.test.ts and test/hostile/import.test.ts (--tag naming no operation's tag)",
+  "openapi-contract-too-large": "an OpenAPI import code, not a contract one: test/import/openapi.test.ts (a document whose contract would pass 10 MiB)",
 };
 
 describe("the diagnostic code table", () => {
