@@ -89,13 +89,15 @@ function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> 
  * runtime's stays importable from ./runtime/index.js) instead of the two making tsc refuse the file.
  */
 function emitIndex(model: ContractModel, typesText: string, runtime: ReadonlyArray<[string, string]>): string {
-  const own = [clientClassName(model), "CONTRACT", "TAXONOMY", "ErrorCode", "AnyContractError", "ContractErrorOf", "ErrorDetailsByCode", "isContractError"];
-  const runtimeNames = moduleExports(new Map(runtime.map(([path, text]) => [path.slice(path.lastIndexOf("/") + 1), text])), "index.ts");
-  const shadowed = [...declaredExports(typesText)].filter((name) => runtimeNames.has(name) && !own.includes(name)).sort();
-  return `${generatedHeader(model.name, model.version)}export { ${own[0]} } from "./client.js";
+  const named = `export { ${clientClassName(model)} } from "./client.js";
 export { CONTRACT, TAXONOMY, type ErrorCode } from "./contract.js";
 export { type AnyContractError, type ContractErrorOf, type ErrorDetailsByCode, isContractError } from "./errors.js";
-export type * from "./types.js";
+`;
+  // Names exported explicitly above already win over both star exports.
+  const own = declaredExports(named);
+  const runtimeNames = moduleExports(new Map(runtime.map(([path, text]) => [path.slice(path.lastIndexOf("/") + 1), text])), "index.ts");
+  const shadowed = [...declaredExports(typesText)].filter((name) => runtimeNames.has(name) && !own.has(name)).sort();
+  return `${generatedHeader(model.name, model.version)}${named}export type * from "./types.js";
 ${shadowed.length > 0 ? `// Contract types named like runtime exports: the contract's are exported here.\nexport type { ${shadowed.join(", ")} } from "./types.js";\n` : ""}export * from "./runtime/index.js";
 `;
 }
