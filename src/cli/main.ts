@@ -124,6 +124,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--fixture <module>", "your fixture module (reset, samples, observe, clock) instead of the one built from these flags")
     .option("--operations <ids>", "only these operations' checks (comma-separated)")
     .option("--report-dir <dir>", "write contract-junit.xml, contract-summary.md and contract-summary.json here")
+    .option("--request-timeout <duration>", "time limit of each request the suite sends, e.g. 10s (default: the contract's http.timeout)")
+    .option("--suite-timeout <duration>", "time limit of the whole suite, e.g. 30m (default 20m): later checks fail at once, the reports are still written")
+    .option("--max-response-bytes <bytes>", "largest response body the suite reads, after decompression (default 8388608)")
+    .option("--verbose", "vitest's own output, stack traces included, instead of one line per check")
     .addOption(refRootOption())
     .action(async (spec: string, options: TestOptions) => {
       const { testCommand } = await import("./commands/test.js");

@@ -63,7 +63,9 @@ describe("contractgen test against the billing reference platform", () => {
 
   it("exits 0, streams progress on stderr and prints the counts on stdout", () => {
     expect(correct.code, correct.stderr).toBe(0);
-    expect(correct.stderr).toContain("✓ tests/contract.test.ts > create_customer > schema conformance of a successful call");
+    expect(correct.stderr).toContain("✓ create_customer > schema conformance of a successful call");
+    // One line per check: no stack frames, no code frames.
+    expect(correct.stderr).not.toMatch(/^\s+at |❯ /m);
     expect(correct.stdout).toMatch(/^billing 2\.0\.0 against http:\/\/127\.0\.0\.1:\d+\/: \d+ checks, \d+ passed, 0 failed, \d+ skipped/);
   });
 
@@ -139,6 +141,31 @@ describe("contractgen test with the implementer's fixture", () => {
   }, 180_000);
 });
 
+describe("contractgen test: the suite's time limit", () => {
+  it("past --suite-timeout, the remaining checks fail at once saying so, and the reports are still written", async () => {
+    const reports = join(dir, "reports-deadline");
+    const r = await contractgen("test", SPEC, "--base-url", await platform(), "--token-env", "BILLING_TEST_TOKEN", "--samples", SAMPLES, "--operations", "get_customer", "--suite-timeout", "1ms", "--report-dir", reports);
+    expect(r.code, r.stderr).toBe(1);
+    const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as RunSummary;
+    const failed = summary.checks.filter((c) => c.state === "failed");
+    expect(failed.length).toBeGreaterThan(0);
+    for (const c of failed) expect(c.message).toMatch(/not sent, the suite's time limit is reached/);
+  }, 180_000);
+
+  it("a suite that outlives its time limit (a fixture that never starts) is stopped: test-suite-timeout, exit 2", async () => {
+    const fixture = join(dir, "never-starts.ts");
+    writeFileSync(fixture, "export const fixture = { baseUrl: 'http://127.0.0.1:1', start: () => new Promise(() => {}), reset: async () => {}, sampleInput: () => undefined };\n");
+    process.env.CONTRACTGEN_TEST_WIND_DOWN_MS = "500";
+    try {
+      const r = await contractgen("test", SPEC, "--fixture", fixture, "--operations", "get_customer", "--suite-timeout", "2s");
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/error \[test-suite-timeout\] the suite did not finish within --suite-timeout 2s/);
+    } finally {
+      delete process.env.CONTRACTGEN_TEST_WIND_DOWN_MS;
+    }
+  }, 180_000);
+});
+
 describe("contractgen test: bad input exits 2 with a stable code and no stack trace", () => {
   async function closedPort(): Promise<number> {
     const s = createServer();
@@ -155,7 +182,7 @@ describe("contractgen test: bad input exits 2 with a stable code and no stack tr
   const cases: Array<[string, () => Promise<string[]>, RegExp]> = [
     ["no target", async () => ["test", SPEC], /error \[test-no-target\]/],
     ["a base URL that is not one", async () => ["test", SPEC, "--base-url", "127.0.0.1:8080"], /error \[test-bad-base-url\]/],
-    ["an unreachable base URL", async () => ["test", SPEC, "--base-url", `http://127.0.0.1:${await closedPort()}`], /error \[test-base-url-unreachable\] cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\)/],
+    ["an unreachable base URL", async () => ["test", SPEC, "--base-url", `http://127.0.0.1:${await closedPort()}`], /error \[test-base-url-unreachable\] cannot reach http:\/\/127\.0\.0\.1:\d+\/: connection refused \(ECONNREFUSED\)/],
     ["an unset token variable", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--token-env", "CONTRACTGEN_NO_SUCH_VARIABLE"], /error \[test-token-env-unset\]/],
     ["a samples file naming an unknown operation", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", badSamples], /bad-samples\.yaml:2:1: error \[test-samples-invalid\] the contract has no operation "no_such_operation" \(at \/no_such_operation\)/],
     ["a sample that is not an object", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", notList], /not-list\.json:1:20: error \[test-samples-invalid\] a sample input must be a mapping/],
@@ -164,6 +191,10 @@ describe("contractgen test: bad input exits 2 with a stable code and no stack tr
     ["a missing fixture module", async () => ["test", SPEC, "--fixture", join(dir, "nope.ts")], /error \[test-fixture-not-found\]/],
     ["an invalid contract", async () => ["test", "test/fixtures/invalid/does-not-exist.yaml", "--base-url", "http://127.0.0.1:1"], /error \[file-not-found\]/],
     ["an unknown option", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--no-such-flag"], /unknown option/],
+    ["a credential too short to mask", async () => ((process.env.CONTRACTGEN_SHORT_TOKEN = "abc"), ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--token-env", "CONTRACTGEN_SHORT_TOKEN"]), /error \[test-token-too-short\]/],
+    ["a request timeout that is not a duration", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--request-timeout", "soon"], /error \[test-bad-limit\] --request-timeout "soon"/],
+    ["a suite timeout past 24h", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--suite-timeout", "2d"], /error \[test-bad-limit\] --suite-timeout "2d"/],
+    ["a response limit that is not a number", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--max-response-bytes", "1e9"], /error \[test-bad-limit\] --max-response-bytes "1e9"/],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {

@@ -93,14 +93,14 @@ const fixture: Fixture = {
   get baseUrl() {
     return url;
   },
-  token: "full",
+  token: "full-credential",
   async reset() {
     state = 0;
   },
   sampleInput: () => ({ thing_id: "t1", amount: 5 }),
   observe: async () => state,
   errorInput: (_op, code) => (code === "TOO_MUCH" ? { thing_id: "t1", amount: 500 } : undefined),
-  tokenWithout: () => "limited",
+  tokenWithout: () => "limited-credential",
 };
 const h = new Harness(contract, fixture);
 

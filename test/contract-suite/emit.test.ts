@@ -29,6 +29,7 @@ describe("generated tests/", () => {
       "tests/runtime/checks-undo.ts",
       "tests/runtime/checks.ts",
       "tests/runtime/harness.ts",
+      "tests/runtime/mask.ts",
       "tests/runtime/parity.ts",
       "tests/runtime/proxy.ts",
       "tests/runtime/report.ts",

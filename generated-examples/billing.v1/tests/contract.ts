@@ -633,6 +633,7 @@ const OPERATIONS: OperationSpec[] = [
 export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   name: "billing",
   version: "1.1.0",
+  timeoutMs: 10000,
   auth: { type: "bearer", header: null },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,

@@ -730,6 +730,7 @@ const OPERATIONS: OperationSpec[] = [
 export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   name: "billing",
   version: "2.0.0",
+  timeoutMs: 10000,
   auth: { type: "bearer", header: null },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,

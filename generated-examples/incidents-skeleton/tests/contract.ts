@@ -605,6 +605,7 @@ const OPERATIONS: OperationSpec[] = [
 export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   name: "incidents",
   version: "1.0.0",
+  timeoutMs: 10000,
   auth: { type: "bearer", header: null },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,

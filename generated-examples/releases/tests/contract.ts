@@ -371,6 +371,7 @@ const OPERATIONS: OperationSpec[] = [
 export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   name: "releases",
   version: "1.1.0",
+  timeoutMs: 15000,
   auth: { type: "bearer", header: null },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,

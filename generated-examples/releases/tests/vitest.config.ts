@@ -3,12 +3,13 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { JUNIT_XML, SummaryReporter } from "./runtime/report.js";
+import { JUNIT_XML, LineReporter, SummaryReporter } from "./runtime/report.js";
 
 const TITLE = "releases 1.1.0";
 // Report mode: a JUnit XML and a Markdown (and JSON) summary in this folder (relative to where vitest runs).
 const reportDir = process.env.CONTRACT_REPORT_DIR ? resolve(process.env.CONTRACT_REPORT_DIR) : undefined;
-const progress = process.env.CONTRACT_PROGRESS === "verbose" ? "verbose" : "default";
+// "lines": one line per check, no stack traces; "verbose": vitest's own, with them.
+const progress = process.env.CONTRACT_PROGRESS === "lines" ? new LineReporter() : process.env.CONTRACT_PROGRESS === "verbose" ? "verbose" : "default";
 
 export default defineConfig({
   test: {
@@ -16,7 +17,8 @@ export default defineConfig({
     include: ["tests/contract.test.ts"],
     // Cases share one implementation and reset it: they run one after another.
     fileParallelism: false,
-    testTimeout: 30_000,
+    // Each request has its own limit (CONTRACT_REQUEST_TIMEOUT_MS); this bounds a check as a whole.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: reportDir
       ? [progress, ["junit", { outputFile: resolve(reportDir, JUNIT_XML), suiteName: TITLE }], new SummaryReporter({ dir: reportDir, title: TITLE })]

@@ -21,6 +21,9 @@ import { loadSourceFile } from "../../spec/load.js";
 import { parseContract } from "../../spec/parse.js";
 import { escapePointerSegment } from "../../spec/source.js";
 import { JUNIT_XML, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
+import { maskSecrets, MIN_SECRET_LENGTH } from "../../tests-runtime/mask.js";
+import { transportFailure } from "../../runtime/transport.js";
+import { durationMs } from "../../model/duration.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
 
 export interface TestOptions {
@@ -31,7 +34,19 @@ export interface TestOptions {
   readonly operations?: string;
   readonly reportDir?: string;
   readonly refRoot?: readonly string[];
+  /** Per-request time limit (a duration such as "10s"); default the contract's http.timeout. */
+  readonly requestTimeout?: string;
+  /** Time limit of the whole suite (a duration); default DEFAULT_SUITE_TIMEOUT. */
+  readonly suiteTimeout?: string;
+  readonly maxResponseBytes?: string;
+  /** vitest's own verbose output (with stack traces) instead of one line per check. */
+  readonly verbose?: boolean;
 }
+
+/** Default time limit of a whole suite run. */
+const DEFAULT_SUITE_TIMEOUT = "20m";
+/** After the suite's deadline, how long vitest gets to fail the remaining checks and write its reports before it is stopped. */
+const WIND_DOWN_MS = 60_000;
 
 /** Every error `contractgen test` reports itself (besides contract diagnostics): stable code → hint. */
 export const TEST_ERRORS = {
@@ -39,6 +54,9 @@ export const TEST_ERRORS = {
   "test-bad-base-url": "Give an absolute http:// or https:// URL, e.g. --base-url http://127.0.0.1:8080.",
   "test-base-url-unreachable": "Start the implementation first, or check the host and port; any HTTP answer counts as reachable.",
   "test-token-env-unset": "Export the credential in that environment variable; contractgen reads it there and never prints it.",
+  "test-token-too-short": `Use a credential of at least ${MIN_SECRET_LENGTH} characters: a shorter one cannot be masked in the output and reports without corrupting them.`,
+  "test-bad-limit": "Give --request-timeout and --suite-timeout as durations (500ms, 10s, 5m, 1h) and --max-response-bytes as a positive whole number of bytes.",
+  "test-suite-timeout": "The suite ran past --suite-timeout and was stopped; raise it, or test fewer operations at a time (--operations).",
   "test-fixture-not-found": "Pass the path of a module exporting `fixture` (see tests/fixture.ts in a generated package).",
   "test-samples-invalid": "The samples file maps operation ids to a list of one or two input objects: { create_customer: [{ email: a@example.com }, { email: b@example.com }] }.",
   "test-unknown-operation": "Use operation ids of the contract (contractgen validate lists them in the generated README).",
@@ -86,8 +104,7 @@ async function expectReachable(url: URL): Promise<void> {
     const response = await fetch(url, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(5000) });
     await response.body?.cancel();
   } catch (e) {
-    const cause = (e as { cause?: { code?: unknown } }).cause?.code ?? (e as Error).name;
-    throw new TestInputError("test-base-url-unreachable", `cannot reach ${shownUrl(url)} (${String(cause)})`);
+    throw new TestInputError("test-base-url-unreachable", `cannot reach ${shownUrl(url)}: ${transportFailure(e, false, 5000).message}`);
   }
 }
 
@@ -171,7 +188,7 @@ export const fixture: Fixture = {
 function forwarder(io: Io, secret: string | undefined, hide: (line: string) => boolean): { write: (chunk: Buffer) => void; flush: () => void } {
   let pending = "";
   const emit = (line: string) => {
-    if (!hide(line)) io.stderr(`${visible(secret ? line.split(secret).join("***") : line)}\n`);
+    if (!hide(line)) io.stderr(`${visible(maskSecrets(line, secret ? [secret] : []))}\n`);
   };
   return {
     write(chunk) {
@@ -187,18 +204,43 @@ function forwarder(io: Io, secret: string | undefined, hide: (line: string) => b
   };
 }
 
-function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.ProcessEnv, io: Io, secret: string | undefined, hide: (line: string) => boolean): Promise<number | null> {
+/** Run vitest; stopped (with its whole process group's children) `killAfterMs` from now. */
+function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.ProcessEnv, io: Io, secret: string | undefined, hide: (line: string) => boolean, killAfterMs: number): Promise<{ code: number | null; killed: boolean }> {
   return new Promise((done, failed) => {
     const child = spawn(process.execPath, [join(vitest, "vitest.mjs"), "run", "-c", config], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill("SIGKILL");
+    }, killAfterMs);
     const out = forwarder(io, secret, hide);
     child.stdout.on("data", out.write);
     child.stderr.on("data", out.write);
-    child.on("error", failed);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      failed(e);
+    });
     child.on("close", (code) => {
+      clearTimeout(timer);
       out.flush();
-      done(code);
+      done({ code, killed });
     });
   });
+}
+
+/** Mask the credential in a report file vitest or the suite wrote (in every encoding it may be in there). */
+function maskFile(path: string, secret: string | undefined): void {
+  if (!secret || !existsSync(path)) return;
+  const text = readFileSync(path, "utf8");
+  const masked = maskSecrets(text, [secret]);
+  if (masked !== text) writeFileSync(path, masked);
+}
+
+/** A duration flag in milliseconds. */
+function durationFlag(flag: string, raw: string): number {
+  const ms = durationMs(raw);
+  if (ms === undefined || ms < 1 || ms > 86_400_000) throw new TestInputError("test-bad-limit", `${flag} ${JSON.stringify(raw.slice(0, 40))} is not a duration from 1ms to 24h`);
+  return ms;
 }
 
 function summaryText(s: RunSummary, target: string): string {
@@ -234,6 +276,16 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
   if (options.tokenEnv !== undefined) {
     secret = process.env[options.tokenEnv];
     if (!secret) throw new TestInputError("test-token-env-unset", `the environment variable ${options.tokenEnv} is not set or empty`);
+    if (secret.length < MIN_SECRET_LENGTH) throw new TestInputError("test-token-too-short", `the credential in ${options.tokenEnv} has ${secret.length} characters`);
+  }
+  const requestTimeoutMs = options.requestTimeout !== undefined ? durationFlag("--request-timeout", options.requestTimeout) : undefined;
+  const suiteTimeoutMs = durationFlag("--suite-timeout", options.suiteTimeout ?? DEFAULT_SUITE_TIMEOUT);
+  let maxResponseBytes: number | undefined;
+  if (options.maxResponseBytes !== undefined) {
+    maxResponseBytes = Number(options.maxResponseBytes);
+    if (!/^[0-9]+$/.test(options.maxResponseBytes) || !Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) {
+      throw new TestInputError("test-bad-limit", `--max-response-bytes ${JSON.stringify(options.maxResponseBytes.slice(0, 40))} is not a positive whole number`);
+    }
   }
   const fixture = options.fixture !== undefined ? resolve(options.fixture) : undefined;
   if (fixture !== undefined && !(existsSync(fixture) && statSync(fixture).isFile())) throw new TestInputError("test-fixture-not-found", `no fixture module at ${options.fixture}`);
@@ -286,14 +338,18 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
 
     const reportDir = options.reportDir !== undefined ? resolve(options.reportDir) : join(work, "reports");
     rmSync(join(reportDir, SUMMARY_JSON), { force: true });
+    const deadline = Date.now() + suiteTimeoutMs;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       CONTRACT_REPORT_DIR: reportDir,
-      CONTRACT_PROGRESS: "verbose",
+      CONTRACT_PROGRESS: options.verbose ? "verbose" : "lines",
       CONTRACTGEN_TEST_SAMPLES: join(work, "samples.json"),
+      CONTRACT_SUITE_DEADLINE: String(deadline),
       NO_COLOR: "1",
       FORCE_COLOR: "0",
     };
+    if (requestTimeoutMs !== undefined) env.CONTRACT_REQUEST_TIMEOUT_MS = String(requestTimeoutMs);
+    if (maxResponseBytes !== undefined) env.CONTRACT_MAX_RESPONSE_BYTES = String(maxResponseBytes);
     if (baseUrl) env.CONTRACTGEN_TEST_BASE_URL = env.CONTRACT_BASE_URL = baseUrl.href.replace(/\/+$/, "");
     if (options.tokenEnv !== undefined) {
       env.CONTRACTGEN_TEST_TOKEN_ENV = options.tokenEnv;
@@ -306,15 +362,20 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
     io.stderr(`Running the ${visible(model.name)} ${visible(model.version)} contract suite against ${visible(target)}…\n`);
     // Reports in the temporary folder are read here and deleted: vitest's note of where it wrote them would mislead.
     const hide = (line: string) => options.reportDir === undefined && line.includes(work);
-    const code = await runVitest(vitest, join(work, "tests/vitest.config.ts"), work, env, io, secret, hide);
+    // CONTRACTGEN_TEST_WIND_DOWN_MS: a test-only hook, so the hard stop can be tested without waiting a minute.
+    const windDown = Number(process.env.CONTRACTGEN_TEST_WIND_DOWN_MS) || WIND_DOWN_MS;
+    const { code, killed } = await runVitest(vitest, join(work, "tests/vitest.config.ts"), work, env, io, secret, hide, suiteTimeoutMs + windDown);
+    // The suite masks what it writes; the credential is masked again in each report, whatever wrote it.
+    for (const file of [JUNIT_XML, SUMMARY_MARKDOWN, SUMMARY_JSON]) maskFile(join(reportDir, file), secret);
 
     let summary: RunSummary;
     try {
       summary = JSON.parse(readFileSync(join(reportDir, SUMMARY_JSON), "utf8")) as RunSummary;
     } catch {
+      if (killed) throw new TestInputError("test-suite-timeout", `the suite did not finish within --suite-timeout ${options.suiteTimeout ?? DEFAULT_SUITE_TIMEOUT} and was stopped before reporting`);
       throw new TestInputError("test-suite-did-not-run", `vitest stopped (exit ${String(code)}) before reporting; its output is above`);
     }
-    io.stdout(summaryText(summary, visible(target)));
+    io.stdout(maskSecrets(summaryText(summary, visible(target)), secret ? [secret] : []));
     if (options.reportDir !== undefined) io.stdout(`reports: ${[JUNIT_XML, SUMMARY_MARKDOWN, SUMMARY_JSON].map((f) => join(options.reportDir!, f)).join(", ")}\n`);
     if (summary.failed > 0) return EXIT.invalid;
     if (summary.errors.length > 0) throw new TestInputError("test-suite-did-not-run", summary.errors[0]!.split("\n")[0] ?? "");

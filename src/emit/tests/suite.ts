@@ -130,6 +130,7 @@ ${operations}
 export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   name: ${literal(model.name)},
   version: ${literal(model.version)},
+  timeoutMs: ${model.transport.timeoutMs},
   auth: { type: ${literal(auth.type)}, header: ${literal(auth.type === "apiKey" ? auth.header : null)} },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,
@@ -224,6 +225,7 @@ import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
+import { maskedError } from "./runtime/mask.js";
 
 // The implementer's fixture: tests/fixture.ts, or the module CONTRACT_FIXTURE names.
 const fixtureModule = (process.env.CONTRACT_FIXTURE
@@ -241,7 +243,13 @@ afterAll(async () => {
 
 /** A check that had nothing to check with (see the fixture) is reported as skipped, with why (in the JUnit XML as a property). */
 async function run(t: TestContext, result: Promise<check.CheckResult>): Promise<void> {
-  const outcome = await result;
+  let outcome: check.CheckResult;
+  try {
+    outcome = await result;
+  } catch (e) {
+    // A credential the implementation echoed back never reaches a message or report.
+    throw maskedError(e);
+  }
   if (outcome) {
     await t.annotate(outcome.skip, "skipped");
     t.skip(outcome.skip);
@@ -306,12 +314,13 @@ export function emitTestConfig(model: ContractModel): string {
   return `${generatedHeader(model.name, model.version)}import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { JUNIT_XML, SummaryReporter } from "./runtime/report.js";
+import { JUNIT_XML, LineReporter, SummaryReporter } from "./runtime/report.js";
 
 const TITLE = ${literal(`${model.name} ${model.version}`)};
 // Report mode: a JUnit XML and a Markdown (and JSON) summary in this folder (relative to where vitest runs).
 const reportDir = process.env.CONTRACT_REPORT_DIR ? resolve(process.env.CONTRACT_REPORT_DIR) : undefined;
-const progress = process.env.CONTRACT_PROGRESS === "verbose" ? "verbose" : "default";
+// "lines": one line per check, no stack traces; "verbose": vitest's own, with them.
+const progress = process.env.CONTRACT_PROGRESS === "lines" ? new LineReporter() : process.env.CONTRACT_PROGRESS === "verbose" ? "verbose" : "default";
 
 export default defineConfig({
   test: {
@@ -319,7 +328,8 @@ export default defineConfig({
     include: ["tests/contract.test.ts"],
     // Cases share one implementation and reset it: they run one after another.
     fileParallelism: false,
-    testTimeout: 30_000,
+    // Each request has its own limit (CONTRACT_REQUEST_TIMEOUT_MS); this bounds a check as a whole.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: reportDir
       ? [progress, ["junit", { outputFile: resolve(reportDir, JUNIT_XML), suiteName: TITLE }], new SummaryReporter({ dir: reportDir, title: TITLE })]

@@ -24,6 +24,7 @@ import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./jo
 import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
 import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
+import { DEFAULT_TRANSPORT_LIMITS, exchange as sendRequest, type OutgoingRequest, readBody, TransportFailure, transportFailure, type TransportLimits } from "./transport.js";
 
 /** A validator of one schema slot of an operation (ajv, compiled from `schemas.json` when it first runs). */
 export interface Validator {
@@ -88,6 +89,10 @@ export interface ClientOptions {
   readonly token?: string;
   /** Per-request timeout; defaults to the contract's transport timeout. */
   readonly timeoutMs?: number;
+  /** Largest response body read, in bytes after decompression (default 64 MiB); a larger one is an error. */
+  readonly maxResponseBytes?: number;
+  /** Redirects followed per request (default 5; 0 follows none). Another origin never gets a credential. */
+  readonly maxRedirects?: number;
   /** Retry policy for transient and rate-limited failures; `{ maxAttempts: 1 }` disables retries. */
   readonly retry?: Partial<RetryPolicy>;
   /**
@@ -197,9 +202,6 @@ export function inputRejected(operation: string, validator: Validator, operation
     details: validator.errors ?? null,
   });
 }
-
-/** Network failures that prove the request never left (safe to resend whatever the operation). */
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
 export class ContractClient {
   private readonly policy: RetryPolicy;
@@ -545,8 +547,8 @@ export class ContractClient {
     }
   }
 
-  /** Build the request (nothing sent yet: any failure is a rejection), then send it once. */
-  private prepare(op: OperationSpec, input: Input, options: CallOptions, operationId: string, requestId: string, exchange?: Exchange): { url: string; init: RequestInit } {
+  /** Build the request (nothing sent yet: any failure is a rejection). */
+  private prepare(op: OperationSpec, input: Input, options: CallOptions, operationId: string, requestId: string, exchange?: Exchange): { request: OutgoingRequest; timeoutMs: number } {
     const { base } = this.endpoint(op, operationId);
     if (exchange?.url != null && new URL(exchange.url).origin !== new URL(base).origin) {
       // The credential goes only to the platform's own origin (the paginator refuses such links first).
@@ -560,20 +562,18 @@ export class ContractClient {
         outcome: "rejected",
       });
     }
-    const timeout = AbortSignal.timeout(this.timeoutMs(op, options, operationId));
+    const timeoutMs = this.timeoutMs(op, options, operationId);
+    const timeout = AbortSignal.timeout(timeoutMs);
     const credential = this.credential(op, operationId);
     try {
       const built = buildRequest(op, input, base);
       // A next link replaces the URL (its query included); header bindings still apply.
       const request = exchange?.url != null ? { ...built, method: "GET", url: exchange.url, body: undefined } : built;
-      const init: RequestInit = {
-        method: request.method,
-        headers: { ...this.options.headers, ...request.headers, ...credential, "x-request-id": requestId },
-        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-      };
-      if (request.body !== undefined) init.body = request.body;
-      new Request(request.url, init); // throws here, not inside fetch, on a URL or header fetch would refuse
-      return { url: request.url, init };
+      const headers = { ...this.options.headers, ...request.headers, ...credential, "x-request-id": requestId };
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      // Throws here, not inside fetch, on a URL or header fetch would refuse.
+      new Request(request.url, { method: request.method, headers, ...(request.body !== undefined ? { body: request.body } : {}) });
+      return { request: { url: request.url, method: request.method, headers, signal, ...(request.body !== undefined ? { body: request.body } : {}) }, timeoutMs };
     } catch (e) {
       throw new InvalidInputError({
         code: CLIENT_CODES.requestInvalid,
@@ -587,23 +587,60 @@ export class ContractClient {
     }
   }
 
+  /** Redirect and body-size limits of this client, refused when out of range before anything is sent. */
+  private transportLimits(op: OperationSpec, operationId: string): TransportLimits {
+    const limits = {
+      maxRedirects: this.options.maxRedirects ?? DEFAULT_TRANSPORT_LIMITS.maxRedirects,
+      maxResponseBytes: this.options.maxResponseBytes ?? DEFAULT_TRANSPORT_LIMITS.maxResponseBytes,
+    };
+    const bad = !Number.isInteger(limits.maxRedirects) || limits.maxRedirects < 0 || limits.maxRedirects > 20 ? `maxRedirects must be an integer from 0 to 20, got ${String(limits.maxRedirects).slice(0, 40)}`
+      : !Number.isInteger(limits.maxResponseBytes) || limits.maxResponseBytes < 1 ? `maxResponseBytes must be a positive integer, got ${String(limits.maxResponseBytes).slice(0, 40)}`
+      : null;
+    if (bad !== null) {
+      throw new InvalidInputError({
+        code: CLIENT_CODES.invalidOption,
+        errorClass: "invalid_input",
+        action: "fix_field",
+        message: `${op.id}: ${bad}. Nothing was sent.`,
+        field: null,
+        operation: op.id,
+        operationId,
+        outcome: "rejected",
+      });
+    }
+    return limits;
+  }
+
   private async attempt(op: OperationSpec, input: Input, options: CallOptions, key: string | null, requestId: string, validate: Validator, exchange?: Exchange): Promise<unknown> {
     const operationId = key ?? requestId;
-    const { url, init } = this.prepare(op, input, options, operationId, requestId, exchange);
+    const { request, timeoutMs } = this.prepare(op, input, options, operationId, requestId, exchange);
+    const limits = this.transportLimits(op, operationId);
 
     let response: Response;
-    let text: string;
+    let url: string;
+    let text: string | null = null;
+    // Why the body was not read (larger than the limit); the status still says what happened.
+    let unread: string | null = null;
     try {
-      response = await this.fetchImpl(url, init);
-      text = await response.text();
+      // Only requests safe to repeat may be sent again by a redirect that keeps the method and body.
+      const resendable = !op.mutating || op.idempotent !== "none";
+      const exchanged = await sendRequest(this.fetchImpl, request, { limits, resendable }, timeoutMs);
+      response = exchanged.response;
+      url = exchanged.url;
+      try {
+        text = await readBody(response, limits.maxResponseBytes, timeoutMs);
+      } catch (e) {
+        if (!(e instanceof TransportFailure && e.kind === "body-too-large")) throw e;
+        unread = e.message;
+      }
     } catch (e) {
       if (options.signal?.aborted && !op.mutating) throw options.signal.reason;
-      throw this.networkError(op, e, key, operationId);
+      throw this.networkError(op, e, key, operationId, timeoutMs);
     }
 
     let body: unknown = null;
-    let parsed = true;
-    if (text.trim() !== "") {
+    let parsed = unread === null;
+    if (text !== null && text.trim() !== "") {
       try {
         body = JSON.parse(text);
       } catch {
@@ -634,7 +671,7 @@ export class ContractClient {
           code: CLIENT_CODES.badResponse,
           errorClass: "internal",
           action: "stop_and_surface",
-          message: `The response of ${op.id} does not match the contract: ${!parsed ? "the body is not JSON" : first ? `${first.instancePath || "(root)"} ${first.message}` : "invalid"}.`,
+          message: `The response of ${op.id} does not match the contract: ${unread !== null ? `the ${unread}` : !parsed ? "the body is not JSON" : first ? `${first.instancePath || "(root)"} ${first.message}` : "invalid"}.`,
           operation: op.id,
           operationId,
           outcome: op.mutating ? "completed" : "rejected",
@@ -648,43 +685,53 @@ export class ContractClient {
     throw this.responseError(op, response, parsed ? body : null, key, operationId);
   }
 
-  private networkError(op: OperationSpec, e: unknown, key: string | null, operationId: string): ContractError {
-    const cause = (e as { cause?: { code?: string } })?.cause;
-    const timedOut = (e as { name?: string })?.name === "TimeoutError";
-    const notSent = !timedOut && typeof cause?.code === "string" && NOT_SENT_CODES.has(cause.code);
-    if (notSent) {
+  private networkError(op: OperationSpec, e: unknown, key: string | null, operationId: string, timeoutMs: number): ContractError {
+    const failure = transportFailure(e, false, timeoutMs);
+    if (!failure.sent) {
       return new TransientError({
         code: CLIENT_CODES.unreachable,
         errorClass: "transient",
         action: "retry_same_key",
-        message: `${op.id}: the platform at ${this.baseUrl} could not be reached (${cause!.code}); nothing was sent.`,
+        message: `${op.id}: the platform at ${this.baseUrl} could not be reached: ${failure.message}; nothing was sent.`,
         operation: op.id,
         operationId,
         outcome: "rejected",
-        cause: e,
+        cause: failure.cause ?? e,
       });
     }
-    const what = timedOut ? "timed out" : "lost its connection";
+    if (failure.kind.startsWith("redirect-")) {
+      // The platform answered, with a redirect this client does not follow: a retry would get the same.
+      return new InternalError({
+        code: CLIENT_CODES.redirectRefused,
+        errorClass: "internal",
+        action: "stop_and_surface",
+        message: `${op.id}: the request reached the platform, which answered ${failure.message}.${op.mutating ? " It may have taken effect: reconcile by reading the target before acting again." : ""}`,
+        operation: op.id,
+        operationId,
+        outcome: op.mutating ? "unknown" : "rejected",
+        cause: failure.cause ?? e,
+      });
+    }
     if (op.mutating) {
       // The request may have been committed: the caller must not treat this as a plain failure.
       return new UnknownOutcomeError({
         code: CLIENT_CODES.noResponse,
-        message: `${op.id} ${what} after the request was sent; it may have taken effect. ${key ? `Retry with the same operation key ${key}.` : "Reconcile by reading the target before acting again."}`,
+        message: `${op.id}: no response after the request was sent (${failure.message}); it may have taken effect. ${key ? `Retry with the same operation key ${key}.` : "Reconcile by reading the target before acting again."}`,
         operation: op.id,
         operationId,
         operationKey: key,
-        cause: e,
+        cause: failure.cause ?? e,
       });
     }
     return new TransientError({
       code: CLIENT_CODES.noResponse,
       errorClass: "transient",
       action: "retry_same_key",
-      message: `${op.id} ${what} before a response arrived.`,
+      message: `${op.id}: no response (${failure.message}).`,
       operation: op.id,
       operationId,
       outcome: "rejected",
-      cause: e,
+      cause: failure.cause ?? e,
     });
   }
 

@@ -43,6 +43,10 @@ export interface AdapterOptions {
   readonly baseUrl: string;
   readonly token?: string;
   readonly journal: string;
+  /** The suite's limits (harness.ts SuiteLimits), so an adapter waits no longer than the suite's own requests. */
+  readonly timeoutMs?: number;
+  readonly maxResponseBytes?: number;
+  readonly maxRedirects?: number;
 }
 
 export interface McpServerLike {
@@ -208,7 +212,7 @@ function cliRunner(adapters: ParityAdapters): Runner {
   return (cmd, options, cases) =>
     steps(cases, async (c, _step, input) => {
       const { argv, stdin } = commandLine(cmd, input, c.cliInputOnly);
-      const globals = ["--output", "json", "--base-url", options.baseUrl, "--journal", options.journal];
+      const globals = ["--output", "json", "--base-url", options.baseUrl, "--journal", options.journal, ...(options.timeoutMs !== undefined ? ["--timeout", String(options.timeoutMs)] : [])];
       const { exitCode, stdout } = await adapters.cli([...globals, ...argv], { ...(options.token !== undefined ? { token: options.token } : {}), stdin });
       let json: unknown;
       try {
@@ -340,12 +344,15 @@ export async function adapterParity(h: Harness, adapters: ParityAdapters, op: Op
     ["CLI", cliRunner(adapters)],
     ...(adapters.mcp ? [["MCP server", mcpRunner(adapters, adapters.mcp)] as [string, Runner]] : []),
   ];
+  // An operation that stopped answering fails here at once, not after a timeout per adapter call.
+  h.expectAnswering(op, "the parity calls");
+  const limits = { timeoutMs: h.limits.requestTimeoutMs, maxResponseBytes: h.limits.maxResponseBytes, maxRedirects: h.limits.maxRedirects };
   const dir = mkdtempSync(join(tmpdir(), "contract-parity-"));
   const runs: Array<[string, Outcome[][]]> = [];
   try {
     for (const [i, [name, runner]] of runners.entries()) {
       await h.fixture.reset();
-      const options: AdapterOptions = { baseUrl: h.fixture.baseUrl, journal: join(dir, `journal-${i}.sqlite`), ...(h.fixture.token !== undefined ? { token: h.fixture.token } : {}) };
+      const options: AdapterOptions = { baseUrl: h.fixture.baseUrl, journal: join(dir, `journal-${i}.sqlite`), ...limits, ...(h.fixture.token !== undefined ? { token: h.fixture.token } : {}) };
       runs.push([name, await runner(cmd, options, cases)]);
     }
   } finally {

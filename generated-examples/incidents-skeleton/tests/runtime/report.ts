@@ -11,6 +11,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node";
+import { maskSecrets } from "./mask.js";
 
 export const SUMMARY_MARKDOWN = "contract-summary.md";
 export const SUMMARY_JSON = "contract-summary.json";
@@ -67,8 +68,18 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
+/**
+ * The credentials this process knows of: the one `contractgen test` (or the implementer) passes in
+ * CONTRACT_TOKEN. The checks mask what they send where they fail; this masks it again in whatever
+ * reaches a report (an error thrown outside any check, a fixture's own message).
+ */
+function knownSecrets(): string[] {
+  return process.env.CONTRACT_TOKEN ? [process.env.CONTRACT_TOKEN] : [];
+}
+
+/** Masked first, then clipped: a clip never keeps part of a credential. */
 function clipMessage(message: string): string {
-  return clip(message.split("\n").map((line) => clip(line, MAX_LINE)).join("\n"), MAX_MESSAGE);
+  return clip(maskSecrets(message, knownSecrets()).split("\n").map((line) => clip(line, MAX_LINE)).join("\n"), MAX_MESSAGE);
 }
 
 /**
@@ -125,7 +136,7 @@ export function recordOf(test: TestCase): CheckRecord {
     return { ...where, state: "failed", message, violation };
   }
   const reason = result.state === "skipped" ? result.note : "did not run";
-  return { ...where, state: "skipped", ...(reason ? { reason } : {}) };
+  return { ...where, state: "skipped", ...(reason ? { reason: maskSecrets(reason, knownSecrets()) } : {}) };
 }
 
 /** Counts overall and per operation (in the order operations first appear). */
@@ -184,21 +195,50 @@ export function renderMarkdown(s: RunSummary): string {
   return lines.join("\n");
 }
 
+/**
+ * Progress for people and CI logs (CONTRACT_PROGRESS=lines; `contractgen test` uses it): one line per
+ * check as it finishes — passed, failed with the first lines of what broke, or skipped with why —
+ * and the errors outside any check by their first line. No stack traces, no code frames: those are
+ * vitest's own reporters (CONTRACT_PROGRESS=verbose).
+ */
+export class LineReporter implements Reporter {
+  constructor(private readonly write: (text: string) => void = (text) => void process.stderr.write(text)) {}
+
+  onTestCaseResult(test: TestCase): void {
+    const record = recordOf(test);
+    const name = visible(`${record.operation} > ${record.check}`);
+    if (record.state === "passed") this.write(`  ✓ ${name}\n`);
+    else if (record.state === "skipped") this.write(`  - ${name} (skipped: ${visible(record.reason ?? "not run")})\n`);
+    else {
+      const lines = (record.message ?? "").split("\n").slice(0, 4).map((line) => `      ${visible(clip(line, 300))}`);
+      this.write(`  ✗ ${name}\n${lines.join("\n")}\n`);
+    }
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ name?: unknown; message?: unknown }>): void {
+    for (const e of outsideChecks(testModules, unhandledErrors)) this.write(`  error outside any check: ${visible(clip(e.split("\n")[0] ?? "", 500))}\n`);
+  }
+}
+
+/** Failures outside any check: a module that failed to load, a failing beforeAll/afterAll (the fixture's start or stop), unhandled errors. */
+function outsideChecks(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ name?: unknown; message?: unknown }>): string[] {
+  const errors: string[] = [];
+  for (const module of testModules) {
+    for (const e of module.errors()) errors.push(errorText(e));
+    for (const suite of module.children.allSuites()) for (const e of suite.errors()) errors.push(`${suite.fullName}: ${errorText(e)}`);
+  }
+  for (const e of unhandledErrors) errors.push(errorText(e));
+  return errors.map((e) => maskSecrets(e, knownSecrets()));
+}
+
 /** The vitest reporter of report mode (tests/vitest.config.ts adds it when CONTRACT_REPORT_DIR is set). */
 export class SummaryReporter implements Reporter {
   constructor(private readonly options: SummaryReporterOptions) {}
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ name?: unknown; message?: unknown }>): void {
     const checks: CheckRecord[] = [];
-    const errors: string[] = [];
-    for (const module of testModules) {
-      for (const test of module.children.allTests()) checks.push(recordOf(test));
-      // A module that failed to load, or a failing beforeAll/afterAll (the fixture's start or stop).
-      for (const e of module.errors()) errors.push(errorText(e));
-      for (const suite of module.children.allSuites()) for (const e of suite.errors()) errors.push(`${suite.fullName}: ${errorText(e)}`);
-    }
-    for (const e of unhandledErrors) errors.push(errorText(e));
-    const summary = summarize(this.options.title, checks, errors);
+    for (const module of testModules) for (const test of module.children.allTests()) checks.push(recordOf(test));
+    const summary = summarize(this.options.title, checks, outsideChecks(testModules, unhandledErrors));
     mkdirSync(this.options.dir, { recursive: true });
     writeFileSync(join(this.options.dir, SUMMARY_MARKDOWN), renderMarkdown(summary));
     writeFileSync(join(this.options.dir, SUMMARY_JSON), `${JSON.stringify(summary, null, 2)}\n`);

@@ -176,6 +176,12 @@ export const CLIENT_CODES = {
   unreachable: "CLIENT_UNREACHABLE",
   /** The request was sent but no response arrived. */
   noResponse: "CLIENT_NO_RESPONSE",
+  /**
+   * The platform answered with a redirect the client does not follow: to another origin for a
+   * request with a body, to a non-http(s) URL, a loop, too many, or one that would send again a
+   * request that is not safe to repeat. The request reached the platform (outcome unknown for a mutation).
+   */
+  redirectRefused: "CLIENT_REDIRECT_REFUSED",
   /** The response does not match the contract. */
   badResponse: "CLIENT_RESPONSE_INVALID",
   /** The platform answered with a code the contract does not declare. */

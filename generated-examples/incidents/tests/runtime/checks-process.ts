@@ -54,7 +54,7 @@ export async function lostResponseRetriedElsewhere(h: Harness, op: OperationSpec
   const sampled = h.fixture.sampleInput(op.id, 0);
   if (!sampled) return { skip: "the fixture has no sample input" };
   const request = await keyedExecution(h, op, { ...sampled });
-  const proxy = await startDroppingProxy(() => h.fixture.baseUrl);
+  const proxy = await startDroppingProxy(() => h.fixture.baseUrl, h.limits);
   try {
     proxy.dropNext();
     try {
@@ -70,7 +70,7 @@ export async function lostResponseRetriedElsewhere(h: Harness, op: OperationSpec
     h.expectSuccess(op, committed, op.output, "a successful call (the answer the proxy dropped)");
     // The state after exactly one call: the effect of the lost call.
     const once = await h.snapshot();
-    const retry = exchangeOf(lost.request, await retryFromSecondProcess(lost.request));
+    const retry = exchangeOf(lost.request, await retryFromSecondProcess(lost.request, h.limits));
     h.expectSuccess(op, retry, op.output, "the recorded outcome (a retry from a second process after a lost response)");
     if (retry.headers.get("idempotent-replayed") !== "true") {
       throw violation(`${op.id}: a retry from a second process under the same key must be answered from the record, with Idempotent-Replayed: true`, retry);

@@ -9,6 +9,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
 import { linkSchemaDefs } from "../../sdk/runtime/schema-defs.js";
+import { exchange, readBody, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
+import { maskSecrets, registerSecret } from "./mask.js";
 
 const addFormats = addFormatsModule.default;
 
@@ -101,6 +103,8 @@ export interface OperationSpec {
 export interface ContractSpec {
   readonly name: string;
   readonly version: string;
+  /** The contract's per-request timeout (`http.timeout`); absent in specs emitted before it was known. */
+  readonly timeoutMs?: number;
   readonly auth: { readonly type: "none" | "bearer" | "apiKey"; readonly header: string | null };
   /** The error taxonomy: code → declared class, action, status, field and details schema. */
   readonly taxonomy: ReadonlyMap<string, ErrorSpec>;
@@ -224,15 +228,70 @@ function clipped(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
-/** `what` broke; the exchange is appended so a failure shows what was sent and what came back. */
+/**
+ * `what` broke; the exchange is appended so a failure shows what was sent and what came back. Every
+ * credential the suite sent is masked (before clipping: a clipped message keeps no part of one).
+ */
 export function violation(what: string, exchange?: Exchange): ContractViolation {
-  if (!exchange) return new ContractViolation(what);
-  const shown = JSON.stringify(exchange.body);
-  const sent = exchange.request.body === undefined ? "" : ` ${clipped(JSON.stringify(exchange.request.body), 2000)}`;
+  if (!exchange) return new ContractViolation(maskSecrets(what));
+  const shown = exchange.body === undefined ? undefined : maskSecrets(JSON.stringify(exchange.body) ?? "");
+  const sent = exchange.request.body === undefined ? "" : ` ${clipped(maskSecrets(JSON.stringify(exchange.request.body) ?? ""), 2000)}`;
   return new ContractViolation(
-    `${what}\n  request: ${exchange.request.method} ${clipped(exchange.request.url, 1000)}${sent}\n  response: ${exchange.status} ${shown === undefined ? "" : clipped(shown, 2000)}`,
+    `${maskSecrets(what)}\n  request: ${exchange.request.method} ${clipped(maskSecrets(exchange.request.url), 1000)}${sent}\n  response: ${exchange.status} ${shown === undefined ? "" : clipped(shown, 2000)}`,
   );
 }
+
+/**
+ * The suite could not get an answer to judge (timeout, connection refused or reset, a body over the
+ * limit, a redirect it does not follow): not a broken promise of the contract by itself, and reported
+ * as such. The message names the cause, never fetch's bare "fetch failed".
+ */
+export class TransportProblem extends Error {
+  override name = "TransportProblem";
+}
+
+/**
+ * Limits of the suite's requests, from the environment `contractgen test` sets (or the implementer
+ * does): CONTRACT_REQUEST_TIMEOUT_MS (default: the contract's own timeout, else 30 s),
+ * CONTRACT_MAX_RESPONSE_BYTES (default 8 MiB, after decompression), CONTRACT_MAX_REDIRECTS (default 5)
+ * and CONTRACT_SUITE_DEADLINE (epoch ms after which no request is sent).
+ */
+export interface SuiteLimits {
+  readonly requestTimeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly maxRedirects: number;
+  readonly deadline: number | null;
+}
+
+export const DEFAULT_SUITE_LIMITS = { requestTimeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024, maxRedirects: 5 } as const;
+
+function positiveInteger(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw.slice(0, 40))}`);
+  return n;
+}
+
+export function suiteLimits(contract: ContractSpec): SuiteLimits {
+  const deadline = process.env.CONTRACT_SUITE_DEADLINE ? positiveInteger("CONTRACT_SUITE_DEADLINE", 0) : null;
+  return {
+    requestTimeoutMs: positiveInteger("CONTRACT_REQUEST_TIMEOUT_MS", contract.timeoutMs ?? DEFAULT_SUITE_LIMITS.requestTimeoutMs),
+    maxResponseBytes: positiveInteger("CONTRACT_MAX_RESPONSE_BYTES", DEFAULT_SUITE_LIMITS.maxResponseBytes),
+    maxRedirects: positiveInteger("CONTRACT_MAX_REDIRECTS", DEFAULT_SUITE_LIMITS.maxRedirects, 0),
+    deadline,
+  };
+}
+
+/**
+ * An implementation that stops answering must not cost a timeout per check (a suite has hundreds of
+ * requests): after UNANSWERED_LIMIT requests in a row time out, or OPERATION_UNANSWERED_LIMIT of one
+ * operation (a hang in one handler), later requests of the suite, or of that operation, fail at once.
+ * Any answer clears the count. Shared by every harness of the process (the suite runs in one).
+ */
+const UNANSWERED_LIMIT = 3;
+const OPERATION_UNANSWERED_LIMIT = 2;
+const unanswered = { inARow: 0, byOperation: new Map<string, number>() };
 
 function queryValue(value: unknown): string {
   return typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
@@ -253,12 +312,33 @@ export interface CallOptions {
 export class Harness {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   private readonly compiled = new Map<Schema, ValidateFunction>();
+  private limitsRead: SuiteLimits | undefined;
 
   constructor(
     readonly contract: ContractSpec,
     readonly fixture: Fixture,
   ) {
     addFormats(this.ajv);
+  }
+
+  /**
+   * Throws TransportProblem, naming `what` was not sent, once the suite's deadline has passed or the
+   * implementation (or `op`) stopped answering (UNANSWERED_LIMIT, OPERATION_UNANSWERED_LIMIT).
+   */
+  expectAnswering(op: OperationSpec, what: string): void {
+    const limits = this.limits;
+    if (limits.deadline !== null && Date.now() >= limits.deadline) {
+      throw new TransportProblem(maskSecrets(`${what}: not sent, the suite's time limit is reached (CONTRACT_SUITE_DEADLINE, contractgen test --suite-timeout)`));
+    }
+    const silent = unanswered.inARow >= UNANSWERED_LIMIT ? `the implementation did not answer the last ${unanswered.inARow} requests`
+      : (unanswered.byOperation.get(op.id) ?? 0) >= OPERATION_UNANSWERED_LIMIT ? `${op.id} did not answer its last ${unanswered.byOperation.get(op.id)} requests`
+      : null;
+    if (silent !== null) throw new TransportProblem(maskSecrets(`${what}: not sent, ${silent} within ${limits.requestTimeoutMs} ms (CONTRACT_REQUEST_TIMEOUT_MS)`));
+  }
+
+  /** The suite's request limits (read from the environment at the first request). */
+  get limits(): SuiteLimits {
+    return (this.limitsRead ??= suiteLimits(this.contract));
   }
 
   operation(id: string): OperationSpec {
@@ -310,8 +390,36 @@ export class Harness {
     }
     const url = options.url !== undefined ? new URL(options.url, base).href : `${base}${path}${qs ? `?${qs}` : ""}`;
     const method = followsLink ? "GET" : op.method;
-    const response = await fetch(url, { method, headers, ...(hasBody ? { body: JSON.stringify(sent) } : {}) });
-    const text = await response.text();
+    const limits = this.limits;
+    const where = `${op.id}: ${method} ${url}`;
+    this.expectAnswering(op, where);
+    if (token !== undefined) registerSecret(token);
+    let response: Response;
+    let text: string;
+    try {
+      // Only requests safe to send twice may be re-sent by a redirect; no credential goes to another origin.
+      const resendable = op.kind === "read" || op.idempotency !== null;
+      const signal = AbortSignal.timeout(limits.requestTimeoutMs);
+      const headerRecord: Record<string, string> = Object.create(null) as Record<string, string>;
+      headers.forEach((value, name) => (headerRecord[name] = value));
+      const exchanged = await exchange(
+        fetch,
+        { url, method, headers: headerRecord, signal, ...(hasBody ? { body: JSON.stringify(sent) } : {}) },
+        { limits, resendable },
+        limits.requestTimeoutMs,
+      );
+      response = exchanged.response;
+      text = await readBody(response, limits.maxResponseBytes, limits.requestTimeoutMs);
+    } catch (e) {
+      const failure = e instanceof TransportFailure ? e : transportFailure(e, false, limits.requestTimeoutMs);
+      if (failure.kind === "timeout") {
+        unanswered.inARow++;
+        unanswered.byOperation.set(op.id, (unanswered.byOperation.get(op.id) ?? 0) + 1);
+      }
+      throw new TransportProblem(maskSecrets(`${where}: ${failure.message}`), { cause: e });
+    }
+    unanswered.inARow = 0;
+    unanswered.byOperation.delete(op.id);
     let parsed: unknown = text;
     try {
       parsed = text === "" ? undefined : JSON.parse(text);

@@ -53,24 +53,38 @@ function headerPairs(headers: IncomingHttpHeaders): Array<[string, string]> {
   return out;
 }
 
-function readAll(stream: IncomingMessage): Promise<Buffer> {
+/** Limits of the proxy's exchange with the implementation (the suite's own, see harness.ts). */
+export interface ProxyLimits {
+  readonly requestTimeoutMs: number;
+  readonly maxResponseBytes: number;
+}
+
+/** The whole stream, or a failure once it passes `maxBytes` (the stream is destroyed there). */
+function readAll(stream: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    stream.on("data", (c: Buffer) => chunks.push(c));
+    let total = 0;
+    stream.on("data", (c: Buffer) => {
+      total += c.length;
+      if (total > maxBytes) {
+        stream.destroy();
+        reject(new Error(`body larger than the limit of ${maxBytes} bytes`));
+      } else chunks.push(c);
+    });
     stream.on("end", () => resolve(Buffer.concat(chunks)));
     stream.on("error", reject);
   });
 }
 
-/** Forward one request to the implementation and read its whole answer. */
-function forward(req: RecordedRequest): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+/** Forward one request to the implementation and read its whole answer (as sent: not decompressed), within the limits. */
+function forward(req: RecordedRequest, limits: ProxyLimits): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   const target = new URL(req.url);
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
   const headers: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const [k, v] of req.headers) (headers[k] ??= []).push(v);
   return new Promise((resolve, reject) => {
-    const out = send(target, { method: req.method, headers: { ...headers, "content-length": String(req.body.length) } }, (answer) => {
-      readAll(answer).then((body) => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body }), reject);
+    const out = send(target, { method: req.method, headers: { ...headers, "content-length": String(req.body.length) }, signal: AbortSignal.timeout(limits.requestTimeoutMs) }, (answer) => {
+      readAll(answer, limits.maxResponseBytes).then((body) => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body }), reject);
     });
     out.on("error", reject);
     out.end(req.body);
@@ -78,7 +92,7 @@ function forward(req: RecordedRequest): Promise<{ status: number; headers: Incom
 }
 
 /** Start a proxy on 127.0.0.1 in front of `target()` (read per request: a reset may move the implementation). */
-export async function startDroppingProxy(target: () => string): Promise<DroppingProxy> {
+export async function startDroppingProxy(target: () => string, limits: ProxyLimits): Promise<DroppingProxy> {
   let armed = false;
   const dropped: DroppedExchange[] = [];
   const server: Server = createServer((req, res) => {
@@ -87,14 +101,14 @@ export async function startDroppingProxy(target: () => string): Promise<Dropping
         method: req.method ?? "GET",
         url: `${target().replace(/\/+$/, "")}${req.url ?? "/"}`,
         headers: headerPairs(req.headers),
-        body: await readAll(req),
+        body: await readAll(req, limits.maxResponseBytes),
       };
       const drop = armed;
       armed = false;
       let answer: RecordedAnswer | null = null;
       let raw: Awaited<ReturnType<typeof forward>> | null = null;
       try {
-        raw = await forward(recorded);
+        raw = await forward(recorded, limits);
         answer = { status: raw.status, headers: headerPairs(raw.headers), body: raw.body.toString("utf8") };
       } catch {
         // Unreachable implementation: the client sees a dropped connection either way.
@@ -126,19 +140,20 @@ export async function startDroppingProxy(target: () => string): Promise<Dropping
 }
 
 const CHILD = fileURLToPath(new URL("./retry-child.mjs", import.meta.url));
-const CHILD_TIMEOUT_MS = 30_000;
+/** The second process's own start-up, on top of the request's time limit. */
+const CHILD_START_MS = 10_000;
 
 /**
  * Send `request` again from a second process (a fresh `node` running retry-child.mjs), directly to
  * the implementation: nothing of this process (connections, caches, an SDK journal) can help it.
  * The request travels on stdin, so its credential never shows in a process list.
  */
-export function retryFromSecondProcess(request: RecordedRequest): Promise<RecordedAnswer> {
+export function retryFromSecondProcess(request: RecordedRequest, limits: ProxyLimits): Promise<RecordedAnswer> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CHILD], { stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill("SIGKILL"), limits.requestTimeoutMs + CHILD_START_MS);
     child.stdout.on("data", (c: Buffer) => out.push(c));
     child.stderr.on("data", (c: Buffer) => err.push(c));
     child.on("error", (e) => {
@@ -149,7 +164,7 @@ export function retryFromSecondProcess(request: RecordedRequest): Promise<Record
       clearTimeout(timer);
       const text = Buffer.concat(out).toString("utf8");
       if (code !== 0) {
-        reject(new Error(`the retrying process failed (${signal ?? `exit ${code}`}): ${Buffer.concat(err).toString("utf8").slice(0, 500)}`));
+        reject(new Error(`the retrying process failed (${signal ?? `exit ${code}`}): ${Buffer.concat(err).toString("utf8").split("\n")[0]?.slice(0, 500)}`));
         return;
       }
       try {
@@ -158,6 +173,6 @@ export function retryFromSecondProcess(request: RecordedRequest): Promise<Record
         reject(new Error(`the retrying process printed no answer: ${text.slice(0, 200)}`));
       }
     });
-    child.stdin.end(JSON.stringify({ method: request.method, url: request.url, headers: request.headers, body: request.body.toString("base64") }));
+    child.stdin.end(JSON.stringify({ method: request.method, url: request.url, headers: request.headers, body: request.body.toString("base64"), limits }));
   });
 }
