@@ -405,7 +405,9 @@ export class Harness {
       const exchanged = await exchange(
         fetch,
         { url, method, headers: headerRecord, signal, ...(hasBody ? { body: JSON.stringify(sent) } : {}) },
-        { limits, resendable },
+        // Another origin is never followed: what the suite reads ends up in its reports (CI artifacts),
+        // and a redirect to an internal address must not put that address's answer there.
+        { limits, resendable, sameOriginOnly: true },
         limits.requestTimeoutMs,
       );
       response = exchanged.response;

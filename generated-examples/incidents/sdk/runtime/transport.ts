@@ -39,6 +39,8 @@ export interface ExchangeOptions {
   readonly limits: TransportLimits;
   /** May a redirect that keeps the method (301, 302, 307, 308) send this request again, body and all? */
   readonly resendable: boolean;
+  /** Refuse every redirect to another origin, even a GET without credentials (the contract suite: it reports what it reads). */
+  readonly sameOriginOnly?: boolean;
 }
 
 /** The final response (its body not read yet; see readBody) and the URL it came from. */
@@ -157,6 +159,9 @@ function nextHop(current: OutgoingRequest, status: number, location: string, opt
     );
   }
   const crossOrigin = target.origin !== new URL(current.url).origin;
+  if (crossOrigin && options.sameOriginOnly) {
+    throw new TransportFailure("redirect-cross-origin", `HTTP ${status} redirect to another origin (${target.origin}), which is not followed`, { sent: true });
+  }
   if (crossOrigin && (method !== "GET" && method !== "HEAD")) {
     throw new TransportFailure("redirect-cross-origin", `HTTP ${status} redirect of a ${method} to another origin (${target.origin}); only a GET goes there`, { sent: true });
   }
