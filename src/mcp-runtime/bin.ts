@@ -4,6 +4,7 @@
  * and exit 2 (never a stack); stdout stays the JSON-RPC channel on stdio.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { credentialTooShort } from "../runtime/redact.js";
 import { serveHttp } from "./http.js";
 import { CatalogueError, createMcpService, type McpDefinition, runStdio, type ServeOptions } from "./server.js";
 
@@ -124,6 +125,12 @@ export async function runMcpMain(def: McpDefinition, info: McpBinInfo, argv: rea
     throw e;
   }
   if (!plan) return;
+  // Checked here, where the credentials enter, rather than on each tool call: a value too short to
+  // redact is refused before anything is served.
+  for (const name of [info.tokenEnv, plan.http ? info.bearerEnv : null]) {
+    const short = name !== null && io.env[name] !== undefined ? credentialTooShort(io.env[name]!) : null;
+    if (short) return fail(EXIT_USAGE, `${name}: ${short}.`);
+  }
 
   let stop: () => Promise<void>;
   try {

@@ -20,6 +20,7 @@ import type { ContractModel } from "../../model/types.js";
 import { loadSourceFile } from "../../spec/load.js";
 import { parseContract } from "../../spec/parse.js";
 import { escapePointerSegment } from "../../spec/source.js";
+import { credentialTooShort, MIN_CREDENTIAL_LENGTH } from "../../runtime/redact.js";
 import { JUNIT_XML, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
 
@@ -39,6 +40,7 @@ export const TEST_ERRORS = {
   "test-bad-base-url": "Give an absolute http:// or https:// URL, e.g. --base-url http://127.0.0.1:8080.",
   "test-base-url-unreachable": "Start the implementation first, or check the host and port; any HTTP answer counts as reachable.",
   "test-token-env-unset": "Export the credential in that environment variable; contractgen reads it there and never prints it.",
+  "test-token-too-short": `Use a credential of at least ${MIN_CREDENTIAL_LENGTH} characters: a shorter one cannot be masked in the suite's output without mangling it.`,
   "test-fixture-not-found": "Pass the path of a module exporting `fixture` (see tests/fixture.ts in a generated package).",
   "test-samples-invalid": "The samples file maps operation ids to a list of one or two input objects: { create_customer: [{ email: a@example.com }, { email: b@example.com }] }.",
   "test-unknown-operation": "Use operation ids of the contract (contractgen validate lists them in the generated README).",
@@ -234,6 +236,8 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
   if (options.tokenEnv !== undefined) {
     secret = process.env[options.tokenEnv];
     if (!secret) throw new TestInputError("test-token-env-unset", `the environment variable ${options.tokenEnv} is not set or empty`);
+    const short = credentialTooShort(secret);
+    if (short) throw new TestInputError("test-token-too-short", `${options.tokenEnv}: ${short}`);
   }
   const fixture = options.fixture !== undefined ? resolve(options.fixture) : undefined;
   if (fixture !== undefined && !(existsSync(fixture) && statSync(fixture).isFile())) throw new TestInputError("test-fixture-not-found", `no fixture module at ${options.fixture}`);
