@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ContractError } from "../runtime/errors.js";
 import type { Completeness } from "../runtime/pagination.js";
+import { writeTo } from "../runtime/stdio.js";
 import { completionScript, type Shell } from "./completion.js";
 import { EXIT_CODES, exitCodeFor, exitCodeHelp } from "./exit-codes.js";
 import { type OutputFormat, render } from "./output.js";
@@ -122,9 +123,10 @@ function readBounded(fd: number, limit: number): Buffer {
   return Buffer.concat(chunks, total);
 }
 
+/** The process's streams; output to a reader that has gone (`| head`) is dropped, never a stack trace. */
 export const processCliIo: CliIo = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: (t) => writeTo(process.stdout, t),
+  stderr: (t) => writeTo(process.stderr, t),
   stdin: (maxBytes) => readBounded(0, maxBytes),
 };
 
