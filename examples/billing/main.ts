@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** Serve the billing reference platform: node dist/examples/billing/main.js --port 4010 --token secret */
+/** Serve the billing reference platform: node dist/examples/billing/main.js --port 4010 --token dev-secret-token */
 import { runExampleCli } from "../shared/cli.js";
 import { BILLING_SPEC, startBillingServer } from "./server.js";
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** Serve the incidents reference platform: node dist/examples/incidents/main.js --port 4020 --token secret */
+/** Serve the incidents reference platform: node dist/examples/incidents/main.js --port 4020 --token dev-secret-token */
 import { positiveIntegerOption, runExampleCli } from "../shared/cli.js";
 import { INCIDENTS_SPEC, startIncidentsServer } from "./server.js";
 

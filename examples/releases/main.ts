@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** Serve the releases reference platform: node dist/examples/releases/main.js --port 4030 --token secret --dataset mixed */
+/** Serve the releases reference platform: node dist/examples/releases/main.js --port 4030 --token dev-secret-token --dataset mixed */
 import { positiveIntegerOption, runExampleCli } from "../shared/cli.js";
 import { RELEASE_DATASETS, RELEASES_SPEC, type ReleaseDataset, startReleasesServer } from "./server.js";
 

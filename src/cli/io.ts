@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnosticText } from "../diagnostics/format.js";
+import { writeTo } from "../runtime/stdio.js";
 import { createProgress, progressDelayFromEnv, type ProgressReporter } from "./progress.js";
 
 /** Exit codes of the contractgen tool itself. */
@@ -17,9 +18,10 @@ export interface Io {
   readonly progressDelayMs?: number;
 }
 
+/** The process's streams; output to a reader that has gone (`| head`) is dropped, never a stack trace. */
 export const processIo: Io = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: (t) => writeTo(process.stdout, t),
+  stderr: (t) => writeTo(process.stderr, t),
   color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
   stderrIsTTY: Boolean(process.stderr.isTTY),
   progressDelayMs: progressDelayFromEnv(),

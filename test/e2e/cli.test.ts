@@ -161,7 +161,7 @@ describe("generated CLIs against the reference platforms", () => {
     const noToken = await billingCli(["get-invoice", "--invoice-id", "inv_1001"], { BILLING_TOKEN: "" });
     expect(noToken.code).toBe(EXIT_CODES.unauthenticated);
     expect(noToken.json.error.message).toContain("BILLING_TOKEN");
-    expect((await billingCli(["get-invoice", "--invoice-id", "inv_1001"], { BILLING_TOKEN: "wrong" })).json.error.code).toBe("TOKEN_INVALID");
+    expect((await billingCli(["get-invoice", "--invoice-id", "inv_1001"], { BILLING_TOKEN: "wrong-token" })).json.error.code).toBe("TOKEN_INVALID");
     // 7: transient, 8: rate limited (retries exhausted)
     billing.faults.transientOnce = ["get_invoice"];
     expect((await billingCli(["--max-attempts", "1", "get-invoice", "--invoice-id", "inv_1001"])).code).toBe(EXIT_CODES.transient);

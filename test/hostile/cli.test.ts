@@ -124,6 +124,71 @@ describe("command and flag names never collide with the CLI's own", () => {
   });
 });
 
+describe("fields named like Object.prototype members are flags like any other", () => {
+  // Optional fields of every flag type; commander keeps option values in plain objects.
+  const proto = parseContractText(
+    "proto.yaml",
+    `contract: proto
+version: 1.0.0
+changelog: [{ version: 1.0.0, date: 2026-01-01 }]
+transport: { http: { baseUrl: "http://127.0.0.1:1" } }
+errors: { BAD: { class: invalid_input, action: fix_field, http: 400 } }
+operations:
+  get_thing:
+    summary: Read.
+    http: { method: GET, path: /thing }
+    effects: { kind: read }
+    input:
+      type: object
+      properties:
+        constructor: { type: string }
+        toString: { type: string, enum: [a, b] }
+        valueOf: { type: integer }
+        hasOwnProperty: { type: array, items: { type: string } }
+        isPrototypeOf: { type: boolean }
+        propertyIsEnumerable: { type: number }
+        toLocaleString: { type: array, items: { type: integer } }
+        __proto__: { type: string }
+        __defineGetter__: { type: string }
+    output: { type: object }
+`,
+  ).model!;
+  const protoSpecs = commandSpecs(proto);
+
+  it("a call that omits them sends none of them (no inherited member becomes a value)", async () => {
+    const r = await run(["get-thing"], "{}", protoSpecs);
+    expect(r.stdout).not.toContain("error");
+    expect(r.code).toBe(0);
+    const input = r.calls[0]![1] as object;
+    expect(Reflect.ownKeys(input)).toEqual([]);
+  });
+
+  it("a call that passes them passes each value through, as own properties", async () => {
+    const flags = new Map(protoSpecs[0]!.flags.map((f) => [f.field, `--${f.flag}`]));
+    const r = await run(
+      ["get-thing", flags.get("constructor")!, "c", flags.get("toString")!, "b", flags.get("valueOf")!, "7", flags.get("hasOwnProperty")!, "x", flags.get("hasOwnProperty")!, "y",
+        flags.get("isPrototypeOf")!, flags.get("propertyIsEnumerable")!, "1.5", flags.get("toLocaleString")!, "3", flags.get("__proto__")!, "p", flags.get("__defineGetter__")!, "g"],
+      "{}",
+      protoSpecs,
+    );
+    expect(r.stdout).not.toContain("error");
+    expect(r.code).toBe(0);
+    const input = r.calls[0]![1] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
+    expect(Object.fromEntries(Reflect.ownKeys(input).map((k) => [k, input[k as string]]))).toEqual(
+      JSON.parse('{"constructor":"c","toString":"b","valueOf":7,"hasOwnProperty":["x","y"],"isPrototypeOf":true,"propertyIsEnumerable":1.5,"toLocaleString":[3],"__proto__":"p","__defineGetter__":"g"}'),
+    );
+  });
+
+  it("--input values for them are kept when no flag overrides them", async () => {
+    const r = await run(["get-thing", "--input", "-"], '{"constructor":"from-input","__proto__":"q"}', protoSpecs);
+    expect(r.code).toBe(0);
+    const input = r.calls[0]![1] as Record<string, unknown>;
+    expect(Reflect.ownKeys(input).sort()).toEqual(["__proto__", "constructor"]);
+    expect(input.constructor).toBe("from-input");
+  });
+});
+
 describe("numbers are parsed strictly and bounded", () => {
   const paged: CommandSpec[] = [{ ...specs[0]!, allMethod: "completionAll" }];
   it.each([

@@ -84,6 +84,39 @@ const protoTypes = contractYaml({
 });
 
 /**
+ * Error details whose properties (and the shared types they reference) are named like
+ * Object.prototype members: json-schema-to-typescript calls `schema.hasOwnProperty(…)` on every
+ * object it walks, so an unprepared details schema crashed generate (exit 70).
+ */
+const protoDetails = contractYaml({
+  types: `  constructor: { type: object, properties: { valueOf: { type: string }, "__proto__": { type: integer } } }
+  Problem: { type: object, required: [field], properties: { field: { type: string } } }`,
+  errors: `  BAD_INPUT:
+    class: invalid_input
+    action: fix_field
+    http: 400
+    details:
+      type: object
+      properties:
+${fields.replace(/^ {8}/gm, "        ")}
+        problem: { $ref: "#/types/Problem" }
+        shape: { $ref: "#/types/constructor" }
+  CONFLICT_X:
+    class: conflict
+    action: reread_and_replan
+    http: 409
+    details: { $ref: "#/types/constructor" }`,
+  operations: `
+  get_thing:
+    summary: Read.
+    http: { method: GET, path: /thing }
+    effects: { kind: read }
+    errors: [BAD_INPUT, CONFLICT_X]
+    input: { type: object }
+    output: { type: object, properties: { c: { $ref: "#/types/constructor" } } }`,
+});
+
+/**
  * Shared types (and an operation's own $defs entry) named like exports of the SDK runtime, which
  * sdk/index.ts re-exports beside the types: Outcome, ClientOptions, the ContractError class…
  */
@@ -210,6 +243,7 @@ describe("every accepted hostile name generates code that compiles", () => {
     const cases: Array<[string, string]> = [
       ["proto-fields", protoFields],
       ["proto-types", protoTypes],
+      ["proto-details", protoDetails],
     ];
     const trees = new Map<string, ReadonlyMap<string, string>>();
     for (const [name, yaml] of cases) trees.set(name, await generateInto(`${root}/${name}`, parseOk(name, yaml)));
@@ -222,6 +256,12 @@ describe("every accepted hostile name generates code that compiles", () => {
       expect(types, used[1]).toMatch(new RegExp(`export (interface|type) ${used[1]}\\b`));
     }
     expect(types).not.toMatch(/= (import|default|hook);/);
+
+    // Error details keep their member-named properties, and reference the shared types of types.ts.
+    const errors = trees.get("proto-details")!.get("sdk/errors.ts")!;
+    for (const name of PROTO_NAMES) expect(errors).toContain(`  ${name}?: string;`);
+    expect(errors).toContain("shape?: $Types.Constructor;");
+    expect(errors).toContain("export type ConflictXErrorDetails = $Types.Constructor;");
   });
 
   it("types named like runtime exports are the ones sdk/index.ts exports, and the package (MCP server included) compiles", async () => {

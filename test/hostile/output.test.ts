@@ -4,8 +4,8 @@
  * and --check never walks, hangs or reads anything but the paths it generates.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compareTree, type GeneratedOutput, MANIFEST, OutputConflictError, TRANSACTION, writeTree } from "../../src/write/tree.js";
@@ -189,8 +189,9 @@ describe("links are never written through (defect 3)", { timeout: 240_000 }, () 
 });
 
 describe("--check and odd output folders (defect 4)", { timeout: 240_000 }, () => {
-  it("--check -o / looks only at the generated paths", () => {
-    const r = contractgen(["generate", SPEC, "-o", "/", "--check"], { timeout: 30_000 });
+  it("--check of a folder with many files (-o /usr/share) looks only at the generated paths", () => {
+    // `-o /` itself is refused now (below); /usr/share is as large and generated into as rarely.
+    const r = contractgen(["generate", SPEC, "-o", "/usr/share", "--check"], { timeout: 30_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("missing: sdk/client.ts");
@@ -411,5 +412,79 @@ describe("a kill during `contractgen generate` itself", { timeout: 240_000 }, ()
     expect(check.stderr).toContain("rolled back an interrupted generation");
     expect(check.code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
+  });
+});
+
+/**
+ * Folders nobody generates into. Each refusal is provoked with `--check` where a missed refusal would
+ * write into the machine's own folders (these tests run as root in CI): `--check` only reads, and
+ * used to call `-o /` up to date once `generate -o /` had written 53 files there.
+ */
+describe("generate refuses the root, the home folder and system folders, unless --force", { timeout: 240_000 }, () => {
+  const home = fresh("fake-home");
+  const env = { HOME: home, USERPROFILE: home };
+  const refused = (r: { code: number | null; stderr: string }, shown: string) => {
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`contractgen: error [output-folder-refused] -o ${shown}`);
+    expect(r.stderr).toMatch(/\n  hint: Generate into a folder of its own \(e\.g\. -o \.\/sdk\); --force writes there anyway\.\n$/);
+  };
+
+  it.each([
+    ["/", '"/" is the root of the file system'],
+    ["//", '"//" (/) is the root of the file system'],
+    ["/etc", '"/etc" is the system folder /etc'],
+    ["/usr/", '"/usr/" (/usr) is the system folder /usr'],
+    ["/var/tmp/../../opt", '"/var/tmp/../../opt" (/opt) is the system folder /opt'],
+    ["/bin", '"/bin"'],
+    ["/sbin", '"/sbin"'],
+    ["/lib", '"/lib"'],
+    ["/lib64", '"/lib64"'],
+    ["/boot", '"/boot"'],
+    ["/dev", '"/dev"'],
+    ["/proc", '"/proc"'],
+    ["/sys", '"/sys"'],
+    ["/var", '"/var"'],
+  ])("--check -o %s", (out, shown) => {
+    refused(contractgen(["generate", SPEC, "-o", out, "--check"], { env }), shown);
+  });
+
+  it("a link to a system folder is that folder", () => {
+    const dir = fresh("link-to-etc");
+    symlinkSync("/etc", join(dir, "out"));
+    refused(contractgen(["generate", SPEC, "-o", join(dir, "out"), "--check"], { env }), `${JSON.stringify(join(dir, "out"))} (/etc) is the system folder /etc`);
+  });
+
+  it("the home folder itself is refused (nothing written), and --force writes there anyway", () => {
+    const r = contractgen(["generate", SPEC, "-o", home], { env });
+    refused(r, `${JSON.stringify(home)} is your home folder itself`);
+    expect(readdirSync(home)).toEqual([]);
+    refused(contractgen(["generate", SPEC, "-o", `${home}/x/..`, "--check"], { env }), `${JSON.stringify(`${home}/x/..`)} (${home}) is your home folder itself`);
+    const forced = contractgen(["generate", SPEC, "-o", home, "--force"], { env });
+    expect(forced.code).toBe(0);
+    expect(existsSync(join(home, MANIFEST))).toBe(true);
+    // Folders inside the home folder or a system folder stay allowed.
+    expect(contractgen(["generate", SPEC, "-o", join(home, "projects", "sdk")], { env }).code).toBe(0);
+    const varTmp = mkdtempSync("/var/tmp/contractgen-output-");
+    try {
+      expect(contractgen(["generate", SPEC, "-o", join(varTmp, "out")], { env }).code).toBe(0);
+      expect(existsSync(join(varTmp, "out", MANIFEST))).toBe(true);
+    } finally {
+      rmSync(varTmp, { recursive: true, force: true });
+    }
+  });
+
+  it("import-openapi refuses to write into the root or a system folder (its -o and --report), but not the home folder", () => {
+    const doc = join(fresh("import-folders"), "openapi.yaml");
+    writeFileSync(doc, "openapi: 3.1.0\ninfo: { title: Pets, version: 1.0.0 }\npaths:\n  /pets:\n    get:\n      operationId: list_pets\n      responses: { '200': { description: ok, content: { application/json: { schema: { type: array, items: { type: string } } } } } }\n");
+    // /proc: a missed refusal fails to write there rather than writing.
+    for (const args of [["-o", "/proc/contract.yaml"], ["-o", join(dirname(doc), "c.yaml"), "--report", "/proc/review"]]) {
+      const r = contractgen(["import-openapi", doc, ...args], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`contractgen: error [output-folder-refused] ${args[args.length - 2]} "/proc/`);
+      expect(r.stderr).toContain('would be written into "/proc", the system folder /proc; nothing was written.');
+    }
+    const inHome = contractgen(["import-openapi", doc, "-o", join(home, "pets.yaml")], { env });
+    expect(inHome.stderr).not.toContain("output-folder-refused");
+    expect(inHome.code).toBe(0);
   });
 });

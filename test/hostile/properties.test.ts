@@ -1,7 +1,9 @@
 /**
- * Properties over random valid contracts (support/contract-arbitrary.ts): validate accepts them,
- * generation never throws and is deterministic, a contract diffed against itself has no findings,
- * a diff against a lightly edited copy never throws, and the generated packages compile.
+ * Properties over random valid contracts (support/contract-arbitrary.ts, hostile names in every
+ * name position): validate accepts them, generation never throws and is deterministic, a contract
+ * diffed against itself has no findings, the generated CLI hands the client exactly the fields whose
+ * flags were given (support/cli-flags.mjs), a diff against a lightly edited copy never throws, and
+ * the generated packages compile.
  *
  * Bounded by run count and per-case work (≤ 6 operations, schemas ≤ 2 levels deep), never by the
  * clock: PROPERTY_RUNS (default 60) and PROPERTY_SEED override; the compile property builds
@@ -17,6 +19,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { FileTree } from "../../src/emit/index.js";
 import { DIGIT_LOWERCASE_NAMES_BREAK_TYPES, OPTIONAL_PAGE_ITEMS_BREAK_COMPILE, PROTOTYPE_NAMES_BREAK_LOADER } from "./known-failing.js";
+import { exerciseFlags } from "./support/cli-flags.mjs";
 import { contractArbitrary, contractMutation } from "./support/contract-arbitrary.js";
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
@@ -29,15 +32,21 @@ const WORK = resolve("test-results/hostile-properties");
 type Parse = typeof import("../../src/spec/parse.js");
 type Emit = typeof import("../../src/emit/index.js");
 type Engine = typeof import("../../src/diff/engine.js");
+type CliRuntime = typeof import("../../src/cli-runtime/program.js");
+type CliEmit = typeof import("../../src/emit/cli/commands.js");
 let parseContractText: Parse["parseContractText"];
 let emitPackage: Emit["emitPackage"];
 let runDiff: Engine["runDiff"];
+let runCli: CliRuntime["runCli"];
+let commandSpecs: CliEmit["commandSpecs"];
 
 beforeAll(async () => {
   const load = async <T>(p: string) => (await import(pathToFileURL(resolve(p)).href)) as T;
   ({ parseContractText } = await load<Parse>("dist/src/spec/parse.js"));
   ({ emitPackage } = await load<Emit>("dist/src/emit/index.js"));
   ({ runDiff } = await load<Engine>("dist/src/diff/engine.js"));
+  ({ runCli } = await load<CliRuntime>("dist/src/cli-runtime/program.js"));
+  ({ commandSpecs } = await load<CliEmit>("dist/src/emit/cli/commands.js"));
 }, HANG_MS);
 
 const arbitrary = contractArbitrary({
@@ -55,8 +64,11 @@ describe("random valid contracts", () => {
     const names = ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"];
     const contract = fc.sample(contractArbitrary({ maxOperations: 1, withoutDigitLowercaseNames: true }), { numRuns: 1, seed: SEED })[0]!;
     const op = Object.values(contract.operations as Record<string, { output: { properties: Record<string, unknown> } }>)[0]!;
-    op.output.properties = Object.fromEntries(names.map((n) => [n, { type: "string" }]));
-    contract.types = Object.fromEntries(names.filter((n) => n !== "__proto__").map((n) => [n, { type: "object", properties: Object.fromEntries(names.map((m) => [m, { type: "string" }])) }]));
+    // Added to what the contract has (its pagination and references stay valid), as own keys.
+    const own = (target: Record<string, unknown>, key: string, value: unknown) => Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    for (const n of names) if (!Object.hasOwn(op.output.properties, n)) own(op.output.properties, n, { type: "string" });
+    const types = (contract.types ??= {}) as Record<string, unknown>;
+    for (const n of names.filter((n) => n !== "__proto__")) own(types, n, { type: "object", properties: Object.fromEntries(names.map((m) => [m, { type: "string" }])) });
     mkdirSync(WORK, { recursive: true });
     const file = join(WORK, "prototype-names.yaml");
     writeFileSync(file, toText(contract));
@@ -92,6 +104,17 @@ if (Object.isFrozen(Object.prototype)) throw new Error("Object.prototype frozen"
         expect(same(first, await emitPackage(again)), "two generations differ").toBe(true);
         const report = runDiff({ model, source: result.source, label: "a" }, { model: again, source: result.source, label: "b" });
         expect(report.findings.map((f) => `${f.rule}: ${f.message}`)).toEqual([]);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  }, HANG_MS);
+
+  it("the generated CLI hands the client exactly the fields whose flags were given, whatever their names", async () => {
+    await fc.assert(
+      fc.asyncProperty(arbitrary, async (c) => {
+        const result = parseContractText("prop.yaml", toText(c));
+        fc.pre(result.model !== undefined);
+        expect(await exerciseFlags(runCli, commandSpecs(result.model!))).toEqual([]);
       }),
       { numRuns: RUNS, seed: SEED },
     );

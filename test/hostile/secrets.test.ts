@@ -144,3 +144,101 @@ describe("the redactor", () => {
     expect(value["s3cr3t/+"]).toBe(1); // the input is not changed
   });
 });
+
+describe("a short credential never mangles output", () => {
+  it("the redactor replaces a value too short to tell from text only where it is a whole string or key", async () => {
+    const { Redactor, REDACTED } = await import("../../src/runtime/redact.js");
+    const r = new Redactor(["n"]);
+    const value = JSON.parse('{"id": "none_1", "status": "n", "n": "open", "items": [{"name": "ann"}, "n"], "note": "no credential: n"}');
+    const out = r.value(value, true);
+    expect(out).toEqual({ id: "none_1", status: REDACTED, [REDACTED]: "open", items: [{ name: "ann" }, REDACTED], note: "no credential: n" });
+    expect(r.text("Invalid input for get_note: none_1 is not found.")).toBe("Invalid input for get_note: none_1 is not found.");
+    expect(r.text("n")).toBe(REDACTED);
+    // A long one is replaced inside strings (values and keys alike), never in the JSON written after.
+    const secret = '","admin":true,"x":"';
+    const long = new Redactor([secret]).value({ note: `a${secret}b`, [`k${secret}`]: 1, keep: '","' }, false);
+    expect(JSON.parse(JSON.stringify(long))).toEqual({ note: `a${REDACTED}b`, [`k${REDACTED}`]: 1, keep: '","' });
+  });
+
+  type Sdk = typeof import("../../generated-examples/billing.v2/sdk/index.js");
+  it.each(["n", "1234567"])("the SDK refuses the credential %j (option or environment) before anything is sent", async (token) => {
+    const sdk = (await import(resolve("test-results/sdk/billing.v2/sdk/index.js"))) as Sdk;
+    let sent = 0;
+    const fetch = async () => {
+      sent++;
+      return new Response("{}", { status: 500 });
+    };
+    const viaOption = new sdk.BillingClient({ baseUrl: url, token, journal: false, fetch, retry: { maxAttempts: 1 } });
+    const saved = process.env.BILLING_TOKEN;
+    process.env.BILLING_TOKEN = token;
+    const viaEnv = new sdk.BillingClient({ baseUrl: url, journal: false, fetch, retry: { maxAttempts: 1 } });
+    try {
+      for (const [client, where] of [[viaOption, "`token`"], [viaEnv, "BILLING_TOKEN"]] as const) {
+        const error = await client.getCustomer({ customer_id: "cus_abc" }).then(
+          () => expect.unreachable(),
+          (e: unknown) => e as Error & { code: string; errorClass: string; outcome: string },
+        );
+        expect(error).toMatchObject({ code: "CLIENT_CREDENTIAL_TOO_SHORT", errorClass: "unauthenticated", outcome: "rejected" });
+        expect(error.message).toBe(`Credential refused (${where}): the credential is ${token.length} character${token.length === 1 ? "" : "s"} long; at least 8 are required, so that it can be redacted from output without mangling it. Nothing was sent.`);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.BILLING_TOKEN;
+      else process.env.BILLING_TOKEN = saved;
+      viaOption.close();
+      viaEnv.close();
+    }
+    expect(sent).toBe(0);
+  });
+
+  it("the generated CLI reports a short credential as the SDK's error, exit 6, nothing sent", async () => {
+    const main = resolve("test-results/sdk/billing.v2/cli/main.js");
+    let requests = 0;
+    const counter = createServer((_req, res) => {
+      requests++;
+      send(res, 200, {});
+    });
+    await new Promise<void>((r) => counter.listen(0, "127.0.0.1", r));
+    try {
+      const base = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+      const r = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+        execFile(process.execPath, [main, "--base-url", base, "--journal", join(dir, "short.sqlite"), "get-customer", "--customer-id", "cus_n"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", BILLING_TOKEN: "n" } }, (error, stdout, stderr) => {
+          done({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr });
+        });
+      });
+      expect(r.code).toBe(6);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: "CLIENT_CREDENTIAL_TOO_SHORT", class: "unauthenticated" });
+      expect(r.stderr).toContain("Credential refused (BILLING_TOKEN): the credential is 1 character long");
+      expect(requests).toBe(0);
+    } finally {
+      counter.closeAllConnections();
+      await new Promise<void>((r) => counter.close(() => r()));
+    }
+  });
+
+  it.each([
+    [["BILLING_TOKEN", "abc"], [] as string[], "BILLING_TOKEN: the credential is 3 characters long"],
+    [["BILLING_MCP_BEARER", "x"], ["--http"], "BILLING_MCP_BEARER: the credential is 1 character long"],
+  ])("the generated MCP server refuses %j at start-up with exit 2", async ([name, value], args, message) => {
+    const main = resolve("test-results/sdk/billing.v2/mcp/main.js");
+    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      const child = execFile(process.execPath, [main, ...args], { encoding: "utf8", timeout: 30_000, env: { PATH: process.env.PATH ?? "", BILLING_JOURNAL: join(dir, "mcp.sqlite"), [name!]: value! } }, (error, stdout, stderr) => {
+        done({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr });
+      });
+      child.stdin?.end();
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`billing-mcp: ${message}`);
+    expect(r.stdout).toBe("");
+  });
+
+  it("contractgen test refuses a short --token-env credential with its code", async () => {
+    const r = await new Promise<{ code: number; stderr: string }>((done) => {
+      execFile(process.execPath, [resolve("bin/contractgen.js"), "test", "specs/billing.v2.yaml", "--base-url", "http://127.0.0.1:1", "--token-env", "CONTRACTGEN_SHORT_TOKEN"], { encoding: "utf8", env: { ...process.env, CONTRACTGEN_SHORT_TOKEN: "t" } }, (error, _stdout, stderr) => {
+        done({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stderr });
+      });
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("error [test-token-too-short] CONTRACTGEN_SHORT_TOKEN: the credential is 1 character long");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -462,9 +462,9 @@ describe("credentials", () => {
 
   it("apiKey auth sends the token in the named header", async () => {
     const { fetch, calls } = scripted(json(200, customer));
-    const c = new ContractClient({ ...contract, auth: { type: "apiKey", header: "X-Api-Key", tokenEnv: TOKEN_ENV } }, { token: "k123", fetch, journal: false });
+    const c = new ContractClient({ ...contract, auth: { type: "apiKey", header: "X-Api-Key", tokenEnv: TOKEN_ENV } }, { token: "k123-api-key", fetch, journal: false });
     await c.call(getCustomer, { customer_id: "c" });
-    expect(calls[0]!.headers["x-api-key"]).toBe("k123");
+    expect(calls[0]!.headers["x-api-key"]).toBe("k123-api-key");
     expect(calls[0]!.headers.authorization).toBeUndefined();
   });
 

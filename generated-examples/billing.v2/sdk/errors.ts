@@ -8,7 +8,7 @@ export interface InvalidFieldErrorDetails {
     /**
      * Dotted path of the field, null for the input as a whole.
      */
-    field: string | null;
+    field: (string | null);
     message: string;
   }[];
 }
@@ -21,12 +21,16 @@ export interface RevisionConflictErrorDetails {
 export interface InvoiceChangedErrorDetails {
   /**
    * The invoice's current refunded_cents.
+   *
+   * Unit: cents.
    */
   refunded_cents: number;
 }
 export interface RefundExceedsBalanceErrorDetails {
   /**
    * What can still be refunded.
+   *
+   * Unit: cents.
    */
   refundable_cents: number;
 }

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { relative, resolve, sep } from "node:path";
 import { type Diagnostic, diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { MAX_SCHEMA_NODES } from "../../diff/tree.js";
-import { loadSide, type LoadedSide, parseGitRef, SideError } from "../../diff/load.js";
+import { loadSide, type LoadedSide, parseGitRef, SIDE_ERRORS, SideError } from "../../diff/load.js";
 import { renderReport, type ReportFormat } from "../../diff/report/index.js";
 import { type Finding, type Severity } from "../../diff/rule.js";
 import { RULES } from "../../diff/rules/index.js";
@@ -86,7 +86,11 @@ function diffWith(
     sides = [loadSide(before, { refRoots, onProgress: side("old"), metaValid }), loadSide(after, { refRoots, onProgress: side("new"), metaValid })];
   } catch (e) {
     endProgress();
-    if (e instanceof ConfigError || e instanceof SideError) {
+    if (e instanceof SideError) {
+      io.stderr(`contractgen diff: ${e.where}: error [${e.code}] ${e.message}\n  hint: ${SIDE_ERRORS[e.code]}\n`);
+      return EXIT.usage;
+    }
+    if (e instanceof ConfigError) {
       io.stderr(`contractgen diff: ${e.message}\n`);
       return EXIT.usage;
     }

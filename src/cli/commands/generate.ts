@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { emitPackage, type McpMode, prepareToEmit, writeOnceFiles } from "../../emit/index.js";
 import { parseContract } from "../../spec/parse.js";
 import { compareTree, type GeneratedOutput, OutputConflictError, OutputDirectoryError, writeTree } from "../../write/tree.js";
+import { OUTPUT_FOLDER_REFUSED, refusedFolder, shownFolder } from "../../write/places.js";
 import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
 import { watchFiles } from "../watch.js";
 import type { ContractModel } from "../../model/types.js";
@@ -109,6 +110,12 @@ async function generateWith(
 
 /** `contractgen generate <spec> -o <dir> [--check | --watch] [--force]`. */
 export async function generateCommand(spec: string, options: GenerateOptions, io: Io, version: string): Promise<number> {
+  // Before anything is read: the root, the home folder or a system folder is a slip, not a target.
+  const refused = options.force ? null : refusedFolder(options.out);
+  if (refused !== null) {
+    io.stderr(`contractgen: error [${OUTPUT_FOLDER_REFUSED}] -o ${shownFolder(options.out)} is ${refused}: nobody generates a package into it; nothing was written.\n  hint: Generate into a folder of its own (e.g. -o ./sdk); --force writes there anyway.\n`);
+    return EXIT.usage;
+  }
   const startedAt = Date.now();
   const first = await generateOnce(spec, options, io, version);
   if (!options.watch) return first.code;

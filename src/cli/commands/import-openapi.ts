@@ -1,7 +1,9 @@
 import { diagnostic } from "../../diagnostics/diagnostic.js";
 import { importOpenApi, isUneditedImport, reportJson, reportMarkdown, reportSummary } from "../../import/openapi/index.js";
 import { writeOwnedFile } from "../../write/file.js";
+import { OUTPUT_FOLDER_REFUSED, refusedFolder, shownFolder } from "../../write/places.js";
 import { OutputConflictError } from "../../write/tree.js";
+import { dirname, resolve } from "node:path";
 import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
 
 export interface ImportOpenApiOptions {
@@ -18,6 +20,14 @@ export interface ImportOpenApiOptions {
 
 /** `contractgen import-openapi <openapi> -o <contract.yaml> [--report <base>]`. */
 export async function importOpenApiCommand(file: string, options: ImportOpenApiOptions, io: Io): Promise<number> {
+  // The files go into a folder of the user's (the home folder will do), never into / or a system folder.
+  for (const [given, path] of [["-o", options.out], ...(options.report ? [["--report", options.report]] : [])] as const) {
+    const refused = options.force ? null : refusedFolder(dirname(resolve(path)), { home: false });
+    if (refused !== null) {
+      io.stderr(`contractgen: error [${OUTPUT_FOLDER_REFUSED}] ${given} ${JSON.stringify(path)} would be written into ${shownFolder(dirname(resolve(path)))}, ${refused}; nothing was written.\n  hint: Write it into a folder of your own (e.g. -o ./contract.yaml); --force writes there anyway.\n`);
+      return EXIT.usage;
+    }
+  }
   const started = performance.now();
   const progress = progressOn(io, options.progress !== false);
   let result: Awaited<ReturnType<typeof importOpenApi>>;

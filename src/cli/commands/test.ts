@@ -20,8 +20,9 @@ import type { ContractModel } from "../../model/types.js";
 import { loadSourceFile } from "../../spec/load.js";
 import { parseContract } from "../../spec/parse.js";
 import { escapePointerSegment } from "../../spec/source.js";
+import { credentialTooShort, MIN_CREDENTIAL_LENGTH } from "../../runtime/redact.js";
 import { JUNIT_XML, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
-import { maskSecrets, MIN_SECRET_LENGTH } from "../../tests-runtime/mask.js";
+import { maskSecrets } from "../../tests-runtime/mask.js";
 import { transportFailure } from "../../runtime/transport.js";
 import { durationMs } from "../../model/duration.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
@@ -54,7 +55,7 @@ export const TEST_ERRORS = {
   "test-bad-base-url": "Give an absolute http:// or https:// URL, e.g. --base-url http://127.0.0.1:8080.",
   "test-base-url-unreachable": "Start the implementation first, or check the host and port; any HTTP answer counts as reachable.",
   "test-token-env-unset": "Export the credential in that environment variable; contractgen reads it there and never prints it.",
-  "test-token-too-short": `Use a credential of at least ${MIN_SECRET_LENGTH} characters: a shorter one cannot be masked in the output and reports without corrupting them.`,
+  "test-token-too-short": `Use a credential of at least ${MIN_CREDENTIAL_LENGTH} characters: a shorter one cannot be masked in the output and reports without corrupting them.`,
   "test-bad-limit": "Give --request-timeout and --suite-timeout as durations (500ms, 10s, 5m, 1h) and --max-response-bytes as a positive whole number of bytes.",
   "test-suite-timeout": "The suite ran past --suite-timeout and was stopped; raise it, or test fewer operations at a time (--operations).",
   "test-fixture-not-found": "Pass the path of a module exporting `fixture` (see tests/fixture.ts in a generated package).",
@@ -276,7 +277,8 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
   if (options.tokenEnv !== undefined) {
     secret = process.env[options.tokenEnv];
     if (!secret) throw new TestInputError("test-token-env-unset", `the environment variable ${options.tokenEnv} is not set or empty`);
-    if (secret.length < MIN_SECRET_LENGTH) throw new TestInputError("test-token-too-short", `the credential in ${options.tokenEnv} has ${secret.length} characters`);
+    const short = credentialTooShort(secret);
+    if (short) throw new TestInputError("test-token-too-short", `${options.tokenEnv}: ${short}`);
   }
   const requestTimeoutMs = options.requestTimeout !== undefined ? durationFlag("--request-timeout", options.requestTimeout) : undefined;
   const suiteTimeoutMs = durationFlag("--suite-timeout", options.suiteTimeout ?? DEFAULT_SUITE_TIMEOUT);

@@ -19,7 +19,11 @@ export const RESERVED_FLAGS: ReadonlySet<string> = new Set([
 /** Commands every generated CLI defines itself: commander's implicit `help`, and `completion`. */
 export const RESERVED_COMMANDS: ReadonlySet<string> = new Set(["help", "completion"]);
 
-/** The key commander stores an option's value under (its camelCase): two flags with one key collide. */
+/**
+ * A flag's camelCase, commander's default key for its value. The CLI runtime keys a field's value by
+ * the flag itself (FieldOption), but flags that read alike in camelCase stay distinct so generated
+ * flag names do not change.
+ */
 function attributeKey(flag: string): string {
   return flag.split("-").reduce((out, word) => out + word.charAt(0).toUpperCase() + word.slice(1));
 }

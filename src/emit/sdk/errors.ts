@@ -1,8 +1,9 @@
 import type { ContractModel } from "../../model/types.js";
-import { commentText, generatedHeader, literal } from "../shared/literals.js";
-import { pascalCase, propertyKey } from "../../model/naming.js";
-import { compile } from "json-schema-to-typescript";
-import { isSchemaObject } from "../../spec/schema-walk.js";
+import { commentText, escapeInvisible, generatedHeader, literal } from "../shared/literals.js";
+import { pascalCase, propertyKey, typeIdentifier, TYPES_ROOT } from "../../model/naming.js";
+import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
+import { declarationCompiler } from "./type-declarations.js";
+import { prepareDeclaration } from "./types.js";
 
 /** `sdk/contract.ts`: the contract facts the runtime needs — transport, auth and the error taxonomy. */
 export function emitContractInfo(model: ContractModel): string {
@@ -44,49 +45,77 @@ export const CONTRACT: ContractInfo = {
  * `sdk/errors.ts`: the typed side of the error taxonomy — one `<Code>ErrorDetails` type per code that
  * declares `details`, the code → details map, and `isContractError`, a guard that narrows an error to
  * a union discriminated by `code`, so `details` is typed per code where it is declared.
+ *
+ * Details schemas go through the same preparation as `types.ts` (prepareDeclaration: 2020-12
+ * keywords translated, descriptions made comment-safe, keys named like Object.prototype members
+ * hidden from the generator): a shared type they reference is the one `types.ts` declares, imported
+ * as `$Types`; anything else they bundle is declared here under a name of its own.
  */
 export async function emitErrorTypes(model: ContractModel): Promise<string> {
-  const taken = new Set(["ErrorDetailsByCode", "ContractErrorOf", "AnyContractError"]);
+  const taken = new Set(["ErrorDetailsByCode", "ContractErrorOf", "AnyContractError", TYPES_ROOT]);
+  const unique = (base: string) => {
+    let id = base;
+    for (let n = 2; taken.has(id); n++) id = `${base}${n}`;
+    taken.add(id);
+    return id;
+  };
   const named: Array<[code: string, type: string]> = [];
-  const defs: Record<string, unknown> = {};
-  for (const e of model.errors) {
-    if (!e.details) continue;
-    let type = `${pascalCase(e.code)}ErrorDetails`;
-    for (let n = 2; taken.has(type); n++) type = `${pascalCase(e.code)}ErrorDetails${n}`;
-    taken.add(type);
-    named.push([e.code, type]);
-    const schema = e.details.schema;
-    if (isSchemaObject(schema)) {
-      // Shared types a details schema references come along (bundled into its $defs).
-      const { $defs, ...rest } = schema;
-      if (isSchemaObject($defs)) for (const [name, def] of Object.entries($defs)) if (!(name in defs)) defs[name] = isSchemaObject(def) ? { ...def, title: name } : def;
-      defs[type] = { ...rest, title: type };
-    } else {
-      defs[type] = schema;
+  for (const e of model.errors) if (e.details) named.push([e.code, unique(typeIdentifier(`${pascalCase(e.code)}ErrorDetails`))]);
+  // Bundled $defs key → the type it names: a shared type's from types.ts, else one declared here.
+  const shared = new Map(model.types.map((t) => [t.name, t.identifier]));
+  const local = new Map<string, string>();
+  let importsTypes = false;
+  const identifierOf = (key: string): string => {
+    const sharedId = shared.get(key);
+    if (sharedId !== undefined) {
+      importsTypes = true;
+      return `$Types.${sharedId}`;
     }
+    let id = local.get(key);
+    if (id === undefined) local.set(key, (id = unique(`${typeIdentifier(key)}Def`)));
+    return id;
+  };
+  const compiler = declarationCompiler(0);
+  const declared = new Set<string>();
+  const expected: string[] = [];
+  const aliases: string[] = [];
+  const define = (identifier: string, schema: unknown) => {
+    if (declared.has(identifier)) return;
+    declared.add(identifier);
+    expected.push(identifier);
+    compiler.add(identifier, prepareDeclaration(schema, identifier, identifierOf));
+  };
+  const byCode = new Map(named);
+  for (const e of model.errors) {
+    const type = byCode.get(e.code);
+    if (type === undefined || !e.details) continue;
+    const schema = e.details.schema;
+    if (!isSchemaObject(schema)) {
+      // `details: true` admits anything, `false` nothing.
+      aliases.push(`export type ${type} = ${schema === false ? "never" : "unknown"};`);
+      continue;
+    }
+    // The definitions it bundles that types.ts does not declare.
+    if (isSchemaObject(schema.$defs)) {
+      for (const [key, def] of Object.entries(schema.$defs)) if (!shared.has(key)) define(identifierOf(key), def);
+    }
+    const body: SchemaObject = {};
+    for (const [k, v] of Object.entries(schema)) if (k !== "$defs") defineOwn(body, k, v);
+    // A bare reference is an alias of the type it names, not a structural copy.
+    const keys = Object.keys(body);
+    if (keys.length === 1 && typeof body.$ref === "string" && body.$ref.startsWith("#/$defs/")) aliases.push(`export type ${type} = ${identifierOf(body.$ref.slice("#/$defs/".length))};`);
+    else define(type, body);
   }
-  let declarations = "";
-  if (named.length > 0) {
-    const root = { title: "ContractgenErrorsRoot", type: "object", additionalProperties: false, properties: {}, $defs: defs };
-    const source = await compile(root as never, "ContractgenErrorsRoot", {
-      bannerComment: "",
-      unreachableDefinitions: true,
-      additionalProperties: false,
-      format: true,
-      strictIndexSignatures: true,
-      declareExternallyReferenced: true,
-      $refOptions: { resolve: { external: false } } as never,
-    });
-    declarations = source
-      .replace("export interface ContractgenErrorsRoot {}\n", "")
-      .replace(/(\n \*)?\n \* This (interface|type) was referenced by `[^`]*`'s JSON-Schema\n \* via the `definition` "[^"]*"\./g, "")
-      .replace(/\/\*\*\n \*\/\n/g, "")
-      .trim();
-  }
+  const source = (await compiler.finish()).trim();
+  const found = new Set([...source.matchAll(/^export (?:interface|type) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]!));
+  const missing = expected.filter((id) => !found.has(id));
+  // ErrorDetailsByCode names these; a generator that renamed one would make the package fail to compile.
+  if (missing.length > 0) throw new Error(`json-schema-to-typescript did not declare ${missing.join(", ")} under the names errors.ts gave them`);
+  const declarations = escapeInvisible([source, ...aliases].filter((p) => p !== "").join("\n"));
   const map = named.map(([code, type]) => `  ${propertyKey(code)}: ${type};`).join("\n");
   return `${generatedHeader(model.name, model.version)}import { ContractError as $ContractError } from "./runtime/index.js";
 import { TAXONOMY as $TAXONOMY, type ErrorCode as $ErrorCode } from "./contract.js";
-${declarations ? `\n${declarations}\n` : ""}
+${importsTypes ? 'import type * as $Types from "./types.js";\n' : ""}${declarations ? `\n${declarations}\n` : ""}
 /** The \`details\` of every error code that declares them (\`errors.<CODE>.details\` in the contract). */
 export interface ErrorDetailsByCode {${map ? `\n${map}\n` : ""}}
 

@@ -50,7 +50,7 @@ export async function emitTypes(model: ContractModel): Promise<string> {
   const define = (identifier: string, schema: unknown) => {
     if (sent.has(identifier)) return;
     sent.add(identifier);
-    compiler.add(identifier, prepare(schema, identifier, identifierOf));
+    compiler.add(identifier, prepareDeclaration(schema, identifier, identifierOf));
   };
   // Bundled $defs key → identifier.
   const identifiers = new Map<string, string>();
@@ -136,7 +136,7 @@ const UNTYPED: ReadonlySet<string> = new Set([
  * comment text, point references at identifiers, and hide Object.prototype names from its walker.
  * 2020-12 keywords it does not know are translated first (type-schema.ts).
  */
-function prepare(schema: unknown, title: string, identifierOf: (defsKey: string) => string): unknown {
+export function prepareDeclaration(schema: unknown, title: string, identifierOf: (defsKey: string) => string): unknown {
   // One walk: each node is translated (type-schema.ts), then documented and its reference named.
   const withDocs = typingSchema(schema, (node) => {
     const notes: string[] = [];

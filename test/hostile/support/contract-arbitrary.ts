@@ -4,9 +4,16 @@
  * depth, and effects/idempotency/preview/pagination combinations that the format allows. Text
  * fields carry breakout payloads. Validity is by construction; names are deduplicated by a key
  * stricter than the real word splitting, so collisions do not make contracts invalid.
+ *
+ * Hostile names (Object.prototype members, comment closers, quotes, backticks, `${}`, non-ASCII)
+ * reach every name position the format has, as far as its patterns allow: input, output and
+ * preview-output properties, error details properties, shared type names and `$defs` keys, the
+ * behaviour fields (path parameter, idempotency key, dry-run, confirm token, cursor, limit, next
+ * cursor, items), header-bound and query-listed fields, toolset names, error codes, `mcp.name`,
+ * `cli.name` and `x-` extension keys.
  */
 import fc from "fast-check";
-import { camelCase, CLIENT_MEMBERS } from "../../../src/model/naming.js";
+import { camelCase, CLIENT_MEMBERS, kebabCase } from "../../../src/model/naming.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
@@ -33,8 +40,18 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(fc.constantFrom(...PAY
 const summaryText = fc.tuple(fc.constantFrom(...PAYLOADS.filter((p) => !/[\r\n\u2028]/.test(p))), fc.string({ maxLength: 20 })).map(([a, b]) => `Op ${a} ${b}`.replace(/[\r\n]/g, " ").trim());
 
 const OP_WORDS = ["get", "list", "note", "constructor", "to", "string", "then", "prototype", "value", "of", "import", "class", "default", "new", "delete", "help", "completion", "version", "oauth2client", "x1", "id", "proto", "has", "own"];
-const FIELD_NAMES = ["id", "name", "help", "set_help", "no_cache", "version", "input", "output", "constructor", "__proto__", "toString", "then", "value", "valueOf", "*/", "${x}", "a b", "é", "`", "q", "count", "oauth2client", "is_ok", "Type"];
-const TYPE_NAMES = ["Note", "constructor", "toString", "import", "hook", "Then", "Prototype", "Oauth2client", "A1"];
+const FIELD_NAMES = [
+  "id", "name", "help", "set_help", "no_cache", "version", "input", "output", "constructor", "__proto__", "toString", "then", "value", "valueOf",
+  "hasOwnProperty", "isPrototypeOf", "__defineGetter__", "*/", "${x}", "a b", "é", "`", '"dq"', "'sq'", "back\\slash", "名前", "q", "count", "oauth2client", "is_ok", "Type",
+];
+const TYPE_NAMES = ["Note", "constructor", "toString", "valueOf", "hasOwnProperty", "import", "hook", "Then", "Prototype", "Oauth2client", "A1"];
+/** Names for an operation's behaviour fields (drawn distinct by nameKey). A path parameter takes only those without `/`, `{` or `}`. */
+const BEHAVIOUR_NAMES = ["path_id", "idempotency_key", "dry_run", "confirm_token", "cursor", "limit", "next_cursor", "items", "constructor", "__proto__", "toString", "valueOf", "hasOwnProperty", "then", "*/", "${k}", "é", '"bq"'];
+/** Toolset names (identifiers: `^[A-Za-z][A-Za-z0-9_-]*$`). */
+const TOOLSET_NAMES = ["group", "constructor", "toString", "hasOwnProperty", "valueOf"];
+/** `mcp.name` (`^[A-Za-z0-9._-]{1,128}$`) and `cli.name` (`^[a-z][a-z0-9-]*$`) overrides. */
+const TOOL_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "a.b-c"];
+const COMMAND_NAMES = ["constructor", "to-string", "has-own-property", "value-of", "proto"];
 
 /** Object.prototype members: the names most likely to reach a plain-object key somewhere. */
 export const PROTOTYPE_NAMES: readonly string[] = Object.getOwnPropertyNames(Object.prototype);
@@ -98,6 +115,12 @@ function objectSchema(depth: number, maxProps: number, ctx: Ctx, reserved: reado
 
 interface OpShape {
   name: string;
+  /** Behaviour field names: path parameter, key, dry-run, confirm token, cursor, limit, next cursor, items. */
+  fields: string[];
+  previewOutput: Obj;
+  headerBound: boolean;
+  mcpName: string | null;
+  cliName: string | null;
   kind: "read" | "mutating";
   idempotent: "natural" | "none" | "key";
   destructive: boolean;
@@ -113,26 +136,53 @@ interface OpShape {
   toolset: boolean;
 }
 
-const ERROR_CODES = ["INVALID_FIELD", "NOT_FOUND", "CONSTRUCTOR", "CONFLICT_X"];
-const ERROR_DEFS: Record<string, Obj> = {
-  INVALID_FIELD: { class: "invalid_input", action: "fix_field", http: 400 },
-  NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 },
-  CONSTRUCTOR: { class: "conflict", action: "reread_and_replan", http: 409 },
-  CONFLICT_X: { class: "conflict", action: "stop_and_surface", http: 409 },
-};
-const BEHAVIOUR_FIELDS = ["path_id", "idempotency_key", "dry_run", "confirm_token", "cursor", "limit"];
+const ERROR_CODES = ["INVALID_FIELD", "NOT_FOUND", "CONSTRUCTOR", "CONFLICT_X", "HAS_OWN_PROPERTY", "TO_STRING"];
+const ERROR_DEFS: ReadonlyMap<string, Obj> = new Map([
+  ["INVALID_FIELD", { class: "invalid_input", action: "fix_field", http: 400 }],
+  ["NOT_FOUND", { class: "not_found", action: "verify_identifier", http: 404 }],
+  ["CONSTRUCTOR", { class: "conflict", action: "reread_and_replan", http: 409 }],
+  ["CONFLICT_X", { class: "conflict", action: "stop_and_surface", http: 409 }],
+  ["HAS_OWN_PROPERTY", { class: "permission", action: "stop_and_surface", http: 403 }],
+  ["TO_STRING", { class: "transient", action: "retry_same_key", http: 503 }],
+]);
+
+/** `schema` without the properties whose names collide (by nameKey) with `taken`, and without them in `required`. */
+function without(schema: Obj & { properties: Obj; required?: string[] }, taken: readonly string[]): void {
+  const keys = new Set(taken.map(nameKey));
+  const kept = Object.entries(schema.properties).filter(([n]) => !keys.has(nameKey(n)));
+  schema.properties = Object.fromEntries(kept);
+  if (schema.required) {
+    const required = schema.required.filter((n) => kept.some(([k]) => k === n));
+    if (required.length) schema.required = required;
+    else delete schema.required;
+  }
+}
+
+/** Eight behaviour field names, distinct by nameKey; the first (the path parameter) has no `/`, `{` or `}`. */
+const behaviourNames = (ctx: Ctx): fc.Arbitrary<string[]> =>
+  fc
+    .uniqueArray(fc.constantFrom(...allowed(ctx, BEHAVIOUR_NAMES)), { minLength: 9, maxLength: 9, selector: nameKey })
+    .map((names) => {
+      const path = names.findIndex((n) => !/[/{}]/.test(n));
+      return [names[path]!, ...names.filter((_, i) => i !== path)].slice(0, 8);
+    });
 
 const opShape = (depth: number, ctx: Ctx): fc.Arbitrary<OpShape> =>
   fc.record({
     name: opName(ctx),
+    fields: behaviourNames(ctx),
+    previewOutput: objectSchema(depth, 3, ctx),
+    headerBound: fc.boolean(),
+    mcpName: fc.option(fc.constantFrom(...allowed(ctx, TOOL_NAMES)), { nil: null }),
+    cliName: fc.option(fc.constantFrom(...allowed(ctx, COMMAND_NAMES)), { nil: null }),
     kind: fc.constantFrom("read" as const, "mutating" as const),
     idempotent: fc.constantFrom("natural" as const, "none" as const, "key" as const),
     destructive: fc.boolean(),
     preview: fc.boolean(),
     paginate: fc.boolean(),
     pathParam: fc.boolean(),
-    input: objectSchema(depth, 4, ctx, BEHAVIOUR_FIELDS),
-    output: objectSchema(depth, 4, ctx, ["items", "next_cursor"]),
+    input: objectSchema(depth, 4, ctx),
+    output: objectSchema(depth, 4, ctx),
     errors: fc.array(fc.boolean(), { minLength: ERROR_CODES.length, maxLength: ERROR_CODES.length }),
     summary: summaryText,
     description: hostileText,
@@ -140,45 +190,67 @@ const opShape = (depth: number, ctx: Ctx): fc.Arbitrary<OpShape> =>
     toolset: fc.boolean(),
   });
 
-function buildOperation(s: OpShape, index: number, ctx: Ctx): Obj {
+/** Set an own property (a name such as `__proto__` must stay a key, not swap the prototype). */
+function put(target: Obj, name: string, value: Json): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function buildOperation(s: OpShape, index: number, ctx: Ctx, toolset: string): Obj {
   const input = structuredClone(s.input) as Obj & { properties: Obj; required?: string[] };
   const output = structuredClone(s.output) as Obj & { properties: Obj; required?: string[] };
+  const [pathId, key, dryRun, confirmToken, cursor, limit, nextCursor, items] = s.fields as [string, string, string, string, string, string, string, string];
+  // The behaviour fields' names are taken, whichever of them this operation uses.
+  without(input, [pathId, key, dryRun, confirmToken, cursor, limit]);
+  without(output, [nextCursor, items]);
   const required = new Set(input.required ?? []);
-  const op: Obj = { summary: s.summary, description: s.description };
-  if (s.toolset) op.toolset = "group";
+  const op: Obj = { summary: s.summary, description: s.description, "x-__proto__": { polluted: true }, "x-constructor": { prototype: { polluted: true } } };
+  if (s.toolset) op.toolset = toolset;
   let path = `/r${index}`;
   if (s.pathParam) {
-    path += "/{path_id}";
-    input.properties.path_id = { type: "string" };
-    required.add("path_id");
+    path += `/{${pathId}}`;
+    put(input.properties, pathId, { type: "string" });
+    required.add(pathId);
   }
+  const http: Obj = {};
   if (s.kind === "read") {
     op.effects = { kind: "read" };
-    op.http = { method: "GET", path };
+    Object.assign(http, { method: "GET", path });
     if (s.paginate) {
-      input.properties.cursor = { type: "string" };
-      input.properties.limit = { type: "integer", minimum: 1, maximum: 50, default: 10 };
-      output.properties.items = { type: "array", items: { type: "object", properties: { id: { type: "string" } } } };
-      output.properties.next_cursor = { type: ["string", "null"] };
-      if (ctx.pageItemsRequired) output.required = [...new Set([...(output.required ?? []), "items"])];
-      op.pagination = { cursor: "cursor", nextCursor: "next_cursor", items: "items", limit: { field: "limit", default: 10, max: 50 } };
+      put(input.properties, cursor, { type: "string" });
+      put(input.properties, limit, { type: "integer", minimum: 1, maximum: 50, default: 10 });
+      put(output.properties, items, { type: "array", items: { type: "object", properties: { id: { type: "string" } } } });
+      put(output.properties, nextCursor, { type: ["string", "null"] });
+      if (ctx.pageItemsRequired) output.required = [...new Set([...(output.required ?? []), items])];
+      op.pagination = { cursor, nextCursor, items, limit: { field: limit, default: 10, max: 50 } };
     }
   } else {
     op.effects = { kind: "mutating", idempotent: s.idempotent, destructive: s.destructive };
-    op.http = { method: s.method, path };
+    Object.assign(http, { method: s.method, path });
     if (s.idempotent === "key") {
-      input.properties.idempotency_key = { type: "string", format: "uuid" };
-      required.add("idempotency_key");
-      op.idempotency = { key: "idempotency_key", retention: "24h", mismatchError: "CONFLICT_X" };
+      put(input.properties, key, { type: "string", format: "uuid" });
+      required.add(key);
+      op.idempotency = { key, retention: "24h", mismatchError: "CONFLICT_X" };
+      // The key travels in a header, under a field name from the hostile alphabet.
+      if (s.headerBound) http.headers = Object.fromEntries([[key, "Idempotency-Key"]]);
     }
     if (s.preview) {
-      input.properties.dry_run = { type: "boolean", default: true };
-      input.properties.confirm_token = { type: "string" };
-      op.preview = { dryRun: "dry_run", default: true, confirmToken: "confirm_token", ttl: "10m", invalidTokenError: "CONSTRUCTOR" };
+      put(input.properties, dryRun, { type: "boolean", default: true });
+      put(input.properties, confirmToken, { type: "string" });
+      const previewOutput = structuredClone(s.previewOutput) as Obj & { properties: Obj; required?: string[] };
+      without(previewOutput, [confirmToken]);
+      put(previewOutput.properties, confirmToken, { type: "string" });
+      previewOutput.required = [...(previewOutput.required ?? []), confirmToken];
+      op.preview = { dryRun, default: true, confirmToken, ttl: "10m", invalidTokenError: "CONSTRUCTOR", output: previewOutput };
       // A preview needs no key (idempotency-key-blocks-preview): the key is required to execute only.
-      required.delete("idempotency_key");
+      required.delete(key);
     }
+    // A body field moved to the query string keeps its hostile name there.
+    const first = Object.keys(input.properties).find((n) => ![pathId, key, dryRun, confirmToken].includes(n));
+    if (first !== undefined && !s.headerBound) http.query = [first];
   }
+  op.http = http;
+  if (s.mcpName !== null) op.mcp = { name: s.mcpName };
+  if (s.cliName !== null) op.cli = { name: s.cliName };
   if (required.size) input.required = [...required];
   op.input = input;
   op.output = output;
@@ -217,8 +289,25 @@ export function contractArbitrary(options: ContractOptions = {}): fc.Arbitrary<O
       errorDescription: hostileText,
       types: fc.uniqueArray(fc.tuple(fc.constantFrom(...allowed(ctx, TYPE_NAMES)), schema(depth, ctx)), { maxLength: 3, selector: ([n]) => n }),
       auth: fc.boolean(),
+      toolset: fc.constantFrom(...allowed(ctx, TOOLSET_NAMES)),
+      // Error details: objects whose property names come from the hostile alphabet (null: none declared).
+      details: fc.array(fc.option(objectSchema(1, 3, ctx), { nil: null }), { minLength: ERROR_CODES.length, maxLength: ERROR_CODES.length }),
     })
     .map((r) => {
+      // Overrides that would make two tools or two commands one are left out (a valid contract).
+      const tools = new Set(r.ops.map((o) => o.name));
+      const commands = new Set(r.ops.map((o) => kebabCase(o.name)));
+      const ops = r.ops.map((o) => {
+        const mcpName = o.mcpName !== null && !tools.has(o.mcpName) ? o.mcpName : null;
+        const cliName = o.cliName !== null && !commands.has(o.cliName) ? o.cliName : null;
+        if (mcpName !== null) tools.add(mcpName);
+        if (cliName !== null) commands.add(cliName);
+        return { ...o, mcpName, cliName };
+      });
+      const errors = ERROR_CODES.map((c, i): [string, Obj] => {
+        const details = r.details[i];
+        return [c, { ...ERROR_DEFS.get(c)!, description: r.errorDescription, ...(details ? { details } : {}) }];
+      });
       const contract: Obj = {
         contract: "prop-test",
         version: "1.0.0",
@@ -226,15 +315,30 @@ export function contractArbitrary(options: ContractOptions = {}): fc.Arbitrary<O
         description: r.description,
         changelog: [{ version: "1.0.0", date: "2026-01-01", summary: r.changelog }],
         transport: { http: { baseUrl: "http://127.0.0.1:1" }, ...(r.auth ? { auth: { type: "bearer", tokenEnv: "PROP_TEST_TOKEN" } } : {}) },
-        toolsets: { group: { description: r.toolsetDescription } },
-        errors: Object.fromEntries(ERROR_CODES.map((c) => [c, { ...ERROR_DEFS[c]!, description: r.errorDescription }])),
-        operations: Object.fromEntries(r.ops.map((s, i) => [s.name, buildOperation(s, i, ctx)])),
+        toolsets: Object.fromEntries([[r.toolset, { description: r.toolsetDescription }]]),
+        errors: Object.fromEntries(errors),
+        operations: Object.fromEntries(ops.map((s, i) => [s.name, buildOperation(s, i, ctx, r.toolset)])),
+        "x-__proto__": { polluted: true },
+        "x-constructor": { prototype: { polluted: true } },
       };
+      const operations = contract.operations as Obj;
+      const first = Object.values(operations)[0] as Obj & { output: Obj & { properties: Obj } };
+      const firstName = Object.keys(operations)[0]!;
+      // Local definitions named like Object.prototype members, referenced from the output.
+      const localDefs = allowed(ctx, ["constructor", "toString"]);
+      if (localDefs.length) {
+        first.output.$defs = Object.fromEntries(localDefs.map((n) => [n, { type: "string", description: `local ${n}` }]));
+        first.output.properties = { ...first.output.properties, ...Object.fromEntries(localDefs.map((n, i) => [`def_${i}`, { $ref: `#/operations/${firstName}/output/$defs/${n}` }])) };
+      }
       if (r.types.length) {
         contract.types = Object.fromEntries(r.types);
-        // Reference every type from the first operation's output, so they reach the emitters.
-        const first = Object.values(contract.operations as Obj)[0] as Obj & { output: Obj & { properties: Obj } };
+        // Reference every type from the first operation's output, so they reach the emitters, and
+        // the first from an error's details, so errors.ts refers to types.ts.
         first.output.properties = { ...first.output.properties, ...Object.fromEntries(r.types.map(([n], i) => [`ref_${i}`, { $ref: `#/types/${n}` }])) };
+        const withDetails = (contract.errors as Record<string, Obj>)[ERROR_CODES[0]!]!;
+        const details = (withDetails.details as (Obj & { properties: Obj }) | undefined) ?? { type: "object", properties: {} };
+        details.properties = { ...details.properties, shared_ref: { $ref: `#/types/${r.types[0]![0]}` } };
+        withDetails.details = details;
       }
       return contract;
     });

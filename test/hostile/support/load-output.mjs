@@ -1,5 +1,6 @@
 // Loads one built generated package the way its users would, in its own process: imports every
-// module, prints the CLI's help for the program and each command, and calls every SDK method with
+// module, prints the CLI's help for the program and each command, runs each command with its input
+// flags (cli-flags.mjs: the client must get exactly the fields given), and calls every SDK method with
 // a stubbed fetch. Contract text must stay data: if any of it runs, it writes the canary marker
 // (CANARY-EXECUTED, assembled at run time so help text that quotes it does not count) or a file.
 // The MCP server is built in process (never on stdio) and listed and called through an in-memory client.
@@ -9,6 +10,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { exerciseFlags } from "./cli-flags.mjs";
 
 const dir = process.argv[2];
 const errors = [];
@@ -84,6 +86,8 @@ if (files.includes(cliMain)) {
       report.commands++;
       if (code !== 0) note(`cli ${c.name} --help`, `exit ${code}`);
     }
+    // Every input flag reaches the client as given, and an omitted one not at all.
+    for (const problem of await exerciseFlags(runCli, COMMANDS)) note("cli flags", problem);
   } catch (e) {
     note("cli commands --help", e);
   }
@@ -99,7 +103,7 @@ if (files.includes(sdkIndex)) {
     for (const value of Object.values(generated)) {
       if (typeof value !== "function" || !/^class\b/.test(Function.prototype.toString.call(value))) continue;
       const stub = async () => new Response(JSON.stringify({}), { status: 500, headers: { "content-type": "application/json" } });
-      const client = new value({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "t" });
+      const client = new value({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "hostile-token" });
       for (const m of Object.getOwnPropertyNames(Object.getPrototypeOf(client))) {
         if (m === "constructor" || typeof client[m] !== "function" || m === "close") continue;
         report.methods++;
@@ -129,7 +133,7 @@ if (files.includes(mcpServer)) {
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
     const stub = async () => new Response(JSON.stringify({}), { status: 500, headers: { "content-type": "application/json" } });
-    const server = createServer({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "t" });
+    const server = createServer({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "hostile-token" });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     // No output-schema checks here (the default client validator is draft-07): this is about loading and running.
@@ -151,7 +155,7 @@ if (files.includes(mcpServer)) {
     await server.close();
     // Discovery mode over the same tools: every hostile name is found by an empty search (paged),
     // comes back as it was listed, and can be described; the output is JSON that parses.
-    const discovery = createServer({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "t" }, { discovery: true });
+    const discovery = createServer({ journal: false, baseUrl: "http://127.0.0.1:9", fetch: stub, retry: { maxAttempts: 1 }, token: "hostile-token" }, { discovery: true });
     const [dClient, dServer] = InMemoryTransport.createLinkedPair();
     await discovery.connect(dServer);
     const meta = new Client({ name: "hostile", version: "0.0.0" }, { jsonSchemaValidator: { getValidator: () => () => ({ valid: true, data: null, errorMessage: undefined }) } });

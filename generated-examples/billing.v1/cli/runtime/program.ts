@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ContractError } from "../../sdk/runtime/errors.js";
 import type { Completeness } from "../../sdk/runtime/pagination.js";
+import { writeTo } from "../../sdk/runtime/stdio.js";
 import { completionScript, type Shell } from "./completion.js";
 import { EXIT_CODES, exitCodeFor, exitCodeHelp } from "./exit-codes.js";
 import { type OutputFormat, render } from "./output.js";
@@ -122,9 +123,10 @@ function readBounded(fd: number, limit: number): Buffer {
   return Buffer.concat(chunks, total);
 }
 
+/** The process's streams; output to a reader that has gone (`| head`) is dropped, never a stack trace. */
 export const processCliIo: CliIo = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: (t) => writeTo(process.stdout, t),
+  stderr: (t) => writeTo(process.stderr, t),
   stdin: (maxBytes) => readBounded(0, maxBytes),
 };
 
@@ -156,6 +158,29 @@ function parseScalar(type: ScalarType, flag: FlagSpec, raw: string): string | nu
   return value;
 }
 
+/**
+ * An input field's option. commander keeps option values in plain objects keyed by the option's
+ * attribute name, the camelCase of the flag: a field's flag such as `--constructor` or `--to-string`
+ * would read Object.prototype's member as its value when omitted. Its key is the flag itself with
+ * its dashes (`--constructor`), which no inherited member and no other option of the CLI has.
+ */
+class FieldOption extends Option {
+  constructor(
+    flags: string,
+    description: string,
+    private readonly key: string,
+  ) {
+    super(flags, description);
+  }
+
+  override attributeName(): string {
+    return this.key;
+  }
+}
+
+/** Where commander keeps the value of a field's flag. */
+const fieldKey = (flag: FlagSpec) => `--${flag.flag}`;
+
 function optionFor(flag: FlagSpec): Option {
   const option = typedOption(flag);
   // A field such as no_cache is a value flag `--no-cache <value>`, not commander's negation of --cache.
@@ -165,15 +190,16 @@ function optionFor(flag: FlagSpec): Option {
 
 function typedOption(flag: FlagSpec): Option {
   const description = flag.description + (flag.required ? " (required)" : "");
-  if (flag.type === "boolean") return new Option(`--${flag.flag} [value]`, description).argParser((raw) => parseScalar("boolean", flag, raw));
+  const key = fieldKey(flag);
+  if (flag.type === "boolean") return new FieldOption(`--${flag.flag} [value]`, description, key).argParser((raw) => parseScalar("boolean", flag, raw));
   if (flag.type === "array") {
     const item = flag.itemType ?? "string";
-    const option = new Option(`--${flag.flag} <value>`, `${description} (repeatable)`);
-    const parse = (raw: string, previous: unknown[] | undefined) => [...(previous ?? []), parseScalar(item, flag, raw)];
+    const option = new FieldOption(`--${flag.flag} <value>`, `${description} (repeatable)`, key);
+    const parse = (raw: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), parseScalar(item, flag, raw)];
     if (flag.enum && item === "string") return option.choices(flag.enum.map(String)).argParser(parse);
     return option.argParser(parse);
   }
-  const option = new Option(`--${flag.flag} <value>`, description);
+  const option = new FieldOption(`--${flag.flag} <value>`, description, key);
   if (flag.enum && flag.type === "string") return option.choices(flag.enum.map(String));
   return option.argParser((raw) => {
     const value = parseScalar(flag.type as ScalarType, flag, raw);
@@ -287,7 +313,9 @@ async function runCommand(def: CliDefinition, spec: CommandSpec, options: Record
     // Field names come from the contract: define own properties, so `__proto__` never swaps the prototype.
     const set = (field: string, value: unknown) => Object.defineProperty(input, field, { value, enumerable: true, writable: true, configurable: true });
     for (const flag of spec.flags) {
-      const value = options[optionFor(flag).attributeName()];
+      // Own values only: what commander set from the command line.
+      const key = fieldKey(flag);
+      const value = Object.hasOwn(options, key) ? options[key] : undefined;
       if (value !== undefined) set(flag.field, value);
     }
     if (spec.keyField && typeof options.operationKey === "string") set(spec.keyField, options.operationKey);

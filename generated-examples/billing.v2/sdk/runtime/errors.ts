@@ -188,6 +188,8 @@ export const CLIENT_CODES = {
   undeclaredCode: "CLIENT_UNDECLARED_ERROR",
   /** No credential was found in the environment variable the contract names. */
   missingCredential: "CLIENT_MISSING_CREDENTIAL",
+  /** The credential is shorter than MIN_CREDENTIAL_LENGTH (redact.ts); nothing was sent. */
+  credentialTooShort: "CLIENT_CREDENTIAL_TOO_SHORT",
   /** The base URL is not an absolute http(s) URL without credentials, query or fragment; nothing was sent. */
   invalidBaseUrl: "CLIENT_INVALID_BASE_URL",
   /** A client or call option is out of range (e.g. the timeout); nothing was sent. */

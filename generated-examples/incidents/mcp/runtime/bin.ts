@@ -4,6 +4,8 @@
  * and exit 2 (never a stack); stdout stays the JSON-RPC channel on stdio.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { credentialTooShort } from "../../sdk/runtime/redact.js";
+import { whenReaderGone, writeTo } from "../../sdk/runtime/stdio.js";
 import { serveHttp } from "./http.js";
 import { CatalogueError, createMcpService, type McpDefinition, runStdio, type ServeOptions } from "./server.js";
 
@@ -100,7 +102,8 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
   return { serve, http: o.http ? { host: o.host ?? "127.0.0.1", port: o.port ?? 0, allowedOrigins: o.allowOrigins ?? [] } : null };
 }
 
-const processIo: McpBinIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), env: process.env };
+// Output to a reader that has gone is dropped, never a stack trace (runtime/stdio.ts).
+const processIo: McpBinIo = { stdout: (t) => writeTo(process.stdout, t), stderr: (t) => writeTo(process.stderr, t), env: process.env };
 
 /**
  * Run the bin: parse, check the catalogue options, serve until SIGINT/SIGTERM (or, on stdio, the end
@@ -124,8 +127,23 @@ export async function runMcpMain(def: McpDefinition, info: McpBinInfo, argv: rea
     throw e;
   }
   if (!plan) return;
+  // Checked here, where the credentials enter, rather than on each tool call: a value too short to
+  // redact is refused before anything is served.
+  for (const name of [info.tokenEnv, plan.http ? info.bearerEnv : null]) {
+    const short = name !== null && io.env[name] !== undefined ? credentialTooShort(io.env[name]!) : null;
+    if (short) return fail(EXIT_USAGE, `${name}: ${short}.`);
+  }
 
-  let stop: () => Promise<void>;
+  let stop: (() => Promise<void>) | undefined;
+  let stopping = false;
+  const shutdown = (): void => {
+    if (stopping) return;
+    stopping = true;
+    (stop ? stop() : Promise.resolve()).then(
+      () => process.exit(process.exitCode ?? 0),
+      () => process.exit(1),
+    );
+  };
   try {
     if (plan.http) {
       const raw = io.env[info.bearerEnv];
@@ -144,6 +162,8 @@ export async function runMcpMain(def: McpDefinition, info: McpBinInfo, argv: rea
       }
       stop = running.close;
     } else {
+      // A client that closed our stdout has gone: stop as at the end of input, quietly.
+      whenReaderGone(process.stdout, () => shutdown());
       const server = await runStdio(def, plan.serve);
       stop = () => server.close();
     }
@@ -151,15 +171,6 @@ export async function runMcpMain(def: McpDefinition, info: McpBinInfo, argv: rea
     if (e instanceof CatalogueError) return fail(EXIT_USAGE, e.message);
     throw e;
   }
-  let stopping = false;
-  const shutdown = () => {
-    if (stopping) return;
-    stopping = true;
-    stop().then(
-      () => process.exit(process.exitCode ?? 0),
-      () => process.exit(1),
-    );
-  };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
 }

@@ -22,7 +22,7 @@ import {
 import { hashValue, intentParameters } from "./hash.js";
 import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
 import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
-import { isSensitiveField, Redactor } from "./redact.js";
+import { credentialTooShort, isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
 import { DEFAULT_TRANSPORT_LIMITS, exchange as sendRequest, type OutgoingRequest, readBody, TransportFailure, transportFailure, type TransportLimits } from "./transport.js";
 
@@ -534,6 +534,8 @@ export class ContractClient {
         outcome: "rejected",
       });
     }
+    const short = credentialTooShort(token);
+    if (short) throw new UnauthenticatedError({ code: CLIENT_CODES.credentialTooShort, errorClass: "unauthenticated", action: "reauthenticate", message: `Credential refused (${this.options.token !== undefined ? "`token`" : auth.tokenEnv}): ${short}. Nothing was sent.`, operation: op.id, operationId, outcome: "rejected" });
     return auth.type === "bearer" ? { authorization: `Bearer ${token}` } : { [auth.header.toLowerCase()]: token };
   }
 

@@ -4,8 +4,13 @@
  * result), so everything the client hands out or persists — results, thrown errors, journal rows —
  * goes through a redactor first:
  *
- * - every known credential value (and its percent-encoded form) is replaced by `[REDACTED]` in every
- *   string and object key, at any depth;
+ * - every known credential value (and its percent-encoded form) is replaced by `[REDACTED]` wherever
+ *   it appears inside a string: string values and object keys at any depth, messages and stacks;
+ *   the redactor works on values, never on serialized JSON, so quotes, braces and separators are never
+ *   touched;
+ * - a value shorter than MIN_CREDENTIAL_LENGTH cannot be told apart from ordinary text (a one-letter
+ *   token is in every word): it replaces only a whole string (or key) equal to it, never part of one.
+ *   Every entry point refuses such a credential (credentialTooShort), so this is the fallback;
  * - in error details and journal rows of errors, the value of every field whose name is in
  *   `SENSITIVE_FIELDS` is replaced too, whatever it is (results keep such fields: a contract may
  *   legitimately return e.g. a `token` it issued).
@@ -14,6 +19,19 @@
  */
 
 export const REDACTED = "[REDACTED]";
+
+/**
+ * The shortest credential the SDK, the CLI, the MCP server and `contractgen test` accept. A shorter
+ * value occurs by chance in ordinary output (`n` in "none_1"), so redacting it would mangle results,
+ * and not redacting it inside text would leak it.
+ */
+export const MIN_CREDENTIAL_LENGTH = 8;
+
+/** Why a credential cannot be used, or null: empty is "missing" and reported by the caller. */
+export function credentialTooShort(value: string): string | null {
+  if (value === "" || value.length >= MIN_CREDENTIAL_LENGTH) return null;
+  return `the credential is ${value.length} character${value.length === 1 ? "" : "s"} long; at least ${MIN_CREDENTIAL_LENGTH} are required, so that it can be redacted from output without mangling it`;
+}
 
 /**
  * Field names (compared lower-case, with `_` read as `-`) whose values are credentials by name:
@@ -47,7 +65,10 @@ export function isSensitiveField(name: string): boolean {
 }
 
 export class Redactor {
+  /** Replaced wherever they occur in a string. */
   private readonly secrets: readonly string[];
+  /** Too short for that: replaced only as a whole string. */
+  private readonly whole: ReadonlySet<string>;
   private readonly fields: ReadonlySet<string>;
 
   /**
@@ -56,14 +77,14 @@ export class Redactor {
    */
   constructor(secrets: Iterable<string>, fields: Iterable<string> = []) {
     const all = new Set<string>();
+    const whole = new Set<string>();
     for (const s of secrets) {
       if (!s) continue;
-      all.add(s);
-      const encoded = encodeURIComponent(s);
-      if (encoded !== s) all.add(encoded);
+      for (const form of new Set([s, encodeURIComponent(s)])) (form.length >= MIN_CREDENTIAL_LENGTH ? all : whole).add(form);
     }
     // Longest first, so that a value containing another is replaced whole.
     this.secrets = [...all].sort((a, b) => b.length - a.length);
+    this.whole = whole;
     this.fields = new Set([...fields].map((f) => f.toLowerCase().replace(/_/g, "-")));
   }
 
@@ -72,8 +93,9 @@ export class Redactor {
     return SENSITIVE_FIELDS.has(k) || this.fields.has(k);
   }
 
-  /** A string with every known credential value replaced. */
+  /** A string with every known credential value replaced (a short one only when it is the whole string). */
   text(value: string): string {
+    if (this.whole.has(value)) return REDACTED;
     let out = value;
     for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
     return out;

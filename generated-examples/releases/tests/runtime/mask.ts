@@ -9,10 +9,12 @@
  * in (a one-letter token would be replaced in every word); the suite refuses to send one.
  */
 
+import { MIN_CREDENTIAL_LENGTH } from "../../sdk/runtime/redact.js";
+
 export const MASK = "***";
 
-/** Shortest credential the suite sends (and can mask without mangling reports). */
-export const MIN_SECRET_LENGTH = 8;
+/** Shortest credential the suite sends (and can mask without mangling reports): the SDK's minimum. */
+export const MIN_SECRET_LENGTH = MIN_CREDENTIAL_LENGTH;
 
 /** Every credential the suite sent or was given, in every encoding it may come back in, longest first. */
 const forms: string[] = [];
