@@ -191,6 +191,8 @@ describe("contractgen test: bad input exits 2 with a stable code and no stack tr
     ["a missing fixture module", async () => ["test", SPEC, "--fixture", join(dir, "nope.ts")], /error \[test-fixture-not-found\]/],
     ["an invalid contract", async () => ["test", "test/fixtures/invalid/does-not-exist.yaml", "--base-url", "http://127.0.0.1:1"], /error \[file-not-found\]/],
     ["an unknown option", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--no-such-flag"], /unknown option/],
+    ["reports into a system folder", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--report-dir", "/etc"], /error \[test-report-dir-refused\] --report-dir \/etc is the system folder \/etc/],
+    ["reports into the root", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--report-dir", "/"], /error \[test-report-dir-refused\] --report-dir \/ is the root of the file system/],
     ["a credential too short to mask", async () => ((process.env.CONTRACTGEN_SHORT_TOKEN = "abc"), ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--token-env", "CONTRACTGEN_SHORT_TOKEN"]), /error \[test-token-too-short\]/],
     ["a request timeout that is not a duration", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--request-timeout", "soon"], /error \[test-bad-limit\] --request-timeout "soon"/],
     ["a suite timeout past 24h", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--suite-timeout", "2d"], /error \[test-bad-limit\] --suite-timeout "2d"/],

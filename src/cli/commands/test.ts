@@ -20,6 +20,7 @@ import type { ContractModel } from "../../model/types.js";
 import { loadSourceFile } from "../../spec/load.js";
 import { parseContract } from "../../spec/parse.js";
 import { escapePointerSegment } from "../../spec/source.js";
+import { refusedFolder } from "../../write/places.js";
 import { credentialTooShort, MIN_CREDENTIAL_LENGTH } from "../../runtime/redact.js";
 import { JUNIT_XML, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
 import { maskSecrets } from "../../tests-runtime/mask.js";
@@ -57,6 +58,7 @@ export const TEST_ERRORS = {
   "test-token-env-unset": "Export the credential in that environment variable; contractgen reads it there and never prints it.",
   "test-token-too-short": `Use a credential of at least ${MIN_CREDENTIAL_LENGTH} characters: a shorter one cannot be masked in the output and reports without corrupting them.`,
   "test-bad-limit": "Give --request-timeout and --suite-timeout as durations (500ms, 10s, 5m, 1h) and --max-response-bytes as a positive whole number of bytes.",
+  "test-report-dir-refused": "Write the reports into a folder of your project or CI workspace (e.g. --report-dir reports), not a system folder.",
   "test-suite-timeout": "The suite ran past --suite-timeout and was stopped; raise it, or test fewer operations at a time (--operations).",
   "test-fixture-not-found": "Pass the path of a module exporting `fixture` (see tests/fixture.ts in a generated package).",
   "test-samples-invalid": "The samples file maps operation ids to a list of one or two input objects: { create_customer: [{ email: a@example.com }, { email: b@example.com }] }.",
@@ -288,6 +290,10 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
     if (!/^[0-9]+$/.test(options.maxResponseBytes) || !Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) {
       throw new TestInputError("test-bad-limit", `--max-response-bytes ${JSON.stringify(options.maxResponseBytes.slice(0, 40))} is not a positive whole number`);
     }
+  }
+  if (options.reportDir !== undefined) {
+    const refused = refusedFolder(options.reportDir, { home: false });
+    if (refused) throw new TestInputError("test-report-dir-refused", `--report-dir ${options.reportDir} is ${refused}`);
   }
   const fixture = options.fixture !== undefined ? resolve(options.fixture) : undefined;
   if (fixture !== undefined && !(existsSync(fixture) && statSync(fixture).isFile())) throw new TestInputError("test-fixture-not-found", `no fixture module at ${options.fixture}`);
