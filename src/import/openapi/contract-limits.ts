@@ -4,7 +4,7 @@
  * themselves without describing a value in between are broken apart (validators loop on them and
  * TypeScript cannot type them).
  */
-import { MAX_EXPANDED_NODES, MAX_REF_DEPTH, MAX_SCHEMA_DEPTH } from "../../spec/load.js";
+import { MAX_EXPANDED_NODES, MAX_REF_DEPTH, MAX_SCHEMA_DEPTH, MAX_YAML_DEPTH } from "../../spec/load.js";
 import { findDeepSchema, visitSchemas } from "../../spec/schema-walk.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewKind } from "./review.js";
@@ -44,9 +44,13 @@ export function checkContract(contract: JsonObject, origins: Origins, review: Re
     }
   }
   checkRefDepth(types, roots);
-  const nodes = countNodes(contract);
+  const { nodes, depth } = measure(contract);
   if (nodes > MAX_EXPANDED_NODES) {
     throw new ImportRefusal("openapi-contract-too-large", "", `The contract would hold ${nodes} YAML nodes; contractgen reads at most ${MAX_EXPANDED_NODES} in one file.`);
+  }
+  // Example data inlined below a schema can nest past what the document did.
+  if (depth > MAX_YAML_DEPTH) {
+    throw new ImportRefusal("yaml-depth-limit", "", `The contract would nest collections ${depth} levels deep; contractgen reads at most ${MAX_YAML_DEPTH}.`);
   }
 }
 
@@ -225,17 +229,24 @@ function checkRefDepth(types: JsonObject, roots: readonly Root[]): void {
   }
 }
 
-/** Values in the contract as its YAML will hold them (what `validate` counts against MAX_EXPANDED_NODES). */
-function countNodes(value: Json): number {
-  let n = 0;
-  const stack: Json[] = [value];
+/**
+ * Values in the contract as its YAML will hold them (what `validate` counts against
+ * MAX_EXPANDED_NODES), and how deep its collections nest (the root is level 1).
+ */
+function measure(value: Json): { nodes: number; depth: number } {
+  let nodes = 0;
+  let depth = 0;
+  const stack: Array<[Json, number]> = [[value, 0]];
   while (stack.length > 0) {
-    const v = stack.pop()!;
-    n++;
-    if (Array.isArray(v)) for (const x of v) stack.push(x);
-    else if (isObject(v)) for (const k of Object.keys(v)) stack.push(v[k]!);
+    const [v, level] = stack.pop()!;
+    nodes++;
+    if (Array.isArray(v) || isObject(v)) {
+      if (level + 1 > depth) depth = level + 1;
+      if (Array.isArray(v)) for (const x of v) stack.push([x, level + 1]);
+      else for (const k of Object.keys(v)) stack.push([v[k]!, level + 1]);
+    }
   }
-  return n;
+  return { nodes, depth };
 }
 
 function escape(segment: string): string {

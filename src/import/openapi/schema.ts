@@ -43,13 +43,16 @@ export function own(o: JsonObject, key: string): Json | undefined {
   return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
 }
 
-/** A deep copy of a JSON value whose keys are all own data properties (no prototype tricks); bounded depth. */
-export function copyJson(v: unknown, depth = 0): Json {
-  if (depth > 200) return null;
-  if (Array.isArray(v)) return v.map((x) => copyJson(x, depth + 1));
+/**
+ * A deep copy of a JSON value whose keys are all own data properties (no prototype tricks).
+ * Recursive: what it copies was read under the YAML depth limit (256), and the contract's depth is
+ * checked before it is written.
+ */
+export function copyJson(v: unknown): Json {
+  if (Array.isArray(v)) return v.map((x) => copyJson(x));
   if (isObject(v)) {
     const out: JsonObject = {};
-    for (const k of Object.keys(v)) put(out, k, copyJson(v[k], depth + 1));
+    for (const k of Object.keys(v)) put(out, k, copyJson(v[k]));
     return out;
   }
   // JSON.parse reads 1e400 as Infinity, which JSON cannot hold: kept as the YAML reader keeps it, a string.

@@ -191,9 +191,9 @@ export const GENERATED: readonly GeneratedCase[] = [
     about: "200,000 operations (40,000 paths of five methods); once 'Maximum call stack size exceeded'",
     expect: { refused: ["openapi-operation-limit"] },
     write: (dir) => {
+      // Operations as small as they come: each an empty mapping.
       const paths: Record<string, object> = {};
-      const ok = { "200": { description: "" } };
-      for (let i = 0; i < 40_000; i++) paths[`/p${i}`] = { get: { responses: ok }, put: { responses: ok }, post: { responses: ok }, delete: { responses: ok }, patch: { responses: ok } };
+      for (let i = 0; i < 40_000; i++) paths[`/p${i}`] = { get: {}, put: {}, post: {}, delete: {}, patch: {} };
       json(join(dir, "openapi.json"), doc("Far too many", paths));
       return join(dir, "openapi.json");
     },
@@ -256,6 +256,19 @@ export const GENERATED: readonly GeneratedCase[] = [
       let schema: object = { type: "string" };
       for (let i = 0; i < 100; i++) schema = { type: "object", properties: { [`p${i}`]: schema } };
       json(join(dir, "openapi.json"), oneOperation("Deep properties", schema));
+      return join(dir, "openapi.json");
+    },
+  },
+  {
+    name: "gen-deep-example-inlined",
+    about: "example data 248 levels deep in a schema near the document's root, inlined (used once) deep inside an operation's output: a contract nested past 256 levels",
+    expect: { refused: ["yaml-depth-limit"] },
+    write: (dir) => {
+      let data: unknown = 1;
+      for (let i = 0; i < 248; i++) data = [data];
+      let schema: object = { $ref: "#/x-lib" };
+      for (let i = 0; i < 10; i++) schema = { type: "object", properties: { p: schema } };
+      json(join(dir, "openapi.json"), oneOperation("Deep example", schema, { "x-lib": { type: "array", example: data } }));
       return join(dir, "openapi.json");
     },
   },
