@@ -177,7 +177,7 @@ function parseSourceWith(path: string, bytes: Uint8Array, fast: boolean, rules: 
   // a problem to report, so diagnostics always come from the `yaml` library below. Its parser
   // stops at MAX_YAML_DEPTH levels itself, so no depth pre-scan is needed before it. It would read
   // a merge key as a plain key, so with merge keys on, a text that may hold one takes the slow path.
-  const quick = fast && !(rules.mergeKeys && text.includes("<<")) ? fastParse(text, MAX_YAML_DEPTH, rules.maxNodes) : undefined;
+  const quick = fast && !(rules.mergeKeys && text.includes("<<")) ? fastParse(text, MAX_YAML_DEPTH, rules.maxNodes, rules.scalarKeys) : undefined;
   if (quick !== undefined) {
     return { file: new SourceFile(path, text, quick.value, { root: quick.root, tree: quick.tree, aliasSpans: new Map() }), diagnostics: [] };
   }

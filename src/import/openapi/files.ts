@@ -353,6 +353,29 @@ export function refAt(file: OpenApiFile, at: string): WrittenRef | undefined {
   return i < file.refs.length && file.refs[i]!.at === at ? file.refs[i] : undefined;
 }
 
+/**
+ * The first `$ref` that leads back to itself through `$ref`s alone, never reaching a schema
+ * (`A: { $ref: B }`, `B: { $ref: A }`): the bundler refuses the whole document for it, unlocated.
+ */
+export function refLoop(files: OpenApiFiles): ReadProblem | undefined {
+  for (const file of files.loaded()) {
+    for (const r of file.refs) {
+      const seen = new Set<string>();
+      let at = { file, at: r.at, ref: r.ref };
+      for (let hop = 0; hop <= MAX_DOCUMENT_REF_DEPTH; hop++) {
+        const key = `${at.file.path}#${at.at}`;
+        if (seen.has(key)) return locatedProblem("openapi-ref-unresolved", at.file, `${at.at}/$ref`, `$ref ${JSON.stringify(at.ref)} leads back to itself through $refs alone, never reaching a schema.`);
+        seen.add(key);
+        const target = files.resolveRef(at.file, at.ref);
+        const next = target && isRecord(target.node) && typeof target.node.$ref === "string" ? target.node.$ref : undefined;
+        if (!target || next === undefined) break;
+        at = { file: target.file, at: target.pointer, ref: next };
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The `$ref`s (sorted by place) at `pointer` or inside it. */
 function refsUnder(refs: readonly WrittenRef[], pointer: string): WrittenRef[] {
   if (pointer === "") return [...refs];
@@ -422,7 +445,7 @@ function readJson(display: string, bytes: Buffer, values: { remaining: number })
       : scanned.kind === "entries" ? ["openapi-entries-limit", `${scanned.pointer || "/"} has more than ${MAX_ENTRIES} entries; one import reads at most ${MAX_ENTRIES} in a mapping or list.`]
       : scanned.kind === "values" ? ["openapi-nodes-limit", `The files of this import hold more than ${MAX_OPENAPI_VALUES} values; one import reads at most ${MAX_OPENAPI_VALUES}.`]
       : ["yaml-duplicate-key", `Map keys must be unique: ${JSON.stringify(scanned.pointer.slice(scanned.pointer.lastIndexOf("/") + 1))} is repeated.`];
-    return { code, message: `${JSON.stringify(display)}: ${message}`, inside: [{ code, severity: "error", message, file: where.file, line: where.line, col: where.col, pointer: where.pointer }] };
+    return { code: "openapi-ref-unresolved", message: "the file cannot be used (the problem is reported in it).", inside: [{ code, severity: "error", message, file: where.file, line: where.line, col: where.col, pointer: where.pointer }] };
   }
   let value: unknown;
   try {
@@ -443,13 +466,13 @@ function readYaml(display: string, bytes: Buffer, rules: YamlRules, values: { re
     const message = allowed < MAX_YAML_VALUES
       ? `The files of this import hold more than ${MAX_OPENAPI_VALUES} values; one import reads at most ${MAX_OPENAPI_VALUES}.`
       : `This YAML file holds up to ${estimate.values} values; one YAML file may hold at most ${MAX_YAML_VALUES} (a JSON file, read without a position per value, up to ${MAX_OPENAPI_VALUES}).`;
-    return { code: "openapi-nodes-limit", message: `${JSON.stringify(display)}: ${message}`, inside: [problemAt("openapi-nodes-limit", display, message)] };
+    return { code: "openapi-ref-unresolved", message: "the file cannot be used (the problem is reported in it).", inside: [problemAt("openapi-nodes-limit", display, message)] };
   }
   const loaded = parseYamlSource(display, bytes, rules);
   const errors = loaded.diagnostics.filter((d) => d.severity === "error");
   if (!loaded.file || loaded.file.value === undefined || errors.length > 0) {
-    const first = errors[0];
-    return { code: first?.code ?? "openapi-invalid", message: `${JSON.stringify(display)} cannot be read as YAML: ${first?.message ?? "no document"}`, inside: errors.map(fromDiagnostic) };
+    // Reported in the file itself; at a $ref that needs it, the $ref says only that it cannot be used.
+    return { code: "openapi-ref-unresolved", message: "the file cannot be read as YAML or JSON (the problem is reported in it).", inside: errors.map(fromDiagnostic) };
   }
   values.remaining -= estimate.values;
   return { source: loaded.file, value: loaded.file.value };

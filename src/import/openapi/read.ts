@@ -7,7 +7,7 @@
 import { dirname, resolve } from "node:path";
 import type { BaseResolver, Document, NormalizedProblem } from "@redocly/openapi-core";
 import { MAX_OPERATIONS } from "../../spec/load.js";
-import { deepRefChain, locatedProblem, type LoadFailure, type OpenApiFile, OpenApiFiles, problemAt, type ReadProblem, refAt, refUri, remoteSpelling } from "./files.js";
+import { deepRefChain, refLoop, locatedProblem, type LoadFailure, type OpenApiFile, OpenApiFiles, problemAt, type ReadProblem, refAt, refUri, remoteSpelling } from "./files.js";
 import { countOperations, operationLimitMessage } from "./map.js";
 import { isObject, type JsonObject } from "./schema.js";
 
@@ -39,7 +39,7 @@ export async function readOpenApi(file: string, tags?: readonly string[]): Promi
   // Everything a $ref names is read now, under the limits, so the $ref graph can be checked before
   // the bundler walks it (recursively) and the operations counted before anything is built.
   files.readAll();
-  const deep = deepRefChain(files);
+  const deep = refLoop(files) ?? deepRefChain(files);
   if (deep) return { problems: [deep] };
   const counted = countOperations(parsed.paths, (raw) => (isObject(raw) && typeof raw.$ref === "string" ? files.resolveRef(root, raw.$ref)?.node : raw), tags);
   if (counted.operations > MAX_OPERATIONS) {
@@ -153,5 +153,5 @@ function toProblems(p: NormalizedProblem, files: OpenApiFiles, resolver: ReadFil
     const located = locatedProblem(failure.code, file, `${at}/$ref`, `$ref ${JSON.stringify(written)}: ${failure.message}`, severity);
     return [located, ...(severity === "error" ? (failure.inside ?? []) : [])];
   }
-  return [locatedProblem("openapi-ref-unresolved", file, `${at}/$ref`, written !== undefined ? `$ref ${JSON.stringify(written)} names nothing: ${message}` : message, severity)];
+  return [locatedProblem("openapi-ref-unresolved", file, `${at}/$ref`, written !== undefined ? `$ref ${JSON.stringify(written)} names nothing${uri === undefined ? "" : ` in ${JSON.stringify(uri)}`}.` : message, severity)];
 }
