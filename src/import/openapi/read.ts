@@ -63,7 +63,7 @@ export async function readOpenApi(file: string, tags?: readonly string[]): Promi
 
   // Structural problems do not stop the import (real documents often break the schema in places the
   // import ignores, such as x- extensions); they go into the review report. A $ref that cannot be
-  // followed does stop it, unless it lies in an extension, which the import drops anyway.
+  // followed does stop it, unless it lies in an extension (dropped) or in example or default data.
   const problems: ReadProblem[] = [];
   const lint = await redocly.lintDocument({ document: bundled.bundle, config, externalRefResolver: resolver });
   const found = [...bundled.problems, ...lint];
@@ -127,10 +127,22 @@ function readFilesResolver(redocly: Redocly, files: OpenApiFiles): ReadFilesReso
 /** Keys whose entries are named by the document's author, so an `x-` name there is a name, not an extension. */
 const NAMED_ENTRIES = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "headers", "schemas", "responses", "parameters", "examples", "requestBodies", "securitySchemes", "links", "callbacks", "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping"]);
 
-/** True when `pointer` lies inside an `x-` extension, which the import drops. */
-function inExtension(pointer: string): boolean {
+/** Keywords whose value is data (an example, a default, allowed values), where a `$ref` key is not a reference. */
+const DATA_KEYWORDS = new Set(["example", "default", "const", "enum"]);
+
+/**
+ * True when `pointer` lies inside an `x-` extension (which the import drops) or inside data: the
+ * bundler follows a `$ref` key even in an example's value, but it is the example's content there.
+ */
+function inExtensionOrData(pointer: string): boolean {
   const segments = pointer.split("/").slice(1);
-  return segments.some((s, i) => s.startsWith("x-") && !NAMED_ENTRIES.has(segments[i - 1] ?? ""));
+  return segments.some((s, i) => {
+    const parent = segments[i - 1] ?? "";
+    if (NAMED_ENTRIES.has(parent)) return false;
+    if (s.startsWith("x-") || DATA_KEYWORDS.has(s)) return true;
+    // A schema's examples list, or an Example Object's value (examples/<name>/value).
+    return (s === "examples" && /^\d+$/.test(segments[i + 1] ?? "")) || (s === "value" && segments[i - 2] === "examples");
+  });
 }
 
 /** One bundler problem as the import's problems, located in the file it concerns. */
@@ -143,7 +155,7 @@ function toProblems(p: NormalizedProblem, files: OpenApiFiles, resolver: ReadFil
     const at = locatedProblem("openapi-invalid", file, pointer, message, "warning");
     return [at];
   }
-  const severity = inExtension(pointer) ? "warning" : "error";
+  const severity = inExtensionOrData(pointer) ? "warning" : "error";
   // The $ref as written there, and the reason its file was refused, if that is why.
   const at = pointer.endsWith("/$ref") ? pointer.slice(0, -"/$ref".length) : pointer;
   const written = refAt(file, at)?.ref;
