@@ -124,11 +124,26 @@ function readFilesResolver(redocly: Redocly, files: OpenApiFiles): ReadFilesReso
   return new Resolver({ http: { headers: [] } } as never);
 }
 
+/** The value at a JSON pointer, if there is one. */
+function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof node !== "object" || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
 /** Keys whose entries are named by the document's author, so an `x-` name there is a name, not an extension. */
 const NAMED_ENTRIES = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "headers", "schemas", "responses", "parameters", "examples", "requestBodies", "securitySchemes", "links", "callbacks", "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping"]);
 
-/** Keywords whose value is data (an example, a default, allowed values), where a `$ref` key is not a reference. */
-const DATA_KEYWORDS = new Set(["example", "default", "const", "enum"]);
+/**
+ * Keywords whose content the import does not follow as references: data (an example, a default,
+ * allowed values), where a `$ref` key is content, and `discriminator`, whose mapping values the
+ * bundler resolves as references but the import drops.
+ */
+const DATA_KEYWORDS = new Set(["example", "default", "const", "enum", "discriminator"]);
 
 /**
  * True when `pointer` lies inside an `x-` extension (which the import drops) or inside data: the
@@ -158,7 +173,9 @@ function toProblems(p: NormalizedProblem, files: OpenApiFiles, resolver: ReadFil
   const severity = inExtensionOrData(pointer) ? "warning" : "error";
   // The $ref as written there, and the reason its file was refused, if that is why.
   const at = pointer.endsWith("/$ref") ? pointer.slice(0, -"/$ref".length) : pointer;
-  const written = refAt(file, at)?.ref;
+  // A `$ref` key, or a value the bundler resolves as one (a discriminator's mapping).
+  const direct = valueAt(file.value, at);
+  const written = refAt(file, at)?.ref ?? (typeof direct === "string" ? direct : undefined);
   const uri = written === undefined ? undefined : refUri(written);
   const failure = uri === undefined ? undefined : resolver.refusals.get(`${file.path}\n${uri}`);
   if (failure) {
