@@ -87,6 +87,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--date <YYYY-MM-DD>", "date of the changelog entry (default: a 1970-01-01 placeholder, so re-imports are identical)")
     .addOption(new Option("--tag <tag>", "import only the operations with this tag, and the types they reach (repeatable)").argParser((tag: string, previous: string[] | undefined) => [...(previous ?? []), tag]))
     .option("--force", "replace an output file that is not an unedited import (never a link or a folder)", false)
+    .option("--strict", "exit 1 and write no contract when a reference could not be followed or a schema loop was cut (review kinds ref-unresolved, ref-cycle-broken)", false)
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .action(async (file: string, options: ImportOpenApiOptions) => {
       if (options.name !== undefined && !/^[a-z][a-z0-9]*([_-][a-z0-9]+)*$/.test(options.name)) {

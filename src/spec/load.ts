@@ -1,5 +1,6 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import {
+  type Alias,
   type Document,
   isAlias,
   isMap,
@@ -37,6 +38,37 @@ export const MAX_REF_FILES = 256;
 export const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
 /** $refs followed in a row: a chain of bare $refs, or schemas each referencing the next. */
 export const MAX_REF_DEPTH = 64;
+
+/** How a YAML file is read: a contract's rules, or (lenient where real documents need it) an OpenAPI document's. */
+export interface YamlRules {
+  /** What the file holds, for messages ("contract", "OpenAPI document"). */
+  readonly holds: string;
+  /** Alias references allowed in one file. */
+  readonly maxAliases: number;
+  /** Nodes materialised in one file, aliases expanded. */
+  readonly maxNodes: number;
+  /**
+   * Nodes materialised by expanding aliases, counted over every file that shares this budget:
+   * `remaining` goes down as aliases are expanded; past zero the file is refused.
+   */
+  readonly aliasBudget?: { remaining: number; readonly limit: number };
+  /** Keys that are scalars but not strings (`200:`, `true:`) read as strings, as js-yaml reads them. */
+  readonly scalarKeys: boolean;
+  /** YAML 1.1 merge keys (`<<: *base`), as js-yaml reads them. */
+  readonly mergeKeys: boolean;
+  /** The code of an alias refusal. */
+  readonly aliasCode: "yaml-alias-limit" | "openapi-alias-limit";
+}
+
+/** The contract format's rules (docs/contract-format.md, File rules and Limits). */
+export const CONTRACT_YAML: YamlRules = {
+  holds: "contract",
+  maxAliases: MAX_ALIASES,
+  maxNodes: MAX_EXPANDED_NODES,
+  scalarKeys: false,
+  mergeKeys: false,
+  aliasCode: "yaml-alias-limit",
+};
 
 export interface LoadResult {
   readonly file?: SourceFile;
@@ -116,15 +148,20 @@ function fileKind(stat: Stats): string {
 
 /** Parse already-read bytes (used by tests, git refs and the loader). */
 export function parseSource(path: string, bytes: Uint8Array): LoadResult {
-  return parseSourceWith(path, bytes, true);
+  return parseSourceWith(path, bytes, true, CONTRACT_YAML);
+}
+
+/** Parse already-read bytes under other rules than a contract's (an OpenAPI document's). */
+export function parseYamlSource(path: string, bytes: Uint8Array, rules: YamlRules): LoadResult {
+  return parseSourceWith(path, bytes, true, rules);
 }
 
 /** parseSource with the `yaml` library only: the reference the fast reader is tested against. */
 export function parseSourceSlow(path: string, bytes: Uint8Array): LoadResult {
-  return parseSourceWith(path, bytes, false);
+  return parseSourceWith(path, bytes, false, CONTRACT_YAML);
 }
 
-function parseSourceWith(path: string, bytes: Uint8Array, fast: boolean): LoadResult {
+function parseSourceWith(path: string, bytes: Uint8Array, fast: boolean, rules: YamlRules): LoadResult {
   const where = fileLocation(path);
   let text: string;
   try {
@@ -138,8 +175,9 @@ function parseSourceWith(path: string, bytes: Uint8Array, fast: boolean): LoadRe
   // The common case, about 5x faster: js-yaml's event stream read into the same value and spans.
   // It declines (undefined) anything it does not reproduce exactly, including every document with
   // a problem to report, so diagnostics always come from the `yaml` library below. Its parser
-  // stops at MAX_YAML_DEPTH levels itself, so no depth pre-scan is needed before it.
-  const quick = fast ? fastParse(text, MAX_YAML_DEPTH, MAX_EXPANDED_NODES) : undefined;
+  // stops at MAX_YAML_DEPTH levels itself, so no depth pre-scan is needed before it. It would read
+  // a merge key as a plain key, so with merge keys on, a text that may hold one takes the slow path.
+  const quick = fast && !(rules.mergeKeys && text.includes("<<")) ? fastParse(text, MAX_YAML_DEPTH, rules.maxNodes, rules.scalarKeys) : undefined;
   if (quick !== undefined) {
     return { file: new SourceFile(path, text, quick.value, { root: quick.root, tree: quick.tree, aliasSpans: new Map() }), diagnostics: [] };
   }
@@ -150,16 +188,16 @@ function parseSourceWith(path: string, bytes: Uint8Array, fast: boolean): LoadRe
     return { file, diagnostics: [depthDiagnostic(file.spanLocation({ start: deep, end: deep + 1 }, ""))] };
   }
   // No LineCounter: SourceFile computes line starts itself, once.
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, keepSourceTokens: false, merge: rules.mergeKeys });
   const empty = new SourceFile(path, text, undefined);
   const problems = primaryYamlErrors([...doc.errors, ...doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED")]);
   if (problems.length > 0) {
     return { file: empty, diagnostics: problems.map((e) => yamlDiagnostic(empty, text, e)) };
   }
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
-    return { file: empty, diagnostics: [diagnostic("file-empty", `${path} holds no contract.`, where)] };
+    return { file: empty, diagnostics: [diagnostic("file-empty", `${path} holds no ${rules.holds}.`, where)] };
   }
-  const converter = new Converter(doc, empty);
+  const converter = new Converter(doc, empty, rules);
   const value = converter.convert(doc.contents as YamlNode, "", false, 0);
   const file = new SourceFile(path, text, value, { root: spanOf(doc.contents as YamlNode), tree: converter.tree, aliasSpans: converter.aliasSpans });
   // Re-anchor diagnostics found during conversion to the final file object (same text, same spans).
@@ -240,17 +278,24 @@ class Converter {
   private nodes = 0;
   private aborted = false;
   private expanding: { node: YamlNode; pointer: string } | undefined;
+  private readonly targets = new Map<Alias, YamlNode | undefined>();
 
   constructor(
     private readonly doc: Document,
     private readonly file: SourceFile,
+    private readonly rules: YamlRules,
   ) {}
 
   /** `depth`: collections around this node. Aliases can nest far deeper than the text, so it is checked here too. */
   convert(node: YamlNode | null, pointer: string, viaAlias: boolean, depth: number): unknown {
     if (this.aborted) return null;
-    if (++this.nodes > MAX_EXPANDED_NODES) {
-      this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `Aliases expand to more than ${MAX_EXPANDED_NODES} nodes.`);
+    if (++this.nodes > this.rules.maxNodes) {
+      this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `Aliases expand to more than ${this.rules.maxNodes} nodes.`);
+      return null;
+    }
+    const budget = this.rules.aliasBudget;
+    if (viaAlias && budget && --budget.remaining < 0) {
+      this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `Aliases expand to more than ${budget.limit} nodes in all.`);
       return null;
     }
     if (node === null) return null;
@@ -259,13 +304,13 @@ class Converter {
       // Blame the alias written in the document, not one reached while expanding it.
       const outermost = !viaAlias;
       if (outermost) this.expanding = { node, pointer };
-      if (++this.aliases > MAX_ALIASES) {
-        this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `More than ${MAX_ALIASES} alias references.`);
+      if (++this.aliases > this.rules.maxAliases) {
+        this.abort(this.expanding?.node ?? node, this.expanding?.pointer ?? pointer, `More than ${this.rules.maxAliases} alias references.`);
         return null;
       }
       // The outermost alias's span is its entry's value span; one met inside an expansion has no entry.
       if (span && viaAlias) this.aliasSpans.set(pointer, span);
-      const target = node.resolve(this.doc);
+      const target = this.resolveAlias(node);
       const value = target ? this.convert(target as YamlNode, pointer, true, depth) : null;
       if (outermost) this.expanding = undefined;
       return value;
@@ -293,7 +338,13 @@ class Converter {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const keyNode = pair.key as YamlNode | null;
-        const key = isScalar(keyNode) && typeof keyNode.value === "string" ? keyNode.value : undefined;
+        // With merge keys on, `yaml` reads a plain `<<` key as a symbol.
+        if (this.rules.mergeKeys && isScalar(keyNode) && typeof keyNode.value === "symbol") {
+          this.merge(out, pair.value as YamlNode | null, pointer, depth);
+          if (this.aborted) return null;
+          continue;
+        }
+        const key = this.keyOf(keyNode);
         if (key === undefined) {
           // An empty key has a zero-width node at the start of its line: move to the ":" itself.
           const raw = spanOf(keyNode) ?? spanOf(pair.value as YamlNode | null) ?? span;
@@ -321,12 +372,55 @@ class Converter {
     return null;
   }
 
+  /**
+   * The node an alias names. `yaml` finds it by walking the document from its start each time; an
+   * alias met again and again inside expansions is looked up once.
+   */
+  private resolveAlias(alias: Alias): YamlNode | undefined {
+    if (!this.targets.has(alias)) this.targets.set(alias, alias.resolve(this.doc) as YamlNode | undefined);
+    return this.targets.get(alias);
+  }
+
+  /** A mapping key as a string, or undefined when it cannot be one (under the rules, a non-string scalar can). */
+  private keyOf(keyNode: YamlNode | null): string | undefined {
+    if (!isScalar(keyNode)) return undefined;
+    const value = keyNode.value;
+    if (typeof value === "string") return value;
+    if (!this.rules.scalarKeys) return undefined;
+    // As js-yaml reads them: `200:` is "200", `true:` "true", `~:` "null".
+    return value === null || typeof value === "number" || typeof value === "boolean" || typeof value === "bigint" ? String(value) : undefined;
+  }
+
+  /**
+   * A YAML 1.1 merge key: the entries of the mapping it names (or of each mapping it lists, earlier
+   * ones first) that `out` does not have yet; a key written later in the mapping replaces them. What
+   * it brings in counts as expanded aliases.
+   */
+  private merge(out: Record<string, unknown>, value: YamlNode | null, pointer: string, depth: number): void {
+    const sources = isSeq(value) ? (value.items as Array<YamlNode | null>) : [value];
+    for (const source of sources) {
+      const resolved = isAlias(source) ? this.resolveAlias(source) : source;
+      if (!isMap(resolved)) {
+        this.aborted = true;
+        this.diagnostics.push(diagnostic("yaml-syntax", "A merge key (<<) must name a mapping or list mappings.", this.file.spanLocation(spanOf(source) ?? spanOf(value) ?? { start: 0, end: 0 }, pointer)));
+        return;
+      }
+      const entries = this.convert(source, pointer, !isAlias(source), depth);
+      this.tree = undefined;
+      if (this.aborted || entries === null || typeof entries !== "object") return;
+      for (const [key, v] of Object.entries(entries)) {
+        if (Object.prototype.hasOwnProperty.call(out, key)) continue;
+        defineOwn(out, key, v);
+      }
+    }
+  }
+
   private abort(node: YamlNode | null, pointer: string, why: string, code: "yaml-alias-limit" | "yaml-depth-limit" = "yaml-alias-limit"): void {
     if (this.aborted) return;
     this.aborted = true;
     const span = spanOf(node) ?? { start: 0, end: 0 };
     const where = this.file.spanLocation(span, pointer);
-    this.diagnostics.push(code === "yaml-depth-limit" ? depthDiagnostic(where) : diagnostic(code, `${why} Refused to expand the document.`, where));
+    this.diagnostics.push(code === "yaml-depth-limit" ? depthDiagnostic(where) : diagnostic(this.rules.aliasCode, `${why} Refused to expand the document.`, where));
   }
 }
 

@@ -19,6 +19,24 @@ const FLOW_INDICATORS = ",[]{}";
 
 /** Offset of the first collection nested deeper than `limit`, or undefined when none is. */
 export function findDeepNesting(text: string, limit: number): number | undefined {
+  return scanNesting(text, limit).deep;
+}
+
+/**
+ * At least as many as the values the text holds, from the same pass: one per block indicator
+ * (`- `, `? `, `key: `), two per flow collection opened and one per flow `,` or `:`, one for the
+ * root. Quoted and block scalars and comments are skipped, so prose does not count. Counting
+ * scans to the end even past `limit`'s depth; the caller reads `deep` first.
+ */
+export function estimateYamlValues(text: string, limit: number): { deep?: number; values: number } {
+  return scanNesting(text, limit, true);
+}
+
+function scanNesting(text: string, limit: number, count = false): { deep?: number; values: number } {
+  let values = 1;
+  const deepAt = (offset: number) => (count ? undefined : offset);
+  let deep: number | undefined;
+  const result = (): { deep?: number; values: number } => (deep === undefined ? { values } : { deep, values });
   const stack: Level[] = [];
   let flow = 0;
   let flowBase = 0;
@@ -40,6 +58,11 @@ export function findDeepNesting(text: string, limit: number): number | undefined
     }
     stack.push({ col, seq });
     return stack.length <= limit;
+  };
+  /** Record the first place nesting passes the limit; true when the scan must stop there. */
+  const tooDeep = (offset: number): boolean => {
+    deep ??= offset;
+    return deepAt(offset) !== undefined;
   };
 
   while (pos < text.length) {
@@ -98,16 +121,18 @@ export function findDeepNesting(text: string, limit: number): number | undefined
       if (c === "#" && (i === pos || isBlank(text[i - 1]))) break;
       const col = i - pos;
       if (flow === 0 && indicatorsAllowed && (c === "-" || c === "?" || c === ":") && isBlank(text[i + 1])) {
-        if (!enter(col, c === "-")) return i;
+        values++;
+        if (!enter(col, c === "-") && tooDeep(i)) return result();
         lastNode = col;
         i++;
         continue;
       }
       indicatorsAllowed = false;
       if (c === "[" || c === "{") {
+        values += 2;
         if (flow === 0) flowBase = stack.length;
         flow++;
-        if (flowBase + flow > limit) return i;
+        if (flowBase + flow > limit && tooDeep(i)) return result();
         i++;
         continue;
       }
@@ -117,13 +142,15 @@ export function findDeepNesting(text: string, limit: number): number | undefined
         continue;
       }
       if (flow > 0 && (c === "," || c === ":")) {
+        values++;
         i++;
         continue;
       }
       if (c === ":" && isBlank(text[i + 1])) {
         // The value indicator after a block key: the key's column is a mapping's.
+        values++;
         if (!keyed && tokenStart >= 0) {
-          if (!enter(tokenStart, false)) return pos + tokenStart;
+          if (!enter(tokenStart, false) && tooDeep(pos + tokenStart)) return result();
           lastNode = tokenStart;
           keyed = true;
         }
@@ -156,5 +183,5 @@ export function findDeepNesting(text: string, limit: number): number | undefined
     }
     pos = eol + 1;
   }
-  return undefined;
+  return result();
 }

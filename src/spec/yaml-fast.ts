@@ -51,13 +51,17 @@ interface Frame {
  * promise the `yaml` library's exact result. `maxDepth` and `maxNodes` are load.ts's limits: past
  * them the slow path owns the diagnostic.
  */
-export function fastParse(text: string, maxDepth: number, maxNodes: number): FastParse | undefined {
-  const result = fastParseOrReason(text, maxDepth, maxNodes);
+export function fastParse(text: string, maxDepth: number, maxNodes: number, scalarKeys = false): FastParse | undefined {
+  const result = fastParseOrReason(text, maxDepth, maxNodes, scalarKeys);
   return typeof result === "string" ? undefined : result;
 }
 
-/** fastParse, or why it declined (for tests and for finding what keeps a document on the slow path). */
-export function fastParseOrReason(text: string, maxDepth: number, maxNodes: number): FastParse | string {
+/**
+ * fastParse, or why it declined (for tests and for finding what keeps a document on the slow path).
+ * `scalarKeys`: read a plain key that is not a string (`200:`) as the string js-yaml makes of it,
+ * as load.ts does under the same rule, instead of declining.
+ */
+export function fastParseOrReason(text: string, maxDepth: number, maxNodes: number, scalarKeys = false): FastParse | string {
   // A lone CR ends a line for js-yaml (as YAML 1.2 says) but not for `yaml`.
   for (let cr = text.indexOf("\r"); cr >= 0; cr = text.indexOf("\r", cr + 1)) {
     if (text.charCodeAt(cr + 1) !== 10) return `a carriage return without a line feed at offset ${cr}`;
@@ -69,7 +73,7 @@ export function fastParseOrReason(text: string, maxDepth: number, maxNodes: numb
     return `js-yaml: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
   }
   try {
-    return new Walk(text, events, maxDepth, maxNodes).run();
+    return new Walk(text, events, maxDepth, maxNodes, scalarKeys).run();
   } catch (e) {
     if (e instanceof Unsupported) return e.message;
     throw e;
@@ -90,6 +94,7 @@ class Walk {
     private readonly events: Event[],
     private readonly maxDepth: number,
     private readonly maxNodes: number,
+    private readonly scalarKeys: boolean,
   ) {}
 
   run(): FastParse {
@@ -167,9 +172,15 @@ class Walk {
     const start = this.spanStart;
     const end = this.spanEnd;
     this.gap(start);
-    const raw = getScalarValue(text, e);
+    let raw = getScalarValue(text, e);
     // `yaml` keeps a plain key that the core schema reads as null, a boolean or a number as such: not a string key.
-    if (e.style === PLAIN && typeof resolvePlain(raw) !== "string") throw no("a key that is not a string", start);
+    if (e.style === PLAIN) {
+      const resolved = resolvePlain(raw);
+      if (typeof resolved !== "string") {
+        if (!this.scalarKeys || (typeof resolved === "number" && !Number.isFinite(resolved))) throw no("a key that is not a string", start);
+        raw = String(resolved);
+      }
+    }
     const out = frame.value as Record<string, unknown>;
     if (Object.prototype.hasOwnProperty.call(out, raw)) throw no("a duplicate key", start); // duplicate: the slow path reports it
     // An implicit key: ":" follows on the same line. Anything else (an explicit "?" key, a flow entry

@@ -89,17 +89,18 @@ describe("hostile names and text", () => {
 });
 
 describe("$ref outside the document's folder", () => {
-  it("is refused with openapi-ref-unresolved at the $ref, and the outside file is not read", async () => {
+  it("is refused at the $ref with a code that says why, and the outside file is not read", async () => {
     const dir = join(root, "refs", "api");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(root, "refs", "secret.yaml"), "type: string\ndescription: SECRET-CONTENT\n");
     symlinkSync(join(root, "refs", "secret.yaml"), join(dir, "link.yaml"));
-    for (const target of ["../secret.yaml", "./link.yaml", "/etc/hostname", "https://example.invalid/x.yaml"]) {
+    const codes: Record<string, string> = { "../secret.yaml": "openapi-ref-outside-root", "./link.yaml": "openapi-ref-outside-root", "/etc/hostname": "openapi-ref-outside-root", "https://example.invalid/x.yaml": "openapi-ref-remote" };
+    for (const [target, code] of Object.entries(codes)) {
       const doc = { openapi: "3.0.3", info: { title: "t", version: "1.0.0" }, paths: { "/a": { get: { operationId: "a", responses: { "200": { description: "", content: { "application/json": { schema: { $ref: target } } } } } } } } };
       writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc));
       const r = await run(["import-openapi", join(dir, "openapi.json"), "-o", join(dir, "out.yaml")]);
       expect(r.code, target).toBe(1);
-      expect(r.err).toContain("[openapi-ref-unresolved]");
+      expect(r.err).toContain(`[${code}]`);
       expect(r.err).not.toContain("SECRET-CONTENT");
       expect(r.err).not.toMatch(/\n\s+at .*\.js:\d+/); // no stack trace
     }
@@ -148,7 +149,7 @@ describe("the CLI", () => {
     const cases: Array<[string, string]> = [
       [join(dir, "swagger.json"), "openapi-version-unsupported"],
       [join(dir, "list.json"), "openapi-invalid"],
-      [join(dir, "broken.yaml"), "openapi-invalid"],
+      [join(dir, "broken.yaml"), "yaml-syntax"],
       ["node_modules/@readme/oas-examples/3.1/yaml/webhooks.yaml", "openapi-no-operations"],
       [join(dir, "missing.json"), "file-not-found"],
       [dir, "file-is-directory"],

@@ -170,8 +170,84 @@ describe("schemas", () => {
     }, { components: { schemas: { L: { type: "object", properties: levels } } } }));
     expect(yaml.length).toBeLessThan(50_000);
     expect(Object.keys(contract.types)).toHaveLength(1 + 14);
-    expect(report.items.filter((i) => i.kind === "schema-too-deep" || i.kind === "ref-unresolved")).toEqual([]);
+    expect(report.items.filter((i) => i.kind === "ref-unresolved")).toEqual([]);
     expect(errorsOf("ref-fanout", yaml)).toEqual([]);
+  });
+
+  it("cuts a schema's loop through allOf/anyOf back to itself, keeping what it says besides, and reviews it", async () => {
+    const { contract, yaml, report } = await imp("in-place-loops", base({
+      "/n": { get: { operationId: "get_n", responses: ok({ type: "object", properties: { n: { $ref: "#/components/schemas/Node" }, e: { $ref: "#/components/schemas/Either" } } }) } },
+    }, { components: { schemas: {
+      Node: { allOf: [{ $ref: "#/components/schemas/Node" }, { type: "object", properties: { next: { $ref: "#/components/schemas/Node" } } }] },
+      Either: { anyOf: [{ $ref: "#/components/schemas/Either" }, { type: "string" }] },
+    } } }));
+    // What remains is the schema's other part; recursion through a property (next) is kept.
+    expect(contract.types.Node).toEqual({ allOf: [{ type: "object", properties: { next: { $ref: "#/types/Node" } } }] });
+    expect(contract.types.Either).toEqual({ anyOf: [{ type: "string" }] });
+    expect(report.items.filter((i) => i.kind === "ref-cycle-broken").map((i) => i.pointer)).toEqual(["/components/schemas/Either", "/components/schemas/Node"]);
+    expect(errorsOf("in-place-loops", yaml)).toEqual([]);
+  });
+
+  it("keeps 3.1's numeric exclusive bounds, and drops values JSON Schema does not allow with a review item", async () => {
+    const { contract, kinds, yaml } = await imp("bounds", { ...base({
+      "/b": { get: { operationId: "get_b", responses: ok({ type: "object", properties: {
+        n: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 10 },
+        bad: { type: "string", maxLength: -1, minLength: 1.5, multipleOf: 0 },
+      } }) } },
+    }), openapi: "3.1.0" });
+    expect(contract.operations.get_b.output.properties.n).toEqual({ type: "number", exclusiveMinimum: 0, exclusiveMaximum: 10 });
+    expect(contract.operations.get_b.output.properties.bad).toEqual({ type: "string" });
+    expect(kinds.filter((k) => k === "keyword-dropped").length).toBeGreaterThanOrEqual(3);
+    expect(errorsOf("bounds", yaml)).toEqual([]);
+  });
+});
+
+describe("references it cannot follow, and --strict", () => {
+  const dynamic = base({ "/l": { get: { operationId: "get_l", responses: ok({ type: "array", items: { $dynamicRef: "#item" } }) } } });
+
+  it("reviews a $dynamicRef as ref-unresolved; --strict refuses it, at its place, and still gives the report", async () => {
+    const loose = await imp("dynamic", { ...dynamic, openapi: "3.1.0" });
+    expect(loose.report.items.find((i) => i.kind === "ref-unresolved")?.pointer).toBe("/paths/~1l/get/responses/200/content/application~1json/schema/items/$dynamicRef");
+    const file = join(ROOT, "cases", "dynamic.json");
+    const strict = await importOpenApi(file, { strict: true });
+    expect(strict.yaml).toBeUndefined();
+    expect(strict.report?.counts["ref-unresolved"]).toBe(1);
+    expect(strict.problems.map((p) => `${p.code} ${p.pointer}`)).toEqual(["openapi-strict /paths/~1l/get/responses/200/content/application~1json/schema/items/$dynamicRef"]);
+    // Located at the value in the one-line JSON document, not at its start.
+    expect(strict.problems[0]!.col).toBe(JSON.stringify({ ...dynamic, openapi: "3.1.0" }).indexOf('"#item"') + 1);
+  });
+
+  it("refuses a JSON document that repeats a key, at the repeated key", async () => {
+    const file = join(ROOT, "cases", "duplicate.json");
+    writeFileSync(file, '{"openapi": "3.0.3",\n "info": {"title": "t", "version": "1.0.0"},\n "paths": {"/a": {"get": {"responses": {}}, "get": {"responses": {}}}}}');
+    const r = await importOpenApi(file);
+    expect(r.problems.map((p) => `${p.code} ${p.pointer} ${p.line}:${p.col}`)).toEqual(["yaml-duplicate-key /paths/~1a/get 3:45"]);
+  });
+
+  it("reads YAML as js-yaml did: status codes as keys, merge keys, a few aliases", async () => {
+    const file = join(ROOT, "cases", "yaml-keys.yaml");
+    writeFileSync(file, [
+      "openapi: 3.0.3",
+      "info: { title: Keys, version: 1.0.0 }",
+      "paths:",
+      "  /a:",
+      "    get:",
+      "      operationId: get_a",
+      "      responses:",
+      "        200: { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } }",
+      "        404: &missing { description: gone }",
+      "        410: *missing",
+      "components:",
+      "  schemas:",
+      "    Base: &base { type: object, required: [id], properties: { id: { type: string } } }",
+      "    Pet: { <<: *base, description: A pet. }",
+      "",
+    ].join("\n"));
+    const r = await importOpenApi(file);
+    expect(r.problems.filter((p) => p.severity === "error")).toEqual([]);
+    const contract = parse(r.yaml!) as Record<string, any>;
+    expect(contract.types.Pet).toEqual({ type: "object", required: ["id"], properties: { id: { type: "string" } }, description: "A pet." });
+    expect(contract.operations.get_a.errors).toEqual(["NOT_FOUND", "GONE"]);
   });
 });
 

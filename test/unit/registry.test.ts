@@ -23,7 +23,20 @@ const FIXTURE_WAIVERS: Record<string, string> = {
   "diff-schema-too-large": "a diff warning, not a validation one: test/cli/diff.test.ts (definitions doubling per level, generated at test time)",
   "openapi-no-operations": "an OpenAPI import code, not a contract one: src/import/openapi/index.ts (webhooks.yaml of @readme/oas-examples has none)",
   "openapi-tag-unknown": "an OpenAPI import code, not a contract one: test/import/openapi.test.ts and test/hostile/import.test.ts (--tag naming no operation's tag)",
-  "openapi-contract-too-large": "an OpenAPI import code, not a contract one: test/import/openapi.test.ts (a document whose contract would pass 10 MiB)",
+  "openapi-contract-too-large": "an OpenAPI import code, not a contract one: test/import/openapi.test.ts (a document whose contract would pass 10 MiB), test/hostile/import-corpus gen-huge-string",
+  "openapi-operation-limit": "an OpenAPI import code: test/hostile/import-corpus gen-operations-10001, gen-operations-200000 (generated at test time)",
+  "openapi-strict": "an OpenAPI import code: test/hostile/import-corpus dynamic-ref-strict, test/import/openapi.test.ts (--strict)",
+  "openapi-ref-remote": "an OpenAPI import code: test/hostile/import-corpus ref-scheme-uppercase, ref-protocol-relative, ref-backslashes, ref-https, ref-file-url, ref-data-url",
+  "openapi-ref-unsupported": "an OpenAPI import code: test/hostile/import-corpus ref-relative-under-id",
+  "openapi-ref-outside-root": "an OpenAPI import code: test/hostile/import-corpus ref-outside, ref-absolute, ref-proc-environ, ref-dev-zero, gen-ref-symlink-out",
+  "openapi-ref-not-regular-file": "an OpenAPI import code: test/hostile/import-corpus ref-directory, gen-ref-fifo, gen-ref-symlink-loop",
+  "openapi-ref-depth-limit": "an OpenAPI import code: test/hostile/import-corpus gen-ref-chain-10000, gen-ref-chain-properties-10000, gen-file-chain-100",
+  "openapi-ref-file-limit": "an OpenAPI import code: test/hostile/import-corpus gen-many-files (300 files generated at test time)",
+  "openapi-ref-bytes-limit": "an OpenAPI import code: test/hostile/import-corpus gen-huge-ref-target (a 400 MB sparse file generated at test time)",
+  "openapi-alias-limit": "an OpenAPI import code: test/hostile/import-corpus alias-bomb-enum, alias-bomb-example, alias-bomb-default, alias-schema-tree",
+  "openapi-nodes-limit": "an OpenAPI import code: test/hostile/import-corpus gen-yaml-values, gen-json-values (generated at test time)",
+  "openapi-entries-limit": "an OpenAPI import code: test/hostile/import-corpus gen-wide-mapping (200,000 component schemas generated at test time)",
+  "openapi-schema-depth-limit": "an OpenAPI import code: test/hostile/import-corpus gen-deep-schema-items, gen-deep-schema-properties",
 };
 
 describe("the diagnostic code table", () => {

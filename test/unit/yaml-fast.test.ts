@@ -7,7 +7,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, parseSource, parseSourceSlow } from "../../src/spec/load.js";
+import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, parseSource, parseSourceSlow, parseYamlSource, type YamlRules } from "../../src/spec/load.js";
+import { estimateYamlValues } from "../../src/spec/yaml-depth.js";
 import { fastParseOrReason } from "../../src/spec/yaml-fast.js";
 import { compareLoads } from "../support/yaml-compare.js";
 
@@ -188,5 +189,52 @@ describe("mutated documents: both paths agree on every result, accepted or not",
     }
     expect(failures).toEqual([]);
     expect(fast).toBeGreaterThan(200);
+  });
+});
+
+describe("OpenAPI documents' rules (import-openapi)", () => {
+  const openapi: YamlRules = { holds: "OpenAPI document", maxAliases: Number.POSITIVE_INFINITY, maxNodes: Number.POSITIVE_INFINITY, scalarKeys: true, mergeKeys: true, aliasCode: "openapi-alias-limit" };
+  const text = "responses:\n  200: { description: ok }\n  404: &gone { description: gone }\n  410: *gone\ntrue: yes\n";
+
+  it("read scalar keys as js-yaml's strings on both paths (the fast one, without an alias; the yaml one, with)", () => {
+    expect(fastParseOrReason("200: a\n", MAX_YAML_DEPTH, MAX_EXPANDED_NODES)).toMatch(/not a string/);
+    const fast = fastParseOrReason("200: a\ntrue: b\n", MAX_YAML_DEPTH, MAX_EXPANDED_NODES, true);
+    expect(typeof fast === "string" ? fast : fast.value).toEqual({ 200: "a", true: "b" });
+    const slow = parseYamlSource("o.yaml", encode(text), openapi);
+    expect(slow.diagnostics).toEqual([]);
+    expect(slow.file!.value).toEqual({ responses: { 200: { description: "ok" }, 404: { description: "gone" }, 410: { description: "gone" } }, true: "yes" });
+    // A contract still refuses them.
+    expect(parseSource("c.yaml", encode(text)).diagnostics.map((d) => d.code)).toContain("yaml-non-string-key");
+  });
+
+  it("merge keys: the named mapping's entries, the mapping's own keys first, earlier sources before later ones", () => {
+    const merged = parseYamlSource("m.yaml", encode("a: &a { x: 1, y: 1 }\nb: &b { y: 2, z: 2 }\nc: { <<: [*a, *b], x: 3 }\n"), openapi);
+    expect(merged.file!.value).toEqual({ a: { x: 1, y: 1 }, b: { y: 2, z: 2 }, c: { x: 3, y: 1, z: 2 } });
+  });
+
+  it("one alias budget across files: an expansion past it is refused at the alias written in the document", () => {
+    const budget = { remaining: 50, limit: 50 };
+    const rules = { ...openapi, aliasBudget: budget };
+    expect(parseYamlSource("one.yaml", encode("a: &a [1, 2, 3]\nb: *a\n"), rules).diagnostics).toEqual([]);
+    expect(budget.remaining).toBe(46);
+    const big = parseYamlSource("two.yaml", encode(`a: &a [${"1, ".repeat(60)}1]\nb: *a\n`), rules);
+    expect(big.diagnostics.map((d) => `${d.code} ${d.location.line}:${d.location.col}`)).toEqual(["openapi-alias-limit 2:4"]);
+  });
+
+  it("estimates at least as many values as a text holds, without parsing it", () => {
+    for (const file of yamlFiles("specs")) {
+      const source = readFileSync(file, "utf8");
+      const loaded = parseSource(file, encode(source));
+      let values = 0;
+      const stack: unknown[] = [loaded.file!.value];
+      while (stack.length > 0) {
+        const v = stack.pop();
+        values++;
+        if (v !== null && typeof v === "object") stack.push(...Object.values(v));
+      }
+      const estimate = estimateYamlValues(source, MAX_YAML_DEPTH).values;
+      expect(estimate, file).toBeGreaterThanOrEqual(values);
+      expect(estimate, file).toBeLessThan(values * 3);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { diagnostic } from "../../diagnostics/diagnostic.js";
-import { importOpenApi, isUneditedImport, reportJson, reportMarkdown, reportSummary } from "../../import/openapi/index.js";
+import { importOpenApi, isUneditedImport, reportJson, reportMarkdown, reportSummary, type ReviewReport } from "../../import/openapi/index.js";
 import { writeOwnedFile } from "../../write/file.js";
 import { OUTPUT_FOLDER_REFUSED, refusedFolder, shownFolder } from "../../write/places.js";
 import { OutputConflictError } from "../../write/tree.js";
@@ -14,6 +14,8 @@ export interface ImportOpenApiOptions {
   /** `--tag`, repeatable: import only the operations with one of these tags. */
   readonly tag?: readonly string[];
   readonly force?: boolean;
+  /** `--strict`: refuse when the review report says a reference was not followed or a loop was cut. */
+  readonly strict?: boolean;
   /** false with `--no-progress`; progress shows only when stderr is a terminal anyway. */
   readonly progress?: boolean;
 }
@@ -32,7 +34,7 @@ export async function importOpenApiCommand(file: string, options: ImportOpenApiO
   const progress = progressOn(io, options.progress !== false);
   let result: Awaited<ReturnType<typeof importOpenApi>>;
   try {
-    result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}), ...(options.tag ? { tags: options.tag } : {}), onProgress: progress.update });
+    result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}), ...(options.tag ? { tags: options.tag } : {}), strict: options.strict === true, onProgress: progress.update });
   } finally {
     // Cleared before any diagnostic or summary is printed.
     progress.end();
@@ -42,17 +44,20 @@ export async function importOpenApiCommand(file: string, options: ImportOpenApiO
     printed.map((p) => diagnostic(p.code, p.message, { file: p.file, line: p.line, col: p.col, endLine: p.line, endCol: p.col + 1, pointer: p.pointer })),
     io,
   );
-  if (!result.yaml || !result.report) {
-    io.stderr(`${file}: not imported; nothing was written.\n`);
-    return EXIT.invalid;
-  }
   const report = result.report;
+  const writeReport = (r: ReviewReport, base: string) => {
+    writeOwnedFile(`${base}.md`, reportMarkdown(r), { owned: (t) => t.startsWith("<!-- contractgen import-openapi review report -->"), force: options.force === true });
+    writeOwnedFile(`${base}.json`, reportJson(r), { owned: (t) => t.startsWith('{\n  "generator": "contractgen import-openapi"'), force: options.force === true });
+  };
   try {
-    writeOwnedFile(options.out, result.yaml, { owned: isUneditedImport, force: options.force === true });
-    if (options.report) {
-      writeOwnedFile(`${options.report}.md`, reportMarkdown(report), { owned: (t) => t.startsWith("<!-- contractgen import-openapi review report -->"), force: options.force === true });
-      writeOwnedFile(`${options.report}.json`, reportJson(report), { owned: (t) => t.startsWith('{\n  "generator": "contractgen import-openapi"'), force: options.force === true });
+    if (!result.yaml || !report) {
+      // Refused by --strict, the document was mapped: its report says what to look at.
+      if (report && options.report) writeReport(report, options.report);
+      io.stderr(`${file}: not imported; ${report && options.report ? `only the review report was written (${options.report}.md)` : "nothing was written"}.\n`);
+      return EXIT.invalid;
     }
+    writeOwnedFile(options.out, result.yaml, { owned: isUneditedImport, force: options.force === true });
+    if (options.report) writeReport(report, options.report);
   } catch (e) {
     if (e instanceof OutputConflictError) {
       io.stderr(`contractgen: ${e.message}\ncontractgen only replaces a contract it imported and nobody edited since (and its own reports).\n`);

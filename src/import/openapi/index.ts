@@ -5,28 +5,46 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { Document, isScalar, isSeq, visit } from "yaml";
-import { mapOpenApi, type MapOptions } from "./map.js";
-import { readOpenApi, type ReadProblem } from "./read.js";
-import { buildReport, type ReviewItem, type ReviewReport } from "./review.js";
 import { MAX_FILE_BYTES } from "../../spec/load.js";
+import { locatedProblem } from "./files.js";
+import { largestTags, mapOpenApi, type MapOptions, type MapResult } from "./map.js";
+import { readOpenApi, type ReadProblem } from "./read.js";
+import { ImportRefusal } from "./refusal.js";
+import { buildReport, type ReviewItem, type ReviewReport, STRICT_KINDS } from "./review.js";
 
 export { reportJson, reportMarkdown, reportSummary, type ReviewReport } from "./review.js";
 
 export interface ImportResult {
   /** Errors that stopped the import (nothing to write), or warnings. */
   readonly problems: readonly ReadProblem[];
+  /** The contract, unless the import was refused. */
   readonly yaml?: string;
+  /** The review report, whenever the document was mapped (also when `--strict` refused it). */
   readonly report?: ReviewReport;
 }
 
+export interface ImportOptions extends MapOptions {
+  /** Refuse the import when the review report has an item of a kind in STRICT_KINDS. */
+  readonly strict?: boolean;
+}
+
+/** Review items `--strict` reports as errors, at most (the report lists them all). */
+const MAX_STRICT_SHOWN = 20;
+
 const HEADER = /^# Imported by contractgen import-openapi from .*; sha256:([0-9a-f]{64})\n/;
 
-export async function importOpenApi(file: string, options: MapOptions = {}): Promise<ImportResult> {
+export async function importOpenApi(file: string, options: ImportOptions = {}): Promise<ImportResult> {
   options.onProgress?.("read and bundle", 0, 0);
-  const read = await readOpenApi(file);
+  const read = await readOpenApi(file, options.tags);
   const errors = read.problems.filter((p) => p.severity === "error");
-  if (!read.doc || errors.length > 0) return { problems: read.problems };
-  const mapped = mapOpenApi(read.doc, options);
+  if (!read.doc || !read.root || errors.length > 0) return { problems: read.problems };
+  let mapped: MapResult;
+  try {
+    mapped = mapOpenApi(read.doc, options);
+  } catch (e) {
+    if (!(e instanceof ImportRefusal)) throw e;
+    return { problems: [...read.problems, locatedProblem(e.code, read.root, e.pointer, e.message)] };
+  }
   const at = { file, line: 1, col: 1, pointer: "/paths" };
   if (mapped.operations === 0 && options.tags && options.tags.length > 0 && mapped.tagSizes.length > 0) {
     const none: ReadProblem = { code: "openapi-tag-unknown", severity: "error", message: `No operation of ${file} is tagged ${options.tags.map((t) => JSON.stringify(t)).join(" or ")}; its largest tags: ${largestTags(mapped.tagSizes)}.`, ...at };
@@ -38,6 +56,15 @@ export async function importOpenApi(file: string, options: MapOptions = {}): Pro
   }
   const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning").map((p) => ({ kind: "openapi-problem", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
   const report = buildReport(basename(file), read.version ?? "", mapped.operations, mapped.types, [...mapped.items, ...warnings]);
+  if (options.strict) {
+    const lost = report.items.filter((i) => STRICT_KINDS.has(i.kind));
+    if (lost.length > 0) {
+      read.root.source.prepare?.(lost.slice(0, MAX_STRICT_SHOWN).map((i) => i.pointer));
+      const shown = lost.slice(0, MAX_STRICT_SHOWN).map((i) => locatedProblem("openapi-strict", read.root!, i.pointer, `${i.kind}: ${i.message}`));
+      if (lost.length > MAX_STRICT_SHOWN) shown.push({ ...shown[shown.length - 1]!, message: `… and ${lost.length - MAX_STRICT_SHOWN} more items --strict does not allow; the review report lists them all.` });
+      return { problems: [...read.problems, ...shown], report };
+    }
+  }
   options.onProgress?.("write yaml", 0, 0);
   const document = new Document(mapped.contract, { aliasDuplicateObjects: false });
   // Short lists of scalars (required, enum, errors, query…) read best on one line.
@@ -56,12 +83,6 @@ export async function importOpenApi(file: string, options: MapOptions = {}): Pro
     return { problems: [...read.problems, tooLarge] };
   }
   return { problems: read.problems, yaml, report };
-}
-
-/** The ten tags with the most operations, with their counts. */
-function largestTags(sizes: ReadonlyArray<readonly [string, number]>): string {
-  const shown = sizes.slice(0, 10).map(([tag, n]) => `${JSON.stringify(tag)} (${n})`).join(", ");
-  return sizes.length > 10 ? `${shown} and ${sizes.length - 10} more` : shown;
 }
 
 function sha256(text: string): string {

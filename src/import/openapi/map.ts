@@ -4,6 +4,9 @@
  */
 import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, typeIdentifier, TYPES_ROOT, words } from "../../model/naming.js";
 import { parseSemver } from "../../model/semver.js";
+import { MAX_OPERATIONS } from "../../spec/load.js";
+import { checkContract } from "./contract-limits.js";
+import { ImportRefusal } from "./refusal.js";
 import type { ReviewItem, ReviewKind } from "./review.js";
 import { componentName, convertSchema, copyJson, isObject, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
 
@@ -122,13 +125,13 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       if (!(METHODS as readonly string[]).includes(method)) continue;
       const op = item[method];
       if (!isObject(op)) continue;
-      const opTags = (Array.isArray(own(op, "tags")) ? (own(op, "tags") as unknown[]) : []).filter((t): t is string => typeof t === "string");
+      const opTags = tagsOf(op);
       for (const t of new Set(opTags)) tagSizes.set(t, (tagSizes.get(t) ?? 0) + 1);
       if (wanted && !opTags.some((t) => wanted.has(t))) {
         leftOut++;
         continue;
       }
-      const route = `${method} ${path.replace(/\{[^}]*\}/g, "{}")}`;
+      const route = routeOf(method, path);
       if (routes.has(route)) {
         review("route-duplicate", pointer, `${method.toUpperCase()} ${path} has the same shape as ${routes.get(route)}; dropped.`);
         continue;
@@ -146,6 +149,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       }
     }
   }
+  if (drafts.length > MAX_OPERATIONS) throw new ImportRefusal("openapi-operation-limit", "/paths", operationLimitMessage(drafts.length, sortedTagSizes(tagSizes), wanted !== undefined));
   for (const key of ["webhooks", "x-webhooks"]) {
     const hooks = own(doc, key);
     if (isObject(hooks) && Object.keys(hooks).length > 0) review("callbacks-dropped", pointerOf(key), `${Object.keys(hooks).length} webhooks dropped.`);
@@ -359,7 +363,10 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       for (let p = pointer; p !== ""; p = p.slice(0, Math.max(0, p.lastIndexOf("/")))) if (leftOutAt.has(p)) return true;
       return false;
     };
-    items.splice(0, items.length, ...items.filter((i) => !concernsLeftOut(i.pointer)));
+    // Filtered in place: a spread of a large list into one call can overflow the stack.
+    let kept = 0;
+    for (const item of items) if (!concernsLeftOut(item.pointer)) items[kept++] = item;
+    items.length = kept;
     review("tags-selected", "/paths", `Imported the ${drafts.length} operations tagged ${[...wanted].map((t) => JSON.stringify(t)).join(", ")}; ${leftOut} other operations and ${typeCount - reached.size} types they alone use were left out.`);
     typeCount = reached.size;
   }
@@ -379,7 +386,61 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   put(contract, "operations", operations);
   const extensions = countExtensions(doc);
   if (extensions > 0) review("keyword-dropped", "", `${extensions} x- extensions dropped (vendor annotations carry no contract meaning).`);
-  return { contract, items, operations: drafts.length, types: typeCount, tagSizes: [...tagSizes].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)) };
+  const typeOrigins = new Map<string, string>();
+  for (const [name, typeName] of typeNames) typeOrigins.set(typeName, pointerOf("components", "schemas", name));
+  for (const [ref, typeName] of refTypes) typeOrigins.set(typeName, ref.slice(1));
+  checkContract(contract, { types: typeOrigins, operations: new Map(drafts.map((d) => [d.name!, d.pointer])) }, (kind, pointer, message) => review(kind, pointer, message));
+  return { contract, items, operations: drafts.length, types: typeCount, tagSizes: sortedTagSizes(tagSizes) };
+}
+
+function sortedTagSizes(sizes: ReadonlyMap<string, number>): Array<[string, number]> {
+  return [...sizes].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+}
+
+function tagsOf(op: JsonObject): string[] {
+  return (Array.isArray(own(op, "tags")) ? (own(op, "tags") as unknown[]) : []).filter((t): t is string => typeof t === "string");
+}
+
+/** Operations with the same method and path shape (parameter names aside) are one route: only the first is imported. */
+function routeOf(method: string, path: string): string {
+  return `${method} ${path.replace(/\{[^}]*\}/g, "{}")}`;
+}
+
+/**
+ * How many operations a contract would get from `paths` (with `--tag`, only the tagged ones; one
+ * per route), counted the way mapOpenApi takes them, and operations per tag: checked on the parsed
+ * document before anything is bundled or built. `pathItem` follows a path item's `$ref`.
+ */
+export function countOperations(paths: unknown, pathItem: (raw: unknown) => unknown, tags?: readonly string[]): { operations: number; tagSizes: Array<[string, number]> } {
+  const wanted = tags && tags.length > 0 ? new Set(tags) : undefined;
+  const tagSizes = new Map<string, number>();
+  const routes = new Set<string>();
+  if (!isObject(paths)) return { operations: 0, tagSizes: [] };
+  for (const path of Object.keys(paths)) {
+    const item = pathItem(paths[path]);
+    if (!isObject(item)) continue;
+    for (const method of Object.keys(item)) {
+      if (!(METHODS as readonly string[]).includes(method)) continue;
+      const op = item[method];
+      if (!isObject(op)) continue;
+      const opTags = tagsOf(op);
+      for (const t of new Set(opTags)) tagSizes.set(t, (tagSizes.get(t) ?? 0) + 1);
+      if (!wanted || opTags.some((t) => wanted.has(t))) routes.add(routeOf(method, path));
+    }
+  }
+  return { operations: routes.size, tagSizes: sortedTagSizes(tagSizes) };
+}
+
+/** Why an import with `operations` operations is refused, with the tags to import it by part. */
+export function operationLimitMessage(operations: number, tagSizes: ReadonlyArray<readonly [string, number]>, byTag: boolean): string {
+  const split = tagSizes.length > 0 ? `import part of it with --tag; its largest tags: ${largestTags(tagSizes)}` : "the document has no tags to import it by part";
+  return `The contract would declare ${operations} operations${byTag ? " (those with the tags asked for)" : ""}; a contract declares at most ${MAX_OPERATIONS}: ${split}.`;
+}
+
+/** The ten tags with the most operations, with their counts. */
+export function largestTags(sizes: ReadonlyArray<readonly [string, number]>): string {
+  const shown = sizes.slice(0, 10).map(([tag, n]) => `${JSON.stringify(tag)} (${n})`).join(", ");
+  return sizes.length > 10 ? `${shown} and ${sizes.length - 10} more` : shown;
 }
 
 /** Names of the types `operations` refer to, directly or through other types. */

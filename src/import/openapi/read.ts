@@ -1,99 +1,82 @@
 /**
- * Reading an OpenAPI document with @redocly/openapi-core: bundle every `$ref`ed file into one
- * document (component references kept), then run the "minimal" ruleset for structural problems.
- * External references are read only from under the document's folder (symlinks resolved) and never
- * over the network.
+ * Reading an OpenAPI document: every file read and parsed by files.ts under the import's limits,
+ * the document's version and size checked, then bundled by @redocly/openapi-core from those parsed
+ * documents (component references kept) and checked with its "minimal" structural rules. The
+ * bundler never reads a file or the network itself: its resolver only hands out what files.ts read.
  */
-import { realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { BaseResolver, bundle, createConfig, getLineColLocation, lintDocument, type NormalizedProblem } from "@redocly/openapi-core";
+import { dirname, resolve } from "node:path";
+import type { BaseResolver, Document, NormalizedProblem } from "@redocly/openapi-core";
+import { MAX_OPERATIONS } from "../../spec/load.js";
+import { deepRefChain, refLoop, locatedProblem, type LoadFailure, type OpenApiFile, OpenApiFiles, problemAt, type ReadProblem, refAt, refUri, remoteSpelling } from "./files.js";
+import { countOperations, operationLimitMessage } from "./map.js";
 import { isObject, type JsonObject } from "./schema.js";
 
-/** Largest OpenAPI document read (GitHub's REST description is 13 MB). */
-export const MAX_OPENAPI_BYTES = 64 * 1024 * 1024;
-
-export interface ReadProblem {
-  readonly code: "file-not-found" | "file-is-directory" | "file-not-regular" | "file-too-large" | "openapi-invalid" | "openapi-version-unsupported" | "openapi-ref-unresolved" | "openapi-no-operations" | "openapi-tag-unknown" | "openapi-contract-too-large";
-  readonly severity: "error" | "warning";
-  readonly message: string;
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  readonly pointer: string;
-}
+export type { ReadProblem } from "./files.js";
 
 export interface ReadResult {
   readonly doc?: JsonObject;
   readonly version?: string;
+  /** The document as read, to locate what the mapping refuses. */
+  readonly root?: OpenApiFile;
   readonly problems: readonly ReadProblem[];
 }
 
-/** Refuses files outside the allowed folder and every URL; the refusal surfaces as an unresolved $ref. */
-class RootedResolver extends BaseResolver {
-  readonly refused: string[] = [];
-  constructor(private readonly root: string) {
-    super({ http: { headers: [] } } as never);
-  }
-  override async loadExternalRef(absoluteRef: string) {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(absoluteRef) && !/^[a-z]:[\\/]/i.test(absoluteRef)) {
-      this.refused.push(absoluteRef);
-      throw new Error(`remote reference ${absoluteRef} is not fetched`);
-    }
-    let real: string;
-    try {
-      real = realpathSync(absoluteRef);
-    } catch {
-      return super.loadExternalRef(absoluteRef); // missing: let the resolver report it as unresolved
-    }
-    const rel = relative(this.root, real);
-    if (rel.startsWith("..") || isAbsolute(rel)) {
-      this.refused.push(absoluteRef);
-      throw new Error("the file lies outside the document's folder");
-    }
-    if (!statSync(real).isFile()) {
-      this.refused.push(absoluteRef);
-      throw new Error("not a regular file");
-    }
-    return super.loadExternalRef(absoluteRef);
-  }
-}
+/** Errors reported at most, so thousands of `$ref`s to one missing file do not flood the terminal. */
+const MAX_PROBLEMS = 50;
 
-export async function readOpenApi(file: string): Promise<ReadResult> {
-  let st;
-  try {
-    st = statSync(file);
-  } catch {
-    return { problems: [fileProblem("file-not-found", file, `${file} does not exist.`)] };
-  }
-  if (st.isDirectory()) return { problems: [fileProblem("file-is-directory", file, `${file} is a directory.`)] };
-  if (!st.isFile()) return { problems: [fileProblem("file-not-regular", file, `${file} is not a regular file.`)] };
-  if (st.size > MAX_OPENAPI_BYTES) return { problems: [fileProblem("file-too-large", file, `${file} is larger than ${MAX_OPENAPI_BYTES} bytes.`)] };
-  const root = realpathSync(dirname(resolve(file)));
-  const resolver = new RootedResolver(root);
-  // Only structural rules: "struct" (the OpenAPI schema) and unresolved references.
-  const config = await createConfig({ rules: { struct: "error", "no-unresolved-refs": "error" } } as never);
-  let bundled;
-  try {
-    bundled = await bundle({ ref: resolve(file), config, externalRefResolver: resolver, dereference: false });
-  } catch (e) {
-    return { problems: [fileProblem("openapi-invalid", file, `${file} cannot be read as OpenAPI: ${(e as Error).message.split("\n")[0]}`)] };
-  }
-  const parsed = bundled.bundle.parsed as unknown;
-  if (!isObject(parsed)) return { problems: [fileProblem("openapi-invalid", file, `${file} is not an OpenAPI document (not a mapping).`)] };
+export async function readOpenApi(file: string, tags?: readonly string[]): Promise<ReadResult> {
+  const opened = OpenApiFiles.open(file);
+  if (!(opened instanceof OpenApiFiles)) return { problems: opened.problems };
+  const files = opened;
+  const root = files.root;
+  const parsed = root.value;
+  if (!isObject(parsed)) return { problems: [locatedProblem("openapi-invalid", root, "", `${file} is not an OpenAPI document (not a mapping).`)] };
   const version = parsed.openapi;
   if (typeof version !== "string" || !/^3\.[01]\./.test(version)) {
     const found = typeof version === "string" ? `openapi ${version}` : typeof parsed.swagger === "string" ? `swagger ${parsed.swagger}` : "no openapi field";
-    return { problems: [fileProblem("openapi-version-unsupported", file, `${file}: ${found}; only OpenAPI 3.0.x and 3.1.x are imported.`)] };
+    return { problems: [locatedProblem("openapi-version-unsupported", root, isObject(parsed) && "openapi" in parsed ? "/openapi" : "", `${file}: ${found}; only OpenAPI 3.0.x and 3.1.x are imported.`)] };
   }
+  // Everything a $ref names is read now, under the limits, so the $ref graph can be checked before
+  // the bundler walks it (recursively) and the operations counted before anything is built.
+  files.readAll();
+  const deep = refLoop(files) ?? deepRefChain(files);
+  if (deep) return { problems: [deep] };
+  const counted = countOperations(parsed.paths, (raw) => (isObject(raw) && typeof raw.$ref === "string" ? files.resolveRef(root, raw.$ref)?.node : raw), tags);
+  if (counted.operations > MAX_OPERATIONS) {
+    return { problems: [locatedProblem("openapi-operation-limit", root, "/paths", operationLimitMessage(counted.operations, counted.tagSizes, tags !== undefined && tags.length > 0))] };
+  }
+
+  // Loaded only for documents that passed every check above: it is most of an import's start-up.
+  const redocly = await import("@redocly/openapi-core");
+  const resolver = readFilesResolver(redocly, files);
+  // Only structural rules: "struct" (the OpenAPI schema) and unresolved references.
+  const config = await redocly.createConfig({ rules: { struct: "error", "no-unresolved-refs": "error" } } as never);
+  const rootDocument: Document = { source: new redocly.Source(root.path, root.source.text), parsed };
+  let bundled;
+  try {
+    bundled = await redocly.bundle({ doc: rootDocument, config, externalRefResolver: resolver, dereference: false });
+  } catch (e) {
+    return { problems: [problemAt("openapi-invalid", file, `${file} cannot be read as OpenAPI: ${(e as Error).message.split("\n")[0]}`)] };
+  }
+  const bundle = bundled.bundle.parsed as unknown;
+  if (!isObject(bundle)) return { problems: [problemAt("openapi-invalid", file, `${file} is not an OpenAPI document (not a mapping).`)] };
+
   // Structural problems do not stop the import (real documents often break the schema in places the
-  // import ignores, such as x- extensions); they go into the review report. A reference refused for
-  // leaving the document's folder does stop it: the document depends on something we will not read.
+  // import ignores, such as x- extensions); they go into the review report. A $ref that cannot be
+  // followed does stop it, unless it lies in an extension (dropped) or in example or default data.
   const problems: ReadProblem[] = [];
-  for (const p of [...bundled.problems, ...(await lintDocument({ document: bundled.bundle, config, externalRefResolver: resolver }))]) {
-    const problem = toProblem(p, file);
-    const refused = problem.code === "openapi-ref-unresolved" && resolver.refused.length > 0;
-    problems.push(refused ? { ...problem, severity: "error", message: `${problem.message} (only files under the document's folder are read, and URLs are never fetched)` } : { ...problem, severity: "warning" });
+  const lint = await redocly.lintDocument({ document: bundled.bundle, config, externalRefResolver: resolver });
+  const found = [...bundled.problems, ...lint];
+  // Located together: a JSON file finds every pointer in one pass over its text.
+  const pointers = new Map<OpenApiFile, string[]>();
+  for (const p of found) {
+    const loc = p.location[0];
+    const at = (loc && files.file(loc.source.absoluteRef)) ?? root;
+    const pointer = loc?.pointer?.replace(/^#/, "") ?? "";
+    pointers.set(at, [...(pointers.get(at) ?? []), pointer, `${pointer}/$ref`]);
   }
+  for (const [at, list] of pointers) at.source.prepare?.(list);
+  for (const p of found) problems.push(...toProblems(p, files, resolver));
   const seen = new Set<string>();
   const distinct = problems.filter((p) => {
     const k = `${p.code} ${p.file} ${p.pointer} ${p.message}`;
@@ -101,39 +84,103 @@ export async function readOpenApi(file: string): Promise<ReadResult> {
     seen.add(k);
     return true;
   });
-  return { doc: parsed, version, problems: distinct };
+  const errors = distinct.filter((p) => p.severity === "error");
+  const kept = errors.length > MAX_PROBLEMS ? [...errors.slice(0, MAX_PROBLEMS), { ...errors[MAX_PROBLEMS]!, message: `${errors[MAX_PROBLEMS]!.message} (and ${errors.length - MAX_PROBLEMS - 1} more errors not shown)` }] : errors;
+  return { doc: bundle, version, root, problems: [...kept, ...distinct.filter((p) => p.severity !== "error")] };
 }
 
-function fileProblem(code: ReadProblem["code"], file: string, message: string): ReadProblem {
-  return { code, severity: "error", message, file, line: 1, col: 1, pointer: "" };
+type Redocly = typeof import("@redocly/openapi-core");
+
+/** The bundler's resolver: hands out the files files.ts read, and refuses anything else, remembering why. */
+interface ReadFilesResolver extends BaseResolver {
+  /** Why a file was not handed out, by the file that asked and the $ref's file part ("<from>\n<uri>"). */
+  readonly refusals: Map<string, LoadFailure>;
 }
 
-function toProblem(p: NormalizedProblem, file: string): ReadProblem {
-  const loc = p.location[0];
-  let line = 1;
-  let col = 1;
-  let where = file;
-  let pointer = "";
-  if (loc) {
-    pointer = loc.pointer?.replace(/^#/, "") ?? "";
-    where = relative(process.cwd(), loc.source.absoluteRef) || file;
-    try {
-      const lc = getLineColLocation(loc);
-      line = lc.start.line;
-      col = lc.start.col;
-    } catch {
-      // a location without source text: keep 1:1
+function readFilesResolver(redocly: Redocly, files: OpenApiFiles): ReadFilesResolver {
+  class Resolver extends redocly.BaseResolver implements ReadFilesResolver {
+    readonly refusals = new Map<string, LoadFailure>();
+    private readonly documents = new Map<string, Document>();
+
+    // A URL in any spelling stays what it is, so it is never taken for a path (and never fetched).
+    override resolveExternalRef(base: string | null, ref: string): string {
+      if (remoteSpelling(ref) !== undefined) return ref;
+      return resolve(base ? dirname(base) : process.cwd(), ref);
+    }
+
+    override async resolveDocument<T = unknown>(base: string | null, ref: string): Promise<Document<T>> {
+      const from = base ?? files.root.path;
+      const target = files.target(from, ref, files.file(from)?.idUris.get(ref));
+      const loaded = "path" in target ? files.load(target.path) : target;
+      if (!("source" in loaded)) {
+        this.refusals.set(`${from}\n${ref}`, loaded);
+        throw new redocly.ResolveError(new Error(loaded.message));
+      }
+      let doc = this.documents.get(loaded.path);
+      if (!doc) this.documents.set(loaded.path, (doc = { source: new redocly.Source(loaded.path, loaded.source.text), parsed: loaded.value }));
+      return doc as Document<T>;
     }
   }
-  const unresolved = p.ruleId === "no-unresolved-refs";
+  return new Resolver({ http: { headers: [] } } as never);
+}
+
+/** The value at a JSON pointer, if there is one. */
+function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof node !== "object" || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** Keys whose entries are named by the document's author, so an `x-` name there is a name, not an extension. */
+const NAMED_ENTRIES = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "headers", "schemas", "responses", "parameters", "examples", "requestBodies", "securitySchemes", "links", "callbacks", "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping"]);
+
+/**
+ * Keywords whose content the import does not follow as references: data (an example, a default,
+ * allowed values), where a `$ref` key is content, and `discriminator`, whose mapping values the
+ * bundler resolves as references but the import drops.
+ */
+const DATA_KEYWORDS = new Set(["example", "default", "const", "enum", "discriminator"]);
+
+/**
+ * True when `pointer` lies inside an `x-` extension (which the import drops) or inside data: the
+ * bundler follows a `$ref` key even in an example's value, but it is the example's content there.
+ */
+function inExtensionOrData(pointer: string): boolean {
+  const segments = pointer.split("/").slice(1);
+  return segments.some((s, i) => {
+    const parent = segments[i - 1] ?? "";
+    if (NAMED_ENTRIES.has(parent)) return false;
+    if (s.startsWith("x-") || DATA_KEYWORDS.has(s)) return true;
+    // A schema's examples list, or an Example Object's value (examples/<name>/value).
+    return (s === "examples" && /^\d+$/.test(segments[i + 1] ?? "")) || (s === "value" && segments[i - 2] === "examples");
+  });
+}
+
+/** One bundler problem as the import's problems, located in the file it concerns. */
+function toProblems(p: NormalizedProblem, files: OpenApiFiles, resolver: ReadFilesResolver): ReadProblem[] {
+  const loc = p.location[0];
+  const pointer = loc?.pointer?.replace(/^#/, "") ?? "";
+  const file = (loc && files.file(loc.source.absoluteRef)) ?? files.root;
   const message = p.message.split("\n")[0]!;
-  return {
-    code: unresolved ? "openapi-ref-unresolved" : "openapi-invalid",
-    severity: p.severity === "error" ? "error" : "warning",
-    message,
-    file: where,
-    line,
-    col,
-    pointer,
-  };
+  if (p.ruleId !== "no-unresolved-refs") {
+    const at = locatedProblem("openapi-invalid", file, pointer, message, "warning");
+    return [at];
+  }
+  const severity = inExtensionOrData(pointer) ? "warning" : "error";
+  // The $ref as written there, and the reason its file was refused, if that is why.
+  const at = pointer.endsWith("/$ref") ? pointer.slice(0, -"/$ref".length) : pointer;
+  // A `$ref` key, or a value the bundler resolves as one (a discriminator's mapping).
+  const direct = valueAt(file.value, at);
+  const written = refAt(file, at)?.ref ?? (typeof direct === "string" ? direct : undefined);
+  const uri = written === undefined ? undefined : refUri(written);
+  const failure = uri === undefined ? undefined : resolver.refusals.get(`${file.path}\n${uri}`);
+  if (failure) {
+    const located = locatedProblem(failure.code, file, `${at}/$ref`, `$ref ${JSON.stringify(written)}: ${failure.message}`, severity);
+    return [located, ...(severity === "error" ? (failure.inside ?? []) : [])];
+  }
+  return [locatedProblem("openapi-ref-unresolved", file, `${at}/$ref`, written !== undefined ? `$ref ${JSON.stringify(written)} names nothing${uri === undefined ? "" : ` in ${JSON.stringify(uri)}`}.` : message, severity)];
 }

@@ -35,13 +35,20 @@ export const REVIEW_KINDS = {
   "header-derived": "Contract header fields derived or defaulted (name, version, changelog date).",
   "callbacks-dropped": "Callbacks, webhooks and links dropped: the format describes only calls to the platform.",
   "keyword-dropped": "Schema keywords dropped: not JSON Schema 2020-12, or not checkable (discriminator, xml, unknown formats, patterns that are not ECMAScript…).",
-  "schema-too-deep": "Schemas nested deeper than the contract's limit, cut off to `{}`.",
-  "ref-unresolved": "References that could not be resolved inside the bundled document: replaced by `{}`.",
+  "ref-unresolved": "References that could not be followed ($dynamicRef, a plain-name $anchor, a reference that recurses into itself without being a component): the values they describe are not checked (`{}`).",
+  "ref-cycle-broken": "Schemas that include themselves through allOf/anyOf/oneOf/not and $ref alone, with nothing in between that describes a part of the value (validators loop on them; TypeScript cannot type them): the $ref that closes the loop was dropped.",
   "error-bodies-dropped": "Error response bodies: the contract's error envelope replaces them.",
   "openapi-problem": "Problems the OpenAPI validator (@redocly/openapi-core, structural rules) reported; the import went on.",
 } as const;
 
 export type ReviewKind = keyof typeof REVIEW_KINDS;
+
+/**
+ * Kinds `--strict` refuses: the contract accepts values the document may not, because the importer
+ * could not tell what the document means there. The other kinds are decisions a person should
+ * check, or parts the contract format has no place for, and are written as reviewed guesses.
+ */
+export const STRICT_KINDS: ReadonlySet<ReviewKind> = new Set<ReviewKind>(["ref-unresolved", "ref-cycle-broken"]);
 
 export interface ReviewItem {
   readonly kind: ReviewKind;

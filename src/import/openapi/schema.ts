@@ -3,11 +3,11 @@
  * Component schemas become `$ref: "#/types/<Name>"`; any other local reference is inlined (cycles and
  * depth bounded). Keywords the format cannot keep are dropped and reported, never silently.
  */
+import { MAX_SCHEMA_DEPTH } from "../../spec/load.js";
+import { ImportRefusal } from "./refusal.js";
 import type { ReviewKind } from "./review.js";
 
-/** Subschema nesting kept; the contract's own limit is 64 (docs/contract-format.md, Limits). */
-export const MAX_SCHEMA_DEPTH = 48;
-/** `$ref`s followed in a row before giving up (the contract format allows 32). */
+/** `$ref`s followed in a row before giving up (bare chains longer than this were refused while reading). */
 export const MAX_REF_CHAIN = 32;
 
 const KNOWN_FORMATS = new Set([
@@ -43,16 +43,21 @@ export function own(o: JsonObject, key: string): Json | undefined {
   return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
 }
 
-/** A deep copy of a JSON value whose keys are all own data properties (no prototype tricks); bounded depth. */
-export function copyJson(v: unknown, depth = 0): Json {
-  if (depth > 200) return null;
-  if (Array.isArray(v)) return v.map((x) => copyJson(x, depth + 1));
+/**
+ * A deep copy of a JSON value whose keys are all own data properties (no prototype tricks).
+ * Recursive: what it copies was read under the YAML depth limit (256), and the contract's depth is
+ * checked before it is written.
+ */
+export function copyJson(v: unknown): Json {
+  if (Array.isArray(v)) return v.map((x) => copyJson(x));
   if (isObject(v)) {
     const out: JsonObject = {};
-    for (const k of Object.keys(v)) put(out, k, copyJson(v[k], depth + 1));
+    for (const k of Object.keys(v)) put(out, k, copyJson(v[k]));
     return out;
   }
-  return typeof v === "number" || typeof v === "string" || typeof v === "boolean" ? v : null;
+  // JSON.parse reads 1e400 as Infinity, which JSON cannot hold: kept as the YAML reader keeps it, a string.
+  if (typeof v === "number") return Number.isFinite(v) ? v : String(v);
+  return typeof v === "string" || typeof v === "boolean" ? v : null;
 }
 
 export function escapePointer(segment: string): string {
@@ -122,9 +127,9 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
     ctx.review("keyword-dropped", pointer, "A schema that is neither an object nor a boolean was replaced by {}.");
     return {};
   }
-  if (depth > MAX_SCHEMA_DEPTH) {
-    ctx.review("schema-too-deep", pointer, `Nested deeper than ${MAX_SCHEMA_DEPTH} levels; replaced by {}.`);
-    return {};
+  // The contract's own limit (checked again on the contract, where wrappers such as nullable's anyOf count too).
+  if (depth >= MAX_SCHEMA_DEPTH) {
+    throw new ImportRefusal("openapi-schema-depth-limit", pointer, `This schema is nested more than ${MAX_SCHEMA_DEPTH} subschemas deep; a contract's schemas nest at most ${MAX_SCHEMA_DEPTH}.`);
   }
   const out: JsonObject = {};
   const ref = own(node, "$ref");
@@ -141,9 +146,10 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
         return {};
       }
       const inner = new Set(inlining).add(ref);
-      const inlined = convert(ctx, target, ref.slice(1), depth + 1, inner);
-      // In 3.0 siblings of $ref are ignored; in 3.1 they apply alongside it.
-      if (ctx.dialect === "3.0" || Object.keys(node).length === 1) return inlined;
+      // In 3.0 siblings of $ref are ignored; in 3.1 they apply alongside it, so the target goes one level down.
+      const wrapped = ctx.dialect !== "3.0" && Object.keys(node).length > 1;
+      const inlined = convert(ctx, target, ref.slice(1), wrapped ? depth + 1 : depth, inner);
+      if (!wrapped) return inlined;
       put(out, "allOf", [inlined]);
     }
     if (ctx.dialect === "3.0") {
@@ -188,7 +194,12 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
     if ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof value === "boolean") {
       // 3.0: a boolean flag on minimum/maximum; 2020-12: the bound itself.
       const bound = own(node, key === "exclusiveMinimum" ? "minimum" : "maximum");
-      if (value && typeof bound === "number") put(out, key, bound);
+      if (value && typeof bound === "number" && Number.isFinite(bound)) put(out, key, bound);
+      continue;
+    }
+    if (key === "exclusiveMinimum" || key === "exclusiveMaximum") {
+      if (typeof value === "number" && Number.isFinite(value)) put(out, key, value);
+      else ctx.review("keyword-dropped", at, `${key} ${JSON.stringify(value)} is not a finite number; dropped.`);
       continue;
     }
     if ((key === "minimum" || key === "maximum") && own(node, key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum") === true) continue;
@@ -211,7 +222,14 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
       continue;
     }
     if (PLAIN.has(key)) {
-      put(out, key, copyJson(value));
+      const wrong = plainValueProblem(key, value);
+      if (wrong !== undefined) ctx.review("keyword-dropped", at, `${key} ${wrong}; dropped.`);
+      else put(out, key, copyJson(value));
+      continue;
+    }
+    if (key === "$dynamicRef" || key === "$recursiveRef") {
+      // Resolved by where the schema is used, at validation time: nothing the contract can express.
+      ctx.review("ref-unresolved", at, `${key} ${JSON.stringify(value)} cannot be followed (it depends on the schemas around its use); the values it describes are not checked.`);
       continue;
     }
     if (ONE.includes(key)) {
@@ -254,6 +272,25 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
   const schema = annotatedReference(out) ?? out;
   if (nullable) return nullableOf(schema);
   return schema;
+}
+
+const COUNT_KEYWORDS = new Set(["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"]);
+const BOUND_KEYWORDS = new Set(["maximum", "minimum"]);
+const FLAG_KEYWORDS = new Set(["uniqueItems", "deprecated", "readOnly", "writeOnly"]);
+const TEXT_KEYWORDS = new Set(["title", "description", "contentEncoding", "contentMediaType"]);
+
+/** What is wrong with a copied keyword's value for JSON Schema 2020-12 (so `validate` would refuse it), if anything. */
+function plainValueProblem(key: string, value: unknown): string | undefined {
+  if (COUNT_KEYWORDS.has(key)) return typeof value === "number" && Number.isInteger(value) && value >= 0 ? undefined : `${JSON.stringify(value)} is not a count (a whole number, 0 or more)`;
+  if (BOUND_KEYWORDS.has(key)) return typeof value === "number" && Number.isFinite(value) ? undefined : `${JSON.stringify(value)} is not a finite number`;
+  if (key === "multipleOf") return typeof value === "number" && Number.isFinite(value) && value > 0 ? undefined : `${JSON.stringify(value)} is not a number above 0`;
+  if (FLAG_KEYWORDS.has(key)) return typeof value === "boolean" ? undefined : `${JSON.stringify(value)} is not true or false`;
+  if (TEXT_KEYWORDS.has(key)) return typeof value === "string" ? undefined : "is not a string";
+  if (key === "dependentRequired") {
+    const ok = isObject(value) && Object.keys(value).every((k) => Array.isArray(value[k]) && (value[k] as unknown[]).every((n) => typeof n === "string") && new Set(value[k] as unknown[]).size === (value[k] as unknown[]).length);
+    return ok ? undefined : "is not a mapping of property names to lists of distinct names";
+  }
+  return undefined;
 }
 
 /** Keywords that describe a value without constraining it. */
