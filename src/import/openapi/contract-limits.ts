@@ -5,6 +5,7 @@
  * TypeScript cannot type them).
  */
 import { MAX_EXPANDED_NODES, MAX_REF_DEPTH, MAX_SCHEMA_DEPTH, MAX_YAML_DEPTH } from "../../spec/load.js";
+import { findInPlaceLoops, type InPlaceUse } from "../../spec/in-place-cycles.js";
 import { findDeepSchema, visitSchemas } from "../../spec/schema-walk.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewKind } from "./review.js";
@@ -22,9 +23,6 @@ type Review = (kind: ReviewKind, pointer: string, message: string) => void;
 
 const TYPE_REF = /^#\/types\/(.+)$/;
 
-/** Keywords whose subschemas apply to the value itself, not to a part of it: a loop through them alone never ends. */
-const IN_PLACE_SINGLE = ["not", "if", "then", "else"] as const;
-const IN_PLACE_LIST = ["allOf", "anyOf", "oneOf"] as const;
 
 function typeOf(ref: unknown): string | undefined {
   if (typeof ref !== "string") return undefined;
@@ -84,78 +82,22 @@ function schemaRoots(contract: JsonObject, origins: Origins): Root[] {
 }
 
 /**
- * A schema that includes itself through allOf/anyOf/oneOf/not/if/then/else and `$ref` alone, with no
- * `properties` or `items` in between, loops: a validator applies it to the same value forever, and
- * json-schema-to-typescript writes a type alias that refers to itself (TS2456). JSON Schema leaves
- * such schemas undefined. Each `$ref` that closes such a loop (depth first over the types, in order)
- * is dropped, with a review item: in allOf the schema then means its other parts, which is what
- * including itself added to them.
+ * Schemas that include themselves in place (src/spec/in-place-cycles.ts) cannot be imported as they
+ * are: `validate` refuses them. Each `$ref` that closes such a loop is dropped, with a review item:
+ * in allOf the schema then means its other parts, which is what including itself added to them.
  */
 export function breakInPlaceCycles(types: JsonObject, origins: Origins, review: Review): void {
-  const state = new Map<string, "open" | "done">();
-  for (const start of Object.keys(types)) {
-    if (state.has(start)) continue;
-    const stack: Array<{ name: string; uses: InPlaceUse[]; next: number }> = [{ name: start, uses: inPlaceUses(types, start), next: 0 }];
-    state.set(start, "open");
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1]!;
-      const use = frame.uses[frame.next++];
-      if (use === undefined) {
-        stack.pop();
-        state.set(frame.name, "done");
-        continue;
-      }
-      const seen = state.get(use.target);
-      if (seen === "open") {
-        drop(use);
-        const path = [...stack.slice(stack.findIndex((f) => f.name === use.target)).map((f) => f.name), use.target].join(" → ");
-        review("ref-cycle-broken", origins.types.get(frame.name) ?? "/components/schemas", `${frame.name} includes itself (${path}) through ${use.keyword} with nothing in between that describes a part of the value; validators would loop on it and TypeScript cannot type it. That $ref was dropped${use.keyword === "allOf" ? " (the schema keeps its other parts)" : ""}.`);
-        continue;
-      }
-      if (seen === "done" || !Object.prototype.hasOwnProperty.call(types, use.target)) continue;
-      state.set(use.target, "open");
-      stack.push({ name: use.target, uses: inPlaceUses(types, use.target), next: 0 });
-    }
-  }
-}
-
-/** A `$ref` to a type met through in-place keywords only: the node holding it, and where that node sits. */
-interface InPlaceUse {
-  readonly target: string;
-  /** The keyword it was met under ("$ref" for the type itself). */
-  readonly keyword: string;
-  /** The node holding the `$ref`. */
-  readonly node: JsonObject;
-  /** The schema whose `keyword` holds the node (absent for the type itself). */
-  readonly holder?: JsonObject;
-}
-
-function inPlaceUses(types: JsonObject, name: string): InPlaceUse[] {
-  const uses: InPlaceUse[] = [];
-  const root = types[name];
-  if (!isObject(root)) return uses;
-  const stack: Array<{ node: JsonObject; keyword: string; holder?: JsonObject }> = [{ node: root, keyword: "$ref" }];
-  while (stack.length > 0) {
-    const { node, keyword, holder } = stack.pop()!;
-    const target = typeOf(own(node, "$ref"));
-    if (target !== undefined) uses.push({ target, keyword, node, ...(holder ? { holder } : {}) });
-    for (const key of IN_PLACE_SINGLE) {
-      const sub = own(node, key);
-      if (isObject(sub)) stack.push({ node: sub, keyword: key, holder: node });
-    }
-    for (const key of IN_PLACE_LIST) {
-      const list = own(node, key);
-      if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) if (isObject(list[i])) stack.push({ node: list[i] as JsonObject, keyword: key, holder: node });
-    }
-  }
-  return uses;
+  findInPlaceLoops(types, (holder, use, loop) => {
+    drop(use);
+    review("ref-cycle-broken", origins.types.get(holder) ?? "/components/schemas", `${holder} includes itself (${loop.join(" → ")}) through ${use.keyword} with nothing in between that describes a part of the value; validators would loop on it and TypeScript cannot type it. That $ref was dropped${use.keyword === "allOf" ? " (the schema keeps its other parts)" : ""}.`);
+  });
 }
 
 /** Remove the `$ref` of `use`; a branch left with nothing to say leaves its allOf (or anyOf/oneOf, if others remain), a `not` goes. */
 function drop(use: InPlaceUse): void {
   delete use.node.$ref;
   if (Object.keys(use.node).length > 0 || !use.holder) return;
-  const held = own(use.holder, use.keyword);
+  const held = use.holder[use.keyword];
   if (Array.isArray(held)) {
     const i = held.indexOf(use.node);
     // anyOf/oneOf must keep a branch; an empty one then accepts any value.

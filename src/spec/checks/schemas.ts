@@ -6,6 +6,7 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
 import { collisionKey } from "../../model/naming.js";
 import type { CheckContext } from "../context.js";
+import { findInPlaceLoops } from "../in-place-cycles.js";
 import { checkRefs, type RefWalk } from "../refs.js";
 import { isSchemaObject, type SchemaObject, visitSchemas } from "../schema-walk.js";
 import { getAtPointer, joinPointer, type SourceFile } from "../source.js";
@@ -74,6 +75,21 @@ export function checkSchemas(ctx: CheckContext): Diagnostic[] {
   for (const pointer of schemaPointers(ctx)) {
     checkRefs(ctx.ws, ctx.file, pointer, out, (file, at) => out.push(...checkSchemaAt(file, at, ctx.metaValid)), visited);
     out.push(...checkSchemaAt(ctx.file, pointer, ctx.metaValid));
+  }
+  if (isSchemaObject(ctx.doc.types)) {
+    const types = ctx.doc.types;
+    const bareRef = (name: string) => isSchemaObject(types[name]) && Object.keys(types[name] as object).length === 1 && typeof (types[name] as SchemaObject).$ref === "string";
+    findInPlaceLoops(types, (holder, use, loop) => {
+      // A loop of bare $refs alone is ref-cycle's.
+      if (loop.every(bareRef)) return;
+      out.push(
+        diagnostic(
+          "schema-includes-itself",
+          `Type ${JSON.stringify(holder)} includes itself (${loop.join(" → ")}) through ${use.keyword} with nothing in between that describes a part of the value: a validator applies it to the same value forever, and no TypeScript type can spell it.`,
+          ctx.file.locate(joinPointer("/types", holder) + use.pointer),
+        ),
+      );
+    });
   }
   for (const name of Object.keys(ctx.doc.operations)) {
     const at = ctx.operationPointer(name);
