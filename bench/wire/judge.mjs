@@ -1,0 +1,403 @@
+/**
+ * The wire judge: an independent check that adapters generated from a real OpenAPI document speak
+ * that API's wire format. The document is served by Prism (`mock --errors`), an OpenAPI mock that
+ * validates every request against the document and answers with the document's own responses. Each
+ * operation (sampled evenly) is called through the generated SDK with an input its contract accepts;
+ * then each error status the operation declares is provoked (`Prefer: code=N`) and must arrive as the
+ * contract code bound to it. A recording proxy between the adapters and Prism keeps every request, so
+ * a sample of operations is also called through the generated CLI and MCP server and their requests
+ * are compared with the SDK's.
+ *
+ * Used by bench/wire.mjs (every document, a table per document) and test/wire/judge.test.ts (CI).
+ */
+import { spawn, execFileSync } from "node:child_process";
+import { createServer, request as httpRequest } from "node:http";
+import { createServer as createNetServer } from "node:net";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, copyFileSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const CONTRACTGEN = join(ROOT, "bin", "contractgen.js");
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+const PRISM = join(ROOT, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
+/** Data files a generated package's build script copies beside tsc's output. */
+const PACKAGE_DATA = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json"];
+/** Dummy credential: long enough for the SDK's minimum, never a real secret. */
+const CREDENTIAL = "judge-credential-0123456789";
+
+/** A port nobody listens on now (the OS picks; closed before Prism takes it). */
+function freePort() {
+  return new Promise((done, failed) => {
+    const server = createNetServer();
+    server.on("error", failed);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+function run(args, options = {}) {
+  return execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024, ...options });
+}
+
+/** Import, generate and build one document's package; returns its folder and the contract file. */
+export function buildPackage(document, name, workDir) {
+  mkdirSync(workDir, { recursive: true });
+  const contract = join(workDir, `${name}.contract.yaml`);
+  const pkg = join(workDir, "pkg");
+  rmSync(pkg, { recursive: true, force: true });
+  rmSync(contract, { force: true });
+  run([CONTRACTGEN, "import-openapi", document, "-o", contract, "--name", name, "--no-progress"]);
+  run([CONTRACTGEN, "generate", contract, "-o", pkg, "--no-progress"]);
+  symlinkSync(join(ROOT, "node_modules"), join(pkg, "node_modules"), "dir");
+  run([TSC, "-p", join(pkg, "tsconfig.json")]);
+  for (const file of PACKAGE_DATA) if (existsSync(join(pkg, file))) copyFileSync(join(pkg, file), join(pkg, "dist", file));
+  return { pkg, contract };
+}
+
+/** Start Prism on `document`; resolves once it listens. */
+export async function startPrism(document) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [PRISM, "mock", "--errors", "-h", "127.0.0.1", "-p", String(port), document], { stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  await new Promise((done, failed) => {
+    const timer = setTimeout(() => failed(new Error(`Prism did not start within 60 s:\n${log.slice(-2000)}`)), 60_000);
+    const onData = (chunk) => {
+      log += chunk.toString();
+      if (/Prism is listening/.test(log)) {
+        clearTimeout(timer);
+        done();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      failed(new Error(`Prism exited (${code}):\n${log.slice(-2000)}`));
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGKILL") };
+}
+
+/**
+ * A proxy in front of Prism that records each request (method, path and query, the headers a wire
+ * format decides, body) and Prism's verdict on it (status, `sl-violations`), in order.
+ */
+export async function startRecorder(upstream) {
+  const target = new URL(upstream);
+  const exchanges = [];
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const headers = { ...req.headers, host: target.host };
+      const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
+        const parts = [];
+        answer.on("data", (c) => parts.push(c));
+        answer.on("end", () => {
+          const violations = parseViolations(answer.headers["sl-violations"]);
+          exchanges.push({
+            method: req.method,
+            url: req.url,
+            headers: wireHeaders(req.headers),
+            body: body.toString("utf8"),
+            status: answer.statusCode,
+            violations,
+          });
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(parts));
+        });
+      });
+      forward.on("error", (e) => {
+        res.writeHead(502);
+        res.end(String(e));
+      });
+      forward.end(body);
+    });
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  return { url: `http://127.0.0.1:${server.address().port}`, exchanges, stop: () => new Promise((done) => server.close(done)) };
+}
+
+function parseViolations(raw) {
+  if (typeof raw !== "string") return [];
+  try {
+    const list = JSON.parse(raw);
+    return Array.isArray(list) ? list.filter((v) => v && v.severity === "Error").map((v) => `${(v.location ?? []).join(".")}: ${v.message}`) : [];
+  } catch {
+    return [`unreadable sl-violations header: ${raw.slice(0, 200)}`];
+  }
+}
+
+/** Headers whose encoding the contract decides (not the per-attempt ones: request id, key, agent). */
+function wireHeaders(headers) {
+  const skip = new Set(["host", "connection", "content-length", "user-agent", "accept-encoding", "accept-language", "sec-fetch-mode", "x-request-id", "idempotency-key", "prefer"]);
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !skip.has(k)).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** `n` items of `list`, spread evenly. */
+export function sampleEvenly(list, n) {
+  if (list.length <= n) return [...list];
+  return Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]);
+}
+
+/** A deterministic pseudo-random source (mulberry32). */
+function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Inputs the contract accepts for one operation: candidates from json-schema-faker (examples and
+ * defaults first), kept only when the generated SDK's own input validator accepts them.
+ */
+export async function inputFor(schemas, validatorName, validate, seed, pathFields) {
+  const { JSONSchemaFaker } = await import("json-schema-faker");
+  const schema = schemas.schemas[schemas.validators?.[validatorName] ?? validatorName];
+  if (schema === undefined) return undefined;
+  const refs = Object.values(schemas.types ?? {});
+  for (let attempt = 0; attempt < 24; attempt++) {
+    JSONSchemaFaker.option({
+      random: seeded(seed + attempt),
+      useExamplesValue: attempt < 4,
+      useDefaultValue: attempt < 8,
+      alwaysFakeOptionals: attempt % 2 === 0,
+      requiredOnly: attempt % 2 === 1,
+      fillProperties: false,
+      failOnInvalidTypes: false,
+      failOnInvalidFormat: false,
+      maxItems: 2,
+      maxLength: 24,
+      ignoreMissingRefs: true,
+      refDepthMax: 3,
+    });
+    let candidate;
+    try {
+      candidate = JSONSchemaFaker.generate(structuredClone(schema), structuredClone(refs));
+    } catch {
+      continue;
+    }
+    // A path parameter must name something: "" (or a dot segment) is refused by the SDK before sending.
+    const emptyPath = (pathFields ?? []).some((f) => ["", ".", ".."].includes(candidate?.[f]));
+    if (!emptyPath && validate(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The credential environment a generated package reads, every variable set to the dummy credential. */
+function credentialEnv(contractInfo) {
+  const env = {};
+  const visit = (value) => {
+    if (value === null || typeof value !== "object") return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (/Env$/.test(key) && key !== "baseUrlEnv" && typeof inner === "string") env[inner] = key === "usernameEnv" ? "judge-user-0123" : CREDENTIAL;
+      else visit(inner);
+    }
+  };
+  visit(contractInfo.auth);
+  return env;
+}
+
+/** What the SDK raised, reduced to what the report needs. */
+function failureOf(e) {
+  return { code: typeof e?.code === "string" ? e.code : "THROWN", message: String(e?.message ?? e).slice(0, 300) };
+}
+
+/**
+ * Judge one document. Returns counts and the list of problems; never throws on a finding (only on a
+ * document that cannot be imported, generated or built, which is itself reported by the caller).
+ */
+export async function judgeDocument({ document, name, workDir, maxOperations = 150, adapterSample = 3 }) {
+  const started = Date.now();
+  const { pkg } = buildPackage(document, name, workDir);
+  const dist = join(pkg, "dist");
+  const runtime = await import(pathToFileURL(join(dist, "sdk", "runtime", "index.js")).href);
+  const { CONTRACT } = await import(pathToFileURL(join(dist, "sdk", "contract.js")).href);
+  const ops = await import(pathToFileURL(join(dist, "sdk", "operations.js")).href);
+  const schemas = JSON.parse(readFileSync(join(pkg, "sdk", "schemas.json"), "utf8"));
+  const adapterData = JSON.parse(readFileSync(join(pkg, "sdk", "contract.json"), "utf8"));
+  const env = credentialEnv(CONTRACT);
+  const savedEnv = new Map(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+
+  const prism = await startPrism(document);
+  const recorder = await startRecorder(prism.url);
+  const result = {
+    document: name,
+    operations: 0,
+    called: 0,
+    fine: 0,
+    rejected: 0,
+    responseRefused: 0,
+    otherFailure: 0,
+    noInput: 0,
+    errorsProvoked: 0,
+    errorsRecognised: 0,
+    errorsUnrecognised: 0,
+    errorsNotServed: 0,
+    adapterCalls: 0,
+    adapterMismatches: 0,
+    problems: [],
+    seconds: 0,
+  };
+  const client = (headers) => new runtime.ContractClient(CONTRACT, { baseUrl: recorder.url, journal: false, retry: { maxAttempts: 1 }, ...(headers ? { headers } : {}) });
+  try {
+    // Each export is an operation's descriptor under its SDK method name; its validators are named after it.
+    const specs = Object.entries(ops)
+      .filter(([, v]) => v && typeof v === "object" && typeof v.id === "string" && typeof v.validateInput === "function")
+      .map(([method, v]) => Object.assign(Object.create(v), { pascal: method[0].toUpperCase() + method.slice(1) }));
+    result.operations = specs.length;
+    const chosen = sampleEvenly(specs, maxOperations);
+    const sdkRequests = new Map();
+    for (const [index, op] of chosen.entries()) {
+      const input = await inputFor(schemas, `validate${op.pascal}Input`, op.validateInput, 1000 + index * 97, op.bindings.filter((b) => b.in === "path").map((b) => b.field));
+      if (input === undefined) {
+        result.noInput++;
+        result.problems.push({ operation: op.id, kind: "no-input", detail: "no generated input passed the contract's own input schema" });
+        continue;
+      }
+      result.called++;
+      // Each declared error status; it must arrive as a code the contract binds to that status.
+      const statuses = new Map();
+      for (const code of op.errors ?? []) {
+        const entry = CONTRACT.taxonomy[code];
+        if (!entry) continue;
+        if (!statuses.has(entry.http)) statuses.set(entry.http, []);
+        statuses.get(entry.http).push(code);
+      }
+      const before = recorder.exchanges.length;
+      try {
+        await client().call(op, input);
+        result.fine++;
+      } catch (e) {
+        const seen = recorder.exchanges.slice(before);
+        const violations = seen.flatMap((x) => x.violations);
+        const failure = failureOf(e);
+        const answered = seen.at(-1)?.status;
+        if (violations.length === 0 && answered !== undefined && statuses.has(answered)) {
+          // The document declares no success Prism can serve, so it answers with a declared error:
+          // the request was accepted; the error must still arrive as its code.
+          result.fine++;
+        } else if (violations.length > 0) {
+          result.rejected++;
+          result.problems.push({ operation: op.id, kind: "request-rejected", detail: violations.slice(0, 3).join("; "), request: seen[0] && `${seen[0].method} ${seen[0].url}` });
+        } else if (failure.code === "CLIENT_BAD_RESPONSE") {
+          result.responseRefused++;
+          result.problems.push({ operation: op.id, kind: "response-refused", detail: failure.message });
+        } else {
+          result.otherFailure++;
+          result.problems.push({ operation: op.id, kind: "failure", detail: `${failure.code}: ${failure.message}` });
+        }
+      }
+      const request = recorder.exchanges[before];
+      if (request) sdkRequests.set(op.id, { input, request });
+      for (const [status, codes] of [...statuses].sort(([a], [b]) => a - b)) {
+        const start = recorder.exchanges.length;
+        try {
+          await client({ prefer: `code=${status}` }).call(op, input);
+          result.errorsNotServed++;
+        } catch (e) {
+          const answered = recorder.exchanges.slice(start).at(-1);
+          if (!answered || answered.status !== status) {
+            // Prism could not serve that status for this request (a violation, no such response).
+            result.errorsNotServed++;
+            continue;
+          }
+          result.errorsProvoked++;
+          if (codes.includes(e?.code)) result.errorsRecognised++;
+          else {
+            result.errorsUnrecognised++;
+            result.problems.push({ operation: op.id, kind: "error-unrecognised", detail: `HTTP ${status} (declared ${codes.join(", ")}) arrived as ${failureOf(e).code}` });
+          }
+        }
+      }
+    }
+
+    // The same requests through the CLI and the MCP server, for a sample of the operations called.
+    const adapterOps = sampleEvenly([...sdkRequests.keys()], adapterSample);
+    for (const id of adapterOps) {
+      const { input, request } = sdkRequests.get(id);
+      for (const adapter of ["cli", "mcp"]) {
+        const start = recorder.exchanges.length;
+        let error = null;
+        try {
+          if (adapter === "cli") await callCli(pkg, adapterData, id, input, recorder.url, workDir);
+          else await callMcp(pkg, adapterData, id, input, recorder.url);
+        } catch (e) {
+          error = String(e?.message ?? e).slice(0, 300);
+        }
+        result.adapterCalls++;
+        const sent = recorder.exchanges[start];
+        const differs = !sent ? `sent nothing${error ? ` (${error})` : ""}` : requestDifference(request, sent);
+        if (differs) {
+          result.adapterMismatches++;
+          result.problems.push({ operation: id, kind: `${adapter}-request-differs`, detail: differs });
+        }
+      }
+    }
+  } finally {
+    await recorder.stop();
+    prism.stop();
+    for (const [k, v] of savedEnv) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+  result.seconds = Math.round((Date.now() - started) / 100) / 10;
+  return result;
+}
+
+/** How an adapter's request differs from the SDK's (method, URL, the contract-decided headers, body), or null. */
+function requestDifference(sdk, other) {
+  if (sdk.method !== other.method) return `method ${other.method}, the SDK sent ${sdk.method}`;
+  if (sdk.url !== other.url) return `URL ${other.url}, the SDK sent ${sdk.url}`;
+  const a = JSON.stringify(sdk.headers);
+  const b = JSON.stringify(other.headers);
+  if (a !== b) return `headers ${b.slice(0, 300)}, the SDK sent ${a.slice(0, 300)}`;
+  if (sdk.body !== other.body) return `body ${other.body.slice(0, 200)}, the SDK sent ${sdk.body.slice(0, 200)}`;
+  return null;
+}
+
+function callCli(pkg, adapterData, operation, input, baseUrl, workDir) {
+  const command = adapterData.commands.find((c) => c.operation === operation);
+  if (!command) return Promise.reject(new Error("no CLI command"));
+  const file = join(workDir, "cli-input.json");
+  writeFileSync(file, JSON.stringify(input));
+  return new Promise((done, failed) => {
+    const child = spawn(process.execPath, [join(pkg, "dist", "cli", "main.js"), "--base-url", baseUrl, "--max-attempts", "1", command.name, "--input", file], {
+      env: { ...process.env, HOME: workDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (c) => (err += c));
+    child.on("error", failed);
+    child.on("close", (code) => (code === 0 ? done() : failed(new Error(`exit ${code}: ${err.slice(0, 300)}`))));
+  });
+}
+
+async function callMcp(pkg, adapterData, operation, input, baseUrl) {
+  const tool = adapterData.tools.find((t) => t.operation === operation);
+  if (!tool) throw new Error("no MCP tool");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(pkg, "dist", "mcp", "main.js"), "--base-url", baseUrl], env: { ...process.env }, stderr: "pipe" });
+  const client = new Client({ name: "wire-judge", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const answer = await client.callTool({ name: tool.name, arguments: input });
+    if (answer.isError) throw new Error(JSON.stringify(answer.content).slice(0, 300));
+  } finally {
+    await client.close();
+  }
+}
+
+export const JUDGE_ROOT = ROOT;
