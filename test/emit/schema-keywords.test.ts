@@ -163,6 +163,14 @@ const cases: Case[] = [
     valid: [{ note: "x", old: 5, at: "2026-01-01T00:00:00Z", flag: "yes", big: "not a number", either: [1] }],
     invalid: [],
   },
+  {
+    keyword: "a union with a member that allows anything (the generator declared nothing for it)",
+    name: "AnyOrPair",
+    schema: "{ anyOf: [{}, { $ref: '#/types/Pair' }] }",
+    declared: "export type AnyOrPair = (unknown | Pair);",
+    valid: [5, ["a", 1]],
+    invalid: [],
+  },
 ];
 
 const spec = contractYaml({

@@ -130,6 +130,11 @@ const UNTYPED: ReadonlySet<string> = new Set([
   "minProperties", "maxProperties", "propertyNames", "contentMediaType", "contentEncoding", "contentSchema",
 ]);
 
+/** The schemas that allow every value and say nothing at all: `true` and `{}`. */
+function acceptsAnything(schema: unknown): boolean {
+  return schema === true || (isSchemaObject(schema) && Object.keys(schema).length === 0);
+}
+
 /**
  * Ready a schema for json-schema-to-typescript: name it by `title` (and nothing inside it), fold
  * units and defaults into the description (they belong in the JSDoc), make descriptions safe as
@@ -151,6 +156,12 @@ export function prepareDeclaration(schema: unknown, title: string, identifierOf:
       defineOwn(out, k, v);
     }
     if (text !== "") out.description = commentText(text);
+    // A union member that accepts anything (`{}`, `true`) is `unknown`: left as it is, the generator
+    // declares nothing at all for the union (an imported `anyOf: [{}, {$ref: User}]`).
+    for (const union of ["anyOf", "oneOf"]) {
+      const members = out[union];
+      if (Array.isArray(members) && members.some(acceptsAnything)) out[union] = members.map((m) => (acceptsAnything(m) ? { tsType: "unknown" } : m));
+    }
     // Only documentation left: any value is allowed (the generator would read it as an object; `{}` it reads right).
     const keys = Object.keys(out);
     if (keys.length > 0 && keys.every((k) => k === "description" || k === "deprecated")) out.tsType = "unknown";
