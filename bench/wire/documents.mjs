@@ -12,7 +12,6 @@ export const WIRE_DOCUMENTS = [
   { name: "twilio-accounts", path: `${DIRECTORY}/twilio.com/twilio_accounts_v1.json`, ci: true, covers: "HTTP basic, form-urlencoded bodies" },
   { name: "apideck-webhook", path: `${DIRECTORY}/apideck.com/webhook.json`, ci: true, covers: "deepObject query parameters, API key in a header" },
   { name: "pdfblocks", path: `${DIRECTORY}/pdfblocks.com.json`, ci: true, covers: "problem-details errors, multipart bodies, PDF results" },
-  { name: "parameter-styles", path: `${EXAMPLES}/parameters-style.json`, ci: false, covers: "every parameter style and explode" },
   { name: "security-multiple", path: `${EXAMPLES}/security-multiple.json`, ci: false, covers: "several schemes per operation" },
   { name: "soundcloud", path: `${DIRECTORY}/soundcloud.com.json`, ci: false, covers: "deepObject, OAuth" },
   { name: "rev-ai", path: `${DIRECTORY}/rev.ai.json`, ci: false, covers: "problem-details errors, multipart" },

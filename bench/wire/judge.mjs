@@ -62,11 +62,19 @@ export async function startPrism(document) {
   const port = await freePort();
   const child = spawn(process.execPath, [PRISM, "mock", "--errors", "-h", "127.0.0.1", "-p", String(port), document], { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
-  await new Promise((done, failed) => {
-    const timer = setTimeout(() => failed(new Error(`Prism did not start within 60 s:\n${log.slice(-2000)}`)), 60_000);
+  const failed = (e) => {
+    child.kill("SIGKILL");
+    throw e;
+  };
+  await new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`Prism did not start within 180 s:\n${log.slice(-2000)}`)), 180_000);
+    let listening = false;
     const onData = (chunk) => {
+      // Prism logs every request: keep only what it said while starting.
+      if (listening) return;
       log += chunk.toString();
       if (/Prism is listening/.test(log)) {
+        listening = true;
         clearTimeout(timer);
         done();
       }
@@ -75,9 +83,9 @@ export async function startPrism(document) {
     child.stderr.on("data", onData);
     child.on("exit", (code) => {
       clearTimeout(timer);
-      failed(new Error(`Prism exited (${code}):\n${log.slice(-2000)}`));
+      fail(new Error(`Prism exited (${code}):\n${log.slice(-2000)}`));
     });
-  });
+  }).catch(failed);
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGKILL") };
 }
 
@@ -126,7 +134,9 @@ function parseViolations(raw) {
   if (typeof raw !== "string") return [];
   try {
     const list = JSON.parse(raw);
-    return Array.isArray(list) ? list.filter((v) => v && v.severity === "Error").map((v) => `${(v.location ?? []).join(".")}: ${v.message}`) : [];
+    // Only what Prism found wrong with the request: a response violation is the document's own
+    // examples disagreeing with its schemas.
+    return Array.isArray(list) ? list.filter((v) => v && v.severity === "Error" && (v.location ?? [])[0] === "request").map((v) => `${(v.location ?? []).join(".")}: ${v.message}`) : [];
   } catch {
     return [`unreadable sl-violations header: ${raw.slice(0, 200)}`];
   }
@@ -176,7 +186,6 @@ export async function inputFor(schemas, validatorName, validate, seed, pathField
       failOnInvalidTypes: false,
       failOnInvalidFormat: false,
       maxItems: 2,
-      maxLength: 24,
       ignoreMissingRefs: true,
       refDepthMax: 3,
     });
