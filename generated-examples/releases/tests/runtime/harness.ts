@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { linkSchemaDefs } from "../../sdk/runtime/schema-defs.js";
 import { exchange, readBody, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
-import { ENVELOPE_FORMAT, type ErrorFormat, recognizeError } from "../../sdk/runtime/wire-errors.js";
+import { ENVELOPE_FORMAT, type ErrorFormat, PROBLEM_MEDIA_TYPE, recognizeError, valueAt } from "../../sdk/runtime/wire-errors.js";
 import { maskSecrets, registerSecret } from "./mask.js";
 
 const addFormats = addFormatsModule.default;
@@ -504,6 +504,17 @@ export class Harness {
     const isObject = body !== null && typeof body === "object" && !Array.isArray(body);
     if (format.style !== "status" && !isObject) {
       throw violation(`${op.id}: error response without ${format.style === "problem" ? "a problem details object (RFC 9457)" : "a JSON object body"}, as the contract's error format (${format.style}) declares`, exchange);
+    }
+    if (format.style === "problem") {
+      // RFC 9457: said by the media type, or at least by the members a problem has.
+      const media = exchange.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+      const members = ["type", "title", "detail"].some((m) => typeof (body as Record<string, unknown>)[m] === "string");
+      if (media !== PROBLEM_MEDIA_TYPE && !members) {
+        throw violation(`${op.id}: error response is not problem details (RFC 9457): neither ${PROBLEM_MEDIA_TYPE} nor a type, title or detail member, as the contract's error format (problem) declares`, exchange);
+      }
+    }
+    if (format.style === "body" && format.code !== null && valueAt(body, format.code) === undefined) {
+      throw violation(`${op.id}: error body has no code at ${format.code}, where the contract's error format (body) puts it`, exchange);
     }
     const wire = recognizeError(format, exchange.status, body === undefined ? null : body, op.errors, this.wireTaxonomy());
     if (wire.code === null) {
