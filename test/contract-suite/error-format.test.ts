@@ -14,6 +14,7 @@ import type { ContractModel } from "../../src/model/types.js";
 import { ContractClient, type ContractInfo, type OperationSpec as SdkOperation } from "../../src/runtime/client.js";
 import { type ContractError, NotFoundError, type Taxonomy } from "../../src/runtime/errors.js";
 import { provokedError } from "../../src/tests-runtime/checks-errors.js";
+import { negativeCases, negativeInput } from "../../src/tests-runtime/checks.js";
 import { type ContractSpec, ContractViolation, type ErrorSpec, Harness, type OperationSpec } from "../../src/tests-runtime/harness.js";
 import { parseContractText } from "../../src/spec/parse.js";
 
@@ -54,8 +55,8 @@ operations:
     errors: [PET_NOT_FOUND, INVALID_FIELD]
 `;
 
-function model(): ContractModel {
-  const parsed = parseContractText("pets.yaml", CONTRACT);
+function model(text = CONTRACT): ContractModel {
+  const parsed = parseContractText("pets.yaml", text);
   expect(parsed.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   return parsed.model!;
 }
@@ -200,5 +201,40 @@ describe("the SDK runtime against the host", () => {
     }
     expect(error).toBeInstanceOf(NotFoundError);
     expect([error!.code, error!.errorClass, error!.action, error!.message, error!.field]).toEqual(["PET_NOT_FOUND", "not_found", "verify_identifier", "No pet missing.", "pet_id"]);
+  });
+});
+
+describe("style status: the host answers the status alone, and the checks ask no more of it", () => {
+  const STATUS_CONTRACT = CONTRACT.replace("      style: problem\n      field: /invalid_params/0/name\n", "      style: status\n").replace(/\n    wire: .*\n/, "\n");
+  let statusPlatform: RunningPlatform;
+  let h: Harness;
+  beforeAll(async () => {
+    const sm = model(STATUS_CONTRACT);
+    expect(sm.transport.errorFormat).toEqual({ style: "status", code: null, message: null, field: null });
+    statusPlatform = await startPlatform({ spec: sm, handlers, db: openDatabase(), log: () => {} });
+    h = new Harness(contractSpec(sm), {
+      baseUrl: statusPlatform.url,
+      reset: async () => {},
+      sampleInput: () => ({ pet_id: "rex" }),
+      errorInput: (_op, code) => (code === "PET_NOT_FOUND" ? { pet_id: "missing" } : undefined),
+    });
+  });
+  afterAll(async () => {
+    await statusPlatform.close();
+    statusPlatform.db.close();
+  });
+
+  it("a handler's error is its status with an empty object", async () => {
+    const response = await fetch(`${statusPlatform.url}/pets/missing`);
+    expect([response.status, await response.text()]).toEqual([404, "{}"]);
+  });
+
+  it("the taxonomy and negative-input checks pass: the status names the code, and no field is asked for", async () => {
+    const op = h.operation("get_pet");
+    expect(await provokedError(h, op, "PET_NOT_FOUND")).toBeUndefined();
+    expect(await provokedError(h, op, "INVALID_FIELD")).toBeUndefined();
+    const cases = negativeCases(op);
+    expect(cases.length).toBeGreaterThan(0);
+    for (const c of cases) expect(await negativeInput(h, op, c)).toBeUndefined();
   });
 });

@@ -498,6 +498,12 @@ export class Harness {
     return { code, spec, field: (error.field as string | null | undefined) ?? null, details, envelope: error };
   }
 
+  /** Whether the contract's error format can name the input field at fault: the envelope, or a format with a `field` pointer. */
+  get errorsNameFields(): boolean {
+    const format = this.contract.errorFormat;
+    return format === undefined || format.style === "envelope" || format.field !== null;
+  }
+
   /** expectDeclaredError for the problem, body and status formats: the code read as the SDK reads it. */
   private expectDeclaredWireError(op: OperationSpec, exchange: Exchange, format: ErrorFormat): { code: string; spec: ErrorSpec; field: string | null; details: unknown; envelope: null } {
     const body = exchange.body;

@@ -47,8 +47,7 @@ function expectProvoked(h: Harness, op: OperationSpec, exchange: Exchange, code:
     }
   }
   // A format without a field pointer cannot name the field: only the envelope and a declared pointer are held to it.
-  const format = h.contract.errorFormat;
-  const namesFields = format === undefined || format.style === "envelope" || format.field !== null;
+  const namesFields = h.errorsNameFields;
   const field = namesFields ? e.spec.field : null;
   if (field !== null && e.field !== field && !e.field?.startsWith(`${field}.`) && !e.field?.startsWith(`${field}[`)) {
     throw violation(`${op.id}: ${code} must name the field the taxonomy ties it to (${field}), it names ${String(e.field)}`, exchange);
