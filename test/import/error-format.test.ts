@@ -140,6 +140,20 @@ describe("import-openapi: the error format", () => {
     expect((await sdkError(model, "get_pet", 418, "")).code).toBe("CLIENT_UNDECLARED_ERROR");
   });
 
+  it("error bodies with a message but no code → style status, message read from its pointer", async () => {
+    const schema = { type: "object", properties: { code: { type: "integer" }, message: { type: "string" }, more_info: { type: "string" } } };
+    const { contract, model } = await imp("status-message", doc(petPath({ "404": withBody("application/json", schema), "401": withBody("application/json", schema) })));
+    expect(contract.transport.http.errorFormat).toEqual({ style: "status", message: "/message" });
+    const e = await sdkError(model, "get_pet", 404, JSON.stringify({ code: 20404, message: "The requested resource was not found" }));
+    expect([e.code, e.errorClass, e.action, e.message]).toEqual(["NOT_FOUND", "not_found", "verify_identifier", "The requested resource was not found"]);
+  });
+
+  it("an error object's name is its code (YNAB's {error: {id, name, detail}})", async () => {
+    const schema = { type: "object", properties: { error: { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, detail: { type: "string" } } } } };
+    const { contract } = await imp("error-name", doc(petPath({ "404": withBody("application/json", schema) })));
+    expect(contract.transport.http.errorFormat).toEqual({ style: "body", code: "/error/name", message: "/error/detail" });
+  });
+
   it("a document without error responses → style status with the default BAD_REQUEST", async () => {
     const { contract } = await imp("none", doc(petPath({})));
     expect(contract.transport.http.errorFormat).toEqual({ style: "status" });

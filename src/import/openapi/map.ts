@@ -687,6 +687,7 @@ class ErrorFormatVotes {
   private firstProblem: string | null = null;
   private readonly pointers = new Map<string, { count: number; at: string; message: string | null; field: string | null }>();
   private bodies = 0;
+  private readonly messages = new Map<string, number>();
 
   add(doc: JsonObject, response: unknown, at: string): void {
     if (!isObject(response)) return;
@@ -702,7 +703,11 @@ class ErrorFormatVotes {
     const media = jsonMedia(content);
     if (!media) return;
     const found = errorBodyPointers(doc, media.schema);
-    if (found.code === null) return;
+    if (found.code === null) {
+      // No code to read, but a message still helps a status-style contract.
+      if (found.message !== null) this.messages.set(found.message, (this.messages.get(found.message) ?? 0) + 1);
+      return;
+    }
     const vote = this.pointers.get(found.code);
     if (vote) vote.count++;
     else this.pointers.set(found.code, { count: 1, at: `${at}/content/${escapeKey(media.type)}/schema`, message: found.message, field: found.field });
@@ -729,8 +734,10 @@ class ErrorFormatVotes {
         message: `Error bodies carry a code at ${code} (${vote.count} of ${this.bodies} error responses with a body): errorFormat style body. The API's code values are not the contract's codes (set \`wire\` on a code to bind one); the declared status names the code otherwise.`,
       };
     }
+    let message: [string, number] | undefined;
+    for (const entry of this.messages) if (message === undefined || entry[1] > message[1]) message = entry;
     return {
-      format: { style: "status" },
+      format: message !== undefined ? { style: "status", message: message[0] } : { style: "status" },
       pointer: "/paths",
       message: `${this.bodies > 0 ? `${this.bodies} error responses declare a body without a recognisable code` : "No error response declares a body"}: errorFormat style status, one error code per declared status.`,
     };
@@ -762,16 +769,21 @@ function errorBodyPointers(doc: JsonObject, schema: unknown): { code: string | n
   const find = (props: Map<string, unknown>, names: readonly string[]) => names.find((n) => props.has(n) && isStringSchema(props.get(n)));
   const top = schemaProperties(doc, schema);
   const code = find(top, ERROR_CODE_NAMES);
+  const topMessage = find(top, ERROR_MESSAGE_NAMES.filter((n) => n !== code));
   if (code !== undefined) {
-    const message = find(top, ERROR_MESSAGE_NAMES.filter((n) => n !== code));
     const field = find(top, ERROR_FIELD_NAMES);
-    return { code: pointerOf(code), message: message === undefined ? null : pointerOf(message), field: field === undefined ? null : pointerOf(field) };
+    return { code: pointerOf(code), message: topMessage === undefined ? null : pointerOf(topMessage), field: field === undefined ? null : pointerOf(field) };
   }
   const nested = top.get("error");
-  if (!isObject(nested)) return { code: null, message: null, field: null };
+  const noCode = { code: null, message: topMessage === undefined ? null : pointerOf(topMessage), field: null };
+  if (!isObject(nested)) return noCode;
   const inner = schemaProperties(doc, nested);
-  const innerCode = find(inner, ERROR_CODE_NAMES.filter((n) => n !== "error"));
-  if (innerCode === undefined) return { code: null, message: null, field: null };
+  // Under an `error` object its name is a code too (YNAB's {"error": {"id", "name", "detail"}}).
+  const innerCode = find(inner, [...ERROR_CODE_NAMES.filter((n) => n !== "error"), "name"]);
+  if (innerCode === undefined) {
+    const innerMessage = find(inner, ERROR_MESSAGE_NAMES.filter((n) => n !== "error"));
+    return innerMessage === undefined ? noCode : { ...noCode, message: pointerOf("error", innerMessage) };
+  }
   const message = find(inner, ERROR_MESSAGE_NAMES.filter((n) => n !== innerCode && n !== "error"));
   const field = find(inner, ERROR_FIELD_NAMES);
   return { code: pointerOf("error", innerCode), message: message === undefined ? null : pointerOf("error", message), field: field === undefined ? null : pointerOf("error", field) };
