@@ -189,6 +189,8 @@ class TreeBuilder {
       transport: {
         baseUrl: m.transport.baseUrl,
         auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
+        // Defaults applied: an errorFormat written as the default compares equal to none.
+        errorFormat: { style: m.transport.errorFormat.style, code: m.transport.errorFormat.code, message: m.transport.errorFormat.message, field: m.transport.errorFormat.field },
       },
       errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => this.error(e)),
       types: byName(m.types.map((t) => [t.name, t] as const), (t) => this.schemaRoot(t.schema.schema, ["types", t.name], `/types/${escapePointerSegment(t.name)}`)),
@@ -197,6 +199,7 @@ class TreeBuilder {
     this.at(["budget"], "/budget");
     this.at(["transport", "auth"], "/transport/auth");
     this.at(["transport", "baseUrl"], "/transport/http/baseUrl");
+    this.at(["transport", "errorFormat"], "/transport/http/errorFormat");
     for (const e of m.errors) this.at(["errors", e.code], `/errors/${escapePointerSegment(e.code)}`);
     return root;
   }
@@ -205,7 +208,8 @@ class TreeBuilder {
   private error(e: ErrorModel): TreeNode {
     const at = `/errors/${escapePointerSegment(e.code)}`;
     this.at(["errors", e.code, "field"], e.field !== null ? `${at}/field` : at);
-    const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field };
+    this.at(["errors", e.code, "wire"], e.wire !== null ? `${at}/wire` : at);
+    const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field, wire: e.wire };
     // Few and compared on their own (error-details-changed): inlined, as they always were.
     this.refs = false;
     if (e.details) node.details = this.schemaRoot(e.details.schema, ["errors", e.code, "details"], `${at}/details`, false);

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { ErrorClass, RecoveryAction } from "../runtime/errors.js";
+import type { ErrorFormat } from "../runtime/wire-errors.js";
 import { linkSchemaDefs } from "../runtime/schema-defs.js";
 
 export type { ErrorClass, RecoveryAction };
@@ -26,6 +27,8 @@ export interface HostError {
   readonly field: string | null;
   /** Schema of the error's `details`, when the contract declares one. */
   readonly details: HostSchema | null;
+  /** What the host puts at the error format's code pointer (`wire`); absent or null: the code. */
+  readonly wire?: string | null;
 }
 
 export interface HostIdempotency {
@@ -91,7 +94,8 @@ export interface HostOperation {
 export interface HostContract {
   readonly name: string;
   readonly version: string;
-  readonly transport: { readonly auth: { readonly type: "none" | "bearer" | "apiKey" } };
+  /** `errorFormat`: how the host answers errors; absent: contractgen's envelope. */
+  readonly transport: { readonly auth: { readonly type: "none" | "bearer" | "apiKey" }; readonly errorFormat?: ErrorFormat };
   readonly errors: readonly HostError[];
   readonly operations: readonly HostOperation[];
 }

@@ -73,8 +73,11 @@ function contractError(contract: HostContract, op: HostOperation, status: number
 export function hostClient(contract: HostContract, handlers: Handlers, tools: readonly ToolSpec[], options: HostedOptions = {}): McpClient {
   const ownsDatabase = typeof options.database !== "object";
   const db = typeof options.database === "object" ? options.database : openDatabase(options.database ?? ":memory:");
+  // No wire between this client and the host: the host answers in its envelope, which carries the most
+  // (operation id, outcome, details), whatever format the platform's HTTP errors take.
+  const { errorFormat: _wireFormat, ...transport } = contract.transport;
   const host = new ContractHost({
-    model: contract,
+    model: { ...contract, transport },
     handlers,
     db,
     credentials: new Map(),

@@ -6,6 +6,7 @@ import type { RawOperation } from "../spec/raw.js";
 import { MODEL_SCHEMA_KEYWORDS } from "../spec/checks/schemas.js";
 import { SchemaBundler } from "../spec/refs.js";
 import { joinPointer } from "../spec/source.js";
+import { errorFormatOf } from "../runtime/wire-errors.js";
 import { durationMs } from "./duration.js";
 import { camelCase, kebabCase, operationTypeIdentifiers, pascalCase, typeIdentifier } from "./naming.js";
 import type {
@@ -61,6 +62,7 @@ export function buildModel(ctx: CheckContext): ContractModel {
     retryable: RETRYABLE_CLASSES.has(e.class as ErrorClass),
     field: e.field ?? null,
     details: e.details !== undefined ? schemaAt(joinPointer("/errors", code, "details")) : null,
+    wire: e.wire ?? null,
     loc: file.locate(joinPointer("/errors", code)),
   }));
 
@@ -92,6 +94,7 @@ export function buildModel(ctx: CheckContext): ContractModel {
       baseUrlEnv: doc.transport.http.baseUrlEnv ?? null,
       timeoutMs: durationMs(doc.transport.http.timeout ?? "30s") ?? 30_000,
       auth,
+      errorFormat: errorFormatOf(doc.transport.http.errorFormat),
       loc: file.locate("/transport"),
     },
     toolsets: Object.entries(doc.toolsets ?? {}).map(([name, t]) => ({

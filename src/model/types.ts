@@ -76,11 +76,20 @@ export type AuthModel =
   | { readonly type: "bearer"; readonly tokenEnv: string; readonly loc: SourceLocation }
   | { readonly type: "apiKey"; readonly header: string; readonly tokenEnv: string; readonly loc: SourceLocation };
 
+// One definition of the error binding's vocabulary: the runtime's, which generated SDKs carry verbatim.
+export type { ErrorFormat, ErrorStyle } from "../runtime/wire-errors.js";
+import type { ErrorFormat } from "../runtime/wire-errors.js";
+
 export interface TransportModel {
   readonly baseUrl: string;
   readonly baseUrlEnv: string | null;
   readonly timeoutMs: number;
   readonly auth: AuthModel;
+  /**
+   * How the platform reports errors (`http.errorFormat`), defaults applied: problem's code and message
+   * pointers filled in; envelope and status carry null pointers where none is written.
+   */
+  readonly errorFormat: ErrorFormat;
   readonly loc: SourceLocation;
 }
 
@@ -115,6 +124,8 @@ export interface ErrorModel {
   readonly field: string | null;
   /** Schema of the envelope's `details` when not null (`details:`), or null when undeclared. */
   readonly details: SchemaModel | null;
+  /** The value the platform puts at the error format's code pointer (`wire:`), or null: the code itself. */
+  readonly wire: string | null;
   readonly loc: SourceLocation;
 }
 

@@ -11,6 +11,7 @@ import { checkReads } from "./checks/reads.js";
 import { checkPreconditionTargets, checkPreviewOutput, checkUndo } from "./checks/references.js";
 import { checkSchemas } from "./checks/schemas.js";
 import { checkTaxonomy } from "./checks/taxonomy.js";
+import { checkErrorFormat } from "./checks/error-format.js";
 import { type Check, CheckContext } from "./context.js";
 import { loadSourceFile, parseSource } from "./load.js";
 import type { RawContract } from "./raw.js";
@@ -31,6 +32,7 @@ export interface ParseResult {
 export const SEMANTIC_CHECKS: readonly Check[] = [
   checkHeader,
   checkTaxonomy,
+  checkErrorFormat,
   checkSchemas,
   checkOperationSet,
   checkErrorReferences,

@@ -11,7 +11,7 @@ export interface RawContract {
   changelog?: RawChangelogEntry[];
   budget?: { catalogTokens?: number; maxTools?: number };
   transport: {
-    http: { baseUrl: string; baseUrlEnv?: string; timeout?: string };
+    http: { baseUrl: string; baseUrlEnv?: string; timeout?: string; errorFormat?: RawErrorFormat };
     auth?: { type: "none" } | { type: "bearer"; tokenEnv: string } | { type: "apiKey"; header: string; tokenEnv: string };
   };
   toolsets?: Record<string, { description: string }>;
@@ -27,6 +27,14 @@ export interface RawChangelogEntry {
   changes?: Array<{ kind: string; target: string; description: string }>;
 }
 
+/** `transport.http.errorFormat`: how the platform reports errors on the wire. */
+export interface RawErrorFormat {
+  style: "envelope" | "problem" | "body" | "status";
+  code?: string;
+  message?: string;
+  field?: string;
+}
+
 export interface RawError {
   class: string;
   action: string;
@@ -35,6 +43,7 @@ export interface RawError {
   since?: string;
   field?: string;
   details?: unknown;
+  wire?: string;
 }
 
 export type PaginationStyle = "cursor" | "next-link" | "page" | "offset";

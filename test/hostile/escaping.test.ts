@@ -37,7 +37,7 @@ description: ${H}
 changelog:
   - { version: 1.0.0, date: 2026-01-01, summary: ${H}, changes: [{ kind: fixed, target: /title, description: ${H} }] }
 transport:
-  http: { baseUrl: ${q("https://example.test/`x``y`/`" + "\u202E")} }
+  http: { baseUrl: ${q("https://example.test/`x``y`/`" + "\u202E")}, errorFormat: { style: body, code: ${q(`/${HOSTILE}`)}, message: ${q(`/a/${HOSTILE}`)}, field: ${q(`/__proto__/${HOSTILE}`)} } }
   auth: { type: bearer, tokenEnv: HOSTILE_TOKEN }
 toolsets:
   things: { description: ${H} }
@@ -57,7 +57,7 @@ types:
       status: { type: string, enum: [${H}, "a\\u0000b", "*/", "\${x}"] }
       nested: { type: object, title: ${H}, properties: { ${q("](javascript:alert(1))")}: { type: boolean } } }
 errors:
-  BAD_INPUT: { class: invalid_input, action: fix_field, http: 400, description: ${H} }
+  BAD_INPUT: { class: invalid_input, action: fix_field, http: 400, description: ${H}, wire: ${H} }
 operations:
   make_thing:
     summary: ${q(HOSTILE.replace(/[\r\n\u2028]/g, ""))}

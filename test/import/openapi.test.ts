@@ -374,7 +374,7 @@ describe("header, transport, toolsets, report", () => {
     const c = first.contract;
     expect(c.contract).toBe("test-api");
     expect(c.changelog).toEqual([{ version: "2.1.0", date: "2026-01-02", summary: "Imported from OpenAPI." }]);
-    expect(c.transport).toEqual({ http: { baseUrl: "https://api.test.example/v1" }, auth: { type: "bearer", tokenEnv: "TEST_API_TOKEN" } });
+    expect(c.transport).toEqual({ http: { baseUrl: "https://api.test.example/v1", errorFormat: { style: "status" } }, auth: { type: "bearer", tokenEnv: "TEST_API_TOKEN" } });
     expect(c.toolsets).toEqual({ "Alpha-Beta": { description: "First group." } });
     expect(c.operations.a.toolset).toBe("Alpha-Beta");
     expect(first.kinds).toEqual(expect.arrayContaining(["auth-unsupported", "toolset-first-tag"]));

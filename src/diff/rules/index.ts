@@ -28,7 +28,9 @@ import { rule as errorDetailsAdded } from "./error-details-added.js";
 import { rule as errorDetailsChanged } from "./error-details-changed.js";
 import { rule as errorDetailsRemoved } from "./error-details-removed.js";
 import { rule as errorFieldChanged } from "./error-field-changed.js";
+import { rule as errorFormatChanged } from "./error-format-changed.js";
 import { rule as errorHttpStatusChanged } from "./error-http-status-changed.js";
+import { rule as errorWireChanged } from "./error-wire-changed.js";
 import { rule as filterAdded } from "./filter-added.js";
 import { rule as filterRemoved } from "./filter-removed.js";
 import { rule as httpBindingChanged } from "./http-binding-changed.js";
@@ -156,7 +158,9 @@ export const RULES: readonly Rule[] = [
   errorDetailsChanged,
   errorDetailsRemoved,
   errorFieldChanged,
+  errorFormatChanged,
   errorHttpStatusChanged,
+  errorWireChanged,
   filterAdded,
   filterRemoved,
   httpBindingChanged,

@@ -45,8 +45,17 @@ export function hostContract(model: ContractModel): HostContract {
   return {
     name: model.name,
     version: model.version,
-    transport: { auth: { type: model.transport.auth.type } },
-    errors: model.errors.map((e) => ({ code: e.code, class: e.class, action: e.action, httpStatus: e.httpStatus, field: e.field, details: e.details ? schema(e.details) : null })),
+    // The error format and wire values only when declared: the host's defaults are the envelope and the code.
+    transport: { auth: { type: model.transport.auth.type }, ...(model.transport.errorFormat.style !== "envelope" ? { errorFormat: { ...model.transport.errorFormat } } : {}) },
+    errors: model.errors.map((e) => ({
+      code: e.code,
+      class: e.class,
+      action: e.action,
+      httpStatus: e.httpStatus,
+      field: e.field,
+      details: e.details ? schema(e.details) : null,
+      ...(e.wire !== null ? { wire: e.wire } : {}),
+    })),
     operations: model.operations.map((op) => ({
       names: { id: op.names.id },
       scopes: [...op.scopes],

@@ -17,9 +17,15 @@ export function emitContractInfo(model: ContractModel): string {
   const taxonomy = model.errors
     .map((e) => {
       const doc = e.description ? `  /** ${commentText(e.description).replace(/\n/g, " ")} */\n` : "";
-      return `${doc}  ${propertyKey(e.code)}: { class: ${literal(e.class)}, action: ${literal(e.action)}, http: ${e.httpStatus} },`;
+      return `${doc}  ${propertyKey(e.code)}: { class: ${literal(e.class)}, action: ${literal(e.action)}, http: ${e.httpStatus}${e.wire !== null ? `, wire: ${literal(e.wire)}` : ""} },`;
     })
     .join("\n");
+  // contractgen's envelope is the runtime's default: a contract that declares no other format says nothing.
+  const f = t.errorFormat;
+  const errorFormat =
+    f.style === "envelope"
+      ? ""
+      : `\n  errorFormat: { style: ${literal(f.style)}, code: ${literal(f.code)}, message: ${literal(f.message)}, field: ${literal(f.field)} },`;
   return `${generatedHeader(model.name, model.version)}import type { ContractInfo, TaxonomyEntry } from "./runtime/index.js";
 
 /** Every error code the platform may answer with: its class, its one recovery action and HTTP status. */
@@ -36,7 +42,7 @@ export const CONTRACT: ContractInfo = {
   baseUrlEnv: ${literal(t.baseUrlEnv)},
   timeoutMs: ${t.timeoutMs},
   auth: ${auth},
-  taxonomy: TAXONOMY,
+  taxonomy: TAXONOMY,${errorFormat}
 };
 `;
 }

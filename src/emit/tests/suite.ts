@@ -110,9 +110,12 @@ export function emitTestContract(model: ContractModel): Array<[string, string]> 
   const auth = model.transport.auth;
   const pool = new DefPool();
   const taxonomy = model.errors
-    .map((e) => `  [${literal(e.code)}, ${literalBlock({ class: e.class, action: e.action, http: e.httpStatus, field: e.field, details: pool.pooled(e.details?.schema ?? null) }, 2)}],`)
+    .map((e) => `  [${literal(e.code)}, ${literalBlock({ class: e.class, action: e.action, http: e.httpStatus, field: e.field, details: pool.pooled(e.details?.schema ?? null), ...(e.wire !== null ? { wire: e.wire } : {}) }, 2)}],`)
     .join("\n");
   const operations = model.operations.map((op) => `  ${literalBlock(operationSpec(op, model.operations, pool), 2)},`).join("\n");
+  // The checks' default is contractgen's envelope: only another format is written out.
+  const f = model.transport.errorFormat;
+  const errorFormat = f.style === "envelope" ? "" : `\n  errorFormat: { style: ${literal(f.style)}, code: ${literal(f.code)}, message: ${literal(f.message)}, field: ${literal(f.field)} },`;
   const contract = `${generatedHeader(model.name, model.version)}import { readFileSync } from "node:fs";
 import { type ContractSpec, type ErrorSpec, type OperationSpec, type Schema, linkContractDefs } from "./runtime/harness.js";
 
@@ -132,7 +135,7 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   version: ${literal(model.version)},
   timeoutMs: ${model.transport.timeoutMs},
   auth: { type: ${literal(auth.type)}, header: ${literal(auth.type === "apiKey" ? auth.header : null)} },
-  taxonomy: TAXONOMY,
+  taxonomy: TAXONOMY,${errorFormat}
   operations: OPERATIONS,
 }, SCHEMA_DEFS);
 `;

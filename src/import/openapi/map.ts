@@ -215,7 +215,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   const description = own(info, "description");
   if (typeof description === "string" && description.trim() !== "") put(contract, "description", description.trim());
   put(contract, "changelog", [{ version: semver, date, summary: "Imported from OpenAPI." }]);
-  const transport: JsonObject = { http: { baseUrl: baseUrlOf(doc, review) } };
+  const transportHttp: JsonObject = { baseUrl: baseUrlOf(doc, review) };
+  const transport: JsonObject = { http: transportHttp };
   const security = authOf(doc, contractName, review);
   if (security.auth) put(transport, "auth", security.auth);
   put(contract, "transport", transport);
@@ -230,7 +231,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   }
   const errors = new Map<number, { code: string; cls: string; action: string; description: string }>();
   const operations: JsonObject = {};
-  let errorBodies = 0;
+  const errorFormats = new ErrorFormatVotes();
   for (const [done, d] of drafts.entries()) {
     options.onProgress?.("map operations", done, drafts.length);
     const name = d.name!;
@@ -327,17 +328,20 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
           if (e.guessed) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${e.code}, class ${e.cls}, action ${e.action}.`);
         }
         codes.push([status, e.code]);
-        const r = deref(doc, responses[key]);
-        if (isObject(r) && isObject(own(r, "content"))) errorBodies++;
+        errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${key}`);
       } else if (/^[45]xx$/i.test(key) || key === "default") {
         if (key !== "default" || output.status.length > 0) opReview("error-range-dropped", `${d.pointer}/responses/${escapeKey(key)}`, `Response ${key} is not mapped to an error code.`);
+        // A range or default still shows how the API writes its errors (a `default` that is the success response does not).
+        if (key !== "default" || output.status.length > 0) errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${escapeKey(key)}`);
       }
     }
     codes.sort((a, b) => a[0] - b[0]);
     if (codes.length > 0) put(o, "errors", [...new Set(codes.map((c) => c[1]))]);
     put(operations, name, o);
   }
-  if (errorBodies > 0) review("error-bodies-dropped", "/paths", `${errorBodies} error responses declare a body; the contract's error envelope (code, message, field, details) replaces it.`);
+  const errorFormat = errorFormats.decide();
+  put(transportHttp, "errorFormat", errorFormat.format);
+  review("error-format-derived", errorFormat.pointer, errorFormat.message);
 
   if (toolsets.size > 0) {
     const ts: JsonObject = {};
@@ -666,6 +670,123 @@ function authOf(doc: JsonObject, contract: string, review: (kind: ReviewKind, po
     return out;
   };
   return auth ? { auth, scopesOf } : { scopesOf };
+}
+
+/** Names of a string property that carries an API's error code, best first; `error.<name>` after the top level. */
+const ERROR_CODE_NAMES = ["code", "error_code", "errorCode", "error_type", "errorType", "type", "reason", "error"];
+const ERROR_MESSAGE_NAMES = ["message", "detail", "error_description", "errorMessage", "error_message", "description", "title", "msg", "error"];
+const ERROR_FIELD_NAMES = ["field", "param", "parameter"];
+
+/**
+ * How the API writes its errors, from its error responses (4xx/5xx, ranges, default): RFC 9457
+ * problem details when any is `application/problem+json`; else the API's own body when an error
+ * schema has a string code property (the pointer most responses share); else the status alone.
+ */
+class ErrorFormatVotes {
+  private problems = 0;
+  private firstProblem: string | null = null;
+  private readonly pointers = new Map<string, { count: number; at: string; message: string | null; field: string | null }>();
+  private bodies = 0;
+  private readonly messages = new Map<string, number>();
+
+  add(doc: JsonObject, response: unknown, at: string): void {
+    if (!isObject(response)) return;
+    const content = own(response, "content");
+    if (!isObject(content) || Object.keys(content).length === 0) return;
+    this.bodies++;
+    const problem = Object.keys(content).find((t) => t.split(";")[0]!.trim().toLowerCase() === "application/problem+json");
+    if (problem !== undefined) {
+      this.problems++;
+      this.firstProblem ??= `${at}/content/${escapeKey(problem)}`;
+      return;
+    }
+    const media = jsonMedia(content);
+    if (!media) return;
+    const found = errorBodyPointers(doc, media.schema);
+    if (found.code === null) {
+      // No code to read, but a message still helps a status-style contract.
+      if (found.message !== null) this.messages.set(found.message, (this.messages.get(found.message) ?? 0) + 1);
+      return;
+    }
+    const vote = this.pointers.get(found.code);
+    if (vote) vote.count++;
+    else this.pointers.set(found.code, { count: 1, at: `${at}/content/${escapeKey(media.type)}/schema`, message: found.message, field: found.field });
+  }
+
+  decide(): { format: JsonObject; pointer: string; message: string } {
+    if (this.problems > 0) {
+      return {
+        format: { style: "problem" },
+        pointer: this.firstProblem!,
+        message: `${this.problems} error responses are RFC 9457 problem details: errorFormat style problem (code at /type, message at /detail). Declared statuses name their codes when /type names none.`,
+      };
+    }
+    let best: [string, { count: number; at: string; message: string | null; field: string | null }] | undefined;
+    for (const entry of this.pointers) if (best === undefined || entry[1].count > best[1].count) best = entry;
+    if (best) {
+      const [code, vote] = best;
+      const format: JsonObject = { style: "body", code };
+      if (vote.message !== null) put(format, "message", vote.message);
+      if (vote.field !== null) put(format, "field", vote.field);
+      return {
+        format,
+        pointer: vote.at,
+        message: `Error bodies carry a code at ${code} (${vote.count} of ${this.bodies} error responses with a body): errorFormat style body. The API's code values are not the contract's codes (set \`wire\` on a code to bind one); the declared status names the code otherwise.`,
+      };
+    }
+    let message: [string, number] | undefined;
+    for (const entry of this.messages) if (message === undefined || entry[1] > message[1]) message = entry;
+    return {
+      format: message !== undefined ? { style: "status", message: message[0] } : { style: "status" },
+      pointer: "/paths",
+      message: `${this.bodies > 0 ? `${this.bodies} error responses declare a body without a recognisable code` : "No error response declares a body"}: errorFormat style status, one error code per declared status.`,
+    };
+  }
+}
+
+/** The properties of an object schema, through $ref and allOf (first definition of a name wins). */
+function schemaProperties(doc: JsonObject, schema: unknown, depth = 0): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const s = deref(doc, schema);
+  if (!isObject(s) || depth > 8) return out;
+  const props = own(s, "properties");
+  if (isObject(props)) for (const name of Object.keys(props)) if (!out.has(name)) out.set(name, deref(doc, props[name]));
+  const allOf = own(s, "allOf");
+  if (Array.isArray(allOf)) for (const part of allOf) for (const [name, p] of schemaProperties(doc, part, depth + 1)) if (!out.has(name)) out.set(name, p);
+  return out;
+}
+
+function isStringSchema(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  const type = own(schema, "type");
+  if (type === "string" || (Array.isArray(type) && type.includes("string"))) return true;
+  const values = own(schema, "enum");
+  return type === undefined && Array.isArray(values) && values.length > 0 && values.every((v) => typeof v === "string");
+}
+
+/** JSON pointers to an error body's code, message and field: top-level string properties, else those of an `error` object. */
+function errorBodyPointers(doc: JsonObject, schema: unknown): { code: string | null; message: string | null; field: string | null } {
+  const find = (props: Map<string, unknown>, names: readonly string[]) => names.find((n) => props.has(n) && isStringSchema(props.get(n)));
+  const top = schemaProperties(doc, schema);
+  const code = find(top, ERROR_CODE_NAMES);
+  const topMessage = find(top, ERROR_MESSAGE_NAMES.filter((n) => n !== code));
+  if (code !== undefined) {
+    const field = find(top, ERROR_FIELD_NAMES);
+    return { code: pointerOf(code), message: topMessage === undefined ? null : pointerOf(topMessage), field: field === undefined ? null : pointerOf(field) };
+  }
+  const nested = top.get("error");
+  const noCode = { code: null, message: topMessage === undefined ? null : pointerOf(topMessage), field: null };
+  if (!isObject(nested)) return noCode;
+  const inner = schemaProperties(doc, nested);
+  // Under an `error` object its name is a code too (YNAB's {"error": {"id", "name", "detail"}}).
+  const innerCode = find(inner, [...ERROR_CODE_NAMES.filter((n) => n !== "error"), "name"]);
+  if (innerCode === undefined) {
+    const innerMessage = find(inner, ERROR_MESSAGE_NAMES.filter((n) => n !== "error"));
+    return innerMessage === undefined ? noCode : { ...noCode, message: pointerOf("error", innerMessage) };
+  }
+  const message = find(inner, ERROR_MESSAGE_NAMES.filter((n) => n !== innerCode && n !== "error"));
+  const field = find(inner, ERROR_FIELD_NAMES);
+  return { code: pointerOf("error", innerCode), message: message === undefined ? null : pointerOf("error", message), field: field === undefined ? null : pointerOf("error", field) };
 }
 
 function jsonMedia(content: unknown): { schema: unknown; type: string } | undefined {

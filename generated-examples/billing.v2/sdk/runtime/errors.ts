@@ -160,6 +160,8 @@ export interface TaxonomyEntry {
   readonly class: ErrorClass;
   readonly action: RecoveryAction;
   readonly http: number;
+  /** The value the platform puts at the error format's code pointer, when it is not the code itself. */
+  readonly wire?: string;
 }
 
 export type Taxonomy = Readonly<Record<string, TaxonomyEntry>>;

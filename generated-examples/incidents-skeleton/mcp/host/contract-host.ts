@@ -16,6 +16,7 @@ import { IdempotencyJournal, type JournalKey } from "./idempotency-journal.js";
 import type { SeededDefect } from "./seeded-defects.js";
 import type { Database } from "./sqlite.js";
 import { type FieldProblem, SchemaValidator } from "./validation.js";
+import { ENVELOPE_FORMAT, encodeError } from "../../sdk/runtime/wire-errors.js";
 
 export type { Confirmation } from "./confirm-tokens.js";
 export type { SeededDefect } from "./seeded-defects.js";
@@ -458,19 +459,22 @@ export class ContractHost {
     const extra: Record<string, string> = { ...headers };
     if (error.retryAfterSeconds !== null) extra["Retry-After"] = String(error.retryAfterSeconds);
     if (status === 401 && this.model.transport.auth.type === "bearer") extra["WWW-Authenticate"] = "Bearer";
-    const body = {
-      error: {
-        code,
-        message: error.message,
-        // The field the taxonomy ties the code to, unless the raiser named a more precise one.
-        field: error.field ?? declared?.field ?? null,
-        details: error.details,
-        operationId,
-        // Every rejection happens before or inside a rolled-back transaction: nothing took effect.
-        outcome: "rejected",
-      },
-    };
-    return respond(status, JSON.stringify(body), extra);
+    const format = this.model.transport.errorFormat ?? ENVELOPE_FORMAT;
+    const encoded = encodeError(format, {
+      code,
+      entry: declared && code === declared.code ? { wire: declared.wire ?? null } : null,
+      status,
+      message: error.message,
+      // The field the taxonomy ties the code to, unless the raiser named a more precise one.
+      field: error.field ?? declared?.field ?? null,
+      details: error.details,
+      operationId,
+      // Every rejection happens before or inside a rolled-back transaction: nothing took effect.
+      outcome: "rejected",
+    });
+    // The envelope's media type is the front end's default (JSON); another one is said.
+    if (format.style === "problem") extra["Content-Type"] = encoded.contentType;
+    return respond(status, JSON.stringify(encoded.body), extra);
   }
 }
 

@@ -39,17 +39,20 @@ function expectProvoked(h: Harness, op: OperationSpec, exchange: Exchange, code:
   if (exchange.status < 400) throw violation(`${op.id}: ${promise}, but it succeeded (${exchange.status})`, exchange);
   const e = h.expectDeclaredError(op, exchange);
   if (e.code !== code) throw violation(`${op.id}: ${promise}, got ${e.code} (class ${e.spec.class})`, exchange);
-  const error = (exchange.body as { error: Record<string, unknown> }).error;
+  // Only the envelope carries an action and an outcome; other formats say the code alone.
+  const error = e.envelope ?? {};
   for (const name of ["action", "recoveryAction"]) {
     if (error[name] !== undefined && error[name] !== e.spec.action) {
       throw violation(`${op.id}: ${code} carries the recovery action ${JSON.stringify(error[name])}, the taxonomy declares ${e.spec.action}`, exchange);
     }
   }
-  const field = e.spec.field;
+  // A format without a field pointer cannot name the field: only the envelope and a declared pointer are held to it.
+  const namesFields = h.errorsNameFields;
+  const field = namesFields ? e.spec.field : null;
   if (field !== null && e.field !== field && !e.field?.startsWith(`${field}.`) && !e.field?.startsWith(`${field}[`)) {
     throw violation(`${op.id}: ${code} must name the field the taxonomy ties it to (${field}), it names ${String(e.field)}`, exchange);
   }
-  if (e.spec.class === "invalid_input" && e.field === null && e.spec.action === "fix_field") {
+  if (namesFields && e.spec.class === "invalid_input" && e.field === null && e.spec.action === "fix_field") {
     throw violation(`${op.id}: ${code} asks the caller to fix a field, but names none`, exchange);
   }
   return { spec: e.spec, outcome: error.outcome };

@@ -10,6 +10,8 @@ import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
 import { linkSchemaDefs } from "../../sdk/runtime/schema-defs.js";
 import { exchange, readBody, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
+import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
+import { ENVELOPE_FORMAT, type ErrorFormat, PROBLEM_MEDIA_TYPE, recognizeError, valueAt } from "../../sdk/runtime/wire-errors.js";
 import { maskSecrets, registerSecret } from "./mask.js";
 
 const addFormats = addFormatsModule.default;
@@ -28,6 +30,8 @@ export interface ErrorSpec {
   readonly http: number;
   readonly field: string | null;
   readonly details: Schema | null;
+  /** What the platform puts at the error format's code pointer (`wire`); absent or null: the code. */
+  readonly wire?: string | null;
 }
 
 export interface OperationSpec {
@@ -108,6 +112,8 @@ export interface ContractSpec {
   readonly auth: { readonly type: "none" | "bearer" | "apiKey"; readonly header: string | null };
   /** The error taxonomy: code → declared class, action, status, field and details schema. */
   readonly taxonomy: ReadonlyMap<string, ErrorSpec>;
+  /** How the platform reports errors (`errorFormat`); absent: contractgen's envelope. */
+  readonly errorFormat?: ErrorFormat;
   readonly operations: readonly OperationSpec[];
 }
 
@@ -462,11 +468,16 @@ export class Harness {
   }
 
   /**
-   * The response is an error envelope the contract allows: the code is one the operation lists, the
-   * status is the taxonomy's, the envelope has the documented shape, details match the declared schema.
+   * The response is an error the contract allows, in the error format it declares: the code is one the
+   * operation lists, the status is the taxonomy's. With the envelope (the default), the envelope has the
+   * documented shape and details match the declared schema; `envelope` is its `error` member. With
+   * problem or body, the body is a JSON object; with any other format, the code is recognised as the
+   * SDK recognises it (the value at the code pointer, else the status).
    */
-  expectDeclaredError(op: OperationSpec, exchange: Exchange): { code: string; spec: ErrorSpec; field: string | null; details: unknown } {
+  expectDeclaredError(op: OperationSpec, exchange: Exchange): { code: string; spec: ErrorSpec; field: string | null; details: unknown; envelope: Record<string, unknown> | null } {
     if (exchange.status < 400) throw violation(`${op.id}: expected an error response, got ${exchange.status}`, exchange);
+    const format = this.contract.errorFormat ?? ENVELOPE_FORMAT;
+    if (format.style !== "envelope") return this.expectDeclaredWireError(op, exchange, format);
     const envelope = exchange.body as { error?: Record<string, unknown> } | undefined;
     const error = envelope && typeof envelope === "object" ? envelope.error : undefined;
     if (!error || typeof error !== "object") throw violation(`${op.id}: error response without an error envelope { error: { code, message, … } }`, exchange);
@@ -484,8 +495,57 @@ export class Harness {
       const v = this.validator(spec.details);
       if (!v(details)) throw violation(`${op.id}: details of ${code} do not match the declared schema: ${v.errors?.[0]?.instancePath || "/"} ${v.errors?.[0]?.message ?? ""}`, exchange);
     }
-    return { code, spec, field: (error.field as string | null | undefined) ?? null, details };
+    return { code, spec, field: (error.field as string | null | undefined) ?? null, details, envelope: error };
   }
+
+  /** Whether the contract's error format can name the input field at fault: the envelope, or a format with a `field` pointer. */
+  get errorsNameFields(): boolean {
+    const format = this.contract.errorFormat;
+    return format === undefined || format.style === "envelope" || format.field !== null;
+  }
+
+  /** expectDeclaredError for the problem, body and status formats: the code read as the SDK reads it. */
+  private expectDeclaredWireError(op: OperationSpec, exchange: Exchange, format: ErrorFormat): { code: string; spec: ErrorSpec; field: string | null; details: unknown; envelope: null } {
+    const body = exchange.body;
+    const isObject = body !== null && typeof body === "object" && !Array.isArray(body);
+    if (format.style !== "status" && !isObject) {
+      throw violation(`${op.id}: error response without ${format.style === "problem" ? "a problem details object (RFC 9457)" : "a JSON object body"}, as the contract's error format (${format.style}) declares`, exchange);
+    }
+    if (format.style === "problem") {
+      // RFC 9457: said by the media type, or at least by the members a problem has.
+      const media = exchange.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+      const members = ["type", "title", "detail"].some((m) => typeof (body as Record<string, unknown>)[m] === "string");
+      if (media !== PROBLEM_MEDIA_TYPE && !members) {
+        throw violation(`${op.id}: error response is not problem details (RFC 9457): neither ${PROBLEM_MEDIA_TYPE} nor a type, title or detail member, as the contract's error format (problem) declares`, exchange);
+      }
+    }
+    if (format.style === "body" && format.code !== null && valueAt(body, format.code) === undefined) {
+      throw violation(`${op.id}: error body has no code at ${format.code}, where the contract's error format (body) puts it`, exchange);
+    }
+    const wire = recognizeError(format, exchange.status, body === undefined ? null : body, op.errors, this.wireTaxonomy());
+    if (wire.code === null) {
+      const named = wire.wireCode !== null ? `error code ${JSON.stringify(wire.wireCode)} at ${format.code}` : `status ${exchange.status}`;
+      throw violation(`${op.id}: ${named} names no error the operation declares (undeclared error code)`, exchange);
+    }
+    const spec = this.contract.taxonomy.get(wire.code)!;
+    if (!op.errors.includes(wire.code)) throw violation(`${op.id}: error code ${wire.code} is not declared for this operation (undeclared error code)`, exchange);
+    if (exchange.status !== spec.http) throw violation(`${op.id}: ${wire.code} answered with status ${exchange.status}, the taxonomy declares ${spec.http}`, exchange);
+    return { code: wire.code, spec, field: wire.field, details: wire.details, envelope: null };
+  }
+
+  /** The taxonomy as the runtime's recognizer takes it (an object without a prototype: codes are never inherited keys). */
+  private wireTaxonomy(): Readonly<Record<string, TaxonomyEntry>> {
+    if (this.wireTaxonomyCache === undefined) {
+      const taxonomy = Object.create(null) as Record<string, TaxonomyEntry>;
+      for (const [code, spec] of this.contract.taxonomy) {
+        taxonomy[code] = { class: spec.class as TaxonomyEntry["class"], action: spec.action as TaxonomyEntry["action"], http: spec.http, ...(spec.wire ? { wire: spec.wire } : {}) };
+      }
+      this.wireTaxonomyCache = taxonomy;
+    }
+    return this.wireTaxonomyCache;
+  }
+
+  private wireTaxonomyCache: Readonly<Record<string, TaxonomyEntry>> | undefined;
 
   async snapshot(): Promise<string | undefined> {
     return this.fixture.observe ? JSON.stringify(await this.fixture.observe()) : undefined;

@@ -24,6 +24,7 @@ import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./jo
 import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
 import { credentialTooShort, isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
+import { ENVELOPE_FORMAT, type ErrorFormat, recognizeError } from "./wire-errors.js";
 import { DEFAULT_TRANSPORT_LIMITS, exchange as sendRequest, type OutgoingRequest, readBody, TransportFailure, transportFailure, type TransportLimits } from "./transport.js";
 
 /** A validator of one schema slot of an operation (ajv, compiled from `schemas.json` when it first runs). */
@@ -80,6 +81,8 @@ export interface ContractInfo {
   readonly timeoutMs: number;
   readonly auth: { readonly type: "none" } | { readonly type: "bearer"; readonly tokenEnv: string } | { readonly type: "apiKey"; readonly header: string; readonly tokenEnv: string };
   readonly taxonomy: Taxonomy;
+  /** How the platform reports errors (`transport.http.errorFormat`); absent: contractgen's envelope. */
+  readonly errorFormat?: ErrorFormat;
 }
 
 export interface ClientOptions {
@@ -738,23 +741,23 @@ export class ContractClient {
   }
 
   private responseError(op: OperationSpec, response: Response, body: unknown, key: string | null, operationId: string): ContractError {
-    const envelope = (body as { error?: Record<string, unknown> } | null)?.error;
-    const code = typeof envelope?.code === "string" ? envelope.code : null;
-    const entry = code !== null && Object.hasOwn(this.contract.taxonomy, code) ? this.contract.taxonomy[code] : undefined;
+    const wire = recognizeError(this.contract.errorFormat ?? ENVELOPE_FORMAT, response.status, body, op.errors, this.contract.taxonomy);
+    const code = wire.wireCode;
     const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
-    if (code !== null && entry) {
-      const outcome = (["completed", "pending", "rejected", "unknown"] as Outcome[]).includes(envelope?.outcome as Outcome) ? (envelope!.outcome as Outcome) : "rejected";
+    if (wire.code !== null && wire.entry !== null) {
+      // Only the envelope says whether the operation took effect; another format's 5xx answer to a mutation may have.
+      const outcome: Outcome = wire.outcome ?? (this.contract.errorFormat && this.contract.errorFormat.style !== "envelope" && op.mutating && response.status >= 500 ? "unknown" : "rejected");
       return errorForClass({
-        code,
-        errorClass: entry.class,
-        action: entry.action,
-        message: typeof envelope?.message === "string" ? envelope.message : `${op.id} failed with ${code}.`,
-        field: typeof envelope?.field === "string" ? envelope.field : null,
+        code: wire.code,
+        errorClass: wire.entry.class,
+        action: wire.entry.action,
+        message: wire.message ?? `${op.id} failed with ${wire.code}.`,
+        field: wire.field,
         operation: op.id,
-        operationId: typeof envelope?.operationId === "string" ? envelope.operationId : operationId,
+        operationId: wire.operationId ?? operationId,
         outcome,
         status: response.status,
-        details: envelope?.details ?? null,
+        details: wire.details,
         retryAfterMs,
       });
     }
@@ -769,7 +772,10 @@ export class ContractClient {
       code: CLIENT_CODES.undeclaredCode,
       errorClass: "internal",
       action: "stop_and_surface",
-      message: `${op.id}: HTTP ${response.status}${code ? ` with undeclared error code ${code}` : " without a contract error body"}.`,
+      message:
+        (this.contract.errorFormat?.style ?? "envelope") === "envelope"
+          ? `${op.id}: HTTP ${response.status}${code ? ` with undeclared error code ${code}` : " without a contract error body"}.`
+          : `${op.id}: HTTP ${response.status}${code ? ` with error code ${code}` : ""}, which no declared error of the contract matches.`,
       operation: op.id,
       operationId,
       outcome: op.mutating && response.status >= 500 ? "unknown" : "rejected",
