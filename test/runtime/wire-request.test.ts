@@ -146,7 +146,7 @@ describe("encodeRequest", () => {
     };
     const r = encodeRequest(op, { purpose: "id", file: Buffer.from([0, 1, 2, 255]).toString("base64"), meta: { a: 1 } }, base, { boundary: "BOUNDARY" });
     expect(r.headers["content-type"]).toBe("multipart/form-data; boundary=BOUNDARY");
-    const text = Buffer.from(r.body as Uint8Array).toString("latin1");
+    const text = Buffer.from(r.body as ArrayBuffer).toString("latin1");
     expect(text).toBe(
       [
         "--BOUNDARY",

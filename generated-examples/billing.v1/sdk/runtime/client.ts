@@ -807,7 +807,7 @@ export interface EncodedRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   /** JSON or form text, or multipart bytes; undefined without a body. */
-  readonly body: string | Uint8Array | undefined;
+  readonly body: string | ArrayBuffer | undefined;
 }
 
 /** Encode an operation's input as an HTTP request, following its field bindings (wire-request.ts). */

@@ -54,7 +54,7 @@ export interface WireRequest {
   /** Header names in lower case; a null-prototype record (names come from contracts). */
   readonly headers: Record<string, string>;
   /** The encoded body: JSON or form text, or multipart bytes; undefined when no body is sent. */
-  readonly body: string | Uint8Array | undefined;
+  readonly body: string | ArrayBuffer | undefined;
   /** The body before encoding (the JSON value, or the form fields as an object), for reports; undefined without a body. */
   readonly sent: unknown;
 }
@@ -276,7 +276,7 @@ function quoted(text: string): string {
 }
 
 /** A multipart/form-data body (RFC 7578): one part per scalar, array item or object (as JSON); file fields as bytes. */
-function multipartBody(fields: ReadonlyArray<readonly [WireBinding | null, string, unknown]>, boundary: string): Uint8Array {
+function multipartBody(fields: ReadonlyArray<readonly [WireBinding | null, string, unknown]>, boundary: string): ArrayBuffer {
   const chunks: Uint8Array[] = [];
   const text = (s: string) => chunks.push(new TextEncoder().encode(s));
   const part = (name: string, contentType: string | null, filename: string | null, data: Uint8Array | string) => {
@@ -308,7 +308,7 @@ function multipartBody(fields: ReadonlyArray<readonly [WireBinding | null, strin
     all.set(c, at);
     at += c.byteLength;
   }
-  return all;
+  return all.buffer as ArrayBuffer;
 }
 
 /** Encode an operation's input as an HTTP request, following its field bindings. */
@@ -362,7 +362,7 @@ export function encodeRequest(op: WireOperation, input: Input, baseUrl: string, 
   }
   if (cookies.length > 0) headers.cookie = cookies.map(([k, v]) => `${k}=${v}`).join("; ");
 
-  let body: string | Uint8Array | undefined;
+  let body: string | ArrayBuffer | undefined;
   let sent: unknown;
   const hasBody = whole !== null || bodyFields.length > 0 || (op.bodyRequired === true && op.method !== "GET");
   if (hasBody) {

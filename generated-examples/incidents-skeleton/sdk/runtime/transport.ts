@@ -32,7 +32,7 @@ export interface OutgoingRequest {
   /** Header names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
   /** JSON or form text, or multipart bytes. */
-  readonly body?: string | Uint8Array;
+  readonly body?: string | ArrayBuffer;
   readonly signal?: AbortSignal;
 }
 
