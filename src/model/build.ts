@@ -148,13 +148,33 @@ function buildOperation(
   const queryFields = new Set(op.http.query ?? []);
   const queryByDefault = op.http.method === "GET" || op.http.method === "DELETE";
   const statuses = successStatuses(op.http.successStatus);
-  const bindings: FieldBinding[] = inputFields.map((field) => {
-    if (pathParams.includes(field)) return { field, in: "path", name: field };
+  const cookieFor = new Map(Object.entries(op.http.cookies ?? {}));
+  const paramsFor = new Map(Object.entries(op.http.params ?? {}));
+  const encodingFor = new Map(Object.entries(op.http.encoding ?? {}));
+  const contentType = op.http.contentType ?? "application/json";
+  const inputProperties = ctx.inputShape(name).properties;
+  /** The declared serialization of a field (only what is written: defaults stay implicit). */
+  const declared = (settings: { style?: FieldBinding["style"]; explode?: boolean; allowReserved?: boolean; contentType?: string } | undefined) => ({
+    ...(settings?.style !== undefined ? { style: settings.style } : {}),
+    ...(settings?.explode !== undefined ? { explode: settings.explode } : {}),
+    ...(settings?.allowReserved !== undefined ? { allowReserved: settings.allowReserved } : {}),
+    ...(settings?.contentType !== undefined ? { contentType: settings.contentType } : {}),
+  });
+  const bodyBinding = (field: string): FieldBinding => {
+    if (contentType === "application/json" || field === op.http.body) return { field, in: "body", name: field };
+    const schema = inputProperties.get(field)?.value;
+    const file = contentType === "multipart/form-data" && isFileSchema(schema);
+    return { field, in: "body", name: field, ...declared(encodingFor.get(field)), ...(file ? { file: true as const } : {}) };
+  };
+  const bindings: FieldBinding[] = inputFields.map((field): FieldBinding => {
+    if (pathParams.includes(field)) return { field, in: "path", name: field, ...declared(paramsFor.get(field)) };
     const header = headerFor.get(field);
-    if (header !== undefined) return { field, in: "header", name: header };
-    if (field === op.http.body) return { field, in: "body", name: field };
-    if (queryFields.has(field) || queryByDefault) return { field, in: "query", name: field };
-    return { field, in: "body", name: field };
+    if (header !== undefined) return { field, in: "header", name: header, ...declared(paramsFor.get(field)) };
+    const cookie = cookieFor.get(field);
+    if (cookie !== undefined) return { field, in: "cookie", name: cookie, ...declared(paramsFor.get(field)) };
+    if (field === op.http.body) return bodyBinding(field);
+    if (queryFields.has(field) || queryByDefault) return { field, in: "query", name: field, ...declared(paramsFor.get(field)) };
+    return bodyBinding(field);
   });
 
   // Behaviour errors are part of what the operation can raise, even when the author did not list them.
@@ -193,6 +213,9 @@ function buildOperation(
       successStatus: statuses[0]!,
       successStatuses: statuses,
       body: op.http.body ?? null,
+      contentType,
+      bodyRequired: op.http.bodyRequired === true,
+      accept: op.http.accept ?? null,
       loc: loc("http"),
     },
     effects,
@@ -309,4 +332,11 @@ function limitMaximum(input: unknown, field: string | undefined): number | null 
   if (properties === null || typeof properties !== "object" || !Object.prototype.hasOwnProperty.call(properties, field)) return null;
   const max = ((properties as Record<string, unknown>)[field] as { maximum?: unknown } | null)?.maximum;
   return typeof max === "number" && Number.isInteger(max) && max >= 1 ? max : null;
+}
+
+/** A multipart field sent as a file: base64 text (`contentEncoding: base64`) or OpenAPI's `format: binary`. */
+function isFileSchema(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return false;
+  const s = schema as { contentEncoding?: unknown; format?: unknown };
+  return s.contentEncoding === "base64" || s.format === "binary";
 }

@@ -145,13 +145,25 @@ export interface NamesModel {
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-export type BindingLocation = "path" | "query" | "header" | "body";
+export type BindingLocation = "path" | "query" | "header" | "cookie" | "body";
+export type { ParamStyle, RequestContentType } from "../spec/raw.js";
+import type { ParamStyle, RequestContentType } from "../spec/raw.js";
 
 export interface FieldBinding {
   readonly field: string;
   readonly in: BindingLocation;
-  /** Wire name: the path segment, query key or header name. */
+  /** Wire name: the path segment, query key, header or cookie name (a body field: the field). */
   readonly name: string;
+  /** Serialization style as declared (`http.params`, or `http.encoding` for a body field); absent: the location's default. */
+  readonly style?: ParamStyle;
+  /** `explode` as declared; absent: the style's default (true for form, false otherwise). */
+  readonly explode?: boolean;
+  /** Query: reserved characters are sent unencoded (`allowReserved: true`); absent when not declared. */
+  readonly allowReserved?: boolean;
+  /** A multipart part's media type (`http.encoding.<field>.contentType`); absent when not declared. */
+  readonly contentType?: string;
+  /** A multipart body field whose value is base64 text sent as the bytes of a file part; absent otherwise. */
+  readonly file?: true;
 }
 
 export interface HttpModel {
@@ -166,6 +178,12 @@ export interface HttpModel {
   readonly successStatuses: readonly number[];
   /** The input field whose value is the whole request body (`http.body`), or null: body fields become its properties. */
   readonly body: string | null;
+  /** Media type of the request body (`http.contentType`); default application/json. */
+  readonly contentType: RequestContentType;
+  /** A body is sent even when no body field is given (`http.bodyRequired`). */
+  readonly bodyRequired: boolean;
+  /** The media type asked for (`http.accept`), or null for application/json. */
+  readonly accept: string | null;
   readonly loc: SourceLocation;
 }
 

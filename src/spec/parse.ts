@@ -6,6 +6,7 @@ import { checkBehaviour } from "./checks/behaviour.js";
 import { checkErrorFields, checkPreviewKey } from "./checks/behaviour-modes.js";
 import { checkHeader } from "./checks/header.js";
 import { checkHttpBody, checkInferredEffects, checkNoContentOutput } from "./checks/http.js";
+import { checkRequestEncoding } from "./checks/encoding.js";
 import { checkErrorReferences, checkOperationSet, checkTransport } from "./checks/operations.js";
 import { checkReads } from "./checks/reads.js";
 import { checkPreconditionTargets, checkPreviewOutput, checkUndo } from "./checks/references.js";
@@ -45,6 +46,7 @@ export const SEMANTIC_CHECKS: readonly Check[] = [
   checkUndo,
   checkPreviewOutput,
   checkHttpBody,
+  checkRequestEncoding,
   checkNoContentOutput,
   checkInferredEffects,
 ];

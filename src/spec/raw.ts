@@ -46,6 +46,12 @@ export interface RawError {
   wire?: string;
 }
 
+/** OpenAPI parameter styles (`http.params`, `http.encoding`). */
+export type ParamStyle = "form" | "spaceDelimited" | "pipeDelimited" | "deepObject" | "simple" | "label" | "matrix";
+
+/** Request body media types a contract can declare (`http.contentType`). */
+export type RequestContentType = "application/json" | "application/x-www-form-urlencoded" | "multipart/form-data";
+
 export type PaginationStyle = "cursor" | "next-link" | "page" | "offset";
 
 export interface RawOperation {
@@ -54,7 +60,20 @@ export interface RawOperation {
   toolset?: string;
   scopes?: string[];
   deprecated?: { since: string; sunset?: string; replacement?: string };
-  http: { method: string; path: string; query?: string[]; headers?: Record<string, string>; successStatus?: number | number[]; body?: string };
+  http: {
+    method: string;
+    path: string;
+    query?: string[];
+    headers?: Record<string, string>;
+    successStatus?: number | number[];
+    body?: string;
+    cookies?: Record<string, string>;
+    params?: Record<string, { style?: ParamStyle; explode?: boolean; allowReserved?: boolean }>;
+    contentType?: RequestContentType;
+    encoding?: Record<string, { contentType?: string; style?: ParamStyle; explode?: boolean }>;
+    bodyRequired?: boolean;
+    accept?: string;
+  };
   effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean; undo?: string; inferred?: boolean };
   idempotency?: { key: string; retention: string; scope?: "caller" | "tenant" | "global"; mismatchError?: string };
   preview?: { dryRun: string; default?: boolean; confirmToken: string; ttl: string; output?: unknown; invalidTokenError?: string; singleUse?: boolean; expiresAt?: string };

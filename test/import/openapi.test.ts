@@ -86,11 +86,11 @@ describe("input and HTTP binding", () => {
       },
     }));
     const op = contract.operations.create_label;
-    expect(op.http).toEqual({ method: "POST", path: "/orgs/{org}/labels", query: ["notify"], headers: { x_request_id: "X-Request-Id" }, successStatus: 201 });
-    expect(Object.keys(op.input.properties)).toEqual(["notify", "org", "x_request_id", "name", "color"]);
+    expect(op.http).toEqual({ method: "POST", path: "/orgs/{org}/labels", query: ["notify"], headers: { x_request_id: "X-Request-Id" }, cookies: { session: "session" }, successStatus: 201 });
+    expect(Object.keys(op.input.properties)).toEqual(["notify", "org", "x_request_id", "session", "name", "color"]);
     expect(op.input.required).toEqual(["org", "name"]);
     expect(op.input.properties.color).toEqual({ type: ["string", "null"] });
-    expect(kinds).toContain("parameter-dropped"); // the cookie
+    expect(kinds).not.toContain("parameter-dropped"); // the cookie is kept
     expect(errorsOf("input", yaml)).toEqual([]);
   });
 
@@ -110,10 +110,105 @@ describe("input and HTTP binding", () => {
 
   it("reports what it drops: HEAD operations, non-JSON bodies, callbacks", async () => {
     const { kinds, report } = await imp("dropped", base({
-      "/up": { head: { responses: { "200": { description: "" } } }, post: { operationId: "upload", requestBody: { content: { "multipart/form-data": { schema: { type: "object" } } } }, callbacks: { done: {} }, responses: ok({}) } },
+      "/up": { head: { responses: { "200": { description: "" } } }, post: { operationId: "upload", requestBody: { content: { "application/xml": { schema: { type: "object" } } } }, callbacks: { done: {} }, responses: ok({}) } },
     }));
     expect(kinds).toEqual(expect.arrayContaining(["method-unsupported", "body-not-json", "callbacks-dropped"]));
     expect(report.items.find((i) => i.kind === "method-unsupported")!.pointer).toBe("/paths/~1up/head");
+  });
+});
+
+describe("request encoding", () => {
+  it("maps style, explode and allowReserved (Stripe's deepObject query, pipe-delimited arrays, object parameters)", async () => {
+    const { contract, kinds, yaml } = await imp("styles", base({
+      "/v1/charges/{id}": {
+        get: {
+          operationId: "list_charges",
+          parameters: [
+            { name: "id", in: "path", required: true, style: "label", schema: { type: "string" } },
+            { name: "created", in: "query", style: "deepObject", explode: true, schema: { type: "object", properties: { gt: { type: "integer" } } } },
+            { name: "tags", in: "query", style: "pipeDelimited", explode: false, schema: { type: "array", items: { type: "string" } } },
+            { name: "ids", in: "query", schema: { type: "array", items: { type: "string" } } },
+            { name: "filter", in: "query", schema: { type: "object", properties: { a: { type: "string" } } } },
+            { name: "redirect", in: "query", allowReserved: true, schema: { type: "string" } },
+            { name: "X-Flags", in: "header", style: "form", schema: { type: "string" } },
+          ],
+          responses: ok({ type: "object" }),
+        },
+      },
+    }));
+    expect(contract.operations.list_charges.http.params).toEqual({
+      id: { style: "label" },
+      // explode is written where it differs from the style's default (true for form only).
+      created: { style: "deepObject", explode: true },
+      tags: { style: "pipeDelimited" },
+      filter: { style: "form" },
+      redirect: { allowReserved: true },
+    });
+    expect(kinds).toContain("parameter-style-dropped"); // form on a header
+    expect(errorsOf("styles", yaml)).toEqual([]);
+  });
+
+  it("maps form-urlencoded bodies with their encoding objects (Stripe, Twilio) and required bodies with optional fields", async () => {
+    const { contract, kinds, yaml } = await imp("form", base({
+      "/v1/customers": {
+        post: {
+          operationId: "create_customer",
+          requestBody: {
+            required: true,
+            content: {
+              "application/x-www-form-urlencoded": {
+                schema: { type: "object", properties: { email: { type: "string" }, metadata: { type: "object", additionalProperties: { type: "string" } }, expand: { type: "array", items: { type: "string" } } } },
+                encoding: { metadata: { style: "deepObject", explode: true }, expand: { style: "deepObject", explode: true } },
+              },
+            },
+          },
+          responses: ok({ type: "object" }),
+        },
+      },
+    }));
+    const http = contract.operations.create_customer.http;
+    expect(http.contentType).toBe("application/x-www-form-urlencoded");
+    expect(http.encoding).toEqual({ metadata: { style: "deepObject", explode: true }, expand: { style: "deepObject", explode: true } });
+    expect(http.bodyRequired).toBe(true);
+    expect(Object.keys(contract.operations.create_customer.input.properties)).toEqual(["email", "metadata", "expand"]);
+    expect(kinds).not.toContain("body-not-json");
+    expect(errorsOf("form", yaml)).toEqual([]);
+  });
+
+  it("maps multipart bodies: binary properties become base64 file fields with the part's media type", async () => {
+    const { contract, yaml } = await imp("multipart", base({
+      "/files": {
+        post: {
+          operationId: "upload_file",
+          requestBody: {
+            content: {
+              "multipart/form-data": {
+                schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" }, purpose: { type: "string" } } },
+                encoding: { file: { contentType: "image/png, image/jpeg" } },
+              },
+            },
+          },
+          responses: ok({ type: "object" }),
+        },
+      },
+    }));
+    const op = contract.operations.upload_file;
+    expect(op.http.contentType).toBe("multipart/form-data");
+    expect(op.http.encoding).toEqual({ file: { contentType: "image/png" } });
+    expect(op.input.properties.file).toEqual({ type: "string", contentEncoding: "base64" });
+    expect(errorsOf("multipart", yaml)).toEqual([]);
+  });
+
+  it("asks for a non-JSON success response and returns it as text or base64", async () => {
+    const { contract, yaml } = await imp("accept", base({
+      "/invoices/{id}/pdf": { get: { operationId: "invoice_pdf", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "pdf", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } } } } },
+      "/report.csv": { get: { operationId: "report", responses: { "200": { description: "csv", content: { "text/csv; charset=utf-8": { schema: { type: "string" } } } } } } },
+    }));
+    expect(contract.operations.invoice_pdf.http.accept).toBe("application/pdf");
+    expect(contract.operations.invoice_pdf.output).toEqual({ type: "string", contentEncoding: "base64", contentMediaType: "application/pdf" });
+    expect(contract.operations.report.http.accept).toBe("text/csv");
+    expect(contract.operations.report.output).toEqual({ type: "string" });
+    expect(errorsOf("accept", yaml)).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { ContractModel, OperationModel, PaginationModel } from "../../model
 import { safeIdentifier } from "../../model/naming.js";
 import { escapeInvisible, generatedHeader, literal } from "../shared/literals.js";
 import { validatorName } from "./schemas.js";
+import { wireBinding, wireFacts } from "../shared/wire.js";
 
 /** Binding name of an operation's descriptor in `operations.ts` (reserved words get a suffix). */
 export function descriptorName(op: OperationModel): string {
@@ -22,9 +23,10 @@ export function emitOperationData(model: ContractModel): string {
     data[op.names.id] = {
       method: op.http.method,
       path: op.http.path,
-      bindings: op.http.bindings.map((b) => ({ field: b.field, in: b.in, name: b.name })),
+      bindings: op.http.bindings.map(wireBinding),
       successStatuses: op.http.successStatuses,
       ...(op.http.body !== null ? { bodyField: op.http.body } : {}),
+      ...wireFacts(op.http),
       mutating: op.effects.kind === "mutating",
       idempotent: op.effects.idempotent,
       keyField: op.idempotency ? op.idempotency.keyField : null,

@@ -8,6 +8,7 @@ import type { ContractModel, OperationModel } from "../../model/types.js";
 import { DefPool } from "../shared/def-pool.js";
 import { clientClassName } from "../sdk/client.js";
 import { escapeInvisible, generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
+import { wireBinding, wireFacts } from "../shared/wire.js";
 
 export const FIXTURE_FILE = "tests/fixture.ts";
 
@@ -17,10 +18,11 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
     id: op.names.id,
     method: op.http.method,
     path: op.http.path,
-    bindings: op.http.bindings.map((b) => ({ field: b.field, in: b.in, name: b.name })),
+    bindings: op.http.bindings.map(wireBinding),
     successStatus: op.http.successStatus,
     successStatuses: op.http.successStatuses,
     body: op.http.body,
+    ...wireFacts(op.http),
     kind: op.effects.kind,
     input: pool.pooled(op.input.schema),
     output: pool.pooled(op.output.schema),

@@ -79,9 +79,13 @@ interface Field {
   name: string;
   schema: Json;
   required: boolean;
-  binding: "path" | "query" | "header" | "body-property" | "body";
-  /** The HTTP name: path/query parameter or header name. */
+  binding: "path" | "query" | "header" | "cookie" | "body-property" | "body";
+  /** The HTTP name: path/query parameter, header or cookie name. */
   wire?: string;
+  /** Serialization the contract must state (`http.params`): what the document declares beyond the defaults. */
+  params?: JsonObject;
+  /** A form or multipart body field's encoding (`http.encoding`). */
+  encoding?: JsonObject;
 }
 
 interface Draft {
@@ -274,6 +278,17 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     const headers: JsonObject = {};
     for (const f of input.fields) if (f.binding === "header") put(headers, f.name, f.wire!);
     if (Object.keys(headers).length > 0) put(http, "headers", headers);
+    const cookies: JsonObject = {};
+    for (const f of input.fields) if (f.binding === "cookie") put(cookies, f.name, f.wire!);
+    if (Object.keys(cookies).length > 0) put(http, "cookies", cookies);
+    const params: JsonObject = {};
+    for (const f of input.fields) if (f.params !== undefined) put(params, f.name, f.params);
+    if (Object.keys(params).length > 0) put(http, "params", params);
+    if (input.contentType !== undefined) put(http, "contentType", input.contentType);
+    const encoding: JsonObject = {};
+    for (const f of input.fields) if (f.encoding !== undefined) put(encoding, f.name, f.encoding);
+    if (Object.keys(encoding).length > 0) put(http, "encoding", encoding);
+    if (input.bodyRequired) put(http, "bodyRequired", true);
     const bodyField = input.fields.find((f) => f.binding === "body");
 
     // output
@@ -281,6 +296,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     if (output.status.length === 1 && output.status[0] !== 200) put(http, "successStatus", output.status[0]!);
     if (output.status.length > 1) put(http, "successStatus", output.status);
     if (bodyField) put(http, "body", bodyField.name);
+    if (output.accept !== undefined) put(http, "accept", output.accept);
     put(o, "http", http);
 
     // effects, idempotency
@@ -801,7 +817,88 @@ function jsonMedia(content: unknown): { schema: unknown; type: string } | undefi
   return undefined;
 }
 
-function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: string, review: (kind: ReviewKind, pointer: string, message: string) => void): { fields: Field[]; path: string } {
+/** A form-urlencoded or multipart media type of a request body (when it has no JSON one), with its encoding object. */
+function formMedia(content: unknown): { schema: unknown; type: string; contentType: "application/x-www-form-urlencoded" | "multipart/form-data"; encoding: JsonObject } | undefined {
+  if (!isObject(content)) return undefined;
+  for (const wanted of ["application/x-www-form-urlencoded", "multipart/form-data"] as const) {
+    for (const type of Object.keys(content)) {
+      if (type.split(";")[0]!.trim().toLowerCase() !== wanted) continue;
+      const media = content[type];
+      const encoding = isObject(media) ? own(media, "encoding") : undefined;
+      return { schema: isObject(media) ? own(media, "schema") ?? {} : {}, type, contentType: wanted, encoding: isObject(encoding) ? encoding : {} };
+    }
+  }
+  return undefined;
+}
+
+/** The styles OpenAPI defines per parameter location; the first is the default. */
+const PARAM_STYLES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["path", ["simple", "label", "matrix"]],
+  ["query", ["form", "spaceDelimited", "pipeDelimited", "deepObject"]],
+  ["header", ["simple"]],
+  ["cookie", ["form"]],
+]);
+
+/**
+ * What the contract must say of a parameter's serialization (`http.params`): a style, explode or
+ * allowReserved the document declares beyond the location's defaults, and the style of an object
+ * parameter always (without one the contract sends objects as JSON text). Null when nothing is.
+ */
+function paramSettings(doc: JsonObject, p: JsonObject, where: string, schema: unknown, pointer: string, review: (kind: ReviewKind, pointer: string, message: string) => void): JsonObject | undefined {
+  const styles = PARAM_STYLES.get(where)!;
+  let style = own(p, "style");
+  if (style !== undefined && (typeof style !== "string" || !styles.includes(style))) {
+    review("parameter-style-dropped", `${pointer}/style`, `Style ${JSON.stringify(style)} is not defined for ${where} parameters; ${styles[0]} is used.`);
+    style = undefined;
+  }
+  const effective = (style as string | undefined) ?? styles[0]!;
+  const explode = own(p, "explode");
+  const defaultExplode = effective === "form";
+  const out: JsonObject = {};
+  const shape = shapeOf(doc, schema);
+  const isObjectValue = shape.types.has("object") || (shape.types.size === 0 && shape.properties.size > 0);
+  if (style !== undefined && style !== styles[0]) put(out, "style", effective);
+  else if (isObjectValue) put(out, "style", effective);
+  if (typeof explode === "boolean" && explode !== defaultExplode) put(out, "explode", explode);
+  if (own(p, "allowReserved") === true && where === "query") put(out, "allowReserved", true);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Whether a (converted) property schema is bytes: `format: binary` or `contentEncoding: base64`. */
+function isBinarySchema(schema: Json): boolean {
+  return isObject(schema) && (own(schema, "format") === "binary" || own(schema, "contentEncoding") === "base64");
+}
+
+/** A multipart file field's schema as the contract takes it: base64 text (`format: binary` becomes `contentEncoding: base64`). */
+function fileSchema(schema: Json): Json {
+  if (!isObject(schema) || own(schema, "format") !== "binary") return schema;
+  const out: JsonObject = {};
+  for (const k of Object.keys(schema)) if (k !== "format") put(out, k, schema[k]);
+  put(out, "contentEncoding", "base64");
+  return out;
+}
+
+/** A form or multipart field's `http.encoding` entry from the document's Encoding Object, or undefined. */
+function encodingSettings(entry: unknown, contentType: string, pointer: string, review: (kind: ReviewKind, pointer: string, message: string) => void): JsonObject | undefined {
+  if (!isObject(entry)) return undefined;
+  const out: JsonObject = {};
+  const partType = own(entry, "contentType");
+  if (contentType === "multipart/form-data" && typeof partType === "string") {
+    const first = partType.split(",")[0]!.split(";")[0]!.trim();
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(first)) put(out, "contentType", first);
+    if (first !== partType.trim()) review("encoding-narrowed", `${pointer}/contentType`, `Part media type ${JSON.stringify(partType)}: ${first} is sent.`);
+  }
+  if (contentType === "application/x-www-form-urlencoded") {
+    const style = own(entry, "style");
+    if (typeof style === "string" && PARAM_STYLES.get("query")!.includes(style) && style !== "form") put(out, "style", style);
+    const explode = own(entry, "explode");
+    const effective = typeof own(out, "style") === "string" ? (own(out, "style") as string) : "form";
+    if (typeof explode === "boolean" && explode !== (effective === "form")) put(out, "explode", explode);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: string, review: (kind: ReviewKind, pointer: string, message: string) => void): { fields: Field[]; path: string; contentType?: string; bodyRequired?: boolean } {
   // Path-level parameters, overridden by operation-level ones of the same name and location.
   const params = new Map<string, { p: JsonObject; pointer: string }>();
   const add = (list: unknown, base: string) => {
@@ -826,8 +923,8 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
   for (const { p, pointer } of sorted) {
     const where = own(p, "in") as string;
     const wire = own(p, "name") as string;
-    if (where === "cookie") {
-      review("parameter-dropped", pointer, `Cookie parameter ${wire} dropped: the contract binds only path, query and headers.`);
+    if (where === "cookie" && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(wire)) {
+      review("parameter-dropped", pointer, `Cookie parameter ${JSON.stringify(wire)} dropped: not a cookie name the contract accepts.`);
       continue;
     }
     if (where === "header" && TRANSPORT_HEADERS.has(wire.toLowerCase())) {
@@ -838,7 +935,7 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
       review("parameter-dropped", pointer, `Header parameter ${JSON.stringify(wire)} dropped: not a header name the contract accepts.`);
       continue;
     }
-    if (!["query", "path", "header"].includes(where)) continue;
+    if (!["query", "path", "header", "cookie"].includes(where)) continue;
     let schema: Json;
     if (own(p, "schema") !== undefined) schema = convertSchema(ctx, own(p, "schema"), `${pointer}/schema`);
     else {
@@ -874,7 +971,8 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
       }
       if (name !== wire) path = path.split(`{${wire}}`).join(`{${name}}`);
     }
-    const field: Field = { name, schema, required: where === "path" || own(p, "required") === true, binding: where as Field["binding"], wire };
+    const settings = paramSettings(doc, p, where, own(p, "schema"), pointer, review);
+    const field: Field = { name, schema, required: where === "path" || own(p, "required") === true, binding: where as Field["binding"], wire, ...(settings !== undefined ? { params: settings } : {}) };
     keys.set(collisionKey(name), field);
     fields.push(field);
   }
@@ -899,12 +997,16 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
   }
 
   // Body: merged into the input when it is a plain object whose properties collide with nothing.
+  let contentType: string | undefined;
+  let bodyRequired = false;
   const bodyRaw = own(d.op, "requestBody");
   const body = deref(doc, bodyRaw);
   if (isObject(body)) {
     const bodyPtr = isObject(bodyRaw) && typeof own(bodyRaw, "$ref") === "string" ? (own(bodyRaw, "$ref") as string).slice(1) : `${d.pointer}/requestBody`;
-    const media = jsonMedia(own(body, "content"));
+    const form = jsonMedia(own(body, "content")) === undefined ? formMedia(own(body, "content")) : undefined;
+    const media = jsonMedia(own(body, "content")) ?? form;
     const required = own(body, "required") === true;
+    if (form !== undefined && d.method !== "get") contentType = form.contentType;
     if (!media) {
       const types = isObject(own(body, "content")) ? Object.keys(own(body, "content") as JsonObject).join(", ") : "none";
       review("body-not-json", bodyPtr, `Request body (${types}) dropped${required ? "; it is required, so calls will be refused until the contract is completed by hand" : ""}.`);
@@ -917,10 +1019,15 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
       const mergeable = d.method !== "delete" && shape.types.size === 1 && shape.types.has("object") && shape.properties.size > 0 && !shape.composed && collides === undefined && distinctKeys([...shape.properties.keys()]);
       if (mergeable) {
         for (const [prop, sub] of shape.properties) {
-          const f: Field = { name: prop, schema: convertSchema(ctx, sub, `${mediaPtr}/properties/${escapeKey(prop)}`), required: required && shape.required.has(prop), binding: "body-property" };
+          let converted = convertSchema(ctx, sub, `${mediaPtr}/properties/${escapeKey(prop)}`);
+          if (form?.contentType === "multipart/form-data" && isBinarySchema(converted)) converted = fileSchema(converted);
+          const encoded = form !== undefined ? encodingSettings(own(form.encoding, prop), form.contentType, `${bodyPtr}/content/${escapeKey(form.type)}/encoding/${escapeKey(prop)}`, review) : undefined;
+          const f: Field = { name: prop, schema: converted, required: required && shape.required.has(prop), binding: "body-property", ...(encoded !== undefined ? { encoding: encoded } : {}) };
           keys.set(collisionKey(prop), f);
           fields.push(f);
         }
+        // A required body whose fields are all optional is still sent ({} or an empty form).
+        if (required && ![...shape.properties.keys()].some((k) => shape.required.has(k))) bodyRequired = true;
         const extra = otherObjectKeywords(doc, media.schema);
         if (extra.length > 0) review("body-wrapped", mediaPtr, `Merged into the input; the body's ${extra.join(", ")} no longer applies (properties are merged, not the object's own constraints).`);
       } else {
@@ -938,7 +1045,7 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
     }
   }
   void opName;
-  return { fields, path };
+  return { fields, path, ...(contentType !== undefined ? { contentType } : {}), ...(bodyRequired ? { bodyRequired } : {}) };
 }
 
 function distinctKeys(names: string[]): boolean {
@@ -958,6 +1065,8 @@ interface Output {
   /** The original OpenAPI schemas of the JSON success bodies, for pagination. */
   bodies: unknown[];
   linkHeader: boolean;
+  /** The media type asked for when no success response is JSON (`http.accept`). */
+  accept?: string;
 }
 
 function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kind: ReviewKind, pointer: string, message: string) => void): Output {
@@ -975,6 +1084,17 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
   const bodies: unknown[] = [];
   let linkHeader = false;
   let empty = false;
+  // Success responses with content but no JSON media type: the first concrete type of the first one is asked for.
+  let otherMedia: string | undefined;
+  let jsonSeen = false;
+  for (const key of keys) {
+    const r = deref(doc, res[key]);
+    const content = isObject(r) ? own(r, "content") : undefined;
+    if (!isObject(content) || Object.keys(content).length === 0 || key === "204" || key === "205") continue;
+    if (jsonMedia(content)) jsonSeen = true;
+    else otherMedia ??= Object.keys(content).map((t) => t.split(";")[0]!.trim().toLowerCase()).find((t) => /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/.test(t) && !t.includes("*"));
+  }
+  const accept = jsonSeen ? undefined : otherMedia;
   for (const key of keys) {
     const r = deref(doc, res[key]);
     const ptr = `${d.pointer}/responses/${key}`;
@@ -994,7 +1114,10 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
     }
     const media = jsonMedia(content);
     let schema: Json;
-    if (!media) {
+    if (!media && accept !== undefined) {
+      review("response-not-json", ptr, `Response ${key} (${Object.keys(content).join(", ")}) has no JSON media type; the operation asks for ${accept} and returns it as ${accept.startsWith("text/") ? "text" : "base64 text"}.`);
+      schema = accept.startsWith("text/") ? { type: "string" } : { type: "string", contentEncoding: "base64", contentMediaType: accept };
+    } else if (!media) {
       review("response-not-json", ptr, `Response ${key} (${Object.keys(content).join(", ")}) has no JSON media type; output accepts any value.`);
       schema = {};
     } else {
@@ -1018,7 +1141,7 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
   if (schemas.length === 0) schema = { type: "null" };
   else if (schemas.length === 1) schema = schemas[0]!;
   else schema = { anyOf: schemas };
-  return { schema, status: distinct, bodies, linkHeader };
+  return { schema, status: distinct, bodies, linkHeader, ...(accept !== undefined ? { accept } : {}) };
 }
 
 /** Integer fields of the input found by name. */

@@ -32,14 +32,15 @@ export function checkHttpBody(ctx: CheckContext): Diagnostic[] {
     const inQuery = new Set(op.http.query ?? []);
     // A Map, not the raw object: an input field may be called "constructor" or "__proto__".
     const inHeaders = new Map(Object.entries(op.http.headers ?? {}));
-    const elsewhere = [inPath.has(body) && "the path", inQuery.has(body) && "the query", inHeaders.has(body) && "a header"].filter((w): w is string => typeof w === "string");
+    const inCookies = new Map(Object.entries(op.http.cookies ?? {}));
+    const elsewhere = [inPath.has(body) && "the path", inQuery.has(body) && "the query", inHeaders.has(body) && "a header", inCookies.has(body) && "a cookie"].filter((w): w is string => typeof w === "string");
     if (elsewhere.length > 0) {
       out.push(diagnostic("http-body-field-conflict", `Body field ${JSON.stringify(body)} of ${JSON.stringify(name)} is also bound to ${elsewhere.join(" and ")}.`, file.locate(bodyAt)));
     }
     // GET and DELETE send every unbound field as a query parameter; the other methods would put it in the body.
     if (op.http.method === "GET" || op.http.method === "DELETE") continue;
     for (const [field, info] of input.properties) {
-      if (field === body || inPath.has(field) || inQuery.has(field) || inHeaders.has(field)) continue;
+      if (field === body || inPath.has(field) || inQuery.has(field) || inHeaders.has(field) || inCookies.has(field)) continue;
       out.push(
         diagnostic(
           "http-body-field-unbound",

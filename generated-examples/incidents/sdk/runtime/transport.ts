@@ -31,7 +31,8 @@ export interface OutgoingRequest {
   readonly method: string;
   /** Header names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
+  /** JSON or form text, or multipart bytes. */
+  readonly body?: string | ArrayBuffer;
   readonly signal?: AbortSignal;
 }
 
@@ -218,6 +219,11 @@ export async function exchange(fetchImpl: typeof fetch, request: OutgoingRequest
  * a connection closed mid-body, corrupt compression) fail as TransportFailure too.
  */
 export async function readBody(response: Response, maxBytes: number, timeoutMs?: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(response, maxBytes, timeoutMs));
+}
+
+/** readBody's bytes, undecoded (a binary result: a PDF, an image). */
+export async function readBodyBytes(response: Response, maxBytes: number, timeoutMs?: number): Promise<Uint8Array> {
   const tooLarge = (what: string) => new TransportFailure("body-too-large", `response body ${what} than the limit of ${maxBytes} bytes`, { sent: true });
   const declared = Number(response.headers.get("content-length") ?? "");
   const encoded = (response.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
@@ -225,7 +231,7 @@ export async function readBody(response: Response, maxBytes: number, timeoutMs?:
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge(`of ${declared} bytes (Content-Length) is larger`);
   }
-  if (!response.body) return "";
+  if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -249,5 +255,5 @@ export async function readBody(response: Response, maxBytes: number, timeoutMs?:
     all.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }

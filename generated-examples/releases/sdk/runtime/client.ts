@@ -25,7 +25,8 @@ import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginato
 import { credentialTooShort, isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
 import { ENVELOPE_FORMAT, type ErrorFormat, recognizeError } from "./wire-errors.js";
-import { DEFAULT_TRANSPORT_LIMITS, exchange as sendRequest, type OutgoingRequest, readBody, TransportFailure, transportFailure, type TransportLimits } from "./transport.js";
+import { DEFAULT_TRANSPORT_LIMITS, exchange as sendRequest, type OutgoingRequest, readBodyBytes, TransportFailure, transportFailure, type TransportLimits } from "./transport.js";
+import { encodeRequest, nonJsonResult, type WireBinding, wireInputProblem } from "./wire-request.js";
 
 /** A validator of one schema slot of an operation (ajv, compiled from `schemas.json` when it first runs). */
 export interface Validator {
@@ -33,11 +34,8 @@ export interface Validator {
   errors?: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }> | null;
 }
 
-export interface FieldBinding {
-  readonly field: string;
-  readonly in: "path" | "query" | "header" | "body";
-  readonly name: string;
-}
+/** Where an input field goes on the wire and how it is serialized (wire-request.ts). */
+export type FieldBinding = WireBinding;
 
 /** Everything the runtime needs to know about one operation (generated into operations.ts). */
 /** One page of a next-link read (ContractClient.nextLinkPage). */
@@ -59,6 +57,12 @@ export interface OperationSpec {
   readonly successStatuses?: readonly number[];
   /** The input field whose value is the whole JSON request body (`http.body`), or null: body fields are its properties. */
   readonly bodyField?: string | null;
+  /** Media type of the request body (`http.contentType`); absent: application/json. */
+  readonly contentType?: string;
+  /** Send a body ({} or an empty form) when no body field is given (`http.bodyRequired`). */
+  readonly bodyRequired?: boolean;
+  /** The media type asked for (`http.accept`); absent: application/json. A non-JSON answer is the result (text, or base64). */
+  readonly accept?: string | null;
   readonly mutating: boolean;
   readonly idempotent: "natural" | "key" | "none";
   readonly keyField: string | null;
@@ -487,6 +491,21 @@ export class ContractClient {
 
   private validateInput(op: OperationSpec, input: Input, operationId: string | null): void {
     if (!op.validateInput(input)) throw inputRejected(op.id, op.validateInput, operationId);
+    // Valid by the schema, yet a value the wire cannot carry (a header outside Latin-1): refused before sending, naming the field.
+    const unsendable = wireInputProblem(op, input);
+    if (unsendable !== null) {
+      throw new InvalidInputError({
+        code: CLIENT_CODES.invalidInput,
+        errorClass: "invalid_input",
+        action: "fix_field",
+        message: `Invalid input for ${op.id}: ${unsendable.field} ${unsendable.problem}. Nothing was sent.`,
+        field: unsendable.field,
+        operation: op.id,
+        operationId,
+        outcome: "rejected",
+        details: null,
+      });
+    }
     for (const binding of op.bindings) {
       const value = field(input, binding.field);
       if (binding.in === "path" && (value === "" || value === "." || value === "..")) {
@@ -623,7 +642,7 @@ export class ContractClient {
 
     let response: Response;
     let url: string;
-    let text: string | null = null;
+    let bytes: Uint8Array | null = null;
     // Why the body was not read (larger than the limit); the status still says what happened.
     let unread: string | null = null;
     try {
@@ -633,7 +652,7 @@ export class ContractClient {
       response = exchanged.response;
       url = exchanged.url;
       try {
-        text = await readBody(response, limits.maxResponseBytes, timeoutMs);
+        bytes = await readBodyBytes(response, limits.maxResponseBytes, timeoutMs);
       } catch (e) {
         if (!(e instanceof TransportFailure && e.kind === "body-too-large")) throw e;
         unread = e.message;
@@ -645,7 +664,11 @@ export class ContractClient {
 
     let body: unknown = null;
     let parsed = unread === null;
-    if (text !== null && text.trim() !== "") {
+    // An operation that asks for another media type (a PDF, text) gets that answer as its result: text or base64.
+    const other = response.ok && bytes !== null ? nonJsonResult(op, response.headers.get("content-type"), bytes) : null;
+    const text = bytes === null || other !== null ? null : new TextDecoder().decode(bytes);
+    if (other !== null) body = other.value;
+    else if (text !== null && text.trim() !== "") {
       try {
         body = JSON.parse(text);
       } catch {
@@ -789,40 +812,12 @@ export interface EncodedRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | undefined;
+  /** JSON or form text, or multipart bytes; undefined without a body. */
+  readonly body: string | ArrayBuffer | undefined;
 }
 
-/** Encode an operation's input as an HTTP request, following its field bindings. */
+/** Encode an operation's input as an HTTP request, following its field bindings (wire-request.ts). */
 export function buildRequest(op: OperationSpec, input: Input, baseUrl: string): EncodedRequest {
-  let path = op.path;
-  const query = new URLSearchParams();
-  // Keys come from the contract: no prototype, so a field named `__proto__` is an ordinary key.
-  const headers: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, { accept: "application/json" });
-  let body: unknown = Object.create(null) as Record<string, unknown>;
-  let hasBody = false;
-  const text = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
-  for (const binding of op.bindings) {
-    const value = field(input, binding.field);
-    if (value === undefined) continue;
-    switch (binding.in) {
-      case "path":
-        path = path.split(`{${binding.name}}`).join(encodeURIComponent(String(value)));
-        break;
-      case "query":
-        for (const v of Array.isArray(value) ? value : [value]) query.append(binding.name, text(v));
-        break;
-      case "header":
-        headers[binding.name.toLowerCase()] = text(value);
-        break;
-      case "body":
-        // The whole-body field is the body itself (an array, a scalar); other body fields are its properties.
-        if (binding.field === op.bodyField) body = value;
-        else (body as Record<string, unknown>)[binding.field] = value;
-        hasBody = true;
-        break;
-    }
-  }
-  if (hasBody) headers["content-type"] = "application/json";
-  const qs = query.toString();
-  return { method: op.method, url: `${baseUrl}${path}${qs ? `?${qs}` : ""}`, headers, body: hasBody ? JSON.stringify(body) : undefined };
+  const { method, url, headers, body } = encodeRequest(op, input, baseUrl);
+  return { method, url, headers, body };
 }

@@ -9,20 +9,18 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
 import { linkSchemaDefs } from "../../sdk/runtime/schema-defs.js";
-import { exchange, readBody, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
+import { exchange, readBodyBytes, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
 import { ENVELOPE_FORMAT, type ErrorFormat, PROBLEM_MEDIA_TYPE, recognizeError, valueAt } from "../../sdk/runtime/wire-errors.js";
+import { encodeRequest, nonJsonResult, type WireBinding } from "../../sdk/runtime/wire-request.js";
 import { maskSecrets, registerSecret } from "./mask.js";
 
 const addFormats = addFormatsModule.default;
 
 export type Schema = { readonly [keyword: string]: unknown } | boolean;
 
-export interface BindingSpec {
-  readonly field: string;
-  readonly in: "path" | "query" | "header" | "body";
-  readonly name: string;
-}
+/** Where an input field goes on the wire and how it is serialized: the SDK's binding (wire-request.ts). */
+export type BindingSpec = WireBinding;
 
 export interface ErrorSpec {
   readonly class: string;
@@ -44,6 +42,12 @@ export interface OperationSpec {
   readonly successStatuses?: readonly number[];
   /** The input field sent as the whole JSON body (`http.body`); absent or null: body fields are its properties. */
   readonly body?: string | null;
+  /** Media type of the request body; absent: application/json. */
+  readonly contentType?: string;
+  /** A body is sent even when no body field is given. */
+  readonly bodyRequired?: boolean;
+  /** The media type asked for; absent: application/json. */
+  readonly accept?: string | null;
   readonly kind: "read" | "mutating";
   readonly input: Schema;
   readonly output: Schema;
@@ -299,15 +303,6 @@ const UNANSWERED_LIMIT = 3;
 const OPERATION_UNANSWERED_LIMIT = 2;
 const unanswered = { inARow: 0, byOperation: new Map<string, number>() };
 
-function queryValue(value: unknown): string {
-  return typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
-}
-
-/** Contract field names are data: "__proto__" must become a property, not a prototype. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 export interface CallOptions {
   /** Another credential for this call; null sends none. */
   readonly token?: string | null;
@@ -355,53 +350,33 @@ export class Harness {
 
   /** Send `input` to `op` as the wire protocol binds it; nothing is validated or retried on the way. */
   async call(op: OperationSpec, input: Input, options: CallOptions = {}): Promise<Exchange> {
-    let path = op.path;
-    const query = new URLSearchParams();
-    const headers = new Headers({ accept: "application/json", "x-request-id": randomUUID() });
-    let body: Record<string, unknown> | undefined;
-    // The whole-body field's value is the body itself (an array, a scalar), kept apart from body fields.
-    let whole: { value: unknown } | undefined;
-    const bound = new Set<string>();
-    for (const b of op.bindings) {
-      bound.add(b.field);
-      if (!Object.hasOwn(input, b.field) || input[b.field] === undefined) continue;
-      const value = input[b.field];
-      if (b.in === "path") path = path.replace(`{${b.name}}`, encodeURIComponent(queryValue(value)));
-      else if (b.in === "query") {
-        if (Array.isArray(value)) for (const v of value) query.append(b.name, queryValue(v));
-        else query.append(b.name, queryValue(value));
-      } else if (b.in === "header") headers.set(b.name, queryValue(value));
-      else if (b.field === op.body) whole = { value };
-      else setOwn((body ??= Object.create(null) as Record<string, unknown>), b.name, value);
-    }
-    // Fields the contract does not bind (the "extra property" cases) travel in the body, or the query of a GET.
-    for (const [field, value] of Object.entries(input)) {
-      if (bound.has(field)) continue;
-      // A whole body has no room for another field: it goes to the query, where the server must refuse it.
-      if (op.method === "GET" || op.method === "DELETE" || (op.body ?? null) !== null) query.append(field, queryValue(value));
-      else setOwn((body ??= Object.create(null) as Record<string, unknown>), field, value);
-    }
+    const base = this.fixture.baseUrl.replace(/\/+$/, "");
+    // The SDK's encoder (wire-request.ts); fields the contract does not bind (the "extra property"
+    // cases) travel in the body, or the query of a GET, where the server must refuse them.
+    const encoded = encodeRequest({ ...op, bodyField: op.body ?? null }, input, base, { unbound: "send" });
+    const headers = new Headers(encoded.headers);
+    headers.set("x-request-id", randomUUID());
     const token = options.token === undefined ? this.fixture.token : (options.token ?? undefined);
     if (token !== undefined && this.contract.auth.type === "bearer") headers.set("authorization", `Bearer ${token}`);
     if (token !== undefined && this.contract.auth.type === "apiKey" && this.contract.auth.header) headers.set(this.contract.auth.header, token);
     // Following a next-page link is a plain GET of that URL: no body travels with it.
     const followsLink = options.url !== undefined;
-    const sent: unknown = followsLink ? undefined : whole !== undefined ? whole.value : body;
-    const hasBody = !followsLink && (whole !== undefined || body !== undefined);
-    if (hasBody) headers.set("content-type", "application/json");
-    const qs = query.toString();
-    const base = this.fixture.baseUrl.replace(/\/+$/, "");
+    const sent: unknown = followsLink ? undefined : encoded.sent;
+    const hasBody = !followsLink && encoded.body !== undefined;
+    if (!hasBody) {
+      headers.delete("content-type");
+    }
     if (options.url !== undefined && new URL(options.url, base).origin !== new URL(base).origin) {
       throw violation(`${op.id}: a next-page link points to another origin (${new URL(options.url, base).origin}); the suite does not send the credential there`);
     }
-    const url = options.url !== undefined ? new URL(options.url, base).href : `${base}${path}${qs ? `?${qs}` : ""}`;
+    const url = options.url !== undefined ? new URL(options.url, base).href : encoded.url;
     const method = followsLink ? "GET" : op.method;
     const limits = this.limits;
     const where = `${op.id}: ${method} ${url}`;
     this.expectAnswering(op, where);
     if (token !== undefined) registerSecret(token);
     let response: Response;
-    let text: string;
+    let bytes: Uint8Array;
     try {
       // Only requests safe to send twice may be re-sent by a redirect; no credential goes to another origin.
       const resendable = op.kind === "read" || op.idempotency !== null;
@@ -410,14 +385,14 @@ export class Harness {
       headers.forEach((value, name) => (headerRecord[name] = value));
       const exchanged = await exchange(
         fetch,
-        { url, method, headers: headerRecord, signal, ...(hasBody ? { body: JSON.stringify(sent) } : {}) },
+        { url, method, headers: headerRecord, signal, ...(hasBody ? { body: encoded.body } : {}) },
         // Another origin is never followed: what the suite reads ends up in its reports (CI artifacts),
         // and a redirect to an internal address must not put that address's answer there.
         { limits, resendable, sameOriginOnly: true },
         limits.requestTimeoutMs,
       );
       response = exchanged.response;
-      text = await readBody(response, limits.maxResponseBytes, limits.requestTimeoutMs);
+      bytes = await readBodyBytes(response, limits.maxResponseBytes, limits.requestTimeoutMs);
     } catch (e) {
       const failure = e instanceof TransportFailure ? e : transportFailure(e, false, limits.requestTimeoutMs);
       if (failure.kind === "timeout") {
@@ -428,6 +403,10 @@ export class Harness {
     }
     unanswered.inARow = 0;
     unanswered.byOperation.delete(op.id);
+    // An operation asking for another media type (a PDF, text) gets that answer as text or base64, as from the SDK.
+    const other = response.status >= 200 && response.status < 300 ? nonJsonResult(op, response.headers.get("content-type"), bytes) : null;
+    if (other !== null) return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: other.value };
+    const text = new TextDecoder().decode(bytes);
     let parsed: unknown = text;
     try {
       parsed = text === "" ? undefined : JSON.parse(text);
