@@ -4,3 +4,4 @@ export * from "./hash.js";
 export * from "./journal.js";
 export * from "./pagination.js";
 export * from "./retry.js";
+export * from "./credentials.js";

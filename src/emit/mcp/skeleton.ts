@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { type HostContract, type HostOperation, type HostSchema, mapHostSchemas } from "../../host-runtime/contract.js";
-import type { ContractModel, OperationModel } from "../../model/types.js";
+import type { AuthModel, ContractModel, OperationModel } from "../../model/types.js";
 import { mcpDatabaseEnv, safeIdentifier } from "../../model/naming.js";
 import { DefPool } from "../shared/def-pool.js";
 import { commentText, escapeInvisible, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
@@ -39,13 +39,19 @@ function handlerType(op: OperationModel): string {
   return `${op.names.pascal}Handler`;
 }
 
+/** The host's view of credentials: none, or a bearer token it checks (the single forms keep their type). */
+function hostAuthType(auth: AuthModel): "none" | "bearer" | "apiKey" {
+  if (auth.form !== "schemes") return auth.form;
+  return auth.require.length === 0 ? "none" : "bearer";
+}
+
 /** What the host reads of the contract, in a fixed key order (ContractModel carries much more). */
 export function hostContract(model: ContractModel): HostContract {
   const schema = (s: { schema: unknown }) => ({ schema: s.schema as HostOperation["input"]["schema"] });
   return {
     name: model.name,
     version: model.version,
-    transport: { auth: { type: model.transport.auth.type } },
+    transport: { auth: { type: hostAuthType(model.transport.auth) } },
     errors: model.errors.map((e) => ({ code: e.code, class: e.class, action: e.action, httpStatus: e.httpStatus, field: e.field, details: e.details ? schema(e.details) : null })),
     operations: model.operations.map((op) => ({
       names: { id: op.names.id },
