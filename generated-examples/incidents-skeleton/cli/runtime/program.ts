@@ -220,6 +220,8 @@ function typedOption(flag: FlagSpec): Option {
       if (!Array.isArray(items)) throw new InvalidArgumentError("a value starting with [ must be a JSON array.");
       return [...before, ...items.map((v) => parseItem(item, flag, typeof v === "string" ? v : JSON.stringify(v)))];
     };
+    // choices() for help and completion; the parser (which replaces commander's check) checks each item.
+    if (flag.enum && item === "string") return option.choices(flag.enum.map(String)).argParser(parse);
     return option.argParser(parse);
   }
   const option = new FieldOption(`--${flag.flag} <value>`, description, key);
@@ -283,7 +285,8 @@ function environmentHelp(def: CliDefinition): string {
   const lines = [
     "Output: a success prints only its result on stdout and exits 0 (a result that has an `error` property is",
     "still a result). An error prints nothing on stdout: its JSON, {\"error\": {code, class, action, message, …}},",
-    "is the first line of stderr, a sentence for people follows, and the exit code is not 0.",
+    "is the first line of stderr, a sentence for people follows, and the exit code is not 0. An --all traversal",
+    "stopped by a bound prints its (incomplete) result on stdout and exits 10.",
     "",
     "Arrays: repeat the flag (--tags a --tags b), or give a JSON array (--tags '[\"a\",\"b\"]'); --tags '[]' sends",
     "an empty array. A value that starts with [ is read as a JSON array.",
