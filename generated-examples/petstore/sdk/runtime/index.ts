@@ -1,0 +1,7 @@
+export * from "./client.js";
+export * from "./errors.js";
+export * from "./hash.js";
+export * from "./journal.js";
+export * from "./pagination.js";
+export * from "./retry.js";
+export * from "./credentials.js";
