@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { type RunningPlatform, SEEDED_DEFECT_IDS, isSeededDefect } from "./host.js";
 import { exampleContract, type ExampleServerOptions } from "./example.js";
+import { authEnvVars } from "../../src/model/types.js";
 
 export interface ExampleCli<Extra> {
   readonly spec: string;
@@ -19,7 +20,7 @@ export interface ExampleCli<Extra> {
 export async function runExampleCli<Extra>(cli: ExampleCli<Extra>, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const model = exampleContract(cli.spec);
   const auth = model.transport.auth;
-  const tokenEnv = auth.type === "none" ? null : auth.tokenEnv;
+  const tokenEnv = authEnvVars(auth)[0] ?? null;
   const defaultPort = new URL(model.transport.baseUrl).port || "0";
   const usage = [
     `usage: ${model.name} [--port N] [--db FILE] [--token TOKEN] [--defect NAME]${Object.keys(cli.extraOptions ?? {}).map((o) => ` [--${o} VALUE]`).join("")}`,

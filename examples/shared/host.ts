@@ -86,8 +86,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const model = typeof options.spec === "string" ? loadContract(options.spec) : options.spec;
   const credentials = new Map<string, Credential>(Object.entries(options.credentials ?? {}));
   if (options.token !== undefined) credentials.set(options.token, { caller: "default", scopes: ["*"] });
-  if (model.transport.auth.type !== "none" && credentials.size === 0) {
-    throw new Error(`${model.name} requires ${model.transport.auth.type} auth: give a token.`);
+  if (model.transport.auth.form !== "none" && credentials.size === 0) {
+    throw new Error(`${model.name} requires ${model.transport.auth.form} auth: give a token.`);
   }
   const host = new ContractHost({
     model,
@@ -153,7 +153,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
 
 function credentialOf(req: IncomingMessage, model: ContractModel): string | null {
   const auth = model.transport.auth;
-  if (auth.type === "apiKey") return headerOf(req, auth.header) ?? null;
+  const single = auth.form === "apiKey" ? auth.schemes[0] : undefined;
+  if (single?.type === "apiKey") return headerOf(req, single.paramName) ?? null;
   const header = headerOf(req, "authorization");
   const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
   return match?.[1] ?? null;

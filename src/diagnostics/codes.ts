@@ -84,6 +84,11 @@ export const DIAGNOSTIC_CODES = {
   "operation-ref-unknown": { severity: "error", title: "A field names an operation that does not exist.", hint: "Use the name of an operation declared under `operations:`." },
 
   // --- transport ---
+  "auth-scheme-unknown": { severity: "error", title: "A credential alternative names a scheme that is not declared.", hint: "Declare the scheme under `transport.auth.schemes`, or fix its name in `require` or the operation's `auth` (the single forms are named `bearer` and `apiKey`)." },
+  "auth-scheme-unused": { severity: "warning", title: "A declared credential scheme is required nowhere.", hint: "Name the scheme in `transport.auth.require` or an operation's `auth`, or remove it." },
+  "auth-schemes-conflict": { severity: "error", title: "Two schemes sent together write the same header, query parameter or cookie.", hint: "Put such schemes in separate alternatives (`[[a], [b]]`), or send one under another name." },
+  "auth-name-invalid": { severity: "error", title: "An API key's header or cookie name is not an HTTP token.", hint: "Use letters, digits and !#$%&'*+-.^_`|~ only (no spaces, colons or quotes)." },
+  "auth-env-duplicate": { severity: "error", title: "An environment variable is read for two different values.", hint: "Give each credential (and the base URL, and the MCP server's bearer token) its own environment variable." },
   "http-path-param-missing": { severity: "error", title: "A path parameter is not an input property.", hint: "Add the field to `input.properties` and `input.required`, or fix the path template." },
   "http-path-param-optional": { severity: "error", title: "A path parameter is optional in the input.", hint: "List the path parameter in `input.required`; a URL cannot have an empty segment." },
   "http-binding-field-missing": { severity: "error", title: "A query, header or body binding names a field that is not an input property.", hint: "Add the field to `input.properties` or remove the binding." },

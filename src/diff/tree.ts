@@ -9,7 +9,7 @@
  */
 import { commandNames, operationFlags } from "../emit/cli/commands.js";
 import { kebabCase } from "../model/naming.js";
-import type { ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
+import type { AuthModel, ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../spec/schema-walk.js";
 import { escapePointerSegment } from "../spec/source.js";
 import type { Change } from "./structural.js";
@@ -188,7 +188,7 @@ class TreeBuilder {
       budget: { catalogTokens: m.budget.catalogTokens, maxTools: m.budget.maxTools },
       transport: {
         baseUrl: m.transport.baseUrl,
-        auth: { type: m.transport.auth.type, tokenEnv: m.transport.auth.type === "none" ? null : m.transport.auth.tokenEnv, header: m.transport.auth.type === "apiKey" ? m.transport.auth.header : null },
+        auth: authNode(m.transport.auth),
         // Defaults applied: an errorFormat written as the default compares equal to none.
         errorFormat: { style: m.transport.errorFormat.style, code: m.transport.errorFormat.code, message: m.transport.errorFormat.message, field: m.transport.errorFormat.field },
       },
@@ -356,4 +356,23 @@ export function contractTree(model: ContractModel): ContractTree {
   const builder = new TreeBuilder(model);
   const root = builder.build();
   return { root, pointers: builder.pointers, oversized: builder.oversized };
+}
+
+/**
+ * `transport.auth` in the tree: the single forms as they always were (type, tokenEnv, header); named
+ * schemes by name with how each is sent, and the alternatives required. Rules that judge what a
+ * caller must now send read the models (auth-credential-required, auth-removed).
+ */
+function authNode(auth: AuthModel): TreeNode {
+  if (auth.form !== "schemes") {
+    const single = auth.schemes[0];
+    return { type: auth.form, tokenEnv: single && single.type !== "basic" ? single.tokenEnv : null, header: single?.type === "apiKey" ? single.paramName : null };
+  }
+  return {
+    type: "schemes",
+    tokenEnv: null,
+    header: null,
+    schemes: byName(auth.schemes.map((s) => [s.name, s] as const), (s) => (s.type === "apiKey" ? `apiKey:${s.in}:${s.paramName}` : s.type)),
+    require: set(auth.require.map((alternative) => [...alternative].sort().join("+"))),
+  };
 }

@@ -66,7 +66,7 @@ export function writeOnceFiles(model: ContractModel, options: EmitOptions = {}):
 
 function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> {
   const common: Array<[string, string]> = [
-    ["mcp/main.ts", emitMcpMain(model)],
+    ["mcp/main.ts", emitMcpMain(model, mode)],
     ["mcp/tools.ts", emitTools(model)],
     ...copiedRuntime("mcp-runtime", "mcp/runtime", "../../sdk/runtime/"),
   ];

@@ -7,7 +7,7 @@
  * another front end (an MCP server) can call invoke() the same way.
  */
 import { createHash, randomUUID } from "node:crypto";
-import type { ErrorClass, HostContract, HostIdempotency, HostOperation, HostPreview, JsonSchema } from "./contract.js";
+import { type ErrorClass, type HostContract, type HostIdempotency, type HostOperation, type HostPreview, hostAuthKind, type JsonSchema } from "./contract.js";
 import { canonicalJson, hashValue, without } from "./canonical.js";
 import { type Confirmation, ConfirmTokens, type TokenRefusal } from "./confirm-tokens.js";
 import { CursorCodec } from "./cursors.js";
@@ -200,7 +200,7 @@ export class ContractHost {
 
   /** The caller a presented token identifies, or null. Contracts without auth admit everyone. */
   authenticate(token: string | null): Caller | null {
-    if (this.model.transport.auth.type === "none") return makeCaller({ caller: "anonymous", scopes: ["*"] });
+    if (hostAuthKind(this.model.transport.auth) === "none") return makeCaller({ caller: "anonymous", scopes: ["*"] });
     if (token === null || token === "") return null;
     const credential = this.credentials.get(digest(token));
     return credential ? makeCaller(credential) : null;
@@ -458,7 +458,7 @@ export class ContractHost {
     const status = declared?.httpStatus ?? FALLBACK_ERRORS[error.code]?.httpStatus ?? 500;
     const extra: Record<string, string> = { ...headers };
     if (error.retryAfterSeconds !== null) extra["Retry-After"] = String(error.retryAfterSeconds);
-    if (status === 401 && this.model.transport.auth.type === "bearer") extra["WWW-Authenticate"] = "Bearer";
+    if (status === 401 && hostAuthKind(this.model.transport.auth) === "bearer") extra["WWW-Authenticate"] = "Bearer";
     const format = this.model.transport.errorFormat ?? ENVELOPE_FORMAT;
     const encoded = encodeError(format, {
       code,

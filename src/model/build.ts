@@ -2,15 +2,16 @@ import type { CheckContext } from "../spec/context.js";
 import { pathParameters } from "../spec/checks/operations.js";
 import { successStatuses } from "../spec/checks/http.js";
 import { operationTarget } from "../spec/checks/references.js";
-import type { RawOperation } from "../spec/raw.js";
+import type { RawContract, RawOperation } from "../spec/raw.js";
 import { MODEL_SCHEMA_KEYWORDS } from "../spec/checks/schemas.js";
 import { SchemaBundler } from "../spec/refs.js";
-import { joinPointer } from "../spec/source.js";
+import { joinPointer, type SourceFile } from "../spec/source.js";
 import { errorFormatOf } from "../runtime/wire-errors.js";
 import { durationMs } from "./duration.js";
 import { camelCase, kebabCase, operationTypeIdentifiers, pascalCase, typeIdentifier } from "./naming.js";
 import type {
   AuthModel,
+  AuthSchemeModel,
   ChangelogChangeKind,
   ContractModel,
   ErrorClass,
@@ -43,14 +44,7 @@ export function buildModel(ctx: CheckContext): ContractModel {
     loc: file.locate(pointer),
   });
 
-  const rawAuth = doc.transport.auth ?? { type: "none" as const };
-  const authLoc = file.locate("/transport/auth");
-  const auth: AuthModel =
-    rawAuth.type === "bearer"
-      ? { type: "bearer", tokenEnv: rawAuth.tokenEnv, loc: authLoc }
-      : rawAuth.type === "apiKey"
-        ? { type: "apiKey", header: rawAuth.header, tokenEnv: rawAuth.tokenEnv, loc: authLoc }
-        : { type: "none", loc: authLoc };
+  const auth = buildAuth(doc, file);
 
   const errors: ErrorModel[] = Object.entries(doc.errors).map(([code, e]) => ({
     code,
@@ -202,6 +196,7 @@ function buildOperation(
     description: op.description?.trim() ?? "",
     toolset: op.toolset ?? null,
     scopes: op.scopes ?? [],
+    auth: op.auth ?? null,
     deprecated: op.deprecated
       ? { since: op.deprecated.since, sunset: op.deprecated.sunset ?? null, replacement: op.deprecated.replacement ?? null, loc: loc("deprecated") }
       : null,
@@ -339,4 +334,25 @@ function isFileSchema(schema: unknown): boolean {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return false;
   const s = schema as { contentEncoding?: unknown; format?: unknown };
   return s.contentEncoding === "base64" || s.format === "binary";
+}
+
+/**
+ * The contract's credentials in the one shape emitters read: a single form is one scheme named after
+ * its type (`bearer`, `apiKey` in a header), required; `none` (or no `auth`) is no scheme.
+ */
+function buildAuth(doc: RawContract, file: SourceFile): AuthModel {
+  const raw = doc.transport.auth ?? { type: "none" as const };
+  const loc = file.locate("/transport/auth");
+  if ("schemes" in raw) {
+    const schemes: AuthSchemeModel[] = Object.entries(raw.schemes).map(([name, s]) => {
+      const at = file.locate(joinPointer("/transport/auth/schemes", name));
+      if (s.type === "basic") return { name, type: "basic", usernameEnv: s.usernameEnv, passwordEnv: s.passwordEnv, loc: at };
+      if (s.type === "apiKey") return { name, type: "apiKey", in: s.in, paramName: s.name, tokenEnv: s.tokenEnv, loc: at };
+      return { name, type: "bearer", tokenEnv: s.tokenEnv, loc: at };
+    });
+    return { form: "schemes", schemes, require: raw.require, loc };
+  }
+  if (raw.type === "bearer") return { form: "bearer", schemes: [{ name: "bearer", type: "bearer", tokenEnv: raw.tokenEnv, loc }], require: [["bearer"]], loc };
+  if (raw.type === "apiKey") return { form: "apiKey", schemes: [{ name: "apiKey", type: "apiKey", in: "header", paramName: raw.header, tokenEnv: raw.tokenEnv, loc }], require: [["apiKey"]], loc };
+  return { form: "none", schemes: [], require: [], loc };
 }

@@ -145,6 +145,14 @@ export function mcpBearerEnv(contract: string): string {
   return `${envPrefix(contract)}_MCP_BEARER`;
 }
 
+/**
+ * The environment variable the CLI and the MCP server read the base URL from: the contract's
+ * `baseUrlEnv`, else `<CONTRACT>_BASE_URL` (`BILLING_BASE_URL`), so every deployment is reachable.
+ */
+export function baseUrlEnvOf(contract: string, declared: string | null): string {
+  return declared ?? `${envPrefix(contract)}_BASE_URL`;
+}
+
 /** The environment variable naming a skeleton server's SQLite file (`INCIDENTS_MCP_DATABASE`). */
 export function mcpDatabaseEnv(contract: string): string {
   return `${envPrefix(contract)}_MCP_DATABASE`;

@@ -71,10 +71,43 @@ export interface BudgetModel {
   readonly loc: SourceLocation;
 }
 
-export type AuthModel =
-  | { readonly type: "none"; readonly loc: SourceLocation }
-  | { readonly type: "bearer"; readonly tokenEnv: string; readonly loc: SourceLocation }
-  | { readonly type: "apiKey"; readonly header: string; readonly tokenEnv: string; readonly loc: SourceLocation };
+/** One named credential scheme (`transport.auth.schemes.<name>`; the single forms are one scheme named after their type). */
+export type AuthSchemeModel =
+  | { readonly name: string; readonly type: "bearer"; readonly tokenEnv: string; readonly loc: SourceLocation }
+  | { readonly name: string; readonly type: "basic"; readonly usernameEnv: string; readonly passwordEnv: string; readonly loc: SourceLocation }
+  | { readonly name: string; readonly type: "apiKey"; readonly in: "header" | "query" | "cookie"; readonly paramName: string; readonly tokenEnv: string; readonly loc: SourceLocation };
+
+/** Alternatives of credential schemes: the first whose credentials are all present is used; [] means none. */
+export type AuthAlternatives = readonly (readonly string[])[];
+
+/**
+ * The contract's credentials, one shape whichever way they were written: `type: none` is no scheme and
+ * `require: []`; `type: bearer` / `type: apiKey` (header) are one scheme named `bearer` / `apiKey`,
+ * required. `form` records the way it was written, so that generated output of the single forms
+ * stays what it was.
+ */
+export interface AuthModel {
+  readonly form: "none" | "bearer" | "apiKey" | "schemes";
+  /** In declaration order. */
+  readonly schemes: readonly AuthSchemeModel[];
+  readonly require: AuthAlternatives;
+  readonly loc: SourceLocation;
+}
+
+/** The credential alternatives an operation needs: its own, else the contract's. */
+export function operationAuth(auth: AuthModel, op: { readonly auth: AuthAlternatives | null }): AuthAlternatives {
+  return op.auth ?? auth.require;
+}
+
+/** Every environment variable a scheme reads, in order (basic: username then password). */
+export function schemeEnvVars(scheme: AuthSchemeModel): string[] {
+  return scheme.type === "basic" ? [scheme.usernameEnv, scheme.passwordEnv] : [scheme.tokenEnv];
+}
+
+/** Every environment variable the contract's credentials read, each once, in declaration order. */
+export function authEnvVars(auth: AuthModel): string[] {
+  return [...new Set(auth.schemes.flatMap(schemeEnvVars))];
+}
 
 // One definition of the error binding's vocabulary: the runtime's, which generated SDKs carry verbatim.
 export type { ErrorFormat, ErrorStyle } from "../runtime/wire-errors.js";
@@ -323,6 +356,8 @@ export interface OperationModel {
   readonly description: string;
   readonly toolset: string | null;
   readonly scopes: readonly string[];
+  /** The operation's own credential alternatives (`auth:`), or null: the contract's `transport.auth.require`. */
+  readonly auth: AuthAlternatives | null;
   readonly deprecated: DeprecationModel | null;
   readonly http: HttpModel;
   readonly effects: EffectsModel;

@@ -5,3 +5,4 @@ export * from "./journal.js";
 export * from "./pagination.js";
 export * from "./retry.js";
 export * from "./wire-errors.js";
+export * from "./credentials.js";

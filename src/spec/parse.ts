@@ -4,6 +4,7 @@ import type { ContractModel } from "../model/types.js";
 import { checkCatalogBudget } from "./checks/budget.js";
 import { checkBehaviour } from "./checks/behaviour.js";
 import { checkErrorFields, checkPreviewKey } from "./checks/behaviour-modes.js";
+import { checkAuth } from "./checks/auth.js";
 import { checkHeader } from "./checks/header.js";
 import { checkHttpBody, checkInferredEffects, checkNoContentOutput } from "./checks/http.js";
 import { checkRequestEncoding } from "./checks/encoding.js";
@@ -38,6 +39,7 @@ export const SEMANTIC_CHECKS: readonly Check[] = [
   checkOperationSet,
   checkErrorReferences,
   checkTransport,
+  checkAuth,
   checkBehaviour,
   checkPreviewKey,
   checkErrorFields,

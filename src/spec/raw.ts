@@ -12,13 +12,26 @@ export interface RawContract {
   budget?: { catalogTokens?: number; maxTools?: number };
   transport: {
     http: { baseUrl: string; baseUrlEnv?: string; timeout?: string; errorFormat?: RawErrorFormat };
-    auth?: { type: "none" } | { type: "bearer"; tokenEnv: string } | { type: "apiKey"; header: string; tokenEnv: string };
+    auth?: { type: "none" } | { type: "bearer"; tokenEnv: string } | { type: "apiKey"; header: string; tokenEnv: string } | RawAuthSchemes;
   };
   toolsets?: Record<string, { description: string }>;
   types?: Record<string, unknown>;
   errors: Record<string, RawError>;
   operations: Record<string, RawOperation>;
 }
+
+/** `transport.auth` with named schemes and the alternatives required (no `type`). */
+export interface RawAuthSchemes {
+  type?: undefined;
+  schemes: Record<string, RawAuthScheme>;
+  /** Alternatives: the first whose schemes all have credentials is used; [] = none. */
+  require: string[][];
+}
+
+export type RawAuthScheme =
+  | { type: "bearer"; tokenEnv: string; description?: string }
+  | { type: "basic"; usernameEnv: string; passwordEnv: string; description?: string }
+  | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string; tokenEnv: string; description?: string };
 
 export interface RawChangelogEntry {
   version: string;
@@ -59,6 +72,8 @@ export interface RawOperation {
   description?: string;
   toolset?: string;
   scopes?: string[];
+  /** Alternatives of scheme names overriding transport.auth.require; [] = public. */
+  auth?: string[][];
   deprecated?: { since: string; sunset?: string; replacement?: string };
   http: {
     method: string;

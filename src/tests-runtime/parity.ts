@@ -61,7 +61,8 @@ export interface ParityAdapters {
   /** A new generated SDK client. */
   sdk(options: AdapterOptions): { close(): void };
   /** Run the generated CLI's program in this process: its exit code and what it printed on stdout. */
-  cli(argv: readonly string[], options: { readonly token?: string; readonly stdin: string }): Promise<{ exitCode: number; stdout: string }>;
+  /** Runs the CLI in this process: a result is on stdout, an error's JSON is the first line of stderr. */
+  cli(argv: readonly string[], options: { readonly token?: string; readonly stdin: string }): Promise<{ exitCode: number; stdout: string; stderr?: string }>;
   /** The generated MCP server over the SDK; null where it does not call the implementation (skeleton mode). */
   readonly mcp: ((options: AdapterOptions) => McpServerLike) | null;
 }
@@ -213,12 +214,16 @@ function cliRunner(adapters: ParityAdapters): Runner {
     steps(cases, async (c, _step, input) => {
       const { argv, stdin } = commandLine(cmd, input, c.cliInputOnly);
       const globals = ["--output", "json", "--base-url", options.baseUrl, "--journal", options.journal, ...(options.timeoutMs !== undefined ? ["--timeout", String(options.timeoutMs)] : [])];
-      const { exitCode, stdout } = await adapters.cli([...globals, ...argv], { ...(options.token !== undefined ? { token: options.token } : {}), stdin });
+      const { exitCode, stdout, stderr = "" } = await adapters.cli([...globals, ...argv], { ...(options.token !== undefined ? { token: options.token } : {}), stdin });
+      // A success is the result alone on stdout (even one with an `error` property); an error prints
+      // nothing on stdout and its JSON as the first line of stderr.
+      const text = exitCode === 0 ? stdout : stderr.split("\n", 1)[0]!;
+      if (exitCode !== 0 && stdout !== "") return { ok: false, error: { code: "CLI_ERROR_ON_STDOUT", message: stdout.slice(0, 500) } };
       let json: unknown;
       try {
-        json = JSON.parse(stdout);
+        json = JSON.parse(text);
       } catch {
-        return { ok: false, error: { code: "CLI_OUTPUT_NOT_JSON", message: stdout.slice(0, 500) } };
+        return { ok: false, error: { code: "CLI_OUTPUT_NOT_JSON", message: text.slice(0, 500) } };
       }
       if (exitCode === 0) return { ok: true, result: json };
       const error = (json as { error?: unknown } | null)?.error;

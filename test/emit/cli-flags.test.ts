@@ -87,10 +87,72 @@ describe("the CLI runtime", () => {
     [["search", "--q", "x", "--ids", "one"], "expected an integer"],
     [["search", "--q", "x", "--exact", "maybe"], "expected true or false"],
     [["search"], "missing required --q"],
-  ])("refuses %j before any request, with JSON on stdout and exit 2", async (args, message) => {
+  ])("refuses %j before any request, with nothing on stdout, its JSON on stderr and exit 2", async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);
     expect(r.calls).toEqual([]);
-    expect(JSON.parse(r.stdout).error.message).toContain(message);
+    expect(r.stdout).toBe("");
+    expect(JSON.parse(r.stderr.split("\n", 1)[0]!).error.message).toContain(message);
+  });
+});
+
+describe("arrays and results on the command line", () => {
+  const { flags, inputOnly } = operationFlags(model.operations[0]!);
+  const spec: CommandSpec = {
+    operation: "search", name: "search", group: null, summary: "Search.", details: "", sdkMethod: "search", previewMethod: null, allMethod: null,
+    flags, inputOnly, keyField: null, dryRunField: null, confirmTokenField: null, defaultDryRun: null, fieldsField: null, cursorField: null,
+  };
+  async function run(args: string[], result: unknown = { ok: true }) {
+    const calls: unknown[] = [];
+    let stdout = "";
+    let stderr = "";
+    const code = await runCli(
+      { name: "flags", version: "1.0.0", description: "", credentialEnv: ["FLAGS_USER", "FLAGS_PASSWORD"], baseUrlEnv: "FLAGS_BASE_URL", commands: [spec], createClient: () => ({ search: async (input: unknown) => (calls.push(input), result), close() {} }) },
+      args,
+      { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stdin: () => "{}" },
+    );
+    return { code, calls, stdout, stderr };
+  }
+
+  it("an empty JSON array passes an empty array; a JSON array joins repeated values", async () => {
+    expect((await run(["search", "--q", "x", "--tags", "[]"])).calls).toEqual([{ q: "x", tags: [] }]);
+    expect((await run(["search", "--q", "x", "--tags", '["a","b"]', "--tags", "c", "--ids", "[1,2]"])).calls).toEqual([{ q: "x", tags: ["a", "b", "c"], ids: [1, 2] }]);
+  });
+
+  it("a JSON array's items are checked like repeated values", async () => {
+    const r = await run(["search", "--q", "x", "--ids", '[1,"two"]']);
+    expect(r.code).toBe(2);
+    expect(r.calls).toEqual([]);
+    expect(JSON.parse(r.stderr.split("\n", 1)[0]!).error.message).toContain("expected an integer");
+    expect((await run(["search", "--q", "x", "--tags", "[not json"])).code).toBe(2);
+  });
+
+  it("a result with a top-level error property is a result: on stdout alone, exit 0", async () => {
+    const result = { error: { code: "NOT_AN_ERROR", message: "a field the platform returns" }, id: "r1" };
+    const r = await run(["search", "--q", "x"], result);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(result);
+    expect(r.stderr).toBe("");
+  });
+
+  it("--help documents stdout and stderr, JSON arrays, the base URL variable and every credential variable", async () => {
+    const r = await run(["--help"]);
+    for (const text of ["An error prints nothing on stdout", "--tags '[]'", "FLAGS_BASE_URL", "FLAGS_USER, FLAGS_PASSWORD"]) expect(r.stdout).toContain(text);
+  });
+
+  it("reads the base URL from its variable when --base-url is not given", async () => {
+    const settings: unknown[] = [];
+    const saved = process.env.FLAGS_BASE_URL;
+    process.env.FLAGS_BASE_URL = "http://127.0.0.1:9/from-env";
+    try {
+      const def = { name: "flags", version: "1.0.0", description: "", baseUrlEnv: "FLAGS_BASE_URL", commands: [spec], createClient: (s: unknown) => (settings.push(s), { search: async () => ({}), close() {} }) };
+      const io = { stdout: () => undefined, stderr: () => undefined, stdin: () => "{}" };
+      await runCli(def, ["search", "--q", "x"], io);
+      await runCli(def, ["--base-url", "http://127.0.0.1:9/flag", "search", "--q", "x"], io);
+    } finally {
+      if (saved === undefined) delete process.env.FLAGS_BASE_URL;
+      else process.env.FLAGS_BASE_URL = saved;
+    }
+    expect(settings).toEqual([{ baseUrl: "http://127.0.0.1:9/from-env" }, { baseUrl: "http://127.0.0.1:9/flag" }]);
   });
 });

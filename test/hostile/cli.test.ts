@@ -73,6 +73,12 @@ async function run(args: string[], stdin: string | Buffer = "{}", commands: read
   return { code, calls, stdout, stderr };
 }
 
+/** The JSON of a CLI error: stdout stays empty, the error is the first line of stderr. */
+function errorOf(r: { stdout: string; stderr: string }): any {
+  expect(r.stdout).toBe("");
+  return JSON.parse(r.stderr.split("\n", 1)[0]!);
+}
+
 describe("command and flag names never collide with the CLI's own", () => {
   it("the generated README lists a renamed command by the name the CLI gives it", async () => {
     const readme = (await emitPackage(model)).get("README.md")!;
@@ -210,7 +216,7 @@ describe("numbers are parsed strictly and bounded", () => {
     const r = await run(["completion-operation", ...args], "{}", paged);
     expect(r.code).toBe(2);
     expect(r.calls).toEqual([]);
-    expect(JSON.parse(r.stdout).error.message).toContain(message);
+    expect(errorOf(r).error.message).toContain(message);
   });
 
   it.each([
@@ -226,7 +232,7 @@ describe("numbers are parsed strictly and bounded", () => {
     const r = await run([...args, "completion-operation"]);
     expect(r.code).toBe(2);
     expect(r.calls).toEqual([]);
-    expect(JSON.parse(r.stdout).error.message).toMatch(/expected an integer from 1 to (86400000|100)/);
+    expect(errorOf(r).error.message).toMatch(/expected an integer from 1 to (86400000|100)/);
   });
 
   it("accepts decimal values within bounds", async () => {
@@ -244,7 +250,7 @@ describe("--input is bounded (10 MiB)", () => {
     writeFileSync(big, `{${" ".repeat(10 * 1024 * 1024)}}`);
     const file = await run(["completion-operation", "--input", big]);
     expect(file.code).toBe(2);
-    expect(JSON.parse(file.stdout).error.message).toContain("larger than 10485760 bytes (10 MiB)");
+    expect(errorOf(file).error.message).toContain("larger than 10485760 bytes (10 MiB)");
     const stdin = await run(["completion-operation", "--input", "-"], Buffer.from(`{${" ".repeat(10 * 1024 * 1024)}}`));
     expect(stdin.code).toBe(2);
     expect(stdin.calls).toEqual([]);
@@ -254,7 +260,7 @@ describe("--input is bounded (10 MiB)", () => {
   it("a folder is a usage error", async () => {
     const r = await run(["completion-operation", "--input", dir]);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).error.message).toContain("cannot be read (EISDIR)");
+    expect(errorOf(r).error.message).toContain("cannot be read (EISDIR)");
   });
 });
 
@@ -286,7 +292,8 @@ function cli(args: string[], stdin?: (child: import("node:child_process").ChildP
       const code = error ? ((error as { code?: number }).code ?? -1) : 0;
       let json: unknown = null;
       try {
-        json = JSON.parse(stdout);
+        // A result is on stdout; an error leaves stdout empty and its JSON is stderr's first line.
+        json = JSON.parse(code === 0 ? stdout : stderr.split("\n", 1)[0]!);
       } catch {
         /* asserted by the callers */
       }

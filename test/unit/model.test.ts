@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseContract, parseContractText } from "../../src/spec/parse.js";
 
@@ -37,7 +38,7 @@ describe("the contract model", () => {
     expect(refund.outcomes.states).toEqual(["completed", "rejected", "unknown"]);
     expect(op("get_invoice").outcomes.states).toEqual(["completed", "rejected"]);
     expect(op("update_customer").preconditions).toEqual([expect.objectContaining({ kind: "revision", field: "expected_revision", compares: "revision", required: true, error: "REVISION_CONFLICT" })]);
-    expect(billing.transport).toMatchObject({ baseUrl: "http://127.0.0.1:4010", baseUrlEnv: "BILLING_BASE_URL", timeoutMs: 10_000, auth: { type: "bearer", tokenEnv: "BILLING_TOKEN" } });
+    expect(billing.transport).toMatchObject({ baseUrl: "http://127.0.0.1:4010", baseUrlEnv: "BILLING_BASE_URL", timeoutMs: 10_000, auth: { form: "bearer", schemes: [{ name: "bearer", type: "bearer", tokenEnv: "BILLING_TOKEN" }], require: [["bearer"]] } });
   });
 
   it("binds every input field to a place on the wire", () => {
@@ -104,5 +105,35 @@ operations:
     const schema = op("refund_invoice").output.schema as Record<string, unknown>;
     expect(schema.$ref).toBe("#/$defs/Refund");
     expect(Object.keys(schema.$defs as object)).toEqual(["InvoiceId", "Refund"]);
+  });
+});
+
+describe("credentials in the model", () => {
+  it("keeps named schemes in declaration order, the alternatives and operation overrides", () => {
+    const model = parseContract("test/fixtures/valid/auth-schemes.yaml").model!;
+    const auth = model.transport.auth;
+    expect(auth.form).toBe("schemes");
+    expect(auth.schemes.map((s) => [s.name, s.type])).toEqual([
+      ["key", "apiKey"],
+      ["login", "basic"],
+      ["oauth", "bearer"],
+    ]);
+    expect(auth.schemes[0]).toMatchObject({ in: "header", paramName: "api_key", tokenEnv: "PETSTORE_API_KEY" });
+    expect(auth.schemes[1]).toMatchObject({ usernameEnv: "PETSTORE_USER", passwordEnv: "PETSTORE_PASSWORD" });
+    expect(auth.require).toEqual([["key"], ["oauth"]]);
+    expect(model.operations.map((o) => [o.names.id, o.auth])).toEqual([
+      ["get_pet", [["key"], ["login"]]],
+      ["list_pets", []],
+    ]);
+  });
+
+  it("normalises the single forms: none is no scheme, apiKey one header scheme named apiKey", () => {
+    const text = readFileSync("test/fixtures/valid/auth-schemes.yaml", "utf8").replace(/  auth:\n    schemes:[\s\S]*?require: \[\[key\], \[oauth\]\]\n/, "  auth: { type: apiKey, header: X-Api-Key, tokenEnv: PETSTORE_API_KEY }\n").replace("auth: [[key], [login]]", "auth: [[apiKey]]");
+    const single = parseContractText("single.yaml", text);
+    expect(single.diagnostics).toEqual([]);
+    expect(single.model!.transport.auth).toMatchObject({ form: "apiKey", schemes: [{ name: "apiKey", type: "apiKey", in: "header", paramName: "X-Api-Key" }], require: [["apiKey"]] });
+    const none = parseContractText("none.yaml", text.replace("  auth: { type: apiKey, header: X-Api-Key, tokenEnv: PETSTORE_API_KEY }\n", "").replace("auth: [[apiKey]]", "auth: []"));
+    expect(none.diagnostics).toEqual([]);
+    expect(none.model!.transport.auth).toMatchObject({ form: "none", schemes: [], require: [] });
   });
 });

@@ -4,8 +4,10 @@
 import { runMcpMain } from "./runtime/bin.js";
 import { mcpDefinition } from "./server.js";
 
-await runMcpMain(mcpDefinition(), {
+await runMcpMain(mcpDefinition, {
   "bearerEnv": "BILLING_MCP_BEARER",
-  "tokenEnv": "BILLING_TOKEN",
+  "credentialEnv": [
+    "BILLING_TOKEN"
+  ],
   "baseUrlEnv": "BILLING_BASE_URL"
 });

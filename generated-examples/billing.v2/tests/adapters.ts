@@ -13,20 +13,21 @@ export const ADAPTERS: ParityAdapters = {
   sdk: (options) => new BillingClient(options),
   async cli(argv, options) {
     let stdout = "";
+    let stderr = "";
     const exitCode = await runCli(
       {
         name: "billing",
         version: "2.0.0",
         description: "Billing (contract suite: adapter parity)",
-        tokenEnv: "BILLING_TOKEN",
+        credentialEnv: ["BILLING_TOKEN"],
         commands: COMMANDS,
         // The suite's credential, as the CLI would read it from its environment variable.
         createClient: (settings) => new BillingClient({ ...settings, ...(options.token !== undefined ? { token: options.token } : {}) }),
       },
       argv,
-      { stdout: (text) => void (stdout += text), stderr: () => undefined, stdin: () => options.stdin },
+      { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), stdin: () => options.stdin },
     );
-    return { exitCode, stdout };
+    return { exitCode, stdout, stderr };
   },
   mcp: (options) => createServer(options),
 };

@@ -4,8 +4,10 @@
 import { runMcpMain } from "./runtime/bin.js";
 import { mcpDefinition } from "./server.js";
 
-await runMcpMain(mcpDefinition(), {
+await runMcpMain(mcpDefinition, {
   "bearerEnv": "INCIDENTS_MCP_BEARER",
-  "tokenEnv": "INCIDENTS_TOKEN",
+  "credentialEnv": [
+    "INCIDENTS_TOKEN"
+  ],
   "baseUrlEnv": "INCIDENTS_BASE_URL"
 });

@@ -4,8 +4,10 @@
 import { runMcpMain } from "./runtime/bin.js";
 import { mcpDefinition } from "./server.js";
 
-await runMcpMain(mcpDefinition(), {
+await runMcpMain(mcpDefinition, {
   "bearerEnv": "RELEASES_MCP_BEARER",
-  "tokenEnv": "RELEASES_TOKEN",
+  "credentialEnv": [
+    "RELEASES_TOKEN"
+  ],
   "baseUrlEnv": "RELEASES_BASE_URL"
 });

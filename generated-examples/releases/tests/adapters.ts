@@ -13,20 +13,21 @@ export const ADAPTERS: ParityAdapters = {
   sdk: (options) => new ReleasesClient(options),
   async cli(argv, options) {
     let stdout = "";
+    let stderr = "";
     const exitCode = await runCli(
       {
         name: "releases",
         version: "1.1.0",
         description: "Releases (contract suite: adapter parity)",
-        tokenEnv: "RELEASES_TOKEN",
+        credentialEnv: ["RELEASES_TOKEN"],
         commands: COMMANDS,
         // The suite's credential, as the CLI would read it from its environment variable.
         createClient: (settings) => new ReleasesClient({ ...settings, ...(options.token !== undefined ? { token: options.token } : {}) }),
       },
       argv,
-      { stdout: (text) => void (stdout += text), stderr: () => undefined, stdin: () => options.stdin },
+      { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), stdin: () => options.stdin },
     );
-    return { exitCode, stdout };
+    return { exitCode, stdout, stderr };
   },
   mcp: (options) => createServer(options),
 };

@@ -1,6 +1,6 @@
 import type { CommandSpec, FlagSpec, ScalarType } from "../../cli-runtime/program.js";
-import { kebabCase } from "../../model/naming.js";
-import type { ContractModel, OperationModel } from "../../model/types.js";
+import { baseUrlEnvOf, kebabCase } from "../../model/naming.js";
+import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
@@ -218,7 +218,8 @@ process.exitCode = await runCli(
     name: ${literal(cliName(model))},
     version: ${literal(model.version)},
     description: ${literal(`${model.title}: one command per operation of contract ${model.name} ${model.version}. Results are JSON on stdout; diagnostics go to stderr.`)},
-    tokenEnv: ${auth.type === "none" ? "null" : literal(auth.tokenEnv)},
+    credentialEnv: ${literal(authEnvVars(auth))},
+    baseUrlEnv: ${literal(baseUrlEnvOf(model.name, model.transport.baseUrlEnv))},
     commands: COMMANDS,
     createClient: (settings) => new ${clientClassName(model)}(settings),
   },

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { type HostContract, type HostOperation, type HostSchema, mapHostSchemas } from "../../host-runtime/contract.js";
-import type { ContractModel, OperationModel } from "../../model/types.js";
+import type { AuthModel, ContractModel, OperationModel } from "../../model/types.js";
 import { mcpDatabaseEnv, safeIdentifier } from "../../model/naming.js";
 import { DefPool } from "../shared/def-pool.js";
 import { commentText, escapeInvisible, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
@@ -39,6 +39,12 @@ function handlerType(op: OperationModel): string {
   return `${op.names.pascal}Handler`;
 }
 
+/** The host's view of credentials: none, or a bearer token it checks (the single forms keep their type). */
+function hostAuthType(auth: AuthModel): "none" | "bearer" | "apiKey" {
+  if (auth.form !== "schemes") return auth.form;
+  return auth.require.length === 0 ? "none" : "bearer";
+}
+
 /** What the host reads of the contract, in a fixed key order (ContractModel carries much more). */
 export function hostContract(model: ContractModel): HostContract {
   const schema = (s: { schema: unknown }) => ({ schema: s.schema as HostOperation["input"]["schema"] });
@@ -46,7 +52,7 @@ export function hostContract(model: ContractModel): HostContract {
     name: model.name,
     version: model.version,
     // The error format and wire values only when declared: the host's defaults are the envelope and the code.
-    transport: { auth: { type: model.transport.auth.type }, ...(model.transport.errorFormat.style !== "envelope" ? { errorFormat: { ...model.transport.errorFormat } } : {}) },
+    transport: { auth: { type: hostAuthType(model.transport.auth) }, ...(model.transport.errorFormat.style !== "envelope" ? { errorFormat: { ...model.transport.errorFormat } } : {}) },
     errors: model.errors.map((e) => ({
       code: e.code,
       class: e.class,

@@ -4,8 +4,8 @@
  * (src/budget/catalog.ts) counts exactly these entries, so the estimate is what a client loads.
  */
 import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
-import type { ContractModel, ErrorModel, JsonSchema, OperationModel, PaginationModel, RecoveryAction } from "../../model/types.js";
-import { mcpBearerEnv } from "../../model/naming.js";
+import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type PaginationModel, type RecoveryAction } from "../../model/types.js";
+import { baseUrlEnvOf, mcpBearerEnv } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
 import { DefinitionInliner, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
@@ -270,7 +270,7 @@ import { createMcpServer, type McpDefinition, type ServeOptions } from "./runtim
 import { TOOLS, TOOLSETS } from "./tools.js";
 
 /**
- * The server definition. The SDK client reads the base URL and the credential${auth.type === "none" ? "" : ` (${commentText(auth.tokenEnv)})`} from the
+ * The server definition. The SDK client reads the base URL and the credential${auth.schemes.length === 0 ? "" : ` (${commentText(authEnvVars(auth).join(", "))})`} from the
  * environment unless options give them; the credential never appears in a tool description or result.
  */
 export function mcpDefinition(options: ClientOptions = {}): McpDefinition {
@@ -292,14 +292,24 @@ export function createServer(options: ClientOptions = {}, serve: ServeOptions = 
 }
 
 /** `mcp/main.ts`: the executable (stdio or Streamable HTTP; flags parsed by the runtime's bin). */
-export function emitMcpMain(model: ContractModel): string {
+export function emitMcpMain(model: ContractModel, mode: "adapter" | "skeleton" = "adapter"): string {
   const auth = model.transport.auth;
-  const info = { bearerEnv: mcpBearerEnv(model.name), tokenEnv: auth.type === "none" ? null : auth.tokenEnv, baseUrlEnv: model.transport.baseUrlEnv ?? null };
-  return `#!/usr/bin/env node
+  if (mode === "skeleton") {
+    // The skeleton serves its own handlers: there is no platform to point at.
+    const info = { bearerEnv: mcpBearerEnv(model.name), tokenEnv: auth.form === "none" ? null : (authEnvVars(auth)[0] ?? null), baseUrlEnv: model.transport.baseUrlEnv ?? null };
+    return `#!/usr/bin/env node
 ${generatedHeader(model.name, model.version)}import { runMcpMain } from "./runtime/bin.js";
 import { mcpDefinition } from "./server.js";
 
 await runMcpMain(mcpDefinition(), ${literalBlock(info, 0)});
+`;
+  }
+  const info = { bearerEnv: mcpBearerEnv(model.name), credentialEnv: authEnvVars(auth), baseUrlEnv: baseUrlEnvOf(model.name, model.transport.baseUrlEnv) };
+  return `#!/usr/bin/env node
+${generatedHeader(model.name, model.version)}import { runMcpMain } from "./runtime/bin.js";
+import { mcpDefinition } from "./server.js";
+
+await runMcpMain(mcpDefinition, ${literalBlock(info, 0)});
 `;
 }
 

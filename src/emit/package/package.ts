@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { mcpBearerEnv, mcpDatabaseEnv } from "../../model/naming.js";
-import type { ContractModel } from "../../model/types.js";
+import { baseUrlEnvOf, mcpBearerEnv, mcpDatabaseEnv } from "../../model/naming.js";
+import { type AuthSchemeModel, authEnvVars, type ContractModel, schemeEnvVars } from "../../model/types.js";
 import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
 import { EXIT_CODE_TABLE } from "../../cli-runtime/exit-codes.js";
@@ -59,7 +59,9 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     description_: model.description,
     baseUrl: model.transport.baseUrl,
     baseUrlEnv: model.transport.baseUrlEnv ?? "",
-    tokenEnv: auth.type === "none" ? "" : auth.tokenEnv,
+    tokenEnv: auth.form === "bearer" || auth.form === "apiKey" ? authEnvVars(auth)[0]! : "",
+    credentialSchemes: auth.form === "schemes" ? auth.schemes.map((s) => ({ name: s.name, env: schemeEnvVars(s).join(" and "), sent: schemeSent(s) })) : [],
+    cliBaseUrlEnv: baseUrlEnvOf(model.name, model.transport.baseUrlEnv),
     timeoutMs: model.transport.timeoutMs,
     retry: { ...DEFAULT_RETRY_POLICY, jitterPercent: Math.round(DEFAULT_RETRY_POLICY.jitter * 100) },
     operations: model.operations.map((op) => ({
@@ -79,4 +81,11 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     "tsconfig.json": renderTemplate("tsconfig.json.hbs", data),
     "README.md": renderTemplate("README.md.hbs", { ...data, description: model.description }),
   };
+}
+
+/** Where a scheme's credential travels, for the README. */
+function schemeSent(s: AuthSchemeModel): string {
+  if (s.type === "bearer") return "Authorization: Bearer";
+  if (s.type === "basic") return "Authorization: Basic (username and password)";
+  return `${s.in} ${s.paramName}`;
 }

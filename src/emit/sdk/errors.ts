@@ -1,19 +1,48 @@
-import type { ContractModel } from "../../model/types.js";
+import type { AuthModel, ContractModel } from "../../model/types.js";
 import { commentText, escapeInvisible, generatedHeader, literal } from "../shared/literals.js";
 import { pascalCase, propertyKey, typeIdentifier, TYPES_ROOT } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { declarationCompiler } from "./type-declarations.js";
 import { prepareDeclaration } from "./types.js";
 
+/**
+ * `ContractInfo.auth` (src/runtime/credentials.ts ContractAuth) as TypeScript: a single form as it
+ * always was; named schemes as an array (names are data, never object keys) and the alternatives.
+ */
+export function runtimeAuth(auth: AuthModel): string {
+  switch (auth.form) {
+    case "none":
+      return `{ type: "none" }`;
+    case "bearer":
+    case "apiKey": {
+      const s = auth.schemes[0]!;
+      if (s.type === "bearer") return `{ type: "bearer", tokenEnv: ${literal(s.tokenEnv)} }`;
+      if (s.type === "apiKey") return `{ type: "apiKey", header: ${literal(s.paramName)}, tokenEnv: ${literal(s.tokenEnv)} }`;
+      throw new Error("a single auth form is bearer or apiKey");
+    }
+    default: {
+      const schemes = auth.schemes.map((s) =>
+        s.type === "bearer"
+          ? `{ name: ${literal(s.name)}, type: "bearer", tokenEnv: ${literal(s.tokenEnv)} }`
+          : s.type === "basic"
+            ? `{ name: ${literal(s.name)}, type: "basic", usernameEnv: ${literal(s.usernameEnv)}, passwordEnv: ${literal(s.passwordEnv)} }`
+            : `{ name: ${literal(s.name)}, type: "apiKey", in: ${literal(s.in)}, param: ${literal(s.paramName)}, tokenEnv: ${literal(s.tokenEnv)} }`,
+      );
+      return `{
+    type: "schemes",
+    schemes: [
+${schemes.map((s) => `      ${s},
+`).join("")}    ],
+    require: ${literal(auth.require)},
+  }`;
+    }
+  }
+}
+
 /** `sdk/contract.ts`: the contract facts the runtime needs — transport, auth and the error taxonomy. */
 export function emitContractInfo(model: ContractModel): string {
   const t = model.transport;
-  const auth =
-    t.auth.type === "bearer"
-      ? `{ type: "bearer", tokenEnv: ${literal(t.auth.tokenEnv)} }`
-      : t.auth.type === "apiKey"
-        ? `{ type: "apiKey", header: ${literal(t.auth.header)}, tokenEnv: ${literal(t.auth.tokenEnv)} }`
-        : `{ type: "none" }`;
+  const auth = runtimeAuth(t.auth);
   const taxonomy = model.errors
     .map((e) => {
       const doc = e.description ? `  /** ${commentText(e.description).replace(/\n/g, " ")} */\n` : "";

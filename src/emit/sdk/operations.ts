@@ -36,6 +36,7 @@ export function emitOperationData(model: ContractModel): string {
         : null,
       pagination: page ? pageShape(page) : null,
       errors: op.errors.map((e) => e.code),
+      ...(op.auth !== null ? { auth: op.auth } : {}),
       validateInput: v("Input"),
       validateOutput: v("Output"),
       validatePreview: op.preview?.output ? v("Preview") : null,

@@ -4,7 +4,8 @@
  * (tests/runtime/, from src/tests-runtime), its vitest config, and a write-once fixture template the
  * implementer fills in. Pure functions of the model.
  */
-import type { ContractModel, OperationModel } from "../../model/types.js";
+import { type AuthModel, authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
+import { runtimeAuth } from "../sdk/errors.js";
 import { DefPool } from "../shared/def-pool.js";
 import { clientClassName } from "../sdk/client.js";
 import { escapeInvisible, generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
@@ -27,6 +28,7 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
     input: pool.pooled(op.input.schema),
     output: pool.pooled(op.output.schema),
     errors: op.errors.map((e) => e.code),
+    ...(op.auth !== null ? { auth: op.auth } : {}),
     idempotency: op.idempotency && op.effects.idempotent === "key" ? { keyField: op.idempotency.keyField, mismatchError: op.idempotency.mismatchError } : null,
     preview: op.preview
       ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, invalidTokenError: op.preview.invalidTokenError, ttlMs: op.preview.ttlMs, output: pool.pooled(op.preview.output?.schema ?? null) }
@@ -136,7 +138,7 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   name: ${literal(model.name)},
   version: ${literal(model.version)},
   timeoutMs: ${model.transport.timeoutMs},
-  auth: { type: ${literal(auth.type)}, header: ${literal(auth.type === "apiKey" ? auth.header : null)} },
+  auth: ${testAuth(auth)},
   taxonomy: TAXONOMY,${errorFormat}
   operations: OPERATIONS,
 }, SCHEMA_DEFS);
@@ -290,20 +292,21 @@ export const ADAPTERS: ParityAdapters = {
   sdk: (options) => new ${client}(options),
   async cli(argv, options) {
     let stdout = "";
+    let stderr = "";
     const exitCode = await runCli(
       {
         name: ${literal(model.name)},
         version: ${literal(model.version)},
         description: ${literal(`${model.title} (contract suite: adapter parity)`)},
-        tokenEnv: ${auth.type === "none" ? "null" : literal(auth.tokenEnv)},
+        credentialEnv: ${literal(authEnvVars(auth))},
         commands: COMMANDS,
         // The suite's credential, as the CLI would read it from its environment variable.
         createClient: (settings) => new ${client}({ ...settings, ...(options.token !== undefined ? { token: options.token } : {}) }),
       },
       argv,
-      { stdout: (text) => void (stdout += text), stderr: () => undefined, stdin: () => options.stdin },
+      { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), stdin: () => options.stdin },
     );
-    return { exitCode, stdout };
+    return { exitCode, stdout, stderr };
   },
   mcp: ${mcp === "adapter" ? "(options) => createServer(options)" : "null"},
 };
@@ -359,10 +362,23 @@ function completenessTodo(model: ContractModel): string {
   return lines.join("\n");
 }
 
+/** The suite's `auth`: the single forms as they always were, named schemes with their alternatives. */
+function testAuth(auth: AuthModel): string {
+  if (auth.form === "schemes") return runtimeAuth(auth).replace("type: \"schemes\",", "type: \"schemes\",\n    header: null,");
+  const single = auth.schemes[0];
+  return `{ type: ${literal(auth.form)}, header: ${literal(single?.type === "apiKey" ? single.paramName : null)} }`;
+}
+
 /** `tests/fixture.ts`: written once, then the implementer's. */
 export function emitFixtureTemplate(model: ContractModel): string {
   const auth = model.transport.auth;
-  const tokenLine = auth.type === "none" ? "" : `\n  // The credential the suite sends (${auth.type === "bearer" ? "bearer token" : "API key"}).\n  token: process.env.CONTRACT_TOKEN ?? process.env[${literal(auth.tokenEnv)}],`;
+  const single = auth.form === "bearer" || auth.form === "apiKey" ? auth.schemes[0]! : null;
+  const tokenLine =
+    single !== null && single.type !== "basic"
+      ? `\n  // The credential the suite sends (${auth.form === "bearer" ? "bearer token" : "API key"}).\n  token: process.env.CONTRACT_TOKEN ?? process.env[${literal(single.tokenEnv)}],`
+      : auth.form === "schemes" && auth.schemes.length > 0
+        ? `\n  // Credentials by scheme name (${lineCommentText(auth.schemes.map((s) => s.name).join(", "))}); a scheme not given here is read from ${lineCommentText(authEnvVars(auth).join(", "))}.\n  // credentials: new Map([[${literal(auth.schemes[0]!.name)}, ${auth.schemes[0]!.type === "basic" ? `{ username: "…", password: "…" }` : `"…"`}]]),`
+        : "";
   const samples = model.operations.map((op) => `      case ${literal(op.names.id)}:\n        return undefined; // TODO parameters that succeed from the reset state`).join("\n");
   return `// The contract test suite's fixture for ${lineCommentText(model.name)}: fill in the TODOs (generated once, never overwritten).
 import type { Fixture, Input } from "./runtime/harness.js";

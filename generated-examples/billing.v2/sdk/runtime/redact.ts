@@ -4,7 +4,8 @@
  * result), so everything the client hands out or persists — results, thrown errors, journal rows —
  * goes through a redactor first:
  *
- * - every known credential value (and its percent-encoded form) is replaced by `[REDACTED]` wherever
+ * - every known credential value (and its percent-encoded and form-encoded forms; the client adds
+ *   basic's base64 `user:password` as a value of its own) is replaced by `[REDACTED]` wherever
  *   it appears inside a string: string values and object keys at any depth, messages and stacks;
  *   the redactor works on values, never on serialized JSON, so quotes, braces and separators are never
  *   touched;
@@ -64,6 +65,11 @@ export function isSensitiveField(name: string): boolean {
   return SENSITIVE_FIELDS.has(name.toLowerCase().replace(/_/g, "-"));
 }
 
+/** A value as a form-urlencoded query or body writes it (space as `+`, `!'()*~` escaped). */
+function formEncoded(value: string): string {
+  return new URLSearchParams([["", value]]).toString().slice(1);
+}
+
 export class Redactor {
   /** Replaced wherever they occur in a string. */
   private readonly secrets: readonly string[];
@@ -80,7 +86,7 @@ export class Redactor {
     const whole = new Set<string>();
     for (const s of secrets) {
       if (!s) continue;
-      for (const form of new Set([s, encodeURIComponent(s)])) (form.length >= MIN_CREDENTIAL_LENGTH ? all : whole).add(form);
+      for (const form of new Set([s, encodeURIComponent(s), formEncoded(s)])) (form.length >= MIN_CREDENTIAL_LENGTH ? all : whole).add(form);
     }
     // Longest first, so that a value containing another is replaced whole.
     this.secrets = [...all].sort((a, b) => b.length - a.length);

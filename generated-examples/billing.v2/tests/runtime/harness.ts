@@ -13,6 +13,7 @@ import { exchange, readBodyBytes, TransportFailure, transportFailure } from "../
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
 import { ENVELOPE_FORMAT, type ErrorFormat, PROBLEM_MEDIA_TYPE, recognizeError, valueAt } from "../../sdk/runtime/wire-errors.js";
 import { encodeRequest, nonJsonResult, type WireBinding } from "../../sdk/runtime/wire-request.js";
+import { type AuthAlternatives, type AuthScheme, authSchemes, basicAuthorization, type ContractAuth, type CredentialParts, type CredentialValues, credentialSecrets, NO_CREDENTIALS, resolveCredentials, withCredentials } from "../../sdk/runtime/credentials.js";
 import { maskSecrets, registerSecret } from "./mask.js";
 
 const addFormats = addFormatsModule.default;
@@ -48,6 +49,8 @@ export interface OperationSpec {
   readonly bodyRequired?: boolean;
   /** The media type asked for; absent: application/json. */
   readonly accept?: string | null;
+  /** The operation's own credential alternatives (absent: the contract's); [] = public. */
+  readonly auth?: AuthAlternatives;
   readonly kind: "read" | "mutating";
   readonly input: Schema;
   readonly output: Schema;
@@ -113,7 +116,10 @@ export interface ContractSpec {
   readonly version: string;
   /** The contract's per-request timeout (`http.timeout`); absent in specs emitted before it was known. */
   readonly timeoutMs?: number;
-  readonly auth: { readonly type: "none" | "bearer" | "apiKey"; readonly header: string | null };
+  /** The single forms (`header`: the API key's) or, for `type: "schemes"`, the named schemes and alternatives. */
+  readonly auth:
+    | { readonly type: "none" | "bearer" | "apiKey"; readonly header: string | null }
+    | { readonly type: "schemes"; readonly header: null; readonly schemes: readonly AuthScheme[]; readonly require: AuthAlternatives };
   /** The error taxonomy: code → declared class, action, status, field and details schema. */
   readonly taxonomy: ReadonlyMap<string, ErrorSpec>;
   /** How the platform reports errors (`errorFormat`); absent: contractgen's envelope. */
@@ -165,6 +171,8 @@ export interface Fixture {
   readonly baseUrl: string;
   /** Credential sent as the contract's auth declares (bearer token or API key). */
   readonly token?: string;
+  /** Credentials by scheme name (a contract with `transport.auth.schemes`); a scheme not given is read from its environment variables. */
+  readonly credentials?: CredentialValues;
   /** Called once before the suite and after it. */
   start?(): Promise<void>;
   stop?(): Promise<void>;
@@ -348,17 +356,48 @@ export class Harness {
     return op;
   }
 
+  /**
+   * What the credential of a call adds to its request, and every value to mask. `token` undefined: the
+   * fixture's credentials (or the environment's) for the operation's first complete alternative; null:
+   * none; a string: that value in place of every credential the operation's first alternative sends
+   * (a wrong credential, for the unauthenticated checks).
+   */
+  private credentialFor(op: OperationSpec, token: string | null | undefined): { parts: CredentialParts; secrets: string[] } {
+    const auth = this.contract.auth as ContractAuth & { header: string | null };
+    // Specs emitted before named schemes: the API key's header is \`header\`.
+    const contractAuth: ContractAuth = auth.type === "apiKey" ? { type: "apiKey", header: auth.header ?? "", tokenEnv: "" } : auth.type === "bearer" ? { type: "bearer", tokenEnv: "" } : auth;
+    if (token === null) return { parts: NO_CREDENTIALS, secrets: [] };
+    if (token !== undefined || auth.type === "bearer" || auth.type === "apiKey") {
+      const value = token === undefined ? this.fixture.token : token;
+      if (value === undefined) return { parts: NO_CREDENTIALS, secrets: [] };
+      const { schemes, require } = authSchemes(contractAuth);
+      const first = (op.auth ?? require)[0] ?? [];
+      const credentials = new Map<string, string | { username: string; password: string }>();
+      for (const name of first) {
+        const scheme = schemes.find((s) => s.name === name);
+        if (scheme) credentials.set(name, scheme.type === "basic" ? { username: value, password: value } : value);
+      }
+      const resolved = resolveCredentials(contractAuth, first.length > 0 ? [first] : [], { credentials, env: {} });
+      const secrets = [value, ...(schemes.some((s) => s.type === "basic") ? [basicAuthorization(value, value)] : [])];
+      return { parts: "parts" in resolved ? resolved.parts : NO_CREDENTIALS, secrets };
+    }
+    const sources = { ...(this.fixture.credentials !== undefined ? { credentials: this.fixture.credentials } : {}), ...(this.fixture.token !== undefined ? { token: this.fixture.token } : {}), env: process.env };
+    const resolved = resolveCredentials(contractAuth, op.auth, sources);
+    return { parts: "parts" in resolved ? resolved.parts : NO_CREDENTIALS, secrets: credentialSecrets(contractAuth, sources) };
+  }
+
   /** Send `input` to `op` as the wire protocol binds it; nothing is validated or retried on the way. */
   async call(op: OperationSpec, input: Input, options: CallOptions = {}): Promise<Exchange> {
     const base = this.fixture.baseUrl.replace(/\/+$/, "");
     // The SDK's encoder (wire-request.ts); fields the contract does not bind (the "extra property"
     // cases) travel in the body, or the query of a GET, where the server must refuse them.
-    const encoded = encodeRequest({ ...op, bodyField: op.body ?? null }, input, base, { unbound: "send" });
-    const headers = new Headers(encoded.headers);
+    const plain = encodeRequest({ ...op, bodyField: op.body ?? null }, input, base, { unbound: "send" });
+    const credential = this.credentialFor(op, options.token);
+    // The SDK's credential placement (credentials.ts): headers, query parameters, cookies.
+    const withCredential = withCredentials(plain.url, { ...plain.headers }, credential.parts);
+    const encoded = { ...plain, url: withCredential.url };
+    const headers = new Headers(withCredential.headers);
     headers.set("x-request-id", randomUUID());
-    const token = options.token === undefined ? this.fixture.token : (options.token ?? undefined);
-    if (token !== undefined && this.contract.auth.type === "bearer") headers.set("authorization", `Bearer ${token}`);
-    if (token !== undefined && this.contract.auth.type === "apiKey" && this.contract.auth.header) headers.set(this.contract.auth.header, token);
     // Following a next-page link is a plain GET of that URL: no body travels with it.
     const followsLink = options.url !== undefined;
     const sent: unknown = followsLink ? undefined : encoded.sent;
@@ -374,7 +413,7 @@ export class Harness {
     const limits = this.limits;
     const where = `${op.id}: ${method} ${url}`;
     this.expectAnswering(op, where);
-    if (token !== undefined) registerSecret(token);
+    for (const secret of credential.secrets) registerSecret(secret);
     let response: Response;
     let bytes: Uint8Array;
     try {

@@ -1,7 +1,7 @@
 /**
  * The behaviour of every generated CLI, built from generated command descriptions: typed flags,
- * JSON on stdout and nothing else, diagnostics on stderr, one exit code per error class, never a
- * prompt. The SDK underneath carries the contract's behaviour (journal, retries, completeness).
+ * the result on stdout and nothing else (exit 0), an error only on stderr (its JSON on the first
+ * line, exit code per error class), never a prompt. The SDK underneath carries the contract's behaviour (journal, retries, completeness).
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
@@ -57,7 +57,12 @@ export interface CliDefinition {
   readonly name: string;
   readonly version: string;
   readonly description: string;
-  readonly tokenEnv: string | null;
+  /** The credential's environment variable (CLIs generated before `credentialEnv`). */
+  readonly tokenEnv?: string | null;
+  /** Every environment variable credentials are read from (the SDK reads them; listed in --help). */
+  readonly credentialEnv?: readonly string[];
+  /** The environment variable the base URL is read from when --base-url is not given. */
+  readonly baseUrlEnv?: string | null;
   readonly commands: readonly CommandSpec[];
   /** Builds the SDK client from the global options. */
   readonly createClient: (options: ClientSettings) => CliClient;
@@ -188,6 +193,13 @@ function optionFor(flag: FlagSpec): Option {
   return option;
 }
 
+/** One array item: a scalar of the item type, and one of the enum's values when there is one. */
+function parseItem(type: ScalarType, flag: FlagSpec, raw: string): string | number | boolean {
+  const value = parseScalar(type, flag, raw);
+  if (flag.enum && !flag.enum.includes(value)) throw new InvalidArgumentError(`allowed: ${flag.enum.join(", ")}.`);
+  return value;
+}
+
 function typedOption(flag: FlagSpec): Option {
   const description = flag.description + (flag.required ? " (required)" : "");
   const key = fieldKey(flag);
@@ -195,7 +207,20 @@ function typedOption(flag: FlagSpec): Option {
   if (flag.type === "array") {
     const item = flag.itemType ?? "string";
     const option = new FieldOption(`--${flag.flag} <value>`, `${description} (repeatable)`, key);
-    const parse = (raw: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), parseScalar(item, flag, raw)];
+    const parse = (raw: string, previous: unknown) => {
+      const before = Array.isArray(previous) ? previous : [];
+      if (!raw.startsWith("[")) return [...before, parseItem(item, flag, raw)];
+      // A JSON array: `[]` is the empty array, which repeating a flag cannot express.
+      let items: unknown;
+      try {
+        items = JSON.parse(raw);
+      } catch {
+        throw new InvalidArgumentError("a value starting with [ must be a JSON array.");
+      }
+      if (!Array.isArray(items)) throw new InvalidArgumentError("a value starting with [ must be a JSON array.");
+      return [...before, ...items.map((v) => parseItem(item, flag, typeof v === "string" ? v : JSON.stringify(v)))];
+    };
+    // choices() for help and completion; the parser (which replaces commander's check) checks each item.
     if (flag.enum && item === "string") return option.choices(flag.enum.map(String)).argParser(parse);
     return option.argParser(parse);
   }
@@ -245,10 +270,30 @@ function readInputFile(path: string, io: CliIo): Record<string, unknown> {
 
 interface RunState {
   exitCode: number;
+  /** commander's message for a usage error, written after the error's JSON line. */
+  commanderMessage?: string;
 }
 
+/** The first line of stderr on a usage error: its JSON (stdout stays empty). */
 function usageJson(message: string): string {
-  return `${JSON.stringify({ error: { code: "CLI_USAGE", class: "invalid_input", action: "fix_field", message } }, null, 2)}\n`;
+  return `${JSON.stringify({ error: { code: "CLI_USAGE", class: "invalid_input", action: "fix_field", message } })}\n`;
+}
+
+/** What --help says of stdout, stderr, credentials and the base URL. */
+function environmentHelp(def: CliDefinition): string {
+  const credentials = def.credentialEnv ?? (def.tokenEnv ? [def.tokenEnv] : []);
+  const lines = [
+    "Output: a success prints only its result on stdout and exits 0 (a result that has an `error` property is",
+    "still a result). An error prints nothing on stdout: its JSON, {\"error\": {code, class, action, message, …}},",
+    "is the first line of stderr, a sentence for people follows, and the exit code is not 0. An --all traversal",
+    "stopped by a bound prints its (incomplete) result on stdout and exits 10.",
+    "",
+    "Arrays: repeat the flag (--tags a --tags b), or give a JSON array (--tags '[\"a\",\"b\"]'); --tags '[]' sends",
+    "an empty array. A value that starts with [ is read as a JSON array.",
+  ];
+  if (def.baseUrlEnv) lines.push("", `Base URL: --base-url, else the ${def.baseUrlEnv} environment variable, else the contract's.`);
+  if (credentials.length > 0) lines.push("", `Credentials: read from the environment variable${credentials.length === 1 ? "" : "s"} ${credentials.join(", ")}; never prompted for, never printed.`);
+  return lines.join("\n");
 }
 
 /** Build the commander program of a generated CLI. */
@@ -257,14 +302,14 @@ export function buildCli(def: CliDefinition, io: CliIo, state: RunState): Comman
     .description(def.description)
     .version(def.version, "-V, --version")
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text) })
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text) => void (state.commanderMessage = (state.commanderMessage ?? "") + text) })
     .showSuggestionAfterError(true)
     .option("--base-url <url>", "platform base URL (overrides the contract and its environment variable)")
     .option("--journal <path>", "SQLite operation journal (default: the SDK's; keeps operation keys across runs)")
     .addOption(new Option("-o, --output <format>", "result format on stdout").choices(["json", "yaml", "table"]).default("json"))
     .option("--max-attempts <n>", `attempts for transient failures, the first included (default 3, at most ${FLAG_BOUNDS.maxAttempts.max})`, (raw) => parseCount(raw, FLAG_BOUNDS.maxAttempts))
     .option("--timeout <ms>", `per-request timeout in milliseconds (${FLAG_BOUNDS.timeout.min} to ${FLAG_BOUNDS.timeout.max}, i.e. 24 h)`, (raw) => parseCount(raw, FLAG_BOUNDS.timeout))
-    .addHelpText("after", `\n${exitCodeHelp()}\n${def.tokenEnv ? `\nCredential: read from the ${def.tokenEnv} environment variable; never prompted for, never printed.\n` : ""}`);
+    .addHelpText("after", `\n${exitCodeHelp()}\n\n${environmentHelp(def)}\n`);
 
   const groups = new Set(def.commands.map((c) => c.group));
   for (const spec of def.commands) {
@@ -326,6 +371,7 @@ async function runCommand(def: CliDefinition, spec: CommandSpec, options: Record
 
     const settings: ClientSettings = {};
     if (typeof globals.baseUrl === "string") settings.baseUrl = globals.baseUrl;
+    else if (def.baseUrlEnv && process.env[def.baseUrlEnv]) settings.baseUrl = process.env[def.baseUrlEnv]!;
     if (typeof globals.journal === "string") settings.journal = globals.journal;
     if (typeof globals.timeout === "number") settings.timeoutMs = globals.timeout;
     if (typeof globals.maxAttempts === "number") settings.retry = { maxAttempts: globals.maxAttempts };
@@ -347,14 +393,15 @@ async function runCommand(def: CliDefinition, spec: CommandSpec, options: Record
     if (preview && spec.confirmTokenField) io.stderr(`${def.name}: preview only; nothing was executed. Re-run with --confirm <${spec.confirmTokenField}> to execute.\n`);
     return EXIT_CODES.success;
   } catch (e) {
+    // An error never reaches stdout: its JSON is the first line of stderr.
     if (e instanceof UsageError) {
-      io.stdout(usageJson(e.message));
+      io.stderr(usageJson(e.message));
       io.stderr(`${def.name} ${spec.name}: ${e.message}\n`);
       return EXIT_CODES.usage;
     }
     const code = exitCodeFor(e);
     const json = e instanceof ContractError ? e.toJSON() : { code: "CLI_INTERNAL", class: "internal", message: String((e as Error)?.message ?? e) };
-    io.stdout(render({ error: json }, format));
+    io.stderr(`${JSON.stringify({ error: json })}\n`);
     const hint = e instanceof ContractError ? ` (${e.errorClass}; next: ${e.action})` : "";
     io.stderr(`${def.name} ${spec.name}: ${(json as { code?: string }).code}: ${(json as { message?: string }).message}${hint}\n`);
     return code;
@@ -374,11 +421,12 @@ export async function runCli(def: CliDefinition, argv: readonly string[], io: Cl
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT_CODES.success;
-      // Help for a bare `cli` or an unknown command goes to stderr; stdout still gets JSON.
-      io.stdout(usageJson(e.message.replace(/^error: /, "")));
+      // The error's JSON is the first line of stderr; commander's message follows it.
+      io.stderr(usageJson(e.message.replace(/^error: /, "")));
+      if (state.commanderMessage) io.stderr(state.commanderMessage);
       return EXIT_CODES.usage;
     }
-    io.stdout(`${JSON.stringify({ error: { code: "CLI_INTERNAL", class: "internal", message: String((e as Error)?.message ?? e) } }, null, 2)}\n`);
+    io.stderr(`${JSON.stringify({ error: { code: "CLI_INTERNAL", class: "internal", message: String((e as Error)?.message ?? e) } })}\n`);
     io.stderr(`${def.name}: internal error: ${(e as Error)?.message ?? e}\n`);
     return EXIT_CODES.internal;
   }

@@ -95,7 +95,7 @@ export interface HostContract {
   readonly name: string;
   readonly version: string;
   /** `errorFormat`: how the host answers errors; absent: contractgen's envelope. */
-  readonly transport: { readonly auth: { readonly type: "none" | "bearer" | "apiKey" }; readonly errorFormat?: ErrorFormat };
+  readonly transport: { readonly auth: HostAuth; readonly errorFormat?: ErrorFormat };
   readonly errors: readonly HostError[];
   readonly operations: readonly HostOperation[];
 }
@@ -123,4 +123,14 @@ export function loadHostContract(file: URL): HostContract {
   const { schemaDefs, ...contract } = JSON.parse(readFileSync(file, "utf8")) as HostContract & { readonly schemaDefs?: unknown };
   const defs = Array.isArray(schemaDefs) ? (schemaDefs as unknown[]) : [];
   return mapHostSchemas(contract, (s) => ({ ...s, schema: linkSchemaDefs(s.schema, defs, file.pathname) }));
+}
+
+/** Credentials as the host sees them: the generated `{type}`, or the model's normalised form. */
+export type HostAuth = { readonly type: "none" | "bearer" | "apiKey" } | { readonly form: "none" | "bearer" | "apiKey" | "schemes"; readonly require: readonly (readonly string[])[] };
+
+/** Whether callers must present a credential, and how the host reads it: none, a bearer token, or an API key. */
+export function hostAuthKind(auth: HostAuth): "none" | "bearer" | "apiKey" {
+  if ("type" in auth) return auth.type;
+  if (auth.form !== "schemes") return auth.form;
+  return auth.require.length === 0 ? "none" : "bearer";
 }

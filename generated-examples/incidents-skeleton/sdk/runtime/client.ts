@@ -22,7 +22,8 @@ import {
 import { hashValue, intentParameters } from "./hash.js";
 import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
 import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
-import { credentialTooShort, isSensitiveField, Redactor } from "./redact.js";
+import { type AuthAlternatives, type ContractAuth, type CredentialParts, credentialFieldNames, credentialSecrets, type CredentialValues, resolveCredentials, withCredentials } from "./credentials.js";
+import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
 import { ENVELOPE_FORMAT, type ErrorFormat, recognizeError } from "./wire-errors.js";
 import { DEFAULT_TRANSPORT_LIMITS, exchange as sendRequest, type OutgoingRequest, readBodyBytes, TransportFailure, transportFailure, type TransportLimits } from "./transport.js";
@@ -71,6 +72,8 @@ export interface OperationSpec {
   readonly preview: { readonly dryRunField: string; readonly confirmTokenField: string; readonly defaultDryRun: boolean } | null;
   readonly pagination: (PageShape & { readonly limitField: string | null; readonly limitMax: number | null; readonly limitDefault?: number | null }) | null;
   readonly errors: readonly string[];
+  /** The operation's own credential alternatives (absent: the contract's); [] = public. */
+  readonly auth?: AuthAlternatives;
   readonly validateInput: Validator;
   readonly validateOutput: Validator;
   readonly validatePreview: Validator | null;
@@ -83,7 +86,7 @@ export interface ContractInfo {
   readonly baseUrl: string;
   readonly baseUrlEnv: string | null;
   readonly timeoutMs: number;
-  readonly auth: { readonly type: "none" } | { readonly type: "bearer"; readonly tokenEnv: string } | { readonly type: "apiKey"; readonly header: string; readonly tokenEnv: string };
+  readonly auth: ContractAuth;
   readonly taxonomy: Taxonomy;
   /** How the platform reports errors (`transport.http.errorFormat`); absent: contractgen's envelope. */
   readonly errorFormat?: ErrorFormat;
@@ -92,8 +95,13 @@ export interface ContractInfo {
 export interface ClientOptions {
   /** Overrides the contract's base URL and its environment variable. */
   readonly baseUrl?: string;
-  /** Credential; by default read from the environment variable the contract names. */
+  /** Credential of a contract with a single bearer or API-key scheme; by default read from the environment variable the contract names. */
   readonly token?: string;
+  /**
+   * Credentials by scheme name (the contract's `transport.auth.schemes`): a token, or
+   * `{ username, password }` for HTTP basic. A scheme not given here is read from its environment variables.
+   */
+  readonly credentials?: CredentialValues;
   /** Per-request timeout; defaults to the contract's transport timeout. */
   readonly timeoutMs?: number;
   /** Largest response body read, in bytes after decompression (default 64 MiB); a larger one is an error. */
@@ -316,14 +324,13 @@ export class ContractClient {
 
   /** Every credential value this client sends, to keep them out of results, errors and the journal. */
   private redactor(): Redactor {
-    const auth = this.contract.auth;
-    const secrets: string[] = [];
-    if (auth.type !== "none") {
-      const token = this.options.token ?? process.env[auth.tokenEnv];
-      if (token) secrets.push(token);
-    }
+    const secrets = credentialSecrets(this.contract.auth, this.credentialSources());
     for (const [name, value] of Object.entries(this.options.headers ?? {})) if (isSensitiveField(name)) secrets.push(value);
-    return new Redactor(secrets, auth.type === "apiKey" ? [auth.header] : []);
+    return new Redactor(secrets, credentialFieldNames(this.contract.auth));
+  }
+
+  private credentialSources() {
+    return { ...(this.options.credentials !== undefined ? { credentials: this.options.credentials } : {}), ...(this.options.token !== undefined ? { token: this.options.token } : {}), env: process.env };
   }
 
   /**
@@ -541,24 +548,25 @@ export class ContractClient {
     }
   }
 
-  private credential(op: OperationSpec, operationId: string | null): Record<string, string> {
-    const auth = this.contract.auth;
-    if (auth.type === "none") return {};
-    const token = this.options.token ?? process.env[auth.tokenEnv];
-    if (!token) {
-      throw new UnauthenticatedError({
-        code: CLIENT_CODES.missingCredential,
-        errorClass: "unauthenticated",
-        action: "reauthenticate",
-        message: `No credential: set the ${auth.tokenEnv} environment variable or pass \`token\`.`,
-        operation: op.id,
-        operationId,
-        outcome: "rejected",
-      });
+  /** What the operation's credentials add to its request (src/runtime/credentials.ts); refused when none is usable. */
+  private credential(op: OperationSpec, operationId: string | null): CredentialParts {
+    const resolved = resolveCredentials(this.contract.auth, op.auth, this.credentialSources());
+    if ("parts" in resolved) return resolved.parts;
+    const { problem } = resolved;
+    if (problem.kind === "invalid") {
+      throw new InvalidInputError({ code: CLIENT_CODES.invalidOption, errorClass: "invalid_input", action: "fix_field", message: `${op.id}: ${problem.message}. Nothing was sent.`, field: null, operation: op.id, operationId, outcome: "rejected" });
     }
-    const short = credentialTooShort(token);
-    if (short) throw new UnauthenticatedError({ code: CLIENT_CODES.credentialTooShort, errorClass: "unauthenticated", action: "reauthenticate", message: `Credential refused (${this.options.token !== undefined ? "`token`" : auth.tokenEnv}): ${short}. Nothing was sent.`, operation: op.id, operationId, outcome: "rejected" });
-    return auth.type === "bearer" ? { authorization: `Bearer ${token}` } : { [auth.header.toLowerCase()]: token };
+    const code = problem.kind === "missing" ? CLIENT_CODES.missingCredential : CLIENT_CODES.credentialTooShort;
+    throw new UnauthenticatedError({
+      code,
+      errorClass: "unauthenticated",
+      action: "reauthenticate",
+      message: problem.kind === "missing" ? problem.message : `${problem.message}. Nothing was sent.`,
+      operation: op.id,
+      operationId,
+      outcome: "rejected",
+      ...(problem.kind === "missing" ? { details: { env: problem.envVars } } : {}),
+    });
   }
 
   /** One attempt; what it returns or throws has every credential value it sent redacted. */
@@ -592,8 +600,10 @@ export class ContractClient {
     try {
       const built = buildRequest(op, input, base);
       // A next link replaces the URL (its query included); header bindings still apply.
-      const request = exchange?.url != null ? { ...built, method: "GET", url: exchange.url, body: undefined } : built;
-      const headers = { ...this.options.headers, ...request.headers, ...credential, "x-request-id": requestId };
+      const plain = exchange?.url != null ? { ...built, method: "GET", url: exchange.url, body: undefined } : built;
+      const withCredential = withCredentials(plain.url, { ...this.options.headers, ...plain.headers }, credential);
+      const request = { ...plain, url: withCredential.url };
+      const headers = { ...withCredential.headers, "x-request-id": requestId };
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
       // Throws here, not inside fetch, on a URL or header fetch would refuse.
       new Request(request.url, { method: request.method, headers, ...(request.body !== undefined ? { body: request.body } : {}) });

@@ -2,7 +2,8 @@
  * Credentials the suite sends are masked in everything it writes: failure messages, the progress
  * lines, the summaries and (through `contractgen test`) the JUnit XML. A server under test may echo
  * a credential anywhere — in a body, an error code, a redirect URL — and encoded: percent-encoded,
- * JSON-escaped, XML-escaped, base64. Masking happens on the full text, before any clipping, so a
+ * form-encoded, JSON-escaped, XML-escaped, base64 (HTTP basic's `user:password` is registered as a
+ * secret of its own). Masking happens on the full text, before any clipping, so a
  * clipped message cannot keep half a credential.
  *
  * A credential shorter than MIN_SECRET_LENGTH cannot be masked without corrupting what it is masked
@@ -29,7 +30,8 @@ export function secretForms(secret: string): string[] {
   const utf8 = Buffer.from(secret, "utf8");
   const json = JSON.stringify(secret).slice(1, -1);
   const xml = secret.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-  const all = [secret, encodeURIComponent(secret), json, xml, utf8.toString("base64").replace(/=+$/, ""), utf8.toString("base64url")];
+  const form = new URLSearchParams([["", secret]]).toString().slice(1);
+  const all = [secret, encodeURIComponent(secret), form, json, xml, utf8.toString("base64").replace(/=+$/, ""), utf8.toString("base64url")];
   return [...new Set(all)].filter((f) => f.length >= MIN_SECRET_LENGTH);
 }
 

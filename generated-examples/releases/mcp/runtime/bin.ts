@@ -4,6 +4,7 @@
  * and exit 2 (never a stack); stdout stays the JSON-RPC channel on stdio.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { baseUrlProblem } from "../../sdk/runtime/client.js";
 import { credentialTooShort } from "../../sdk/runtime/redact.js";
 import { whenReaderGone, writeTo } from "../../sdk/runtime/stdio.js";
 import { serveHttp } from "./http.js";
@@ -13,9 +14,17 @@ import { CatalogueError, createMcpService, type McpDefinition, runStdio, type Se
 export interface McpBinInfo {
   /** Bearer token the HTTP endpoint requires when set (`<CONTRACT>_MCP_BEARER`). */
   readonly bearerEnv: string;
-  /** The platform credential the SDK reads, or null when the platform needs none. */
-  readonly tokenEnv: string | null;
+  /** The platform credential the SDK reads, or null when the platform needs none (bins generated before `credentialEnv`). */
+  readonly tokenEnv?: string | null;
+  /** Every environment variable the platform's credentials are read from. */
+  readonly credentialEnv?: readonly string[];
+  /** The base URL's environment variable: the contract's `baseUrlEnv`, else `<CONTRACT>_BASE_URL`. */
   readonly baseUrlEnv: string | null;
+}
+
+/** The credential variables a bin reads, whichever generation wrote its info. */
+function credentialVars(info: McpBinInfo): readonly string[] {
+  return info.credentialEnv ?? (info.tokenEnv ? [info.tokenEnv] : []);
 }
 
 export interface McpBinIo {
@@ -28,6 +37,8 @@ export interface McpBinIo {
 export interface McpBinPlan {
   readonly serve: ServeOptions;
   readonly http: { readonly host: string; readonly port: number; readonly allowedOrigins: readonly string[] } | null;
+  /** The platform's base URL (--base-url, else the base URL variable), or null: the contract's. */
+  readonly baseUrl: string | null;
 }
 
 export const EXIT_USAGE = 2;
@@ -61,8 +72,8 @@ function origins(raw: string): string[] {
 export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info: McpBinInfo, argv: readonly string[], io: McpBinIo): McpBinPlan | null {
   const env = [
     `  ${info.bearerEnv}  bearer token the --http endpoint requires (Authorization: Bearer …); unset: none. Never printed.`,
-    ...(info.tokenEnv ? [`  ${info.tokenEnv}  the platform credential the tools use. Never printed.`] : []),
-    ...(info.baseUrlEnv ? [`  ${info.baseUrlEnv}  the platform's base URL.`] : []),
+    ...credentialVars(info).map((name) => `  ${name}  a platform credential the tools use. Never printed.`),
+    ...(info.baseUrlEnv ? [`  ${info.baseUrlEnv}  the platform's base URL (--base-url wins).`] : []),
   ];
   const program = new Command(def.name)
     .description(`MCP server for ${def.name.replace(/-mcp$/, "")} ${def.version}: one tool per operation, over stdio (default) or Streamable HTTP.`)
@@ -71,6 +82,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text) })
     .helpOption("-h, --help", "show this help")
     .allowExcessArguments(false)
+    .option("--base-url <url>", `the platform's base URL${info.baseUrlEnv ? ` (default: $${info.baseUrlEnv}, else the contract's)` : ""}`)
     .option("--http", "serve Streamable HTTP (stateless, JSON responses) at /mcp instead of stdio")
     .option("--host <address>", "address to bind with --http (default 127.0.0.1: this machine only)")
     .option("--port <port>", "port with --http (default 0: a free port; the URL is printed on stderr)", port)
@@ -88,7 +100,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     else throw e;
   }
   if (shown) return null;
-  const o = program.opts<{ http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; text?: "json" | "summary" }>();
+  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; text?: "json" | "summary" }>();
   if (!o.http) {
     const stray = (["host", "port", "allowOrigins"] as const).find((k) => o[k] !== undefined);
     if (stray) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: --${stray === "allowOrigins" ? "allow-origins" : stray} needs --http`);
@@ -99,7 +111,13 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     ...(o.discovery ? { discovery: true } : {}),
     ...(o.text ? { text: o.text } : {}),
   };
-  return { serve, http: o.http ? { host: o.host ?? "127.0.0.1", port: o.port ?? 0, allowedOrigins: o.allowOrigins ?? [] } : null };
+  const fromEnv = info.baseUrlEnv ? io.env[info.baseUrlEnv] : undefined;
+  const baseUrl = o.baseUrl ?? (fromEnv ? fromEnv : null);
+  if (baseUrl !== null) {
+    const problem = baseUrlProblem(baseUrl);
+    if (problem) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: the base URL ${o.baseUrl !== undefined ? "(--base-url)" : `(${info.baseUrlEnv})`} cannot be used: ${problem}`);
+  }
+  return { serve, baseUrl, http: o.http ? { host: o.host ?? "127.0.0.1", port: o.port ?? 0, allowedOrigins: o.allowOrigins ?? [] } : null };
 }
 
 // Output to a reader that has gone is dropped, never a stack trace (runtime/stdio.ts).
@@ -109,7 +127,13 @@ const processIo: McpBinIo = { stdout: (t) => writeTo(process.stdout, t), stderr:
  * Run the bin: parse, check the catalogue options, serve until SIGINT/SIGTERM (or, on stdio, the end
  * of input), then close the transport and the SDK client. Sets process.exitCode on failure.
  */
-export async function runMcpMain(def: McpDefinition, info: McpBinInfo, argv: readonly string[] = process.argv.slice(2), io: McpBinIo = processIo): Promise<void> {
+export async function runMcpMain(
+  definition: McpDefinition | ((options: { baseUrl?: string }) => McpDefinition),
+  info: McpBinInfo,
+  argv: readonly string[] = process.argv.slice(2),
+  io: McpBinIo = processIo,
+): Promise<void> {
+  let def = typeof definition === "function" ? definition({}) : definition;
   const fail = (code: number, message: string) => {
     io.stderr(`${def.name}: ${message}\n`);
     process.exitCode = code;
@@ -127,9 +151,11 @@ export async function runMcpMain(def: McpDefinition, info: McpBinInfo, argv: rea
     throw e;
   }
   if (!plan) return;
+  // The definition builds the SDK client: given the base URL the command line or environment chose.
+  if (typeof definition === "function" && plan.baseUrl !== null) def = definition({ baseUrl: plan.baseUrl });
   // Checked here, where the credentials enter, rather than on each tool call: a value too short to
   // redact is refused before anything is served.
-  for (const name of [info.tokenEnv, plan.http ? info.bearerEnv : null]) {
+  for (const name of [...credentialVars(info), plan.http ? info.bearerEnv : null]) {
     const short = name !== null && io.env[name] !== undefined ? credentialTooShort(io.env[name]!) : null;
     if (short) return fail(EXIT_USAGE, `${name}: ${short}.`);
   }
