@@ -154,6 +154,14 @@ describe("import-openapi: the error format", () => {
     expect(contract.transport.http.errorFormat).toEqual({ style: "body", code: "/error/name", message: "/error/detail" });
   });
 
+  it("a default error response counts; a default that is the success response does not", async () => {
+    const problem = { type: "object", properties: { type: { type: "string" }, title: { type: "string" } } };
+    const asError = await imp("default-error", doc(petPath({ default: withBody("application/problem+json", problem) })));
+    expect(asError.contract.transport.http.errorFormat).toEqual({ style: "problem" });
+    const asSuccess = await imp("default-success", doc({ "/ping": { get: { operationId: "ping", responses: { default: withBody("application/problem+json", problem) } } } }));
+    expect(asSuccess.contract.transport.http.errorFormat).toEqual({ style: "status" });
+  });
+
   it("a document without error responses → style status with the default BAD_REQUEST", async () => {
     const { contract } = await imp("none", doc(petPath({})));
     expect(contract.transport.http.errorFormat).toEqual({ style: "status" });

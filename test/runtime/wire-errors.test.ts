@@ -148,6 +148,13 @@ describe("encodeError", () => {
     if (format.message !== null || format.style === "envelope") expect(r.message).toBe("No pet 7.");
   });
 
+  it("the empty pointer: the body is the bare code, read back as such", () => {
+    const format = errorFormatOf({ style: "body", code: "", message: "/message" });
+    const { body: sent } = encodeError(format, outgoing("GONE"));
+    expect(sent).toBe("GONE");
+    expect(recognizeError(format, 410, sent, [], taxonomy).code).toBe("GONE");
+  });
+
   it("pointer tokens from the contract stay ordinary members", () => {
     const format = errorFormatOf({ style: "body", code: "/__proto__/code", message: "/constructor" });
     const { body: sent } = encodeError(format, outgoing("GONE"));

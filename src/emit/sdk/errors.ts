@@ -95,7 +95,10 @@ export async function emitErrorTypes(model: ContractModel): Promise<string> {
     return id;
   };
   const named: Array<[code: string, type: string]> = [];
-  for (const e of model.errors) if (e.details) named.push([e.code, unique(typeIdentifier(`${pascalCase(e.code)}ErrorDetails`))]);
+  // Only the envelope carries `details` as declared; under another error format the SDK's details is
+  // the whole error body as sent, which no declaration describes: typed unknown.
+  const typedDetails = model.transport.errorFormat.style === "envelope";
+  for (const e of model.errors) if (e.details && typedDetails) named.push([e.code, unique(typeIdentifier(`${pascalCase(e.code)}ErrorDetails`))]);
   // Bundled $defs key → the type it names: a shared type's from types.ts, else one declared here.
   const shared = new Map(model.types.map((t) => [t.name, t.identifier]));
   const local = new Map<string, string>();

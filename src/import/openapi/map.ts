@@ -347,8 +347,9 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
         errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${key}`);
       } else if (/^[45]xx$/i.test(key) || key === "default") {
         if (key !== "default" || output.status.length > 0) opReview("error-range-dropped", `${d.pointer}/responses/${escapeKey(key)}`, `Response ${key} is not mapped to an error code.`);
-        // A range or default still shows how the API writes its errors (a `default` that is the success response does not).
-        if (key !== "default" || output.status.length > 0) errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${escapeKey(key)}`);
+        // A range or default still shows how the API writes its errors (a `default` taken as the success response does not).
+        const defaultIsSuccess = key === "default" && !Object.keys(responses).some((k) => /^2(\d\d|xx)$/i.test(k));
+        if (!defaultIsSuccess) errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${escapeKey(key)}`);
       }
     }
     codes.sort((a, b) => a[0] - b[0]);

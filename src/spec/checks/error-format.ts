@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
-import { isJsonPointer } from "../../runtime/wire-errors.js";
+import { errorFormatOf, isJsonPointer } from "../../runtime/wire-errors.js";
 import type { CheckContext } from "../context.js";
 import { joinPointer } from "../source.js";
 
@@ -30,6 +30,27 @@ export function checkErrorFormat(ctx: CheckContext): Diagnostic[] {
         );
       } else if (!isJsonPointer(pointer)) {
         out.push(diagnostic("error-pointer-invalid", `errorFormat.${key} ${JSON.stringify(pointer)} is not a JSON pointer (RFC 6901).`, at));
+      }
+    }
+  }
+
+  // Pointers (defaults applied) that overlap cannot all hold their value: the host writes one over the other.
+  if (format && out.length === 0) {
+    const f = errorFormatOf(format);
+    const keys = (["code", "message", "field"] as const).filter((k) => f[k] !== null);
+    const overlap = (a: string, b: string) => a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`);
+    for (let i = 0; i < keys.length; i++) {
+      for (let j = i + 1; j < keys.length; j++) {
+        const [a, b] = [keys[i]!, keys[j]!];
+        if (!overlap(f[a]!, f[b]!)) continue;
+        const written = format[b] !== undefined ? b : a;
+        out.push(
+          diagnostic(
+            "error-pointer-invalid",
+            `errorFormat.${b} ${JSON.stringify(f[b])} overlaps errorFormat.${a} ${JSON.stringify(f[a])}${format[a] === undefined ? " (the default)" : ""}: one value would sit inside or in place of the other.`,
+            ctx.file.locate(joinPointer(FORMAT_AT, written)),
+          ),
+        );
       }
     }
   }
