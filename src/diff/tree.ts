@@ -114,6 +114,7 @@ export const OPERATION_POINTERS: ReadonlyMap<string, string> = new Map(
       [["mcpExposed"], "mcp"],
       [["annotations"], "effects"],
       [["http", "bindings"], "http"],
+      [["http", "styles"], "http"],
       [["cliFlags"], "input"],
       // Tree keys that differ from the document's field names.
       [["preview", "ttlMs"], "preview/ttl"],
@@ -233,6 +234,15 @@ class TreeBuilder {
         method: op.http.method,
         path: op.http.path,
         bindings: byName(op.http.bindings.map((b) => [b.field, b] as const), (b) => `${b.in}:${b.name}`),
+        // How each field is serialized where it goes: "<in>:<style>", "*" when exploded (JSON body fields have none).
+        styles: byName(
+          op.http.bindings.filter((b) => b.in !== "body" || op.http.contentType === "application/x-www-form-urlencoded").map((b) => [b.field, b] as const),
+          (b) => {
+            const style = b.style ?? (b.in === "path" || b.in === "header" ? "simple" : "form");
+            return `${b.in}:${style}${b.explode ?? style === "form" ? "*" : ""}`;
+          },
+        ),
+        contentType: op.http.contentType,
         successStatuses: set(op.http.successStatuses),
         body: op.http.body,
       },

@@ -1,4 +1,7 @@
 /** How input schemas become CLI flags, and how the CLI runtime parses them (in process, fake client). */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { operationFlags } from "../../src/emit/cli/commands.js";
 import { runCli, type CommandSpec } from "../../src/cli-runtime/program.js";
@@ -154,5 +157,66 @@ describe("arrays and results on the command line", () => {
       else process.env.FLAGS_BASE_URL = saved;
     }
     expect(settings).toEqual([{ baseUrl: "http://127.0.0.1:9/from-env" }, { baseUrl: "http://127.0.0.1:9/flag" }]);
+  });
+});
+
+describe("file flags (multipart file fields)", () => {
+  const upload = parseContractText(
+    "upload.yaml",
+    `contract: upload
+version: 1.0.0
+changelog: [{ version: 1.0.0, date: 2026-01-01 }]
+transport: { http: { baseUrl: "http://127.0.0.1:1" } }
+errors: { BAD: { class: invalid_input, action: fix_field, http: 400 } }
+operations:
+  upload:
+    summary: Upload a file.
+    http: { method: POST, path: /files, contentType: multipart/form-data, encoding: { file: { contentType: application/pdf } } }
+    effects: { kind: mutating, idempotent: none, destructive: false }
+    input:
+      type: object
+      required: [file]
+      properties:
+        file: { type: string, contentEncoding: base64 }
+        purpose: { type: string }
+    output: { type: object }
+`,
+  ).model!;
+  const { flags, inputOnly } = operationFlags(upload.operations[0]!);
+  const spec: CommandSpec = {
+    operation: "upload", name: "upload", group: null, summary: "Upload.", details: "", sdkMethod: "upload", previewMethod: null, allMethod: null,
+    flags, inputOnly, keyField: null, dryRunField: null, confirmTokenField: null, defaultDryRun: null, fieldsField: null, cursorField: null,
+  };
+  async function run(args: string[], stdin: Buffer = Buffer.alloc(0)) {
+    const calls: Array<Record<string, unknown>> = [];
+    let stdout = "";
+    const code = await runCli(
+      { name: "upload", version: "1.0.0", description: "", tokenEnv: null, commands: [spec], createClient: () => ({ upload: async (input: Record<string, unknown>) => (calls.push(input), { ok: true }), close() {} }) },
+      args,
+      { stdout: (t) => (stdout += t), stderr: () => {}, stdin: () => stdin },
+    );
+    return { code, calls, stdout };
+  }
+
+  it("marks the field's flag as a file flag", () => {
+    expect(flags.find((f) => f.field === "file")).toMatchObject({ file: true, type: "string" });
+    expect(flags.find((f) => f.field === "purpose")!.file).toBeUndefined();
+  });
+
+  it("reads @path and - (stdin) as bytes and sends them base64-encoded; other values are base64 already", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-file-"));
+    const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0xfe]);
+    writeFileSync(join(dir, "doc.pdf"), bytes);
+    try {
+      expect((await run(["upload", "--file", `@${join(dir, "doc.pdf")}`])).calls).toEqual([{ file: bytes.toString("base64") }]);
+      expect((await run(["upload", "--file", "-"], bytes)).calls).toEqual([{ file: bytes.toString("base64") }]);
+      expect((await run(["upload", "--file", "AAEC"])).calls).toEqual([{ file: "AAEC" }]);
+      const missing = await run(["upload", "--file", `@${join(dir, "absent.pdf")}`]);
+      expect(missing.code).not.toBe(0);
+      expect(missing.calls).toEqual([]);
+      expect(missing.stdout).toContain("cannot be read (ENOENT)");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -54,6 +54,7 @@ describe("OpenAPI style examples", () => {
     ["pipeDelimited, explode true, array", () => query("color", arr, "pipeDelimited", true), "color=blue&color=black&color=brown"],
     ["deepObject, explode true, object", () => query("color", obj, "deepObject", true), "color[R]=100&color[G]=200&color[B]=150"],
     // Stripe nests deeper: metadata[a][b]=1, arrays by index.
+    ["deepObject, brackets and reserved characters in keys are encoded once", () => query("m", { "a[b]": "x&y", "é": 1 }, "deepObject", true), "m[a%5Bb%5D]=x%26y&m[%C3%A9]=1"],
     ["deepObject, nested objects and arrays", () => query("created", { gt: 1, tags: ["a", "b"], m: { k: "v w" } }, "deepObject", true), "created[gt]=1&created[tags][0]=a&created[tags][1]=b&created[m][k]=v%20w"],
   ];
   it.each(table)("%s", (_name, encode, want) => {

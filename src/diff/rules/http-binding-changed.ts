@@ -1,7 +1,7 @@
 import { type DiffSide, q, type Rule } from "../rule.js";
 import { memberAt, rawAt } from "./_members.js";
 
-const WHERE: Record<string, string> = { path: "path parameter", query: "query parameter", header: "header", body: "body property" };
+const WHERE: Record<string, string> = { path: "path parameter", query: "query parameter", header: "header", cookie: "cookie", body: "body property" };
 
 /** "header:Idempotency-Key" → ["header", "Idempotency-Key"]. */
 function split(binding: unknown): [string, string] {
@@ -20,6 +20,7 @@ function bindingPath(side: DiffSide, id: string, field: string, binding: unknown
   const [where] = split(binding);
   if (where === "path") return ["operations", id, "http", "path"];
   if (where === "header") return ["operations", id, "http", "headers", field];
+  if (where === "cookie") return ["operations", id, "http", "cookies", field];
   const query = rawAt(side, id, "http", "query");
   if (where === "query" && Array.isArray(query) && query.includes(field)) return memberAt(side, id, ["http", "query"], field);
   return ["operations", id, "input", "properties", field];

@@ -9,6 +9,7 @@ import { rule as changelogEntryMissing } from "./changelog-entry-missing.js";
 import { rule as changelogEntryUnmatched } from "./changelog-entry-unmatched.js";
 import { rule as cliCommandRenamed } from "./cli-command-renamed.js";
 import { rule as cliFlagRemoved } from "./cli-flag-removed.js";
+import { rule as contentTypeChanged } from "./content-type-changed.js";
 import { rule as effectBecameIrreversible } from "./effect-became-irreversible.js";
 import { rule as effectDestructiveAdded } from "./effect-destructive-added.js";
 import { rule as effectDestructiveRemoved } from "./effect-destructive-removed.js";
@@ -108,6 +109,7 @@ import { rule as paginationDefaultPageSizeChanged } from "./pagination-default-p
 import { rule as paginationMaxPageSizeLowered } from "./pagination-max-page-size-lowered.js";
 import { rule as paginationRemoved } from "./pagination-removed.js";
 import { rule as paginationStyleChanged } from "./pagination-style-changed.js";
+import { rule as paramStyleChanged } from "./param-style-changed.js";
 import { rule as preconditionAdded } from "./precondition-added.js";
 import { rule as preconditionBecameRequired } from "./precondition-became-required.js";
 import { rule as preconditionRemoved } from "./precondition-removed.js";
@@ -139,6 +141,7 @@ export const RULES: readonly Rule[] = [
   changelogEntryUnmatched,
   cliCommandRenamed,
   cliFlagRemoved,
+  contentTypeChanged,
   effectBecameIrreversible,
   effectDestructiveAdded,
   effectDestructiveRemoved,
@@ -238,6 +241,7 @@ export const RULES: readonly Rule[] = [
   paginationMaxPageSizeLowered,
   paginationRemoved,
   paginationStyleChanged,
+  paramStyleChanged,
   preconditionAdded,
   preconditionBecameRequired,
   preconditionRemoved,

@@ -106,6 +106,8 @@ export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOn
   // Unique flags (and commander keys) by construction: a reserved or taken name gets `set-`, then a number.
   const names = uniqueNames(fields.map((field) => kebabCase(field) || "field"), RESERVED_FLAGS, (n) => `set-${n}`, (n) => [`--${n}`, attributeKey(n)]);
   const flagOf = new Map(fields.map((field, i) => [field, names[i]!]));
+  // Multipart file fields: the flag reads `@path` or `-` (stdin) and sends the bytes.
+  const files = new Set(op.http.bindings.filter((b) => b.file === true).map((b) => b.field));
   for (const field of fields) {
     const raw = properties[field];
     const schema = resolveLocal(raw, root);
@@ -127,7 +129,8 @@ export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOn
         ...numeric("exclusiveMinimum"),
         ...numeric("exclusiveMaximum"),
         required: required.has(field),
-        description: describe(schema),
+        description: files.has(field) && scalar === "string" ? `${describe(schema)} \`@path\` reads a file, \`-\` reads stdin; other values are base64 text.`.trim() : describe(schema),
+        ...(files.has(field) && scalar === "string" ? { file: true as const } : {}),
       });
       continue;
     }

@@ -28,6 +28,8 @@ export interface FlagSpec {
   readonly exclusiveMaximum?: number;
   readonly required: boolean;
   readonly description: string;
+  /** Bytes sent as a file part (base64 text in the SDK): the flag takes `@path` or `-` (stdin) and base64-encodes the bytes. */
+  readonly file?: true;
 }
 
 /** One operation as a command (generated). */
@@ -89,6 +91,9 @@ export interface CliIo {
 
 /** `--input` is read up to this size (10 MiB), from a file or stdin; anything larger is a usage error. */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
+
+/** A file flag's `@path` or `-` is read up to this size (64 MiB); anything larger is a usage error. */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Bounds of the numeric global and traversal flags (inclusive). */
 export const FLAG_BOUNDS = {
@@ -237,13 +242,13 @@ function typedOption(flag: FlagSpec): Option {
  * Read a file for --input: at most MAX_INPUT_BYTES + 1 bytes (one more tells "too large"); a regular
  * file's size is checked before reading, a device or pipe is read in bounded chunks. null: too large.
  */
-function readFileBounded(path: string): Buffer | null {
+function readFileBounded(path: string, limit = MAX_INPUT_BYTES): Buffer | null {
   const fd = openSync(path, "r");
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
-    if (stat.isFile() && stat.size > MAX_INPUT_BYTES) return null;
-    return readBounded(fd, MAX_INPUT_BYTES + 1);
+    if (stat.isFile() && stat.size > limit) return null;
+    return readBounded(fd, limit + 1);
   } finally {
     closeSync(fd);
   }
@@ -266,6 +271,23 @@ function readInputFile(path: string, io: CliIo): Record<string, unknown> {
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new UsageError(`--input ${path}: must be a JSON object of input fields.`);
   return value as Record<string, unknown>;
+}
+
+/**
+ * A file flag's value as base64 text: `@path` reads the file, `-` reads stdin; anything else is taken
+ * as base64 text already. Bounded by MAX_FILE_BYTES.
+ */
+function fileFlagValue(flag: FlagSpec, raw: string, io: CliIo): string {
+  if (raw !== "-" && !raw.startsWith("@")) return raw;
+  const path = raw === "-" ? "-" : raw.slice(1);
+  let data: string | Buffer | null;
+  try {
+    data = path === "-" ? io.stdin(MAX_FILE_BYTES + 1) : readFileBounded(path, MAX_FILE_BYTES);
+  } catch (e) {
+    throw new UsageError(`--${flag.flag} ${raw}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+  if (data === null || Buffer.byteLength(data) > MAX_FILE_BYTES) throw new UsageError(`--${flag.flag} ${raw}: larger than ${MAX_FILE_BYTES} bytes (64 MiB), the limit for files.`);
+  return (typeof data === "string" ? Buffer.from(data, "utf8") : data).toString("base64");
 }
 
 interface RunState {
@@ -357,11 +379,13 @@ async function runCommand(def: CliDefinition, spec: CommandSpec, options: Record
     const input: Record<string, unknown> = typeof options.input === "string" ? readInputFile(options.input, io) : {};
     // Field names come from the contract: define own properties, so `__proto__` never swaps the prototype.
     const set = (field: string, value: unknown) => Object.defineProperty(input, field, { value, enumerable: true, writable: true, configurable: true });
+    const stdinFlags = spec.flags.filter((flag) => flag.file === true && Object.hasOwn(options, fieldKey(flag)) && options[fieldKey(flag)] === "-");
+    if (stdinFlags.length + (options.input === "-" ? 1 : 0) > 1) throw new UsageError("stdin (`-`) can be read once: by --input or by one file flag.");
     for (const flag of spec.flags) {
       // Own values only: what commander set from the command line.
       const key = fieldKey(flag);
       const value = Object.hasOwn(options, key) ? options[key] : undefined;
-      if (value !== undefined) set(flag.field, value);
+      if (value !== undefined) set(flag.field, flag.file === true && typeof value === "string" ? fileFlagValue(flag, value, io) : value);
     }
     if (spec.keyField && typeof options.operationKey === "string") set(spec.keyField, options.operationKey);
     if (spec.fieldsField && Array.isArray(options.fields)) set(spec.fieldsField, options.fields);

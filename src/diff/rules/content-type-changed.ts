@@ -1,0 +1,22 @@
+import { q, type Rule } from "../rule.js";
+import { rawAt } from "./_members.js";
+
+/** The request body is encoded as another media type (JSON, form-urlencoded, multipart): the platform parses the old one only. */
+export const rule: Rule = {
+  id: "content-type-changed",
+  severity: "breaking",
+  category: "transport",
+  description: "The media type of an operation's request body changed (application/json, application/x-www-form-urlencoded, multipart/form-data).",
+  hint: "Regenerate the SDK; hand-written HTTP clients must encode the body as the new media type.",
+  check: (ctx) =>
+    ctx.find(["operations", "*", "http", "contentType"], ["modified"]).map((m) => {
+      const id = m.operation!;
+      const at = (side: typeof ctx.old) => (rawAt(side, id, "http", "contentType") !== undefined ? ["operations", id, "http", "contentType"] : ["operations", id, "http"]);
+      return {
+        operation: id,
+        message: `The request body of ${q(id)} is sent as ${q(m.change.after)}, no longer as ${q(m.change.before)}.`,
+        before: at(ctx.old),
+        after: at(ctx.new_),
+      };
+    }),
+};
