@@ -117,7 +117,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("test")
-    .description("Run the contract's generated test suite against a live implementation, without writing a project. Exit 0 every check passed, 1 a contract violation found, 2 bad input or the suite could not run.")
+    .description("Run the contract's generated test suite against a live implementation, without writing a project. Exit 0 every check that ran passed (at least one ran), 1 a contract violation found, 2 bad input or the suite could not run, 3 no check ran (all skipped: nothing verified).")
     .argument("<spec>", "contract file (YAML)")
     .option("--base-url <url>", "the implementation under test (checked reachable first when no --fixture is given)")
     .option("--token-env <var>", "environment variable holding the credential to send (never printed)")

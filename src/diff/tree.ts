@@ -230,6 +230,7 @@ class TreeBuilder {
       description: op.description,
       toolset: op.toolset,
       scopes: set(op.scopes),
+      ...(op.auth !== null ? { auth: set(op.auth.map((alternative) => [...alternative].sort().join("+"))) } : {}),
       http: {
         method: op.http.method,
         path: op.http.path,

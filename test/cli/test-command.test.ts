@@ -207,3 +207,33 @@ describe("contractgen test: bad input exits 2 with a stable code and no stack tr
     });
   }
 });
+
+describe("contractgen test when no check ran", () => {
+  it("says nothing was verified and exits 3, never 'all checks passed'", async () => {
+    const { createServer: createHttpServer } = await import("node:http");
+    const server = createHttpServer((_req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end("{}");
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", () => done()));
+    const reports = join(dir, "reports-none");
+    try {
+      const port = (server.address() as import("node:net").AddressInfo).port;
+      const r = await contractgen("test", "specs/petstore.yaml", "--base-url", `http://127.0.0.1:${port}/v2`, "--operations", "get_pet", "--report-dir", reports);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout).toMatch(/: (\d+) checks, 0 passed, 0 failed, \1 skipped/);
+      expect(r.stdout).toMatch(/no check ran: all \d+ checks were skipped, so nothing was verified/);
+      expect(r.stdout).not.toContain("passed\n");
+      const md = readFileSync(join(reports, "contract-summary.md"), "utf8");
+      expect(md).toContain("**no check ran: every check was skipped, nothing was verified**");
+      expect(md).not.toContain("all checks passed");
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  }, 120_000);
+
+  it("--help documents exit code 3", async () => {
+    const r = await contractgen("test", "--help");
+    expect(r.stdout).toContain("3 no check ran");
+  });
+});

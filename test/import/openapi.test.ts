@@ -457,11 +457,11 @@ describe("pagination", () => {
 });
 
 describe("header, transport, toolsets, report", () => {
-  it("maps servers[0], bearer auth, tags and reports unsupported schemes; output is deterministic", async () => {
+  it("maps servers[0], bearer auth, tags and reports unsupported schemes (mutual TLS); output is deterministic", async () => {
     const doc = base({ "/a": { get: { operationId: "a", tags: ["Alpha Beta", "other"], responses: ok({}) } } }, {
       tags: [{ name: "Alpha Beta", description: "First group.\nMore." }],
-      security: [{ token: [] }, { basic: [] }],
-      components: { securitySchemes: { token: { type: "http", scheme: "bearer" }, basic: { type: "http", scheme: "basic" } } },
+      security: [{ token: [] }, { tls: [] }],
+      components: { securitySchemes: { token: { type: "http", scheme: "bearer" }, tls: { type: "mutualTLS" } } },
     });
     const first = await imp("header", doc, { date: "2026-01-02" });
     const second = await imp("header", doc, { date: "2026-01-02" });
@@ -474,6 +474,62 @@ describe("header, transport, toolsets, report", () => {
     expect(c.operations.a.toolset).toBe("Alpha-Beta");
     expect(first.kinds).toEqual(expect.arrayContaining(["auth-unsupported", "toolset-first-tag"]));
     expect(first.report.counts["auth-unsupported"]).toBe(1);
+  });
+
+  it("maps HTTP basic alone to a basic scheme read from <CONTRACT>_USERNAME and <CONTRACT>_PASSWORD", async () => {
+    const doc = base({ "/calls": { get: { operationId: "calls", responses: ok({}) } } }, {
+      security: [{ accountSid_authToken: [] }],
+      components: { securitySchemes: { accountSid_authToken: { type: "http", scheme: "basic" } } },
+    });
+    const r = await imp("basic", doc);
+    expect(r.contract.transport.auth).toEqual({ schemes: { accountSid_authToken: { type: "basic", usernameEnv: "TEST_API_USERNAME", passwordEnv: "TEST_API_PASSWORD" } }, require: [["accountSid_authToken"]] });
+    expect(errorsOf("basic", r.yaml)).toEqual([]);
+  });
+
+  it("maps API keys in a header, the query and a cookie under their names, global and per-operation requirements, public operations", async () => {
+    const json = { "application/json": { schema: { type: "object" } } };
+    const doc = base(
+      {
+        "/pets/{id}": { get: { operationId: "getPet", security: [{ api_key: [] }, { petstore_auth: ["read:pets"] }], parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok", content: json } } } },
+        "/store": { get: { operationId: "store", security: [], responses: { "200": { description: "ok", content: json } } } },
+        "/search": { get: { operationId: "search", security: [{ query_key: [], session: [] }], responses: { "200": { description: "ok", content: json } } } },
+        "/orders": { get: { operationId: "orders", responses: { "200": { description: "ok", content: json } } } },
+      },
+      {
+        security: [{ petstore_auth: ["write:pets"] }],
+        components: {
+          securitySchemes: {
+            api_key: { type: "apiKey", in: "header", name: "api_key" },
+            query_key: { type: "apiKey", in: "query", name: "api-key" },
+            session: { type: "apiKey", in: "cookie", name: "SESSIONID" },
+            petstore_auth: { type: "oauth2", flows: { implicit: { authorizationUrl: "https://auth.example/authorize", scopes: { "read:pets": "r", "write:pets": "w" } } } },
+          },
+        },
+      },
+    );
+    const r = await imp("keys", doc);
+    expect(r.contract.transport.auth).toEqual({
+      schemes: {
+        petstore_auth: { type: "bearer", tokenEnv: "TEST_API_PETSTORE_AUTH" },
+        api_key: { type: "apiKey", in: "header", name: "api_key", tokenEnv: "TEST_API_API_KEY" },
+        query_key: { type: "apiKey", in: "query", name: "api-key", tokenEnv: "TEST_API_QUERY_KEY" },
+        session: { type: "apiKey", in: "cookie", name: "SESSIONID", tokenEnv: "TEST_API_SESSION" },
+      },
+      require: [["petstore_auth"]],
+    });
+    const ops = r.contract.operations;
+    expect(ops.get_pet.auth).toEqual([["api_key"], ["petstore_auth"]]);
+    expect(ops.get_pet.scopes).toEqual(["read:pets"]);
+    expect(ops.store.auth).toEqual([]);
+    expect(ops.search.auth).toEqual([["query_key", "session"]]);
+    expect(ops.orders.auth).toBeUndefined();
+    expect(r.kinds).toContain("auth-assumed");
+    expect(errorsOf("keys", r.yaml)).toEqual([]);
+  });
+
+  it("keeps the single form for one header API key every operation requires", async () => {
+    const doc = base({ "/a": { get: { operationId: "a", responses: ok({}) } } }, { security: [{ key: [] }], components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Api-Key" } } } });
+    expect((await imp("single", doc)).contract.transport.auth).toEqual({ type: "apiKey", header: "X-Api-Key", tokenEnv: "TEST_API_TOKEN" });
   });
 
   it("turns an info.version that is not semver into one the contract accepts, and says so", async () => {

@@ -5,9 +5,10 @@
  * with its progress streamed to stderr and, with --report-dir, the JUnit XML and Markdown summary of
  * report mode written there. The folder is removed afterwards.
  *
- * Exit codes: 0 every check passed (skipped ones allowed), 1 at least one check failed (a contract
- * violation), 2 bad input (usage, invalid contract, unreadable samples, unreachable base URL, a suite
- * that could not run).
+ * Exit codes: 0 every check that ran passed (skipped ones allowed, at least one ran), 1 at least one
+ * check failed (a contract violation), 2 bad input (usage, invalid contract, unreadable samples,
+ * unreachable base URL, a suite that could not run), 3 no check ran (every one skipped: nothing was
+ * verified, never reported as a pass).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -22,11 +23,14 @@ import { parseContract } from "../../spec/parse.js";
 import { escapePointerSegment } from "../../spec/source.js";
 import { refusedFolder } from "../../write/places.js";
 import { credentialTooShort, MIN_CREDENTIAL_LENGTH } from "../../runtime/redact.js";
-import { JUNIT_XML, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
+import { JUNIT_XML, noCheckRan, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
 import { maskSecrets } from "../../tests-runtime/mask.js";
 import { transportFailure } from "../../runtime/transport.js";
 import { durationMs } from "../../model/duration.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
+
+/** `contractgen test`'s exit code when every check was skipped: nothing was verified, which is not a pass. */
+export const EXIT_NO_CHECK_RAN = 3;
 
 export interface TestOptions {
   readonly baseUrl?: string;
@@ -257,6 +261,13 @@ function summaryText(s: RunSummary, target: string): string {
   for (const c of s.checks) if (c.state === "skipped") reasons.set(c.reason ?? "not run", (reasons.get(c.reason ?? "not run") ?? 0) + 1);
   for (const [reason, n] of reasons) lines.push(`  skipped ${n}: ${visible(reason)}`);
   for (const e of s.errors) lines.push(`  error outside any check: ${visible(e.split("\n")[0] ?? "")}`);
+  if (s.failed === 0 && s.errors.length === 0) {
+    lines.push(
+      noCheckRan(s)
+        ? `no check ran: all ${s.skipped} checks were skipped, so nothing was verified (give --samples or a --fixture with inputs; exit ${EXIT_NO_CHECK_RAN})`
+        : `all ${s.passed} checks that ran passed`,
+    );
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -387,6 +398,7 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
     if (options.reportDir !== undefined) io.stdout(`reports: ${[JUNIT_XML, SUMMARY_MARKDOWN, SUMMARY_JSON].map((f) => join(options.reportDir!, f)).join(", ")}\n`);
     if (summary.failed > 0) return EXIT.invalid;
     if (summary.errors.length > 0) throw new TestInputError("test-suite-did-not-run", summary.errors[0]!.split("\n")[0] ?? "");
+    if (noCheckRan(summary)) return EXIT_NO_CHECK_RAN;
     return EXIT.ok;
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -268,6 +268,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     }
     const scopes = security.scopesOf(d.op);
     if (scopes.length > 0) put(o, "scopes", scopes);
+    const opAuth = security.authOf(d.op, d.pointer);
+    if (opAuth !== undefined) put(o, "auth", opAuth);
     if (own(d.op, "deprecated") === true) put(o, "deprecated", { since: semver });
 
     // input
@@ -643,50 +645,168 @@ function baseUrlOf(doc: JsonObject, review: (kind: ReviewKind, pointer: string, 
   return url.replace(/\/+$/, "") || url;
 }
 
-function authOf(doc: JsonObject, contract: string, review: (kind: ReviewKind, pointer: string, message: string) => void): { auth?: JsonObject; scopesOf: (op: JsonObject) => string[] } {
+/** An OpenAPI security requirement list (`security:`) as alternatives of scheme names; undefined when absent. */
+function requirementList(sec: unknown): Array<Array<{ name: string; scopes: string[] }>> | undefined {
+  if (!Array.isArray(sec)) return undefined;
+  return sec.filter(isObject).map((req) =>
+    Object.keys(req).map((name) => {
+      const list = own(req, name);
+      return { name, scopes: Array.isArray(list) ? list.filter((x): x is string => typeof x === "string" && x !== "") : [] };
+    }),
+  );
+}
+
+/** An HTTP token (RFC 9110): what header and cookie names must be. */
+const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * `transport.auth` and each operation's `auth` from `components.securitySchemes` and `security`
+ * (global and per operation): http bearer and basic, API keys in a header, the query or a cookie,
+ * OAuth2 and OpenID Connect as bearer tokens. One scheme used the same way by every operation stays
+ * a single form (`type: bearer` / `type: apiKey`, `<CONTRACT>_TOKEN`); otherwise the schemes are
+ * named, each with its own environment variables (`<CONTRACT>_<SCHEME>`, basic `…_USERNAME` and
+ * `…_PASSWORD`), and operations whose requirements differ from the global ones get their own `auth`.
+ */
+function authOf(
+  doc: JsonObject,
+  contract: string,
+  review: (kind: ReviewKind, pointer: string, message: string) => void,
+): { auth?: JsonObject; scopesOf: (op: JsonObject) => string[]; authOf: (op: JsonObject, pointer: string) => string[][] | undefined } {
   const schemes = isObject(own(doc, "components")) ? own(own(doc, "components") as JsonObject, "securitySchemes") : undefined;
   const schemeMap = isObject(schemes) ? schemes : {};
   const used: string[] = [];
   const collect = (sec: unknown) => {
-    if (Array.isArray(sec)) for (const req of sec) if (isObject(req)) for (const k of Object.keys(req)) if (!used.includes(k)) used.push(k);
+    for (const req of requirementList(sec) ?? []) for (const { name } of req) if (!used.includes(name)) used.push(name);
   };
   collect(own(doc, "security"));
   const paths = own(doc, "paths");
+  const operations: JsonObject[] = [];
   if (isObject(paths)) for (const p of Object.keys(paths)) {
     const item = deref(doc, paths[p]);
-    if (isObject(item)) for (const m of METHODS) if (isObject(own(item, m))) collect(own(own(item, m) as JsonObject, "security"));
-  }
-  const env = `${contract.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "API"}_TOKEN`;
-  let auth: JsonObject | undefined;
-  let chosen: string | undefined;
-  for (const name of used) {
-    const s = deref(doc, own(schemeMap, name));
-    const at = pointerOf("components", "securitySchemes", name);
-    if (!isObject(s)) continue;
-    const type = own(s, "type");
-    const candidate: JsonObject | undefined =
-      type === "http" && String(own(s, "scheme")).toLowerCase() === "bearer" ? { type: "bearer", tokenEnv: env }
-      : type === "apiKey" && own(s, "in") === "header" && typeof own(s, "name") === "string" && /^[A-Za-z0-9-]+$/.test(own(s, "name") as string) ? { type: "apiKey", header: own(s, "name") as string, tokenEnv: env }
-      : type === "oauth2" || type === "openIdConnect" ? { type: "bearer", tokenEnv: env }
-      : undefined;
-    if (candidate && !auth) {
-      auth = candidate;
-      chosen = name;
-      if (type === "oauth2" || type === "openIdConnect") review("auth-assumed", at, `${String(type)} scheme ${name}: the access token is sent as a bearer token from ${env}; obtaining it is left to the caller.`);
-    } else {
-      review("auth-unsupported", at, candidate ? `Scheme ${name} not mapped: the contract has one auth scheme (${chosen}).` : `Scheme ${name} (${String(type)}${own(s, "in") ? ` in ${String(own(s, "in"))}` : ""}${own(s, "scheme") ? ` ${String(own(s, "scheme"))}` : ""}) cannot be expressed; requests carry no credentials for it.`);
+    if (isObject(item)) for (const m of METHODS) if (isObject(own(item, m))) {
+      operations.push(own(item, m) as JsonObject);
+      collect(own(own(item, m) as JsonObject, "security"));
     }
   }
-  const scopesOf = (op: JsonObject): string[] => {
-    const sec = own(op, "security") ?? own(doc, "security");
-    const out: string[] = [];
-    if (Array.isArray(sec) && chosen !== undefined) for (const req of sec) if (isObject(req)) {
-      const list = own(req, chosen);
-      if (Array.isArray(list)) for (const s of list) if (typeof s === "string" && s !== "" && !out.includes(s)) out.push(s);
+  const prefix = contract.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "API";
+  // Variables the generated package reads for other things: never a credential's.
+  const taken = new Set([`${prefix}_BASE_URL`, `${prefix}_MCP_BEARER`, `${prefix}_JOURNAL`, `${prefix}_MCP_DATABASE`]);
+  const envName = (stem: string): string => {
+    let name = stem;
+    for (let n = 2; taken.has(name); n++) name = `${stem}_${n}`;
+    taken.add(name);
+    return name;
+  };
+
+  // Each usable scheme: its contract name and what it sends; unusable ones are review items.
+  interface Mapped {
+    readonly source: string;
+    readonly name: string;
+    readonly scheme: { type: "bearer" } | { type: "basic" } | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string };
+    readonly place: string;
+  }
+  const mapped = new Map<string, Mapped>();
+  const names = new Set<string>();
+  for (const source of used) {
+    const s = deref(doc, own(schemeMap, source));
+    const at = pointerOf("components", "securitySchemes", source);
+    if (!isObject(s)) {
+      review("auth-unsupported", at, `Scheme ${source} is not declared in components.securitySchemes; requests carry no credential for it.`);
+      continue;
+    }
+    const type = own(s, "type");
+    const httpScheme = String(own(s, "scheme")).toLowerCase();
+    const keyIn = own(s, "in");
+    const keyName = own(s, "name");
+    const scheme: Mapped["scheme"] | undefined =
+      type === "http" && httpScheme === "bearer" ? { type: "bearer" }
+      : type === "http" && httpScheme === "basic" ? { type: "basic" }
+      : type === "apiKey" && (keyIn === "header" || keyIn === "query" || keyIn === "cookie") && typeof keyName === "string" && keyName !== "" && (keyIn === "query" || HTTP_TOKEN.test(keyName)) ? { type: "apiKey", in: keyIn, name: keyName }
+      : type === "oauth2" || type === "openIdConnect" ? { type: "bearer" }
+      : undefined;
+    if (!scheme) {
+      review("auth-unsupported", at, `Scheme ${source} (${String(type)}${keyIn ? ` in ${String(keyIn)}` : ""}${own(s, "scheme") ? ` ${String(own(s, "scheme"))}` : ""}) cannot be expressed; requests carry no credentials for it.`);
+      continue;
+    }
+    let name = source.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^[^A-Za-z_]+/, "").slice(0, 64) || "scheme";
+    const stem = name;
+    for (let n = 2; names.has(name); n++) name = `${stem.slice(0, 60)}_${n}`;
+    names.add(name);
+    if (type === "oauth2" || type === "openIdConnect") review("auth-assumed", at, `${String(type)} scheme ${source}: the access token is sent as a bearer token; obtaining it is left to the caller.`);
+    const place = scheme.type === "apiKey" ? `${scheme.in} ${scheme.in === "header" ? scheme.name.toLowerCase() : scheme.name}` : "header authorization";
+    mapped.set(source, { source, name, scheme, place });
+  }
+
+  // Requirements as alternatives of contract scheme names: an alternative with a scheme that could not
+  // be mapped is dropped; `{}` (credentials optional) makes the operation public.
+  // `pointer` null: the same mapping without review items (they are reported once, where the requirement is).
+  const alternativesOf = (sec: unknown, pointer: string | null): string[][] | undefined => {
+    const list = requirementList(sec);
+    if (list === undefined) return undefined;
+    if (list.some((req) => req.length === 0)) {
+      if (list.length > 1 && pointer !== null) review("auth-assumed", pointer, "Credentials are optional here (an empty security requirement): the operation is imported as public and sends none.");
+      return [];
+    }
+    const out: string[][] = [];
+    for (const req of list) {
+      if (req.some(({ name }) => !mapped.has(name))) continue;
+      const places = new Map<string, string>();
+      const alternative: string[] = [];
+      for (const { name } of req) {
+        const m = mapped.get(name)!;
+        if (places.has(m.place)) {
+          if (pointer !== null) review("auth-unsupported", pointer, `Schemes ${places.get(m.place)} and ${name} are required together but both use the ${m.place}; ${name} is not sent.`);
+          continue;
+        }
+        places.set(m.place, name);
+        if (!alternative.includes(m.name)) alternative.push(m.name);
+      }
+      if (alternative.length > 0 && !out.some((a) => a.join("\u0000") === alternative.join("\u0000"))) out.push(alternative);
     }
     return out;
   };
-  return auth ? { auth, scopesOf } : { scopesOf };
+  const globalAlternatives = alternativesOf(own(doc, "security"), "/security") ?? [];
+  const same = (a: string[][], b: string[][]) => JSON.stringify(a) === JSON.stringify(b);
+  const operationAlternatives = (op: JsonObject): string[][] => alternativesOf(own(op, "security"), null) ?? globalAlternatives;
+
+  const scopesOf = (op: JsonObject): string[] => {
+    const out: string[] = [];
+    for (const req of requirementList(own(op, "security") ?? own(doc, "security")) ?? []) {
+      for (const { name, scopes } of req) if (mapped.has(name)) for (const s of scopes) if (!out.includes(s)) out.push(s);
+    }
+    return out;
+  };
+
+  const requiredNames = new Set([...globalAlternatives.flat(), ...operations.flatMap((op) => (own(op, "security") !== undefined ? (alternativesOf(own(op, "security"), null) ?? []).flat() : []))]);
+  const kept = [...mapped.values()].filter((m) => requiredNames.has(m.name));
+  if (kept.length === 0) return { scopesOf, authOf: () => undefined };
+
+  // One bearer or header API key that every operation requires alone: the single form, as before.
+  const only = kept.length === 1 ? kept[0]! : undefined;
+  const uniform = only !== undefined && operations.every((op) => same(operationAlternatives(op), [[only.name]]));
+  if (only && uniform && (only.scheme.type === "bearer" || (only.scheme.type === "apiKey" && only.scheme.in === "header" && /^[A-Za-z0-9-]+$/.test(only.scheme.name)))) {
+    const tokenEnv = `${prefix}_TOKEN`;
+    const auth: JsonObject = only.scheme.type === "bearer" ? { type: "bearer", tokenEnv } : { type: "apiKey", header: (only.scheme as { name: string }).name, tokenEnv };
+    return { auth, scopesOf, authOf: () => undefined };
+  }
+
+  const declared: JsonObject = {};
+  for (const m of kept) {
+    const stem = kept.length === 1 ? prefix : `${prefix}_${m.name.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "SCHEME"}`;
+    const entry: JsonObject =
+      m.scheme.type === "basic" ? { type: "basic", usernameEnv: envName(`${stem}_USERNAME`), passwordEnv: envName(`${stem}_PASSWORD`) }
+      : m.scheme.type === "bearer" ? { type: "bearer", tokenEnv: envName(kept.length === 1 ? `${stem}_TOKEN` : stem) }
+      : { type: "apiKey", in: m.scheme.in, name: m.scheme.name, tokenEnv: envName(kept.length === 1 ? `${stem}_TOKEN` : stem) };
+    put(declared, m.name, entry);
+  }
+  return {
+    auth: { schemes: declared, require: globalAlternatives },
+    scopesOf,
+    authOf: (op, pointer) => {
+      const own_ = alternativesOf(own(op, "security"), `${pointer}/security`);
+      return own_ !== undefined && !same(own_, globalAlternatives) ? own_ : undefined;
+    },
+  };
 }
 
 /** Names of a string property that carries an API's error code, best first; `error.<name>` after the top level. */
