@@ -106,7 +106,8 @@ export async function startRecorder(upstream) {
         const parts = [];
         answer.on("data", (c) => parts.push(c));
         answer.on("end", () => {
-          const violations = parseViolations(answer.headers["sl-violations"]);
+          const violations = parseViolations(answer.headers["sl-violations"], "request");
+          const responseViolations = parseViolations(answer.headers["sl-violations"], "response");
           exchanges.push({
             method: req.method,
             url: req.url,
@@ -114,6 +115,7 @@ export async function startRecorder(upstream) {
             body: body.toString("utf8"),
             status: answer.statusCode,
             violations,
+            responseViolations,
           });
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           res.end(Buffer.concat(parts));
@@ -130,13 +132,12 @@ export async function startRecorder(upstream) {
   return { url: `http://127.0.0.1:${server.address().port}`, exchanges, stop: () => new Promise((done) => server.close(done)) };
 }
 
-function parseViolations(raw) {
+/** Prism's errors about the request, or (`response`) about the answer it built from the document. */
+function parseViolations(raw, side) {
   if (typeof raw !== "string") return [];
   try {
     const list = JSON.parse(raw);
-    // Only what Prism found wrong with the request: a response violation is the document's own
-    // examples disagreeing with its schemas.
-    return Array.isArray(list) ? list.filter((v) => v && v.severity === "Error" && (v.location ?? [])[0] === "request").map((v) => `${(v.location ?? []).join(".")}: ${v.message}`) : [];
+    return Array.isArray(list) ? list.filter((v) => v && v.severity === "Error" && (v.location ?? [])[0] === side).map((v) => `${(v.location ?? []).join(".")}: ${v.message}`) : [];
   } catch {
     return [`unreadable sl-violations header: ${raw.slice(0, 200)}`];
   }
@@ -247,6 +248,7 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
     fine: 0,
     rejected: 0,
     responseRefused: 0,
+    documentUnsound: 0,
     otherFailure: 0,
     noInput: 0,
     errorsProvoked: 0,
@@ -292,7 +294,13 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
         const violations = seen.flatMap((x) => x.violations);
         const failure = failureOf(e);
         const answered = seen.at(-1)?.status;
-        if (violations.length === 0 && answered !== undefined && statuses.has(answered)) {
+        const unsound = seen.flatMap((x) => x.responseViolations);
+        if (violations.length === 0 && unsound.length > 0) {
+          // The request was accepted, but Prism could not answer from the document: its own
+          // examples break its schemas. Not the adapter's doing; counted apart.
+          result.documentUnsound++;
+          result.problems.push({ operation: op.id, kind: "document-unsound", detail: unsound.slice(0, 2).join("; ") });
+        } else if (violations.length === 0 && answered !== undefined && statuses.has(answered)) {
           // The document declares no success Prism can serve, so it answers with a declared error:
           // the request was accepted; the error must still arrive as its code.
           result.fine++;
@@ -365,8 +373,21 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
   return result;
 }
 
+/** A request with its multipart boundary (random per request) replaced by a fixed word. */
+function withoutBoundary(request) {
+  const boundary = /boundary=("?)([^";]+)\1/.exec(request.headers["content-type"] ?? "")?.[2];
+  if (!boundary) return request;
+  return {
+    ...request,
+    headers: { ...request.headers, "content-type": request.headers["content-type"].split(boundary).join("BOUNDARY") },
+    body: request.body.split(boundary).join("BOUNDARY"),
+  };
+}
+
 /** How an adapter's request differs from the SDK's (method, URL, the contract-decided headers, body), or null. */
-function requestDifference(sdk, other) {
+function requestDifference(sdkRequest, otherRequest) {
+  const sdk = withoutBoundary(sdkRequest);
+  const other = withoutBoundary(otherRequest);
   if (sdk.method !== other.method) return `method ${other.method}, the SDK sent ${sdk.method}`;
   if (sdk.url !== other.url) return `URL ${other.url}, the SDK sent ${sdk.url}`;
   const a = JSON.stringify(sdk.headers);
