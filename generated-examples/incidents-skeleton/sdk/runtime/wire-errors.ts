@@ -199,7 +199,8 @@ export function encodeError(format: ErrorFormat, error: OutgoingError): { readon
   }
   let root: unknown = body;
   const set = (pointer: string | null, value: unknown) => {
-    if (pointer !== null) root = setAt(root, pointer, value);
+    // The empty pointer makes the body the value itself (a bare code): nothing more can be put in it.
+    if (pointer !== null && (pointer === "" || (root !== null && typeof root === "object"))) root = setAt(root, pointer, value);
   };
   set(format.code, wire);
   set(format.message, error.message);
