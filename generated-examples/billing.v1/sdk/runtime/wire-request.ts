@@ -145,7 +145,7 @@ export function queryPairs(name: string, value: unknown, style: ParamStyle, expl
   if (value === undefined) return [];
   if (style === "deepObject") {
     const out: Pair[] = [];
-    deepPairs(name, value, 0, out, enc);
+    deepPairs(name, value, out, enc);
     return out;
   }
   if (Array.isArray(value)) {
@@ -163,21 +163,28 @@ export function queryPairs(name: string, value: unknown, style: ParamStyle, expl
   return [[key, enc(scalarText(value))]];
 }
 
-function deepPairs(prefix: string, value: unknown, depth: number, out: Pair[], enc: (s: string) => string): void {
-  const key = (p: string) => p.split(/([[\]])/).map((part) => (part === "[" || part === "]" ? part : percentEncode(part))).join("");
-  if (depth >= MAX_DEEP_OBJECT_DEPTH) {
-    out.push([key(prefix), enc(JSON.stringify(value) ?? "")]);
-    return;
+/** deepObject pairs: `name[k1][k2]=v`, each segment percent-encoded, brackets literal; arrays by index. */
+function deepPairs(name: string, value: unknown, out: Pair[], enc: (s: string) => string): void {
+  // An explicit stack, not recursion: the depth is bounded, and the order is the document's.
+  const stack: Array<{ path: readonly string[]; value: unknown }> = [{ path: [], value }];
+  while (stack.length > 0) {
+    const { path, value: v } = stack.pop()!;
+    const key = `${percentEncode(name)}${path.map((segment) => `[${percentEncode(segment)}]`).join("")}`;
+    if (path.length >= MAX_DEEP_OBJECT_DEPTH && (Array.isArray(v) || isPlainObject(v))) {
+      out.push([key, enc(JSON.stringify(v))]);
+      continue;
+    }
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ path: [...path, String(i)], value: v[i] });
+      continue;
+    }
+    if (isPlainObject(v)) {
+      const entries = Object.entries(v).filter(([, item]) => item !== undefined);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ path: [...path, entries[i]![0]], value: entries[i]![1] });
+      continue;
+    }
+    out.push([key, enc(scalarText(v))]);
   }
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => deepPairs(`${prefix}[${i}]`, v, depth + 1, out, enc));
-    return;
-  }
-  if (isPlainObject(value)) {
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) deepPairs(`${prefix}[${k.replace(/[[\]]/g, (b) => encodeURIComponent(b))}]`, v, depth + 1, out, enc);
-    return;
-  }
-  out.push([key(prefix), enc(scalarText(value))]);
 }
 
 /** A path parameter's value by style (simple, label, matrix), percent-encoded, delimiters literal. */
