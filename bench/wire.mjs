@@ -39,14 +39,14 @@ const lines = [
   "",
   `Every operation (at most ${maxOperations} a document, sampled evenly) called through the generated SDK with an input its contract accepts; each declared error status provoked with \`Prefer: code=N\`; a sample through the CLI and MCP server, their requests compared with the SDK's. Written by \`node bench/wire.mjs\`.`,
   "",
-  "| document | covers | operations | called | accepted | rejected | response refused | document unsound | other | no input | errors recognised | unrecognised | adapter mismatches | s |",
-  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  "| document | covers | operations | called | accepted | rejected | response refused | document unsound | mock limitation | other | no input | errors recognised | unrecognised | adapter mismatches | s |",
+  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ...rows.map((r) =>
     r.failed
-      ? `| ${r.document} | ${r.covers} | could not be judged: ${r.failed.split("\n")[0].replace(/\|/g, "\\|").slice(0, 120)} |||||||||||`
-      : `| ${r.document} | ${r.covers} | ${r.operations} | ${r.called} | ${r.fine} | ${r.rejected} | ${r.responseRefused} | ${r.documentUnsound} | ${r.otherFailure} | ${r.noInput} | ${r.errorsRecognised} of ${r.errorsProvoked} | ${r.errorsUnrecognised} | ${r.adapterMismatches} of ${r.adapterCalls} | ${r.seconds} |`,
+      ? `| ${r.document} | ${r.covers} | could not be judged: ${r.failed.split("\n")[0].replace(/\|/g, "\\|").slice(0, 120)} ||||||||||||`
+      : `| ${r.document} | ${r.covers} | ${r.operations} | ${r.called} | ${r.fine} | ${r.rejected} | ${r.responseRefused} | ${r.documentUnsound} | ${r.mockLimitation} | ${r.otherFailure} | ${r.noInput} | ${r.errorsRecognised} of ${r.errorsProvoked} | ${r.errorsUnrecognised} | ${r.adapterMismatches} of ${r.adapterCalls} | ${r.seconds} |`,
   ),
-  `| **all** | | ${sum("operations")} | ${sum("called")} | ${sum("fine")} | ${sum("rejected")} | ${sum("responseRefused")} | ${sum("documentUnsound")} | ${sum("otherFailure")} | ${sum("noInput")} | ${sum("errorsRecognised")} of ${sum("errorsProvoked")} | ${sum("errorsUnrecognised")} | ${sum("adapterMismatches")} of ${sum("adapterCalls")} | |`,
+  `| **all** | | ${sum("operations")} | ${sum("called")} | ${sum("fine")} | ${sum("rejected")} | ${sum("responseRefused")} | ${sum("documentUnsound")} | ${sum("mockLimitation")} | ${sum("otherFailure")} | ${sum("noInput")} | ${sum("errorsRecognised")} of ${sum("errorsProvoked")} | ${sum("errorsUnrecognised")} | ${sum("adapterMismatches")} of ${sum("adapterCalls")} | |`,
   "",
   "## Problems (first 10 a document)",
   "",
