@@ -161,8 +161,14 @@ export function summarize(title: string, checks: readonly CheckRecord[], errors:
   };
 }
 
+/** Whether the run verified nothing: no check passed or failed (all skipped, or none at all). Never a pass. */
+export function noCheckRan(s: Pick<RunSummary, "passed" | "failed">): boolean {
+  return s.passed + s.failed === 0;
+}
+
 export function renderMarkdown(s: RunSummary): string {
-  const verdict = s.errors.length > 0 ? "the suite did not run completely" : s.failed > 0 ? "contract violations found" : "all checks passed";
+  const verdict =
+    s.errors.length > 0 ? "the suite did not run completely" : s.failed > 0 ? "contract violations found" : noCheckRan(s) ? "no check ran: every check was skipped, nothing was verified" : "all checks passed";
   const lines = [
     `# Contract test report: ${mdInline(s.title)}`,
     "",
