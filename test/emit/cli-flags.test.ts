@@ -127,7 +127,9 @@ describe("arrays and results on the command line", () => {
     expect(r.code).toBe(2);
     expect(r.calls).toEqual([]);
     expect(JSON.parse(r.stderr.split("\n", 1)[0]!).error.message).toContain("expected an integer");
-    expect((await run(["search", "--q", "x", "--tags", "[not json"])).code).toBe(2);
+    expect((await run(["search", "--q", "x", "--ids", "[not json"])).code).toBe(2);
+    // A string item that starts with [ but is no JSON array is a string.
+    expect((await run(["search", "--q", "x", "--tags", "[not json"])).calls).toEqual([{ q: "x", tags: ["[not json"] }]);
   });
 
   it("a result with a top-level error property is a result: on stdout alone, exit 0", async () => {

@@ -78,7 +78,9 @@ describe("the credential never leaves through the CLI", () => {
     it.each(commands)(`--output ${output}: %s`, async (_what, args) => {
       const journal = join(dir, `cli-${output}-${args[0]}-${args[2]}.sqlite`);
       const r = await cli(["--base-url", url, "--journal", journal, "--output", output, ...args]);
-      expect(r.stdout.length).toBeGreaterThan(0);
+      // A result on stdout, or an error on stderr (stdout then empty): something is always shown.
+      expect((r.code === 0 ? r.stdout : r.stderr).length).toBeGreaterThan(0);
+      if (r.code !== 0) expect(r.stdout).toBe("");
       expect(r.stdout).not.toContain(CANARY);
       expect(r.stderr).not.toContain(CANARY);
       expect(r.stdout + r.stderr).not.toContain(encodeURIComponent(CANARY).replace(/-/g, "%2D"));
@@ -88,7 +90,8 @@ describe("the credential never leaves through the CLI", () => {
 
   it("still shows what the platform said, with the credential replaced", async () => {
     const r = await cli(["--base-url", url, "--journal", join(dir, "shown.sqlite"), "get-customer", "--customer-id", "cus_abc"]);
-    const error = JSON.parse(r.stdout).error;
+    expect(r.stdout).toBe("");
+    const error = JSON.parse(r.stderr.split("\n", 1)[0]!).error;
     expect(error.message).toBe("bad request from Bearer [REDACTED]");
     expect(error.details.headers.authorization).toBe("[REDACTED]");
     expect(error.details.headers.host).toMatch(/^127\.0\.0\.1:/);
@@ -206,7 +209,8 @@ describe("a short credential never mangles output", () => {
         });
       });
       expect(r.code).toBe(6);
-      expect(JSON.parse(r.stdout).error).toMatchObject({ code: "CLIENT_CREDENTIAL_TOO_SHORT", class: "unauthenticated" });
+      expect(r.stdout).toBe("");
+      expect(JSON.parse(r.stderr.split("\n", 1)[0]!).error).toMatchObject({ code: "CLIENT_CREDENTIAL_TOO_SHORT", class: "unauthenticated" });
       expect(r.stderr).toContain("Credential refused (BILLING_TOKEN): the credential is 1 character long");
       expect(requests).toBe(0);
     } finally {

@@ -1,6 +1,6 @@
 /**
  * One behaviour, three adapters: every case runs through the generated SDK (imported), the generated
- * CLI (its built bin as a child process, JSON on stdout) and the generated MCP server (a real Client,
+ * CLI (its built bin as a child process, a result on stdout, an error on stderr) and the generated MCP server (a real Client,
  * in memory), each against its own fresh reference platform, and must give the same result (volatile
  * values normalized) or the same error: code, class, action, field, outcome and details.
  */
@@ -330,11 +330,13 @@ const cliAdapter: Adapter = async (run, steps) => {
     const spec = COMMANDS.find((c) => c.operation === step.tool)!;
     const globals = ["--output", "json", "--base-url", run.baseUrl, "--journal", run.journal, ...(run.case.maxAttempts ? ["--max-attempts", String(run.case.maxAttempts)] : [])];
     const env = { PATH: process.env.PATH ?? "", [tokenEnv[run.case.example]]: run.case.token ?? TOKEN };
-    const { code, stdout } = await promisify(execFile)(process.execPath, [built(run.case.example, "cli/main.js"), ...globals, ...argv(spec, argsOf(step, outcomes))], { encoding: "utf8", env }).then(
-      (r) => ({ code: 0, stdout: r.stdout }),
-      (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
+    const { code, stdout, stderr } = await promisify(execFile)(process.execPath, [built(run.case.example, "cli/main.js"), ...globals, ...argv(spec, argsOf(step, outcomes))], { encoding: "utf8", env }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
-    const json = JSON.parse(stdout) as Record<string, unknown>;
+    // A result is alone on stdout; an error leaves stdout empty and is the first line of stderr.
+    if (code !== 0) expect(stdout).toBe("");
+    const json = JSON.parse(code === 0 ? stdout : stderr.split("\n", 1)[0]!) as Record<string, unknown>;
     outcomes.push(code === 0 ? { ok: true, result: json } : { ok: false, error: json.error as Record<string, unknown> });
   }
   return outcomes;

@@ -124,6 +124,8 @@ const sendMessage: OperationSpec = {
 const AUTHS: ReadonlyArray<[string, ContractInfo["auth"], string]> = [
   ["bearer", { type: "bearer", tokenEnv: "REDIRECT_TEST_TOKEN_UNUSED" }, "authorization"],
   ["API key", { type: "apiKey", header: "X-Api-Key", tokenEnv: "REDIRECT_TEST_TOKEN_UNUSED" }, "x-api-key"],
+  ["named API-key header", { type: "schemes", schemes: [{ name: "key", type: "apiKey", in: "header", param: "api_key", tokenEnv: "REDIRECT_TEST_TOKEN_UNUSED" }], require: [["key"]] }, "api_key"],
+  ["API key in a cookie", { type: "schemes", schemes: [{ name: "session", type: "apiKey", in: "cookie", param: "sid", tokenEnv: "REDIRECT_TEST_TOKEN_UNUSED" }], require: [["session"]] }, "cookie"],
 ];
 
 function client(auth: ContractInfo["auth"], options: ClientOptions = {}): ContractClient {

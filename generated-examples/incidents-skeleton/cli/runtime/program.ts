@@ -214,15 +214,20 @@ function typedOption(flag: FlagSpec): Option {
     const option = new FieldOption(`--${flag.flag} <value>`, `${description} (repeatable)`, key);
     const parse = (raw: string, previous: unknown) => {
       const before = Array.isArray(previous) ? previous : [];
-      if (!raw.startsWith("[")) return [...before, parseItem(item, flag, raw)];
-      // A JSON array: `[]` is the empty array, which repeating a flag cannot express.
+      // An enum value is itself, whatever it starts with.
+      if (!raw.startsWith("[") || flag.enum?.includes(raw)) return [...before, parseItem(item, flag, raw)];
+      // A JSON array: `[]` is the empty array, which repeating a flag cannot express. A string that
+      // starts with [ but is no JSON array is a string item.
       let items: unknown;
       try {
         items = JSON.parse(raw);
       } catch {
+        items = undefined;
+      }
+      if (!Array.isArray(items)) {
+        if (item === "string") return [...before, parseItem(item, flag, raw)];
         throw new InvalidArgumentError("a value starting with [ must be a JSON array.");
       }
-      if (!Array.isArray(items)) throw new InvalidArgumentError("a value starting with [ must be a JSON array.");
       return [...before, ...items.map((v) => parseItem(item, flag, typeof v === "string" ? v : JSON.stringify(v)))];
     };
     // choices() for help and completion; the parser (which replaces commander's check) checks each item.
@@ -311,7 +316,7 @@ function environmentHelp(def: CliDefinition): string {
     "stopped by a bound prints its (incomplete) result on stdout and exits 10.",
     "",
     "Arrays: repeat the flag (--tags a --tags b), or give a JSON array (--tags '[\"a\",\"b\"]'); --tags '[]' sends",
-    "an empty array. A value that starts with [ is read as a JSON array.",
+    "an empty array. A value that is a JSON array is read as one.",
   ];
   if (def.baseUrlEnv) lines.push("", `Base URL: --base-url, else the ${def.baseUrlEnv} environment variable, else the contract's.`);
   if (credentials.length > 0) lines.push("", `Credentials: read from the environment variable${credentials.length === 1 ? "" : "s"} ${credentials.join(", ")}; never prompted for, never printed.`);

@@ -83,7 +83,7 @@ export async function provokedError(h: Harness, op: OperationSpec, code: string)
   }
   if (!spec) return { skip: `${code} is not in the taxonomy` };
   const params = sample(h, op);
-  if (spec.class === "unauthenticated" && codeOfClass(h.contract, op, "unauthenticated") === code && h.contract.auth.type !== "none") {
+  if (spec.class === "unauthenticated" && codeOfClass(h.contract, op, "unauthenticated") === code && needsCredential(h.contract, op)) {
     if (!params) return { skip: "the fixture has no sample input" };
     const request = withKey(op, op.preview ? { ...params, [op.preview.dryRunField]: true } : params, randomUUID());
     for (const [token, how] of [
@@ -130,4 +130,11 @@ export async function missingScope(h: Harness, op: OperationSpec, scope: string)
   if (e.spec.class !== "permission") throw violation(`${op.id}: ${promise}, got ${e.code} (class ${e.spec.class}, action ${e.spec.action})`, exchange);
   const { outcome } = expectProvoked(h, op, exchange, e.code, `a call lacking the scope ${scope}`);
   await expectRejectedHasNoEffect(h, op, before, outcome, e.code, exchange);
+}
+
+/** Whether the operation needs a credential: the contract has auth and the operation is not public (`auth: []`). */
+function needsCredential(contract: ContractSpec, op: OperationSpec): boolean {
+  if (contract.auth.type === "none") return false;
+  const alternatives = op.auth ?? (contract.auth.type === "schemes" ? contract.auth.require : [["default"]]);
+  return alternatives.length > 0;
 }
