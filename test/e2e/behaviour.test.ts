@@ -121,7 +121,9 @@ describe("the CLI", () => {
       return { code: 0, json: JSON.parse(stdout), stderr };
     } catch (e) {
       const err = e as { code: number; stdout: string; stderr: string };
-      return { code: err.code, json: JSON.parse(err.stdout), stderr: err.stderr };
+      // An error leaves stdout empty; its JSON is the first line of stderr.
+      expect(err.stdout).toBe("");
+      return { code: err.code, json: JSON.parse(err.stderr.split("\n", 1)[0]!), stderr: err.stderr };
     }
   }
 
