@@ -92,6 +92,9 @@ describe("a generated package for a problem-details platform", () => {
       failure = e as { code: number; stdout: string; stderr: string };
     }
     expect(failure?.code).toBe(EXIT_CODES.notFound);
-    expect(`${failure?.stdout}${failure?.stderr}`).toContain('"code": "PET_NOT_FOUND"');
+    // An error prints nothing on stdout; its JSON is the first line of stderr.
+    expect(failure?.stdout).toBe("");
+    const error = JSON.parse(failure!.stderr.split("\n")[0]!) as { error: { code: string; class: string; action: string } };
+    expect(error.error).toMatchObject({ code: "PET_NOT_FOUND", class: "not_found", action: "verify_identifier" });
   });
 });

@@ -192,12 +192,13 @@ operations:
   async function run(args: string[], stdin: Buffer = Buffer.alloc(0)) {
     const calls: Array<Record<string, unknown>> = [];
     let stdout = "";
+    let stderr = "";
     const code = await runCli(
       { name: "upload", version: "1.0.0", description: "", tokenEnv: null, commands: [spec], createClient: () => ({ upload: async (input: Record<string, unknown>) => (calls.push(input), { ok: true }), close() {} }) },
       args,
-      { stdout: (t) => (stdout += t), stderr: () => {}, stdin: () => stdin },
+      { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stdin: () => stdin },
     );
-    return { code, calls, stdout };
+    return { code, calls, stdout, stderr };
   }
 
   it("marks the field's flag as a file flag", () => {
@@ -216,7 +217,9 @@ operations:
       const missing = await run(["upload", "--file", `@${join(dir, "absent.pdf")}`]);
       expect(missing.code).not.toBe(0);
       expect(missing.calls).toEqual([]);
-      expect(missing.stdout).toContain("cannot be read (ENOENT)");
+      // An error prints nothing on stdout; its JSON is the first line of stderr.
+      expect(missing.stdout).toBe("");
+      expect(missing.stderr).toContain("cannot be read (ENOENT)");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -155,7 +155,8 @@ async function failure(promise: Promise<unknown>): Promise<ContractError> {
   throw new Error("expected the call to fail");
 }
 
-const FORMS = [USER, PASSWORD, encodeURIComponent(PASSWORD), BASIC, HEADER_KEY, QUERY_KEY, encodeURIComponent(QUERY_KEY), new URLSearchParams([["", QUERY_KEY]]).toString().slice(1), COOKIE_KEY, encodeURIComponent(COOKIE_KEY), BEARER];
+// The basic username names an account and is no secret (it is neither refused for its length nor redacted).
+const FORMS = [PASSWORD, encodeURIComponent(PASSWORD), BASIC, HEADER_KEY, QUERY_KEY, encodeURIComponent(QUERY_KEY), new URLSearchParams([["", QUERY_KEY]]).toString().slice(1), COOKIE_KEY, encodeURIComponent(COOKIE_KEY), BEARER];
 const expectNoCredential = (text: string) => {
   for (const form of FORMS) expect(text).not.toContain(form);
 };
@@ -241,12 +242,20 @@ describe("credential schemes on the wire", () => {
     expect(seen[1]!.headers.cookie).toBeUndefined();
   });
 
-  it("each value shorter than 8 characters is refused (a basic username included), nothing sent", async () => {
-    process.env[ENV.user] = "short";
+  it("each secret shorter than 8 characters is refused (a basic password included), nothing sent", async () => {
+    process.env[ENV.password] = "short";
     const error = await failure(client([["login"]]).call(getPet(), { pet_id: "p1" }));
     expect(error.code).toBe(CLIENT_CODES.credentialTooShort);
     expect(error.message).not.toContain("short\"");
     expect(seen).toHaveLength(0);
+  });
+
+  it("a short basic username (Mailgun's `api`) is an account name: sent, and not redacted from results", async () => {
+    process.env[ENV.user] = "api";
+    answer = () => ({ status: 200, body: { id: "p1", owner: "api-team" } });
+    const result = await client([["login"]]).call(getPet(), { pet_id: "p1" });
+    expect(Buffer.from(seen[0]!.headers.authorization!.slice(6), "base64").toString()).toBe(`api:${PASSWORD}`);
+    expect(JSON.stringify(result)).toContain("api-team");
   });
 
   it("the single forms keep working: token for a one-scheme contract", async () => {
