@@ -106,9 +106,9 @@ export async function startRecorder(upstream) {
         const parts = [];
         answer.on("data", (c) => parts.push(c));
         answer.on("end", () => {
+          const answerBody = Buffer.concat(parts);
           const violations = [...parseViolations(answer.headers["sl-violations"], "request"), ...prismRefusal(answer.statusCode, answerBody)];
           const responseViolations = parseViolations(answer.headers["sl-violations"], "response");
-          const answerBody = Buffer.concat(parts);
           exchanges.push({
             // What Prism answered, to say why a call failed (its own errors are problem details).
             answer: answerBody.subarray(0, 2000).toString("utf8"),
@@ -260,6 +260,7 @@ function failureOf(e) {
  */
 export async function judgeDocument({ document, name, workDir, maxOperations = 150, adapterSample = 3 }) {
   const started = Date.now();
+  const trace = process.env.JUDGE_TRACE ? (m) => process.stderr.write(`[judge ${name}] ${m}\n`) : () => {};
   const { pkg } = buildPackage(document, name, workDir);
   const dist = join(pkg, "dist");
   const runtime = await import(pathToFileURL(join(dist, "sdk", "runtime", "index.js")).href);
@@ -271,7 +272,9 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
   const savedEnv = new Map(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
 
+  trace("built");
   const prism = await startPrism(document);
+  trace("prism up");
   const recorder = await startRecorder(prism.url);
   const result = {
     document: name,
@@ -310,6 +313,7 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
         continue;
       }
       result.called++;
+      trace(`call ${op.id}`);
       // Each declared error status; it must arrive as a code the contract binds to that status.
       const statuses = new Map();
       for (const code of op.errors ?? []) {
@@ -320,6 +324,7 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
       }
       const before = recorder.exchanges.length;
       try {
+        trace(`plain ${JSON.stringify(input).slice(0, 200)}`);
         await client().call(op, input);
         result.fine++;
       } catch (e) {
@@ -355,6 +360,7 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
       const request = recorder.exchanges[before];
       if (request) sdkRequests.set(op.id, { input, request });
       for (const [status, codes] of [...statuses].sort(([a], [b]) => a - b)) {
+        trace(`provoke ${status}`);
         const start = recorder.exchanges.length;
         try {
           await client({ prefer: `code=${status}` }).call(op, input);
@@ -378,6 +384,7 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
 
     // The same requests through the CLI and the MCP server, for a sample of the operations called.
     const adapterOps = sampleEvenly([...sdkRequests.keys()], adapterSample);
+    trace("adapters");
     for (const id of adapterOps) {
       const { input, request } = sdkRequests.get(id);
       for (const adapter of ["cli", "mcp"]) {
