@@ -146,8 +146,10 @@ export function resolveCredentials(auth: ContractAuth, operationAuth: AuthAltern
       missing.push(lacking);
       continue;
     }
-    for (const [, values, source] of found) {
-      for (const value of values) {
+    for (const [scheme, values, source] of found) {
+      // A basic username names an account (`api`, an account id): it is no secret, so neither
+      // refused for its length nor redacted; the password and the encoded pair are.
+      for (const value of scheme.type === "basic" ? values.slice(1) : values) {
         const short = credentialTooShort(value);
         if (short) return { problem: { kind: "too-short", message: `Credential refused (${source}): ${short}` } };
       }
@@ -180,7 +182,7 @@ export function credentialSecrets(auth: ContractAuth, sources: CredentialSources
   for (const scheme of schemes) {
     const f = lookup(scheme, schemes, sources);
     if (!("values" in f)) continue;
-    out.push(...f.values);
+    out.push(...(scheme.type === "basic" ? f.values.slice(1) : f.values));
     if (scheme.type === "basic") out.push(basicAuthorization(f.values[0]!, f.values[1]!));
     if (scheme.type === "apiKey" && scheme.in === "cookie") out.push(cookieValue(f.values[0]!));
   }
