@@ -162,6 +162,20 @@ function repeatedFieldMisread(violations, request) {
   return violations.length > 0 && violations.every((v) => /^request\.body\.[^:]+: Request body property \S+ must be array$/.test(v));
 }
 
+/**
+ * Prism's own failure to build an answer (a 5xx with its own problem type: no serializer for a media
+ * type, no schema to generate from), as its title; null for any other answer.
+ */
+function prismOwnFailure(exchange) {
+  if (!exchange || exchange.status < 500) return null;
+  try {
+    const problem = JSON.parse(exchange.answer);
+    return typeof problem?.type === "string" && problem.type.startsWith("https://stoplight.io/prism/errors#") ? String(problem.title ?? problem.type) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Prism's errors about the request, or (`response`) about the answer it built from the document. */
 function parseViolations(raw, side) {
   if (typeof raw !== "string") return [];
@@ -342,6 +356,9 @@ export async function judgeDocument({ document, name, workDir, maxOperations = 1
           // The document declares no success Prism can serve, so it answers with a declared error:
           // the request was accepted; the error must still arrive as its code.
           result.fine++;
+        } else if (violations.length === 0 && prismOwnFailure(seen.at(-1))) {
+          result.mockLimitation++;
+          result.problems.push({ operation: op.id, kind: "mock-limitation", detail: `Prism could not answer: ${prismOwnFailure(seen.at(-1))}` });
         } else if (repeatedFieldMisread(violations, seen.at(-1))) {
           result.mockLimitation++;
           result.problems.push({ operation: op.id, kind: "mock-limitation", detail: `Prism reads repeated form fields as one value (stoplightio/prism#2473): ${violations.slice(0, 2).join("; ")}` });

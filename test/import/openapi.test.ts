@@ -210,6 +210,17 @@ describe("request encoding", () => {
     expect(contract.operations.report.output).toEqual({ type: "string" });
     expect(errorsOf("accept", yaml)).toEqual([]);
   });
+
+  it("asks for a vendor JSON type when the document offers no application/json (rev.ai's transcript), and reads it as JSON", async () => {
+    const { contract, yaml } = await imp("vendor-json", base({
+      "/transcript": { get: { operationId: "transcript", responses: { "200": { description: "t", content: { "application/vnd.rev.transcript.v1.0+json": { schema: { type: "object", properties: { words: { type: "integer" } } } }, "text/plain": { schema: { type: "string" } } } } } } },
+      "/plain": { get: { operationId: "plain", responses: { "200": { description: "p", content: { "application/json": { schema: { type: "object" } }, "application/vnd.x+json": { schema: { type: "object" } } } } } } },
+    }));
+    expect(contract.operations.transcript.http.accept).toBe("application/vnd.rev.transcript.v1.0+json");
+    expect(contract.operations.transcript.output).toMatchObject({ type: "object", properties: { words: { type: "integer" } } });
+    expect(contract.operations.plain.http.accept).toBeUndefined();
+    expect(errorsOf("vendor-json", yaml)).toEqual([]);
+  });
 });
 
 describe("schemas", () => {

@@ -182,6 +182,14 @@ describe("credential schemes on the wire", () => {
     expect(url.searchParams.getAll("tags")).toEqual(["a b", "c"]);
   });
 
+  it("an API key in the query replaces an operation parameter of the same name (SoundCloud's client_id): one value, the credential", async () => {
+    const op: OperationSpec = { ...getPet(), bindings: [...getPet().bindings, { field: "client", in: "query", name: "api-key" }] };
+    await client([["query_key"]]).call(op, { pet_id: "p1", tags: ["x"], client: "from-input" });
+    const url = seen[0]!.url;
+    expect(url.searchParams.getAll("api-key")).toEqual([QUERY_KEY]);
+    expect(url.searchParams.getAll("tags")).toEqual(["x"]);
+  });
+
   it("an API key in a cookie is sent in the Cookie header under its name (percent-encoded when it is not cookie-safe)", async () => {
     await client([["cookie_key"]]).call(getPet(), { pet_id: "p1" });
     expect(seen[0]!.headers.cookie).toBe(`session=${encodeURIComponent(COOKIE_KEY)}`);

@@ -1208,14 +1208,23 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
   // Success responses with content but no JSON media type: the first concrete type of the first one is asked for.
   let otherMedia: string | undefined;
   let jsonSeen = false;
+  // A JSON answer only under a vendor type (`application/vnd.rev.transcript.v1.0+json`) must be asked
+  // for by that type: a server that lists no `application/json` may refuse `Accept: application/json`.
+  let plainJson = false;
+  let vendorJson: string | undefined;
   for (const key of keys) {
     const r = deref(doc, res[key]);
     const content = isObject(r) ? own(r, "content") : undefined;
     if (!isObject(content) || Object.keys(content).length === 0 || key === "204" || key === "205") continue;
-    if (jsonMedia(content)) jsonSeen = true;
-    else otherMedia ??= Object.keys(content).map((t) => t.split(";")[0]!.trim().toLowerCase()).find((t) => /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/.test(t) && !t.includes("*"));
+    const json = jsonMedia(content);
+    if (json) {
+      jsonSeen = true;
+      const base = json.type.split(";")[0]!.trim().toLowerCase();
+      if (Object.keys(content).some((t) => ["application/json", "*/*", "application/*"].includes(t.split(";")[0]!.trim().toLowerCase()))) plainJson = true;
+      else if (/^application\/[!#$%&'*+.^_`|~0-9a-z-]+\+json$/.test(base)) vendorJson ??= base;
+    } else otherMedia ??= Object.keys(content).map((t) => t.split(";")[0]!.trim().toLowerCase()).find((t) => /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/.test(t) && !t.includes("*"));
   }
-  const accept = jsonSeen ? undefined : otherMedia;
+  const accept = jsonSeen ? (plainJson ? undefined : vendorJson) : otherMedia;
   for (const key of keys) {
     const r = deref(doc, res[key]);
     const ptr = `${d.pointer}/responses/${key}`;
@@ -1235,7 +1244,7 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
     }
     const media = jsonMedia(content);
     let schema: Json;
-    if (!media && accept !== undefined) {
+    if (!media && accept !== undefined && !accept.endsWith("+json")) {
       review("response-not-json", ptr, `Response ${key} (${Object.keys(content).join(", ")}) has no JSON media type; the operation asks for ${accept} and returns it as ${accept.startsWith("text/") ? "text" : "base64 text"}.`);
       schema = accept.startsWith("text/") ? { type: "string" } : { type: "string", contentEncoding: "base64", contentMediaType: accept };
     } else if (!media) {
