@@ -209,9 +209,15 @@ export function withCredentials(url: string, headers: Record<string, string>, pa
     } else out.cookie = pairs;
   }
   if (parts.query.length === 0) return { url, headers: out };
-  // Appended as text: the query the request already has keeps its own encoding (styles, brackets).
+  const names = new Set(parts.query.map(([name]) => encodeURIComponent(name)));
   const pairs = parts.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join("&");
   const hash = url.indexOf("#");
-  const base = hash === -1 ? url : url.slice(0, hash);
-  return { url: `${base}${base.includes("?") ? (base.endsWith("?") || base.endsWith("&") ? "" : "&") : "?"}${pairs}`, headers: out };
+  const whole = hash === -1 ? url : url.slice(0, hash);
+  const at = whole.indexOf("?");
+  const path = at === -1 ? whole : whole.slice(0, at);
+  // As with headers, the credential replaces a parameter of the same name (SoundCloud's operations
+  // also list `client_id`, its API key): two values would be read as an array. The rest of the query
+  // is kept as text, in its own encoding (styles, brackets).
+  const kept = at === -1 ? [] : whole.slice(at + 1).split("&").filter((pair) => pair !== "" && !names.has(pair.split("=")[0]!));
+  return { url: `${path}?${[...kept, pairs].join("&")}`, headers: out };
 }
