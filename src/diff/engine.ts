@@ -4,7 +4,7 @@ import type { SourceFile } from "../spec/source.js";
 import { type Finding, DiffContext, DiffSide, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
-import { cliFlagChanges, contractTree } from "./tree.js";
+import { cliFlagChanges, contractTree, rekeyPointers } from "./tree.js";
 
 export interface DiffConfig {
   /** Per-rule severity, or "off". */
@@ -65,7 +65,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   const newTree = contractTree(after.model);
   const oldSide = new DiffSide(before.model, oldTree, before.source);
   const newSide = new DiffSide(after.model, newTree, after.source);
-  const structural = structuralDiff(oldSide.tree.root, newSide.tree.root);
+  const structural = structuralDiff(oldSide.tree.root, newSide.tree.root, (members, from, to) => rekeyPointers(oldTree, members, from, to));
   const changes = [...structural, ...cliFlagChanges(oldSide, newSide, structural)];
   const options = { strictOutputValidation: config.strictOutputValidation === true };
   const byId = new Map(rules.map((r) => [r.id, r]));

@@ -371,12 +371,41 @@ export function q(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * How each schema step reads in a field path: `a.b`, `a[]`, `a[0]`, `a.*` (any other property),
+ * `a./^x-/` (properties matching a pattern), `a(then)`; a combinator member adds nothing (its
+ * properties are the object's).
+ */
+const FIELD_STEPS: ReadonlyMap<string, (name: string) => string> = new Map([
+  ["properties", (name: string) => `.${name}`],
+  ["patternProperties", (name: string) => `./${name}/`],
+  ["prefixItems", (name: string) => `[${name}]`],
+  ["dependentSchemas", (name: string) => `(with ${name})`],
+  ["allOf", () => ""],
+  ["anyOf", () => ""],
+  ["oneOf", () => ""],
+]);
+const FIELD_SINGLE_STEPS: ReadonlyMap<string, string> = new Map([
+  ["items", "[]"],
+  ["unevaluatedItems", "[]"],
+  ["contains", "[contains]"],
+  ["additionalProperties", ".*"],
+  ["unevaluatedProperties", ".*"],
+  ["propertyNames", "(property names)"],
+  ["then", "(then)"],
+  ["else", "(else)"],
+  ["if", "(if)"],
+  ["not", "(not)"],
+  ["contentSchema", "(content)"],
+]);
+
 /** "input.properties.a.properties.b" → "a.b": the field path a schema change is about. */
 export function fieldPath(schemaPath: readonly string[]): string {
-  const out: string[] = [];
+  let out = "";
   for (let i = 0; i < schemaPath.length; i++) {
-    if (schemaPath[i] === "properties" && i + 1 < schemaPath.length) out.push(schemaPath[++i]!);
-    else if (schemaPath[i] === "items") out.push("[]");
+    const step = FIELD_STEPS.get(schemaPath[i]!);
+    if (step && i + 1 < schemaPath.length) out += step(schemaPath[++i]!);
+    else out += FIELD_SINGLE_STEPS.get(schemaPath[i]!) ?? "";
   }
-  return out.join(".").replace(/\.\[\]/g, "[]") || "(root)";
+  return out.replace(/^\./, "") || "(root)";
 }

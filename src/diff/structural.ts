@@ -2,7 +2,7 @@
  * Stage one of the diff: a neutral comparison of two contract trees. It records what was added,
  * removed or modified at which path, and judges nothing; the rules in rules/ classify it.
  */
-import { MAX_SCHEMA_PATH, type TreeNode, type TreeValue, typeRef } from "./tree.js";
+import { isMembers, MAX_SCHEMA_PATH, type TreeNode, type TreeValue, typeRef } from "./tree.js";
 
 export type ChangeKind = "added" | "removed" | "modified";
 
@@ -30,7 +30,7 @@ const own = (node: TreeNode, key: string): TreeValue | undefined => (Object.prot
  * reference faces an inline schema, both are read through and compared as the schemas they are (a
  * type met again on the same path is compared by name only, as the tree did for recursive types).
  */
-export function structuralDiff(before: TreeNode, after: TreeNode): Change[] {
+export function structuralDiff(before: TreeNode, after: TreeNode, onRekey?: (members: readonly string[], from: string, to: string) => void): Change[] {
   const out: Change[] = [];
   const path: string[] = [];
   const typesOf = (root: TreeNode) => (root.types !== null && typeof root.types === "object" ? root.types : {}) as TreeNode;
@@ -39,6 +39,14 @@ export function structuralDiff(before: TreeNode, after: TreeNode): Change[] {
   /** A reference read through on one side; a type already open on this path is a marker, not a new expansion. */
   const open = (side: 0 | 1, name: string, seen: ReadonlySet<string>): TreeValue | undefined =>
     seen.has(name) ? { recursive: name } : Object.hasOwn(types[side], name) ? types[side][name] : undefined;
+  const deref = (side: 0 | 1, v: TreeValue | undefined): TreeValue | undefined => {
+    for (let hops = 0; hops < 16; hops++) {
+      const name = typeRef(v);
+      if (name === undefined) return v;
+      v = Object.hasOwn(types[side], name) ? types[side][name] : undefined;
+    }
+    return undefined;
+  };
   const walk = (a: TreeValue | undefined, b: TreeValue | undefined, seenA: ReadonlySet<string>, seenB: ReadonlySet<string>) => {
     if (a === b) return;
     const refA = typeRef(a);
@@ -53,6 +61,16 @@ export function structuralDiff(before: TreeNode, after: TreeNode): Change[] {
     if (a === undefined) return void out.push({ kind: "added", path: path.slice(), before: a, after: b });
     if (b === undefined) return void out.push({ kind: "removed", path: path.slice(), before: a, after: b });
     if (isNode(a) && isNode(b)) {
+      // Combinator members the identity keys left unpaired are paired by structure; the old side's key
+      // is renamed to the new one's (a member read through a reference belongs to a type compared
+      // on its own, so it is not renamed there).
+      if (isMembers(a) && isMembers(b) && seenA.size === 0 && seenB.size === 0) {
+        for (const [from, to] of pairMembers(a, b, (v) => deref(0, v), (v) => deref(1, v))) {
+          a[to] = a[from]!;
+          delete a[from];
+          onRekey?.(path, from, to);
+        }
+      }
       const keys = Object.keys(a);
       for (const k of Object.keys(b)) if (!Object.prototype.hasOwnProperty.call(a, k)) keys.push(k);
       keys.sort();
@@ -97,4 +115,51 @@ export function matchPath(path: readonly string[], pattern: readonly string[]): 
     return path[i] === p && go(i + 1, j + 1);
   };
   return go(0, 0) ? captures : null;
+}
+
+/** What a member is made of, for pairing by structure: its types, property names, constant and enum values. */
+function features(node: TreeValue | undefined, ref: string | undefined): Set<string> {
+  const out = new Set<string>();
+  if (ref !== undefined) out.add(`$ref ${ref}`);
+  if (!isNode(node)) return out;
+  for (const [key, prefix] of [["type", "type"], ["properties", "property"], ["required", "required"], ["enum", "enum"]] as const) {
+    const v = node[key];
+    if (isNode(v)) for (const k of Object.keys(v)) out.add(`${prefix} ${k}`);
+  }
+  for (const k of ["const", "items", "prefixItems", "additionalProperties", "format", "pattern"]) if (Object.hasOwn(node, k)) out.add(`${k} ${typeof node[k] === "object" ? "" : String(node[k])}`);
+  return out;
+}
+
+/** How much two feature sets share (Jaccard index), 1 for two empty sets. */
+function similarity(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let common = 0;
+  for (const f of a) if (b.has(f)) common++;
+  return common / (a.size + b.size - common);
+}
+
+/**
+ * Old member keys paired with new ones among those their identities did not pair: most similar first,
+ * ties in document order, and only pairs that share at least half their features (else the member
+ * is reported removed and the other added, not one rewritten into the other).
+ */
+function pairMembers(a: TreeNode, b: TreeNode, derefA: (v: TreeValue | undefined) => TreeValue | undefined, derefB: typeof derefA): Array<[string, string]> {
+  const olds = Object.keys(a).filter((k) => !Object.hasOwn(b, k));
+  const news = Object.keys(b).filter((k) => !Object.hasOwn(a, k));
+  if (olds.length === 0 || news.length === 0) return [];
+  const fa = olds.map((k) => features(derefA(a[k]), typeRef(a[k])));
+  const fb = news.map((k) => features(derefB(b[k]), typeRef(b[k])));
+  const candidates: Array<{ i: number; j: number; score: number }> = [];
+  for (let i = 0; i < olds.length; i++) for (let j = 0; j < news.length; j++) candidates.push({ i, j, score: similarity(fa[i]!, fb[j]!) });
+  candidates.sort((x, y) => y.score - x.score || Math.abs(x.i - x.j) - Math.abs(y.i - y.j) || x.i - y.i || x.j - y.j);
+  const usedA = new Set<number>();
+  const usedB = new Set<number>();
+  const pairs: Array<[string, string]> = [];
+  for (const c of candidates) {
+    if (c.score < 0.5 || usedA.has(c.i) || usedB.has(c.j)) continue;
+    usedA.add(c.i);
+    usedB.add(c.j);
+    pairs.push([olds[c.i]!, news[c.j]!]);
+  }
+  return pairs;
 }

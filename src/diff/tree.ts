@@ -12,6 +12,7 @@ import { kebabCase } from "../model/naming.js";
 import type { AuthModel, ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../spec/schema-walk.js";
 import { escapePointerSegment } from "../spec/source.js";
+import { createHash } from "node:crypto";
 import type { Change } from "./structural.js";
 
 export type TreeValue = string | number | boolean | null | TreeNode;
@@ -95,11 +96,26 @@ export const MAX_SCHEMA_PATH = 400;
  */
 export const MAX_SCHEMA_NODES = 50_000;
 
+/** Keywords whose value is a number or a string, kept as they are. */
 const SCALAR_KEYWORDS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
-  "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "x-unit",
+  "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "minContains", "maxContains",
+  "contentMediaType", "contentEncoding", "title", "description", "x-unit",
 ] as const;
-const SCALAR_KEYWORD_SET: ReadonlySet<string> = new Set(SCALAR_KEYWORDS);
+/** Keywords whose value is true or false, false meaning the same as leaving them out. */
+const FLAG_KEYWORDS = ["uniqueItems", "readOnly", "writeOnly", "deprecated"] as const;
+const SCALAR_KEYWORD_SET: ReadonlySet<string> = new Set([...SCALAR_KEYWORDS, ...FLAG_KEYWORDS]);
+/** Keywords whose value is data (any JSON), compared as canonical JSON text. */
+const DATA_KEYWORDS = ["default", "const", "examples"] as const;
+/** Keywords whose value is one subschema (additionalProperties: false is kept as `closed`). */
+export const SINGLE_KEYWORDS = [
+  "items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "contains", "propertyNames",
+  "not", "if", "then", "else", "contentSchema",
+] as const;
+/** Keywords whose value maps names (properties, patterns) to subschemas. */
+export const MAP_KEYWORDS = ["properties", "patternProperties", "dependentSchemas"] as const;
+/** Keywords whose value is a list of alternative or conjoint subschemas, keyed by member identity. */
+export const COMBINATOR_KEYWORDS = ["allOf", "anyOf", "oneOf"] as const;
 
 /**
  * Tree paths below operations/<id> whose document pointer is not the path itself, relative to the
@@ -328,38 +344,138 @@ class TreeBuilder {
     // Most nodes have none of these: one pass over the node's few keys decides whether to look them up.
     if (Object.keys(s).some((k) => SCALAR_KEYWORD_SET.has(k))) {
       for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
+      // Flags whose `false` is the same as leaving them out.
+      for (const k of FLAG_KEYWORDS) if (s[k] === true) out[k] = true;
     }
-    if ("default" in s) out.default = JSON.stringify(s.default);
-    if ("const" in s) out.const = JSON.stringify(s.const);
+    for (const k of DATA_KEYWORDS) if (k in s) out[k] = JSON.stringify(s[k]);
     if (Array.isArray(s.enum)) out.enum = set(s.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
     if (Array.isArray(s.required)) out.required = set(s.required);
-    if (s.additionalProperties === false || s.unevaluatedProperties === false) out.closed = true;
-    if (isSchemaObject(s.properties)) {
-      const props: TreeNode = Object.create(null) as TreeNode;
-      for (const [name, sub] of Object.entries(s.properties)) {
-        path.push("properties", name);
-        props[name] = this.schema(sub, root, path, nextSeen);
+    if (isSchemaObject(s.dependentRequired)) out.dependentRequired = byName(Object.entries(s.dependentRequired), (names) => set(Array.isArray(names) ? names : []));
+    if (s.additionalProperties === false || s.unevaluatedProperties === false) {
+      out.closed = true;
+      // Which keyword closes it, when one is removed and the other still closes the object.
+      if (s.additionalProperties === false && s.unevaluatedProperties === false) out.closedBy = "both";
+    }
+    for (const k of MAP_KEYWORDS) {
+      const map = s[k];
+      if (!isSchemaObject(map)) continue;
+      // Keyed by contract names (property names, patterns): a null-prototype object.
+      const children: TreeNode = Object.create(null) as TreeNode;
+      for (const [name, sub] of Object.entries(map)) {
+        path.push(k, name);
+        children[name] = this.schema(sub, root, path, nextSeen);
         path.length -= 2;
       }
-      out.properties = props;
+      out[k] = children;
     }
-    if (s.items !== undefined) {
-      path.push("items");
-      out.items = this.schema(s.items, root, path, nextSeen);
+    for (const k of SINGLE_KEYWORDS) {
+      const sub = s[k];
+      // `true` (and `false` for the two that close an object, kept as `closed`) says nothing more than leaving the keyword out.
+      if (sub === undefined || sub === true || (sub === false && (k === "additionalProperties" || k === "unevaluatedProperties"))) continue;
+      path.push(k);
+      out[k] = this.schema(sub, root, path, nextSeen);
       path.length -= 1;
     }
-    for (const k of ["allOf", "anyOf", "oneOf"] as const) {
-      if (Array.isArray(s[k])) {
-        const branches: TreeNode = Object.create(null) as TreeNode;
-        (s[k] as unknown[]).forEach((sub, i) => {
-          path.push(k, String(i));
-          branches[String(i)] = this.schema(sub, root, path, nextSeen);
-          path.length -= 2;
-        });
-        out[k] = branches;
-      }
+    if (Array.isArray(s.prefixItems)) {
+      const items: TreeNode = Object.create(null) as TreeNode;
+      (s.prefixItems as unknown[]).forEach((sub, i) => {
+        path.push("prefixItems", String(i));
+        items[String(i)] = this.schema(sub, root, path, nextSeen);
+        path.length -= 2;
+      });
+      out.prefixItems = items;
     }
+    for (const k of COMBINATOR_KEYWORDS) if (Array.isArray(s[k])) out[k] = this.members(k, s[k] as unknown[], root, path, nextSeen);
     return out;
+  }
+
+  /**
+   * The members of an allOf/anyOf/oneOf, keyed by identity rather than position (memberKey), so that
+   * inserting one member does not shift every later one. Each member's document pointer is recorded
+   * (its key is not its index); members the keys do not pair are paired by structure in structuralDiff.
+   */
+  private members(keyword: string, list: unknown[], root: JsonSchema, path: string[], seen: ReadonlySet<string>): TreeNode {
+    const out: TreeNode = Object.create(null) as TreeNode;
+    const parent = this.pointerOf(path);
+    list.forEach((sub, i) => {
+      const base = memberKey(sub, root);
+      let key = base;
+      for (let n = 2; Object.hasOwn(out, key); n++) key = `${base} (${n})`;
+      path.push(keyword, key);
+      this.at(path, `${parent}/${keyword}/${i}`);
+      out[key] = this.schema(sub, root, path, seen);
+      path.length -= 2;
+    });
+    return markMembers(out);
+  }
+
+  /** The document pointer of a tree path being built: its nearest recorded ancestor's plus the rest. */
+  private pointerOf(path: readonly string[]): string {
+    for (let n = path.length; n > 0; n--) {
+      const pointer = this.pointers.get(pathKey(path.slice(0, n)));
+      if (pointer !== undefined) return path.slice(n).reduce((p, s) => `${p}/${escapePointerSegment(s)}`, pointer);
+    }
+    return path.reduce((p, s) => `${p}/${escapePointerSegment(s)}`, "");
+  }
+}
+
+/** Key of the marker on a node that holds allOf/anyOf/oneOf members (invisible to Object.keys). */
+const MEMBERS: unique symbol = Symbol("contractgen.diff.members");
+
+function markMembers(node: TreeNode): TreeNode {
+  (node as unknown as { [MEMBERS]: true })[MEMBERS] = true;
+  return node;
+}
+
+/** Whether a tree node holds the members of an allOf/anyOf/oneOf (keyed by memberKey). */
+export function isMembers(value: TreeValue | undefined): value is TreeNode {
+  return value !== null && typeof value === "object" && (value as unknown as { [MEMBERS]?: true })[MEMBERS] === true;
+}
+
+/**
+ * Who a combinator member is, in this order: the type it references (`$ref Money`), the value its
+ * discriminating property is fixed to (`kind=card`), its title (`title Card`), else its content
+ * (`#` and a digest: equal members match, different ones are paired by structure in structuralDiff).
+ */
+export function memberKey(member: unknown, root: JsonSchema): string {
+  if (!isSchemaObject(member)) return `#${JSON.stringify(member)}`;
+  if (typeof member.$ref === "string") return `$ref ${member.$ref.startsWith("#/$defs/") ? member.$ref.slice("#/$defs/".length) : member.$ref}`;
+  const props = member.properties;
+  if (isSchemaObject(props)) {
+    for (const name of Object.keys(props).sort()) {
+      const p = props[name];
+      if (isSchemaObject(p) && "const" in p) return `${name}=${JSON.stringify(p.const)}`;
+      if (isSchemaObject(p) && Array.isArray(p.enum) && p.enum.length === 1) return `${name}=${JSON.stringify(p.enum[0])}`;
+    }
+  }
+  if (typeof member.title === "string") return `title ${member.title}`;
+  void root;
+  return `#${createHash("sha1").update(canonicalJson(member)).digest("hex").slice(0, 10)}`;
+}
+
+/** JSON with sorted object keys (equal schemas written in another key order have one text). */
+function canonicalJson(value: unknown, depth = 0): string {
+  if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_PATH) return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(",")}]`;
+  return `{${Object.keys(value)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`)
+    .join(",")}}`;
+}
+
+/**
+ * Moves the recorded pointers of member `from` of the members node at `members` to member `to`
+ * (structuralDiff renamed the old side's key to the new side's when it paired them by structure).
+ */
+export function rekeyPointers(tree: ContractTree, members: readonly string[], from: string, to: string): void {
+  const pointers = tree.pointers as Map<string, string>;
+  const prefix = pathKey([...members, from]);
+  const moved: Array<[string, string]> = [];
+  for (const [key, pointer] of pointers) if (key === prefix || key.startsWith(`${prefix}\u0000`)) moved.push([key, pointer]);
+  const target = pathKey([...members, to]);
+  for (const [key, pointer] of moved) {
+    pointers.delete(key);
+    pointers.set(target + key.slice(prefix.length), pointer);
   }
 }
 

@@ -1,7 +1,7 @@
 import { type DiffContext, fieldPath, type Match, q } from "../rule.js";
 import type { ChangeKind } from "../structural.js";
 import { splitPointer } from "../../spec/source.js";
-import { pathKey, RETURNS, type TreeNode, type TreeValue } from "../tree.js";
+import { COMBINATOR_KEYWORDS, MAP_KEYWORDS, pathKey, RETURNS, SINGLE_KEYWORDS, type TreeNode, type TreeValue } from "../tree.js";
 
 /*
  * Finding changes inside operation input and output schemas (not a rule: files starting with "_" are
@@ -24,18 +24,26 @@ export function members(value: TreeValue | undefined): string[] {
  */
 export type SchemaRoot = "input" | "output";
 
-const COMBINATORS = new Set(["allOf", "anyOf", "oneOf"]);
+/** Steps to a subschema that take a name (a property, a pattern, a tuple index, a combinator member). */
+const NAMED_STEPS: ReadonlySet<string> = new Set([...MAP_KEYWORDS, ...COMBINATOR_KEYWORDS, "prefixItems"]);
 
 /**
- * Whether `segments`, read from a schema node, lead to another schema node: only properties/<name>,
- * items and allOf|anyOf|oneOf/<i> steps. A bare "**" would also match a property named "type",
- * "enum" or "required" as if it were that keyword.
+ * Steps to one subschema whose constraints keep their direction: a stricter `then`, `contains` or
+ * `additionalProperties` schema accepts less. `not` (which inverts it) and `if` (which decides which
+ * branch applies) are not steps: a change below them is judged as one change of that keyword.
+ */
+export const DIRECT_STEPS: ReadonlySet<string> = new Set(SINGLE_KEYWORDS.filter((k) => k !== "not" && k !== "if"));
+
+/**
+ * Whether `segments`, read from a schema node, lead to another schema node: properties/<name>,
+ * items, allOf|anyOf|oneOf/<member> and the other subschema steps. A bare "**" would also match a
+ * property named "type", "enum" or "required" as if it were that keyword.
  */
 export function isSchemaPath(segments: readonly string[]): boolean {
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i]!;
-    if (s === "items") continue;
-    if ((s === "properties" || COMBINATORS.has(s)) && i + 1 < segments.length) {
+    if (DIRECT_STEPS.has(s)) continue;
+    if (NAMED_STEPS.has(s) && i + 1 < segments.length) {
       i++;
       continue;
     }
