@@ -1,7 +1,7 @@
 /** Runs the rules over two contracts and applies the user's configuration. */
 import type { ContractModel } from "../model/types.js";
 import type { SourceFile } from "../spec/source.js";
-import { type Finding, DiffContext, DiffSide, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
+import { type Finding, type FindingPlaces, DiffContext, DiffSide, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
 import { cliFlagChanges, contractTree, rekeyPointers } from "./tree.js";
@@ -73,6 +73,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   const severityOf = (rule: Rule): Severity | "off" => config.rules?.[rule.id] ?? rule.severity;
   const about = new Map<Finding, Finding>();
   const paths = new Map<Finding, readonly string[]>();
+  const places = new Map<Finding, FindingPlaces>();
   const run = (rule: Rule, ctx: DiffContext): Working[] => {
     const severity = severityOf(rule);
     if (severity === "off" || rule.replacedBy) return [];
@@ -95,6 +96,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
       if (f.about) about.set(finding, f.about);
       const path = f.after ?? f.before;
       if (path) paths.set(finding, path);
+      places.set(finding, { before: f.before, after: f.after });
       return finding;
     });
   };
@@ -120,6 +122,9 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
     if (primary) primary.consequences.push(f);
     else findings.push(f);
   }
+  // Nothing silent: a change no finding covers gets a located finding of its own.
+  const fallbackCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, places);
+  findings.push(...waive(rules.filter((r) => r.phase === "fallback").flatMap((r) => run(r, fallbackCtx))));
   findings.sort(compare);
 
   // Group findings stand for several others (a shared type's edits): those move under them.

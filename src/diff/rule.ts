@@ -98,10 +98,10 @@ export interface Rule {
   /** What consumers of the contract should do about a finding. */
   readonly hint: string;
   /**
-   * Group rules run after the others and gather their findings (`covers`) under one; policy rules
-   * run last and see the other rules' findings.
+   * Fallback rules run after the others and report what no finding covers; group rules run next and
+   * gather findings (`covers`) under one; policy rules run last and see the other rules' findings.
    */
-  readonly phase?: "group" | "policy";
+  readonly phase?: "fallback" | "group" | "policy";
   /**
    * Rule ids or categories whose findings this rule's findings follow from (an MCP annotation derived
    * from an effect, a CLI flag derived from an input property). A finding that overlaps one of theirs
@@ -318,6 +318,12 @@ export interface Match {
   readonly operation: string | null;
 }
 
+/** The tree paths of a finding on each side (absent where the side has nothing to point at). */
+export interface FindingPlaces {
+  readonly before?: readonly string[] | undefined;
+  readonly after?: readonly string[] | undefined;
+}
+
 /** What the diff assumes about consumers (set in the config file). */
 export interface DiffOptions {
   /**
@@ -337,7 +343,14 @@ export class DiffContext {
     readonly options: DiffOptions = {},
     /** The tree path each finding was reported at (its new side's, else its old side's). */
     private readonly paths: ReadonlyMap<Finding, readonly string[]> = new Map(),
+    /** Both tree paths of each finding, as its rule gave them (for the fallback rules). */
+    private readonly places: ReadonlyMap<Finding, FindingPlaces> = new Map(),
   ) {}
+
+  /** Both tree paths a finding was reported at, as its rule gave them. */
+  placesOf(f: Finding): FindingPlaces | undefined {
+    return this.places.get(f);
+  }
 
   /** The tree path a finding was reported at, as its rule gave it (not read through type references). */
   pathOf(f: Finding): readonly string[] | undefined {

@@ -21,14 +21,14 @@ export interface BoundSpec {
   readonly label: string;
 }
 
-interface Bound {
+export interface Bound {
   readonly value: number;
   readonly exclusive: boolean;
   /** The keyword that sets it, or null for the implicit bound. */
   readonly keyword: string | null;
 }
 
-function bound(side: DiffSide, schema: readonly string[], spec: BoundSpec): Bound | undefined {
+export function bound(side: DiffSide, schema: readonly string[], spec: BoundSpec): Bound | undefined {
   const found: Bound[] = [];
   const inclusive = side.get([...schema, spec.keyword]);
   if (typeof inclusive === "number") found.push({ value: inclusive, exclusive: false, keyword: spec.keyword });
@@ -39,14 +39,14 @@ function bound(side: DiffSide, schema: readonly string[], spec: BoundSpec): Boun
 }
 
 /** Whether `a` rejects values that `b` accepts. */
-function stricter(a: Bound | undefined, b: Bound | undefined, spec: BoundSpec): boolean {
+export function stricter(a: Bound | undefined, b: Bound | undefined, spec: BoundSpec): boolean {
   if (a === undefined) return false;
   if (b === undefined) return true;
   if (a.value !== b.value) return spec.direction === "min" ? a.value > b.value : a.value < b.value;
   return a.exclusive && !b.exclusive;
 }
 
-const show = (b: Bound) => `${b.value}${b.exclusive ? " (exclusive)" : ""}`;
+export const showBound = (b: Bound) => `${b.value}${b.exclusive ? " (exclusive)" : ""}`;
 
 /**
  * The check of one bound rule: every input schema node whose bound became stricter (or appeared), or,
@@ -71,10 +71,10 @@ function boundChange(spec: BoundSpec, looser: boolean): (ctx: DiffContext) => Ru
           {
             ...reach(m),
             message: explicit
-              ? `The ${spec.label} of ${mention(m)} was ${verb} from ${show(before!)} to ${show(after!)}.`
+              ? `The ${spec.label} of ${mention(m)} was ${verb} from ${showBound(before!)} to ${showBound(after!)}.`
               : looser
-                ? `${subject(m)} lost its ${spec.label} of ${show(kept)}.`
-                : `${subject(m)} gained a ${spec.label} of ${show(kept)}.`,
+                ? `${subject(m)} lost its ${spec.label} of ${showBound(kept)}.`
+                : `${subject(m)} gained a ${spec.label} of ${showBound(kept)}.`,
             before: before?.keyword ? [...m.schema, before.keyword] : m.schema,
             after: after?.keyword ? [...m.schema, after.keyword] : m.schema,
           },

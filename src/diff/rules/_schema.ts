@@ -1,5 +1,5 @@
 import { type DiffContext, fieldPath, type Match, q } from "../rule.js";
-import type { ChangeKind } from "../structural.js";
+import type { Change, ChangeKind } from "../structural.js";
 import { splitPointer } from "../../spec/source.js";
 import { COMBINATOR_KEYWORDS, MAP_KEYWORDS, pathKey, RETURNS, SINGLE_KEYWORDS, type TreeNode, type TreeValue } from "../tree.js";
 
@@ -50,6 +50,81 @@ export function isSchemaPath(segments: readonly string[]): boolean {
     return false;
   }
   return true;
+}
+
+/**
+ * The changes the schema rules of one position read: a change below `not` or `if` stands as one
+ * modification of that keyword (direction is judged there, not inside), and a change inside a
+ * property that does not exist in this position is left out: `readOnly` properties are not inputs,
+ * `writeOnly` ones are not outputs (the flag's own change is judged by the keyword rules).
+ */
+export function schemaChanges(ctx: DiffContext, root: SchemaRoot): readonly Change[] {
+  let byRoot = cache.get(ctx);
+  if (!byRoot) cache.set(ctx, (byRoot = new Map()));
+  const cached = byRoot.get(root);
+  if (cached) return cached;
+  const hidden = root === "input" ? "readOnly" : "writeOnly";
+  const out: Change[] = [];
+  const truncated = new Set<string>();
+  for (const change of ctx.changes) {
+    const path = change.path;
+    const start = schemaStart(path, root);
+    if (start < 0) {
+      out.push(change);
+      continue;
+    }
+    let keep = true;
+    let cut = -1;
+    for (let i = start; i < path.length; i++) {
+      const s = path[i]!;
+      if (s === "not" || s === "if") {
+        if (i + 1 < path.length) cut = i + 1;
+        break;
+      }
+      if (DIRECT_STEPS.has(s)) continue;
+      if (NAMED_STEPS.has(s) && i + 1 < path.length) {
+        i++;
+        // The flag's own change (…/<name>/readOnly) is not inside the property: it is about it.
+        if (s === "properties" && !(i + 2 === path.length && path[i + 1] === hidden)) {
+          const property = path.slice(0, i + 1);
+          if (ctx.old.get([...property, hidden]) === true || ctx.new_.get([...property, hidden]) === true) {
+            keep = false;
+            break;
+          }
+        }
+        continue;
+      }
+      break;
+    }
+    if (!keep) continue;
+    if (cut < 0) {
+      out.push(change);
+      continue;
+    }
+    const at = path.slice(0, cut);
+    const key = pathKey(at);
+    if (truncated.has(key)) continue;
+    truncated.add(key);
+    out.push({ kind: "modified", path: at, before: ctx.old.get(at), after: ctx.new_.get(at) });
+  }
+  byRoot.set(root, out);
+  return out;
+}
+
+const cache = new WeakMap<DiffContext, Map<SchemaRoot, Change[]>>();
+
+/** Where the schema steps of a change path begin for one position (after operations/<id>/input, …/returns/<label>, types/<Name>), or -1. */
+function schemaStart(path: readonly string[], root: SchemaRoot): number {
+  if (path[0] === "types") return path.length >= 2 ? 2 : -1;
+  if (path[0] !== "operations") return -1;
+  if (root === "input") return path[2] === "input" ? 3 : -1;
+  return path[2] === RETURNS && path.length >= 4 ? 4 : -1;
+}
+
+/** Whether property `name` of the schema node at `schema` is hidden in this position (readOnly in input, writeOnly in output) on either side. */
+export function hiddenProperty(ctx: DiffContext, root: SchemaRoot, schema: readonly string[], name: string): boolean {
+  const hidden = root === "input" ? "readOnly" : "writeOnly";
+  return ctx.old.get([...schema, "properties", name, hidden]) === true || ctx.new_.get([...schema, "properties", name, hidden]) === true;
 }
 
 /** A document node several schema positions share (a type under `types:`), and the field within it. */
@@ -104,7 +179,7 @@ export function findInSchema(ctx: DiffContext, root: SchemaRoot, tail: readonly 
   // The path is operations/<id>/<root>[/<label>]/<schema steps…>/<tail…>, or types/<Name>/<schema
   // steps…>/<tail…>: matched from both ends directly (the rules call this often over every change;
   // a "**" pattern match costs much more).
-  outer: for (const change of ctx.changes) {
+  outer: for (const change of schemaChanges(ctx, root)) {
     const path = change.path;
     const inType = path[0] === "types";
     const start = inType ? 2 : rootLength;
@@ -213,7 +288,7 @@ export function requiredChanges(ctx: DiffContext, root: SchemaRoot, kind: "added
   return [
     ...findInSchema(ctx, root, ["required", "*"], [kind]).map((m) => ({ m, name: m.rest[1]! })),
     ...findInSchema(ctx, root, ["required"], [kind]).flatMap((m) => members(kind === "added" ? m.change.after : m.change.before).map((name) => ({ m, name }))),
-  ];
+  ].filter(({ m, name }) => !hiddenProperty(ctx, root, m.schema, name));
 }
 
 /** Kept for the input rules: subject and mention of an input match. */

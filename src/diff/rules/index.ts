@@ -12,6 +12,7 @@ import { rule as changelogEntryUnmatched } from "./changelog-entry-unmatched.js"
 import { rule as cliCommandRenamed } from "./cli-command-renamed.js";
 import { rule as cliFlagRemoved } from "./cli-flag-removed.js";
 import { rule as contentTypeChanged } from "./content-type-changed.js";
+import { rule as contractFieldChanged } from "./contract-field-changed.js";
 import { rule as effectBecameIrreversible } from "./effect-became-irreversible.js";
 import { rule as effectDestructiveAdded } from "./effect-destructive-added.js";
 import { rule as effectDestructiveRemoved } from "./effect-destructive-removed.js";
@@ -49,6 +50,8 @@ import { rule as idempotencyRetentionShortened } from "./idempotency-retention-s
 import { rule as idempotencyScopeChanged } from "./idempotency-scope-changed.js";
 import { rule as inputAdditionalPropertiesClosed } from "./input-additional-properties-closed.js";
 import { rule as inputAdditionalPropertiesOpened } from "./input-additional-properties-opened.js";
+import { rule as inputConstraintLoosened } from "./input-constraint-loosened.js";
+import { rule as inputConstraintTightened } from "./input-constraint-tightened.js";
 import { rule as inputDefaultChanged } from "./input-default-changed.js";
 import { rule as inputEnumValueAdded } from "./input-enum-value-added.js";
 import { rule as inputEnumValueRemoved } from "./input-enum-value-removed.js";
@@ -94,6 +97,8 @@ import { rule as operationSunsetMovedEarlier } from "./operation-sunset-moved-ea
 import { rule as operationToolsetChanged } from "./operation-toolset-changed.js";
 import { rule as operationUndeprecated } from "./operation-undeprecated.js";
 import { rule as outcomeStateAdded } from "./outcome-state-added.js";
+import { rule as outputConstraintLoosened } from "./output-constraint-loosened.js";
+import { rule as outputConstraintTightened } from "./output-constraint-tightened.js";
 import { rule as outputEnumValueAdded } from "./output-enum-value-added.js";
 import { rule as outputEnumValueRemoved } from "./output-enum-value-removed.js";
 import { rule as outputFormatChanged } from "./output-format-changed.js";
@@ -101,8 +106,10 @@ import { rule as outputNullableAdded } from "./output-nullable-added.js";
 import { rule as outputPropertyAdded } from "./output-property-added.js";
 import { rule as outputPropertyBecameOptional } from "./output-property-became-optional.js";
 import { rule as outputPropertyBecameRequired } from "./output-property-became-required.js";
+import { rule as outputPropertyBecameWriteOnly } from "./output-property-became-write-only.js";
 import { rule as outputPropertyRemoved } from "./output-property-removed.js";
 import { rule as outputPropertyTypeChanged } from "./output-property-type-changed.js";
+import { rule as outputSchemaWidened } from "./output-schema-widened.js";
 import { rule as outputUnitChanged } from "./output-unit-changed.js";
 import { rule as paginationAdded } from "./pagination-added.js";
 import { rule as paginationCompletenessFieldRemoved } from "./pagination-completeness-field-removed.js";
@@ -124,11 +131,14 @@ import { rule as previewTtlShortened } from "./preview-ttl-shortened.js";
 import { rule as projectionIdentityFieldRemoved } from "./projection-identity-field-removed.js";
 import { rule as projectionSelectableFieldAdded } from "./projection-selectable-field-added.js";
 import { rule as projectionSelectableFieldRemoved } from "./projection-selectable-field-removed.js";
+import { rule as schemaAnnotationChanged } from "./schema-annotation-changed.js";
+import { rule as schemaKeywordChanged } from "./schema-keyword-changed.js";
 import { rule as scopeAdded } from "./scope-added.js";
 import { rule as scopeRemoved } from "./scope-removed.js";
 import { rule as sharedTypeChanged } from "./shared-type-changed.js";
 import { rule as taskAnswerFieldChanged } from "./task-answer-field-changed.js";
 import { rule as taskCompletenessFieldRemoved } from "./task-completeness-field-removed.js";
+import { rule as versionChanged } from "./version-changed.js";
 import { rule as versionMajorBumpRequired } from "./version-major-bump-required.js";
 import { rule as versionNotIncreased } from "./version-not-increased.js";
 
@@ -146,6 +156,7 @@ export const RULES: readonly Rule[] = [
   cliCommandRenamed,
   cliFlagRemoved,
   contentTypeChanged,
+  contractFieldChanged,
   effectBecameIrreversible,
   effectDestructiveAdded,
   effectDestructiveRemoved,
@@ -183,6 +194,8 @@ export const RULES: readonly Rule[] = [
   idempotencyScopeChanged,
   inputAdditionalPropertiesClosed,
   inputAdditionalPropertiesOpened,
+  inputConstraintLoosened,
+  inputConstraintTightened,
   inputDefaultChanged,
   inputEnumValueAdded,
   inputEnumValueRemoved,
@@ -228,6 +241,8 @@ export const RULES: readonly Rule[] = [
   operationToolsetChanged,
   operationUndeprecated,
   outcomeStateAdded,
+  outputConstraintLoosened,
+  outputConstraintTightened,
   outputEnumValueAdded,
   outputEnumValueRemoved,
   outputFormatChanged,
@@ -235,8 +250,10 @@ export const RULES: readonly Rule[] = [
   outputPropertyAdded,
   outputPropertyBecameOptional,
   outputPropertyBecameRequired,
+  outputPropertyBecameWriteOnly,
   outputPropertyRemoved,
   outputPropertyTypeChanged,
+  outputSchemaWidened,
   outputUnitChanged,
   paginationAdded,
   paginationCompletenessFieldRemoved,
@@ -258,11 +275,14 @@ export const RULES: readonly Rule[] = [
   projectionIdentityFieldRemoved,
   projectionSelectableFieldAdded,
   projectionSelectableFieldRemoved,
+  schemaAnnotationChanged,
+  schemaKeywordChanged,
   scopeAdded,
   scopeRemoved,
   sharedTypeChanged,
   taskAnswerFieldChanged,
   taskCompletenessFieldRemoved,
+  versionChanged,
   versionMajorBumpRequired,
   versionNotIncreased,
 ];

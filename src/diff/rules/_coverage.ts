@@ -1,0 +1,71 @@
+import type { DiffContext, Finding } from "../rule.js";
+import type { Change } from "../structural.js";
+import { COMBINATOR_KEYWORDS, MAP_KEYWORDS, pathKey, RETURNS, SINGLE_KEYWORDS } from "../tree.js";
+
+/*
+ * What no finding covers (not a rule: files starting with "_" are not registered), for the fallback
+ * rules schema-keyword-changed and contract-field-changed: the invariant that two contracts that
+ * differ anywhere give at least one finding naming the place.
+ */
+
+/** Segments that enter another schema (or a schema root): a finding above one does not cover what is below it. */
+const ENTERS_SCHEMA: ReadonlySet<string> = new Set([...SINGLE_KEYWORDS, ...MAP_KEYWORDS, ...COMBINATOR_KEYWORDS, "prefixItems", "input", RETURNS, "details"]);
+
+/**
+ * Changes no finding covers. A finding covers a change when, on a side both have, the finding is at
+ * the change's place or inside it, or it is about the schema node or field the change is in (an
+ * ancestor below an operation, type or error root, with no step into another schema between them).
+ * CLI flags are left out: they follow from input changes, judged where those are.
+ */
+export function uncoveredChanges(ctx: DiffContext): Change[] {
+  const exact = new Set<string>();
+  const within = new Set<string>();
+  const add = (side: "old" | "new", path: readonly string[] | undefined) => {
+    if (!path) return;
+    const canonical = (side === "old" ? ctx.old : ctx.new_).canonical(path);
+    exact.add(`${side}\u0001${pathKey(canonical)}`);
+    for (let n = 1; n <= canonical.length; n++) within.add(`${side}\u0001${pathKey(canonical.slice(0, n))}`);
+  };
+  const visit = (f: Finding) => {
+    const places = ctx.placesOf(f);
+    const path = ctx.pathOf(f);
+    if (places) {
+      add("old", places.before);
+      add("new", places.after);
+      // A finding given only one side's path names the same place on the other side.
+      if (!places.before) add("old", places.after);
+      if (!places.after) add("new", places.before);
+    } else if (path) {
+      add("old", path);
+      add("new", path);
+    }
+    f.consequences.forEach(visit);
+  };
+  ctx.findings.forEach(visit);
+
+  const covered = (side: "old" | "new", path: readonly string[]): boolean => {
+    // A name joining or leaving `required` is about that property: a finding on the property covers it.
+    if (path.at(-2) === "required" && covered(side, [...path.slice(0, -2), "properties", path.at(-1)!])) return true;
+    const canonical = (side === "old" ? ctx.old : ctx.new_).canonical(path);
+    if (within.has(`${side}\u0001${pathKey(canonical)}`)) return true;
+    for (let n = canonical.length - 1; n >= 3; n--) {
+      if (ENTERS_SCHEMA.has(canonical[n]!)) return false;
+      if (exact.has(`${side}\u0001${pathKey(canonical.slice(0, n))}`)) return true;
+    }
+    return false;
+  };
+  return ctx.changes.filter((c) => {
+    if (c.path[0] === "operations" && c.path[2] === "cliFlags") return false;
+    const sides: Array<"old" | "new"> = c.kind === "added" ? ["new"] : c.kind === "removed" ? ["old"] : ["old", "new"];
+    return !sides.some((side) => covered(side, c.path));
+  });
+}
+
+/** Where the schema steps of a path begin (after operations/<id>/input, …/returns/<label>, types/<Name>, errors/<code>/details), or -1 outside schemas. */
+export function schemaRootLength(path: readonly string[]): number {
+  if (path[0] === "types") return path.length >= 2 ? 2 : -1;
+  if (path[0] === "errors") return path[2] === "details" ? 3 : -1;
+  if (path[0] !== "operations") return -1;
+  if (path[2] === "input") return 3;
+  return path[2] === RETURNS && path.length >= 4 ? 4 : -1;
+}

@@ -1,0 +1,31 @@
+import { q, type Rule } from "../rule.js";
+import type { Change } from "../structural.js";
+import { ANNOTATIONS } from "./_keywords.js";
+import { findInSchema, mention, reach, type SchemaMatch, type SchemaRoot } from "./_schema.js";
+
+/** Judged in that position by other rules: readOnly in input, writeOnly in output, an input default. */
+const JUDGED: Readonly<Record<SchemaRoot, ReadonlySet<string>>> = { input: new Set(["readOnly", "default"]), output: new Set(["writeOnly"]) };
+
+/** Titles, descriptions, examples: what readers and generated documentation see, not what is valid. */
+export const rule: Rule = {
+  id: "schema-annotation-changed",
+  severity: "info",
+  category: "output",
+  description: "A schema annotation changed: title, description, examples, deprecated, an output default, readOnly in an output or writeOnly in an input.",
+  hint: "Nothing to do; regenerate adapters to carry the new documentation.",
+  check: (ctx) => {
+    const seen = new Set<Change>();
+    const out: SchemaMatch[] = [];
+    for (const root of ["input", "output"] as const) {
+      for (const keyword of ANNOTATIONS) {
+        if (JUDGED[root].has(keyword)) continue;
+        for (const m of findInSchema(ctx, root, [keyword])) if (!seen.has(m.change)) seen.add(m.change), out.push(m);
+      }
+    }
+    return out.map((m) => {
+      const keyword = m.rest[0]!;
+      const verb = m.change.kind === "added" ? "added to" : m.change.kind === "removed" ? "removed from" : "changed on";
+      return { ...reach(m), message: `Annotation ${q(keyword)} was ${verb} ${mention(m)}.`, before: m.change.kind === "added" ? m.schema : m.change.path, after: m.change.kind === "removed" ? m.schema : m.change.path };
+    });
+  },
+};
