@@ -25,7 +25,8 @@ const errorSignature = (v: TreeValue | undefined): string | null =>
 /**
  * Codes removed and added with the same class, action and HTTP status, paired only when the pairing
  * is unambiguous (exactly one removed and one added code share the triple). Used by error-code-renamed,
- * error-code-removed, error-code-added and operation-error-added/-removed to report a rename once.
+ * error-code-removed, error-code-retired, error-code-added and operation-error-added/-removed to report
+ * a rename once.
  */
 export function errorRenames(ctx: DiffContext): ErrorRename[] {
   const groups = new Map<string, { removed: string[]; added: string[] }>();
@@ -37,6 +38,14 @@ export function errorRenames(ctx: DiffContext): ErrorRename[] {
     groups.set(sig, g);
   }
   return [...groups.values()].filter((g) => g.removed.length === 1 && g.added.length === 1).map((g) => ({ from: g.removed[0]!, to: g.added[0]! }));
+}
+
+/**
+ * Operations of one side that raise `code` (their tree ids: a renamed operation under its new id), in
+ * document order. Used by error-code-removed and error-code-retired.
+ */
+export function raisersOf(side: DiffSide, code: string): string[] {
+  return side.model.operations.filter((o) => o.errors.some((e) => e.code === code)).map((o) => side.treeId(o));
 }
 
 /* ---- operations ---- */
