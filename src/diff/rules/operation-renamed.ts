@@ -11,7 +11,7 @@ export const rule: Rule = {
   id: "operation-renamed",
   severity: "breaking",
   category: "operation",
-  description: "An operation was removed and another added with the same HTTP method and path, or with the same input and output schemas.",
+  description: "An operation was removed and another added with the same HTTP method and path, or with the same input and output schemas; what changed inside it is compared and reported as for any operation.",
   hint: "Call the operation by its new name; keep the old name as a deprecated alias until a sunset date to spare callers.",
   check: (ctx) =>
     renamedOperations(ctx).map(({ from, to, by }) => ({
