@@ -1,10 +1,11 @@
 /** Runs the rules over two contracts and applies the user's configuration. */
 import type { ContractModel } from "../model/types.js";
 import type { SourceFile } from "../spec/source.js";
-import { type Finding, type FindingPlaces, DiffContext, DiffSide, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
+import { type Finding, type FindingPlaces, DiffContext, DiffSide, type OperationRename, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
-import { cliFlagChanges, contractTree, rekeyPointers } from "./tree.js";
+import { pairOperations } from "./rules/_pairs.js";
+import { cliFlagChanges, type ContractTree, contractTree, pathKey, rekeyPointers, type TreeNode } from "./tree.js";
 
 export interface DiffConfig {
   /** Per-rule severity, or "off". */
@@ -60,11 +61,36 @@ export function allFindings(findings: readonly Finding[]): Finding[] {
   return findings.flatMap((f) => [f, ...allFindings(f.consequences)]);
 }
 
+/**
+ * The old side's tree with each renamed operation moved from operations/<from> to operations/<to>,
+ * recorded pointers included (they keep pointing at /operations/<from> in the old document). The
+ * trees are the diff's own: the structural diff then compares the old operation with the new one.
+ */
+function renameOperations(tree: ContractTree, renames: readonly OperationRename[]): ContractTree {
+  if (renames.length === 0) return tree;
+  const to = new Map(renames.map((r) => [r.from, r.to]));
+  const before = tree.root.operations as TreeNode;
+  const operations: TreeNode = Object.create(null) as TreeNode;
+  for (const id of Object.keys(before)) operations[to.get(id) ?? id] = before[id]!;
+  const head = pathKey(["operations", ""]);
+  const pointers = new Map<string, string>();
+  for (const [key, pointer] of tree.pointers) {
+    const end = key.startsWith(head) ? key.indexOf("\u0000", head.length) : -1;
+    const id = key.startsWith(head) ? key.slice(head.length, end < 0 ? undefined : end) : undefined;
+    const moved = id !== undefined ? to.get(id) : undefined;
+    pointers.set(moved !== undefined ? head + moved + (end < 0 ? "" : key.slice(end)) : key, pointer);
+  }
+  return { root: { ...tree.root, operations }, pointers, oversized: tree.oversized };
+}
+
 export function runDiff(before: DiffInputSide, after: DiffInputSide, config: DiffConfig = {}, rules: readonly Rule[] = RULES): DiffReport {
-  const oldTree = contractTree(before.model);
+  const builtOld = contractTree(before.model);
   const newTree = contractTree(after.model);
-  const oldSide = new DiffSide(before.model, oldTree, before.source);
   const newSide = new DiffSide(after.model, newTree, after.source);
+  // A renamed operation is compared with its old self: the old tree keeps it under its new id.
+  const renames = pairOperations(new DiffSide(before.model, builtOld, before.source), newSide);
+  const oldTree = renameOperations(builtOld, renames);
+  const oldSide = new DiffSide(before.model, oldTree, before.source, new Map(renames.map((r) => [r.to, r.from])));
   const structural = structuralDiff(oldSide.tree.root, newSide.tree.root, (members, from, to) => rekeyPointers(oldTree, members, from, to));
   const changes = [...structural, ...cliFlagChanges(oldSide, newSide, structural)];
   const options = { strictOutputValidation: config.strictOutputValidation === true };
@@ -109,7 +135,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
       return !waiver;
     });
 
-  const base = new DiffContext(oldSide, newSide, changes, [], options);
+  const base = new DiffContext(oldSide, newSide, changes, [], options, new Map(), renames);
   const flat = waive(rules.filter((r) => r.phase === undefined).flatMap((r) => run(r, base))).sort(compare);
   // One edit, one primary finding: what follows from it (a derived MCP annotation, a CLI flag) goes under it.
   const derivedFrom = (f: Finding) => byId.get(f.rule)?.consequenceOf;
@@ -123,12 +149,12 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
     else findings.push(f);
   }
   // Nothing silent: a change no finding covers gets a located finding of its own.
-  const fallbackCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, places);
+  const fallbackCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames, places);
   findings.push(...waive(rules.filter((r) => r.phase === "fallback").flatMap((r) => run(r, fallbackCtx))));
   findings.sort(compare);
 
   // Group findings stand for several others (a shared type's edits): those move under them.
-  const groupCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths);
+  const groupCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames);
   for (const rule of rules.filter((r) => r.phase === "group")) {
     if (severityOf(rule) === "off" || rule.replacedBy) continue;
     for (const f of rule.check(groupCtx)) {
@@ -146,7 +172,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   findings.sort(compare);
 
   // Policy findings come after the changes they are about; a duty about one finding goes under it.
-  const policyCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths);
+  const policyCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames);
   const policy: Working[] = [];
   for (const f of waive(rules.filter((r) => r.phase === "policy").flatMap((r) => run(r, policyCtx))).sort(compare)) {
     const target = about.get(f);

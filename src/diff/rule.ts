@@ -135,20 +135,54 @@ export interface Finding {
   readonly type?: SharedTypeReach;
 }
 
+/**
+ * An operation removed and another added that are one operation under a new id (rules/_pairs.ts,
+ * pairOperations). The engine compares the old operation with the new one under the new id.
+ */
+export interface OperationRename {
+  readonly from: string;
+  readonly to: string;
+  /** What identifies the pair: the same HTTP request, or the same input and output schemas. */
+  readonly by: "http" | "schemas";
+}
+
 /** One side of the comparison. */
 export class DiffSide {
   private readonly byId: ReadonlyMap<string, OperationModel>;
+  /** Tree id → document id, for operations the tree keeps under another id (the old side of a rename). */
+  private readonly documentIds: ReadonlyMap<string, string>;
+  private readonly treeIds: ReadonlyMap<string, string>;
 
+  /**
+   * `aliases`: tree id → document id. On the old side of a renamed operation the tree keeps the old
+   * operation under its new id, so the two are compared; it is read and located here under the new
+   * id, at /operations/<old id> in the old document.
+   */
   constructor(
     readonly model: ContractModel,
     readonly tree: ContractTree,
     readonly source: SourceFile | undefined,
+    aliases: ReadonlyMap<string, string> = new Map(),
   ) {
-    this.byId = new Map(model.operations.map((o) => [o.names.id, o]));
+    this.documentIds = aliases;
+    const treeIds = new Map([...aliases].map(([treeId, docId]) => [docId, treeId]));
+    this.treeIds = treeIds;
+    this.byId = new Map(model.operations.map((o) => [treeIds.get(o.names.id) ?? o.names.id, o]));
   }
 
+  /** The operation the tree keeps under `id` (for the old side of a rename: the old operation under its new id). */
   operation(id: string): OperationModel | undefined {
     return this.byId.get(id);
+  }
+
+  /** The id under which the tree keeps a model operation. */
+  treeId(op: OperationModel): string {
+    return this.treeIds.get(op.names.id) ?? op.names.id;
+  }
+
+  /** The id the document writes for the operation the tree keeps under `id`. */
+  documentId(id: string): string {
+    return this.documentIds.get(id) ?? id;
   }
 
   /** The tree of shared type `name`, following a type that is only a reference to another (bounded). */
@@ -255,10 +289,11 @@ export class DiffSide {
     };
     const operations = this.tree.root.operations as TreeNode;
     for (const op of this.model.operations) {
-      const node = operations[op.names.id] as TreeNode;
-      add("input", op.names.id, node.input);
+      const id = this.treeId(op);
+      const node = operations[id] as TreeNode;
+      add("input", id, node.input);
       const returns = node[RETURNS] as TreeNode;
-      for (const label of Object.keys(returns)) add(label, op.names.id, returns[label]);
+      for (const label of Object.keys(returns)) add(label, id, returns[label]);
     }
     return out;
   }
@@ -287,8 +322,9 @@ export class DiffSide {
       if (pointer !== undefined) return { base: pointer, rest: path.slice(n) };
       if (path[0] === "operations" && n > 2) {
         const relative = OPERATION_POINTERS.get(pathKey(path.slice(2, n)));
-        if (relative !== undefined) return { base: `/operations/${escapePointerSegment(path[1]!)}${relative ? `/${relative}` : ""}`, rest: path.slice(n) };
+        if (relative !== undefined) return { base: `/operations/${escapePointerSegment(this.documentId(path[1]!))}${relative ? `/${relative}` : ""}`, rest: path.slice(n) };
       }
+      if (path[0] === "operations" && n === 2 && this.documentId(path[1]!) !== path[1]) return { base: `/operations/${escapePointerSegment(this.documentId(path[1]!))}`, rest: path.slice(2) };
     }
     return { base: "", rest: path };
   }
@@ -343,6 +379,8 @@ export class DiffContext {
     readonly options: DiffOptions = {},
     /** The tree path each finding was reported at (its new side's, else its old side's). */
     private readonly paths: ReadonlyMap<Finding, readonly string[]> = new Map(),
+    /** Renamed operations: compared under their new id (see DiffSide's aliases); reported by operation-renamed. */
+    readonly renames: readonly OperationRename[] = [],
     /** Both tree paths of each finding, as its rule gave them (for the fallback rules). */
     private readonly places: ReadonlyMap<Finding, FindingPlaces> = new Map(),
   ) {}

@@ -151,19 +151,22 @@ export const OPERATION_POINTERS: ReadonlyMap<string, string> = new Map(
  * tree, and they follow only from the input (and the behaviour fields): so they are derived only
  * for operations with a change of their own or whose input reaches a changed shared type.
  */
-export function cliFlagChanges(before: { model: ContractModel; reaching(type: string, label: string): readonly string[] }, after: typeof before, changes: readonly Change[]): Change[] {
+export function cliFlagChanges(
+  before: { model: ContractModel; reaching(type: string, label: string): readonly string[]; operation(id: string): OperationModel | undefined },
+  after: typeof before,
+  changes: readonly Change[],
+): Change[] {
   const touched = new Set<string>();
   for (const c of changes) {
     if (c.path[0] === "operations" && c.path.length > 2) touched.add(c.path[1]!);
     else if (c.path[0] === "types" && c.path.length > 1) for (const side of [before, after]) for (const id of side.reaching(c.path[1]!, "input")) touched.add(id);
   }
   if (touched.size === 0) return [];
-  const byId = (m: ContractModel) => new Map(m.operations.filter((o) => touched.has(o.names.id)).map((o) => [o.names.id, o]));
-  const olds = byId(before.model);
-  const news = byId(after.model);
   const out: Change[] = [];
-  for (const [id, op] of news) {
-    const old = olds.get(id);
+  // Tree ids: a renamed operation is looked up on the old side under its new id (DiffSide.operation).
+  for (const op of after.model.operations) {
+    const id = op.names.id;
+    const old = touched.has(id) ? before.operation(id) : undefined;
     if (!old) continue;
     const a = new Set(operationFlags(old).flags.map((f) => f.flag));
     const b = new Set(operationFlags(op).flags.map((f) => f.flag));

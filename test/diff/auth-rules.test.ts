@@ -26,6 +26,14 @@ function findings(before: string, after: string) {
     .map((f) => [f.rule, f.severity, f.operation, f.message]);
 }
 
+/** Every breaking finding, of any rule. */
+function breaking(before: string, after: string) {
+  const a = parseContractText("before.yaml", before, { checkBudget: false });
+  const b = parseContractText("after.yaml", after, { checkBudget: false });
+  const report = runDiff({ model: a.model!, source: a.source, label: "before.yaml" }, { model: b.model!, source: b.source, label: "after.yaml" });
+  return allFindings(report.findings).filter((f) => f.severity === "breaking").map((f) => [f.rule, f.message]);
+}
+
 const SCHEMES = (require: string) => `  auth:
     schemes:
       key: { type: apiKey, in: header, name: X-Api-Key, tokenEnv: SHOP_API_KEY }
@@ -37,6 +45,19 @@ describe("auth rules", () => {
   it("removing auth is info (auth-removed), not a breaking auth-scheme-changed", () => {
     expect(findings(BASE, withAuth("", "1.1.0"))).toEqual([["auth-removed", "info", null, "Requests no longer need a credential."]]);
     expect(findings(BASE, withAuth("  auth: { type: none }\n", "1.1.0"))).toEqual([["auth-removed", "info", null, "Requests no longer need a credential."]]);
+  });
+
+  it("removing an API key or named schemes entirely is info too, and nothing about it is breaking", () => {
+    const KEY = "  auth: { type: apiKey, header: X-Api-Key, tokenEnv: SHOP_API_KEY }\n";
+    for (const [before, after] of [
+      [KEY, ""],
+      [KEY, "  auth: { type: none }\n"],
+      [SCHEMES("[[key], [oauth]]"), ""],
+      [SCHEMES("[[key, oauth]]"), "  auth: { type: none }\n"],
+    ] as const) {
+      expect(findings(withAuth(before), withAuth(after, "1.1.0")), `${before} → ${after || "(absent)"}`).toEqual([["auth-removed", "info", null, "Requests no longer need a credential."]]);
+      expect(breaking(withAuth(before), withAuth(after, "1.1.0"))).toEqual([]);
+    }
   });
 
   it("adding auth where there was none is breaking (auth-credential-required)", () => {

@@ -31,10 +31,13 @@ export function newlyRequired(before: AuthModel, beforeAlternatives: AuthAlterna
 }
 
 /** Operations present on both sides with their effective alternatives, and whether either side overrides. */
-export function operationPairs(before: ContractModel, after: ContractModel): Array<{ id: string; before: OperationModel; after: OperationModel; overridden: boolean }> {
-  const olds = new Map(before.operations.map((o) => [o.names.id, o]));
-  return after.operations.flatMap((op) => {
-    const old = olds.get(op.names.id);
+export function operationPairs(
+  before: { operation(id: string): OperationModel | undefined },
+  after: { model: ContractModel },
+): Array<{ id: string; before: OperationModel; after: OperationModel; overridden: boolean }> {
+  return after.model.operations.flatMap((op) => {
+    // The old side looks a renamed operation up under its new id (DiffSide.operation).
+    const old = before.operation(op.names.id);
     return old ? [{ id: op.names.id, before: old, after: op, overridden: old.auth !== null || op.auth !== null }] : [];
   });
 }

@@ -1,4 +1,4 @@
-import type { DiffContext, DiffSide } from "../rule.js";
+import type { DiffContext, DiffSide, OperationRename } from "../rule.js";
 import { RETURNS, type TreeNode, type TreeValue } from "../tree.js";
 
 /*
@@ -7,7 +7,7 @@ import { RETURNS, type TreeNode, type TreeValue } from "../tree.js";
  * by the *-renamed rule, and left alone by the *-removed/*-added rules.
  */
 
-/** Ids of the operations present on both sides, in the new side's order. */
+/** Ids of the operations present on both sides (a renamed one under its new id), in the new side's order. */
 export function commonOperations(ctx: { old: DiffSide; new_: DiffSide }): string[] {
   return ctx.new_.model.operations.map((o) => o.names.id).filter((id) => ctx.old.operation(id) !== undefined);
 }
@@ -25,7 +25,8 @@ const errorSignature = (v: TreeValue | undefined): string | null =>
 /**
  * Codes removed and added with the same class, action and HTTP status, paired only when the pairing
  * is unambiguous (exactly one removed and one added code share the triple). Used by error-code-renamed,
- * error-code-removed, error-code-added and operation-error-added/-removed to report a rename once.
+ * error-code-removed, error-code-retired, error-code-added and operation-error-added/-removed to report
+ * a rename once.
  */
 export function errorRenames(ctx: DiffContext): ErrorRename[] {
   const groups = new Map<string, { removed: string[]; added: string[] }>();
@@ -39,14 +40,17 @@ export function errorRenames(ctx: DiffContext): ErrorRename[] {
   return [...groups.values()].filter((g) => g.removed.length === 1 && g.added.length === 1).map((g) => ({ from: g.removed[0]!, to: g.added[0]! }));
 }
 
+/**
+ * Operations of one side that raise `code` (their tree ids: a renamed operation under its new id), in
+ * document order. Used by error-code-removed and error-code-retired.
+ */
+export function raisersOf(side: DiffSide, code: string): string[] {
+  return side.model.operations.filter((o) => o.errors.some((e) => e.code === code)).map((o) => side.treeId(o));
+}
+
 /* ---- operations ---- */
 
-export interface OperationRename {
-  readonly from: string;
-  readonly to: string;
-  /** What identifies the pair: the same HTTP request, or the same input and output schemas. */
-  readonly by: "http" | "schemas";
-}
+export type { OperationRename };
 
 /** JSON with sorted keys, so equal trees compare equal whatever their key order. */
 function canonical(value: TreeValue | undefined): string {
@@ -70,13 +74,15 @@ function hasProperties(value: TreeValue | undefined): boolean {
 }
 
 /**
- * Removed operations paired one-to-one with added ones: first by HTTP method and path (parameter
- * names ignored), then by identical input and output schema trees. A pairing is kept only when it is
- * unambiguous both ways. Used by operation-renamed, and by operation-removed to leave renames to it.
+ * Operations only the old side has paired one-to-one with operations only the new side has: first by
+ * HTTP method and path (parameter names ignored), then by identical input and output schema trees. A
+ * pairing is kept only when it is unambiguous both ways. The engine runs this on the two sides as
+ * built, before the structural diff, and then compares each old operation with its new one under
+ * the new id (so every rule sees the changes inside a rename); the pairs are DiffContext.renames.
  */
-export function renamedOperations(ctx: DiffContext): OperationRename[] {
-  const removed = ctx.find(["operations", "*"], ["removed"]).map((m) => m.operation!);
-  const added = ctx.find(["operations", "*"], ["added"]).map((m) => m.operation!);
+export function pairOperations(old: DiffSide, new_: DiffSide): OperationRename[] {
+  const removed = old.model.operations.map((o) => o.names.id).filter((id) => new_.operation(id) === undefined);
+  const added = new_.model.operations.map((o) => o.names.id).filter((id) => old.operation(id) === undefined);
   if (removed.length === 0 || added.length === 0) return [];
   const http = (side: DiffSide, id: string) => {
     const op = side.operation(id);
@@ -94,10 +100,10 @@ export function renamedOperations(ctx: DiffContext): OperationRename[] {
     const key = by === "http" ? http : schemas;
     const open = { removed: removed.filter((id) => !taken.has(`-${id}`)), added: added.filter((id) => !taken.has(`+${id}`)) };
     for (const from of open.removed) {
-      const k = key(ctx.old, from);
+      const k = key(old, from);
       if (k === undefined) continue;
-      const candidates = open.added.filter((id) => key(ctx.new_, id) === k);
-      const rivals = open.removed.filter((id) => key(ctx.old, id) === k);
+      const candidates = open.added.filter((id) => key(new_, id) === k);
+      const rivals = open.removed.filter((id) => key(old, id) === k);
       if (candidates.length !== 1 || rivals.length !== 1) continue;
       const to = candidates[0]!;
       pairs.push({ from, to, by });
@@ -106,6 +112,15 @@ export function renamedOperations(ctx: DiffContext): OperationRename[] {
     }
   }
   return pairs.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+}
+
+/**
+ * The renamed operations (pairOperations, computed by the engine before the structural diff). Used by
+ * operation-renamed. A renamed operation is neither removed nor added in the changes: its old side
+ * is compared with its new one under the new id.
+ */
+export function renamedOperations(ctx: DiffContext): readonly OperationRename[] {
+  return ctx.renames;
 }
 
 export interface DeprecatedRemoval {

@@ -22,7 +22,7 @@ export const rule: Rule = {
         after: ["transport", "auth"],
       });
     }
-    for (const pair of operationPairs(ctx.old.model, ctx.new_.model)) {
+    for (const pair of operationPairs(ctx.old, ctx.new_)) {
       if (!pair.overridden) continue; // covered by the contract-wide finding
       const added = newlyRequired(before, operationAuth(before, pair.before), after, operationAuth(after, pair.after));
       if (!added) continue;

@@ -14,7 +14,7 @@ export const rule: Rule = {
     const out: RuleFinding[] = [];
     const contractWide = before.require.length > 0 && after.require.length === 0;
     if (contractWide) out.push({ operation: null, message: "Requests no longer need a credential.", before: ["transport", "auth"], after: ["transport", "auth"] });
-    for (const pair of operationPairs(ctx.old.model, ctx.new_.model)) {
+    for (const pair of operationPairs(ctx.old, ctx.new_)) {
       if (!pair.overridden) continue;
       if (operationAuth(before, pair.before).length === 0 || operationAuth(after, pair.after).length > 0) continue;
       if (contractWide && pair.after.auth === null) continue;

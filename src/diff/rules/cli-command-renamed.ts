@@ -11,6 +11,8 @@ export const rule: Rule = {
   id: "cli-command-renamed",
   severity: "breaking",
   category: "surface",
+  // A renamed operation's derived tool name / command changes with its id: reported under the rename.
+  consequenceOf: ["operation-renamed"],
   description: "The CLI command name of an operation changed.",
   hint: "Update scripts and documentation that run the command.",
   check: (ctx) =>

@@ -28,6 +28,7 @@ import { rule as errorClassChanged } from "./error-class-changed.js";
 import { rule as errorCodeAdded } from "./error-code-added.js";
 import { rule as errorCodeRemoved } from "./error-code-removed.js";
 import { rule as errorCodeRenamed } from "./error-code-renamed.js";
+import { rule as errorCodeRetired } from "./error-code-retired.js";
 import { rule as errorDetailsAdded } from "./error-details-added.js";
 import { rule as errorDetailsChanged } from "./error-details-changed.js";
 import { rule as errorDetailsRemoved } from "./error-details-removed.js";
@@ -172,6 +173,7 @@ export const RULES: readonly Rule[] = [
   errorCodeAdded,
   errorCodeRemoved,
   errorCodeRenamed,
+  errorCodeRetired,
   errorDetailsAdded,
   errorDetailsChanged,
   errorDetailsRemoved,

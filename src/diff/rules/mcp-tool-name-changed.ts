@@ -5,6 +5,8 @@ export const rule: Rule = {
   id: "mcp-tool-name-changed",
   severity: "breaking",
   category: "surface",
+  // A renamed operation's derived tool name / command changes with its id: reported under the rename.
+  consequenceOf: ["operation-renamed"],
   description: "The MCP tool name of an exposed operation changed.",
   hint: "Update prompts, allow-lists and client configuration that name the tool.",
   check: (ctx) =>
