@@ -20,10 +20,14 @@ const ENTERS_SCHEMA: ReadonlySet<string> = new Set([...SINGLE_KEYWORDS, ...MAP_K
 export function uncoveredChanges(ctx: DiffContext): Change[] {
   const exact = new Set<string>();
   const within = new Set<string>();
+  // Tree paths that are one document node (an operation's derived names all point at the operation).
+  const pointers = new Set<string>();
   const add = (side: "old" | "new", path: readonly string[] | undefined) => {
     if (!path) return;
-    const canonical = (side === "old" ? ctx.old : ctx.new_).canonical(path);
+    const at = side === "old" ? ctx.old : ctx.new_;
+    const canonical = at.canonical(path);
     exact.add(`${side}\u0001${pathKey(canonical)}`);
+    pointers.add(`${side}\u0001${at.pointer(path)}`);
     for (let n = 1; n <= canonical.length; n++) within.add(`${side}\u0001${pathKey(canonical.slice(0, n))}`);
   };
   const visit = (f: Finding) => {
@@ -46,7 +50,11 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
   const covered = (side: "old" | "new", path: readonly string[]): boolean => {
     // A name joining or leaving `required` is about that property: a finding on the property covers it.
     if (path.at(-2) === "required" && covered(side, [...path.slice(0, -2), "properties", path.at(-1)!])) return true;
-    const canonical = (side === "old" ? ctx.old : ctx.new_).canonical(path);
+    // How an input field is sent follows from the field: a finding on the field covers its binding.
+    if (path[0] === "operations" && path[2] === "http" && (path[3] === "bindings" || path[3] === "styles") && path.length === 5 && covered(side, ["operations", path[1]!, "input", "properties", path[4]!])) return true;
+    const at = side === "old" ? ctx.old : ctx.new_;
+    if (pointers.has(`${side}\u0001${at.pointer(path)}`)) return true;
+    const canonical = at.canonical(path);
     if (within.has(`${side}\u0001${pathKey(canonical)}`)) return true;
     for (let n = canonical.length - 1; n >= 3; n--) {
       if (ENTERS_SCHEMA.has(canonical[n]!)) return false;
