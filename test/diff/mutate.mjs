@@ -617,6 +617,11 @@ export const KINDS = [...SCHEMA_KEYWORDS.map(keywordKind), ...CONTRACT_KINDS, ..
 /** Formatting options per no-op reformat, chosen by seed. */
 const DUMP_OPTIONS = [{}, { indent: 4, lineWidth: 0 }, { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN" }, { collectionStyle: "flow" }];
 
+/** Whether `kind` finds a place to mutate in `doc` with `seed` (cheaper than mutate: nothing is written out). */
+export function applies(doc, kind, seed) {
+  return kind.apply(clone(doc), new Rng(seed)) !== null;
+}
+
 /** Applies `kind` with `seed` to a copy of `doc`: the mutation and the new document's text, or null. */
 export function mutate(doc, kind, seed) {
   const copy = clone(doc);
