@@ -377,6 +377,9 @@ function otherScalar(key, old, path, doc, rng) {
     if (old >= 100 && old < 600 && Number.isInteger(old) && (key === "http" || key === "successStatus" || /^\d+$/.test(key))) return rng.pick(STATUSES.filter((s) => s !== old));
     return tweak(old, rng);
   }
+  // Names of things the document declares: another declared one keeps the contract valid.
+  const declared = /(^e|E)rror$/.test(key) ? Object.keys(doc.errors ?? {}) : ["readWith", "pollWith", "undo", "replacement"].includes(key) ? Object.keys(doc.operations ?? {}) : key === "toolset" ? Object.keys(doc.toolsets ?? {}) : [];
+  if (declared.filter((v) => v !== old).length > 0 && rng.chance(0.7)) return rng.pick(declared.filter((v) => v !== old));
   const seen = [...(valuesByKey(doc).get(key) ?? [])].filter((v) => v !== old && typeof v === typeof old);
   if (seen.length > 0 && rng.chance(0.5)) return rng.pick(seen);
   if (typeof old !== "string") return tweak(old, rng);
@@ -448,7 +451,10 @@ function leafKind(name, areas, adds) {
         return write(doc, name, path, value);
       }
       if (all.length === 0) return null;
-      return mutateLeaf(doc, name, rng.pick(all), rng);
+      // Half the time a number or boolean when there is one: most strings of these places name
+      // fields or codes, and a changed name is mostly an invalid contract (discarded).
+      const plain = all.filter((p) => ["number", "boolean"].includes(typeof getAt(doc, p)));
+      return mutateLeaf(doc, name, rng.pick(plain.length > 0 && rng.chance(0.5) ? plain : all), rng);
     },
   };
 }
@@ -550,7 +556,11 @@ const CONTRACT_KINDS = [
   },
   leafKind("op.idempotency", opAreas("idempotency")),
   leafKind("op.preview", opAreas("preview")),
-  leafKind("op.pagination", opAreas("pagination")),
+  leafKind("op.pagination", opAreas("pagination"), (doc) =>
+    ops(doc)
+      .filter(([, op]) => isObj(op.pagination) && isObj(op.pagination.limit))
+      .map(([id, op]) => [["operations", id, "pagination", "limit", "default"], Math.max(1, Math.min(10, Number(op.pagination.limit.max ?? 10)) - (op.pagination.limit.default === 10 ? 1 : 0))]),
+  ),
   leafKind("op.preconditions", opAreas("preconditions")),
   leafKind("op.target-outcomes", (doc) => [...opAreas("target")(doc), ...opAreas("outcomes")(doc)]),
   leafKind("op.filters-projection-task", (doc) => [...opAreas("filters")(doc), ...opAreas("projection")(doc), ...opAreas("task")(doc)]),
@@ -647,11 +657,15 @@ const SET_KEYS = new Set(["required", "enum", "type", "scopes", "filters", "erro
 /**
  * The model as canonical JSON: object keys sorted, `loc` (source positions) left out, set-like
  * lists sorted, and the members of each credential alternative sorted (`require`, operation
- * `auth`: all of one alternative's credentials are sent, in no order). Everything else, derived
+ * `auth`: all of one alternative's credentials are sent, in no order). An operation's `auth` of
+ * null (none of its own) is replaced by the contract's `require`, which it means. Everything else, derived
  * facts included, is part of the contract's meaning: two documents with equal canonical models
  * generate the same SDK, CLI and MCP server up to ordering.
  */
 export function canonicalModel(model) {
+  // An operation without its own `auth` needs the contract's alternatives (model/types.ts operationAuth).
+  const require = model.transport?.auth?.require;
+  model = { ...model, operations: model.operations.map((op) => (op.auth === null && require !== undefined ? { ...op, auth: require } : op)) };
   const canon = (v, key) => {
     if (Array.isArray(v)) {
       let items = v.map((x) => canon(x));

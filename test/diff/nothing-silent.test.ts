@@ -13,7 +13,7 @@
  *
  * One test per mutation kind, so a run shows every kind that is silent, each with its first
  * counterexample: file, mutation kind, JSON pointer, value before and after, and the seed.
- * NOTHING_SILENT_RUNS=<n> changes the runs per kind (default 8); scripts/silent-report.mjs prints
+ * NOTHING_SILENT_RUNS=<n> changes the runs per kind (default 6); scripts/silent-report.mjs prints
  * the whole table.
  */
 import fc from "fast-check";
@@ -33,7 +33,7 @@ interface CaseResult {
   findings?: string[];
 }
 
-const RUNS = Number(process.env.NOTHING_SILENT_RUNS ?? 8);
+const RUNS = Number(process.env.NOTHING_SILENT_RUNS ?? 6);
 /** Seeds tried per run until one gives a valid contract. */
 const ATTEMPTS = 4;
 const metaValid = new Set<string>();
