@@ -702,7 +702,10 @@ export function firstDifference(a, b, path = "") {
 // ---------------------------------------------------------------------------------------------
 // Corpus and one checked case
 
-/** Every contract of specs/ and examples/ (YAML with top-level `contract` and `operations`), and every diff rule fixture. */
+/**
+ * Every contract (YAML with top-level `contract` and `operations`) of specs/, examples/ and
+ * test/fixtures/valid/, test/diff/base.yaml, and every diff rule fixture's base and revision.
+ */
 export function corpusFiles(root = ".") {
   const files = [];
   const yamlUnder = (dir) => {
@@ -722,6 +725,9 @@ export function corpusFiles(root = ".") {
   };
   yamlUnder("specs");
   yamlUnder("examples");
+  // The valid fixtures and the diff's own base contract.
+  yamlUnder("test/fixtures/valid");
+  if (existsSync(join(root, "test/diff/base.yaml"))) files.push("test/diff/base.yaml");
   const rules = join(root, "test/diff/rules");
   for (const dir of readdirSync(rules).sort()) for (const f of ["base.yaml", "revision.yaml"]) if (existsSync(join(rules, dir, f))) files.push(join("test/diff/rules", dir, f));
   return files;
