@@ -146,9 +146,9 @@ function valueFor(node, rng, variant = 0) {
     case "boolean":
       return variant % 2 === 0;
     case "array":
-      return [];
+      return [variant];
     case "object":
-      return {};
+      return { m: variant };
     case "null":
       return null;
     default:
