@@ -200,6 +200,11 @@ export class DiffSide {
   get(path: readonly string[]): TreeValue | undefined {
     let node: TreeValue | undefined = this.tree.root;
     for (const segment of path) {
+      // A keyword written beside a reference is the reference's own key; the rest is the type's.
+      if (node !== null && typeof node === "object" && Object.hasOwn(node, segment)) {
+        node = (node as TreeNode)[segment];
+        continue;
+      }
       node = this.deref(node);
       if (node === null || typeof node !== "object") return undefined;
       node = (node as TreeNode)[segment];
@@ -215,7 +220,7 @@ export class DiffSide {
     let node: TreeValue | undefined = this.tree.root;
     let out: string[] | null = null;
     for (let i = 0; i < path.length; i++) {
-      let name = typeRef(node);
+      let name: string | undefined = node !== null && typeof node === "object" && Object.hasOwn(node, path[i]!) ? undefined : typeRef(node);
       for (let hops = 0; name !== undefined && hops < 16; hops++) {
         out = ["types", name];
         node = (this.tree.root.types as TreeNode | undefined)?.[name];
@@ -258,7 +263,8 @@ export class DiffSide {
         if (v === null || typeof v !== "object") continue;
         const name = typeRef(v);
         if (name !== undefined) into.add(name);
-        else for (const k of Object.keys(v)) stack.push((v as TreeNode)[k]);
+        // A reference's own keys are keywords written beside it.
+        for (const k of Object.keys(v)) stack.push((v as TreeNode)[k]);
       }
       return into;
     };

@@ -52,7 +52,8 @@ export function structuralDiff(before: TreeNode, after: TreeNode, onRekey?: (mem
     const refA = typeRef(a);
     const refB = typeRef(b);
     if (refA !== undefined || refB !== undefined) {
-      if (refA === refB) return;
+      // The same type on both sides: only the keywords written beside the reference can differ here.
+      if (refA === refB) return walkKeys(a as TreeNode, b as TreeNode, seenA, seenB);
       if (path.length > MAX_SCHEMA_PATH) return;
       if (refA !== undefined) a = open(0, refA, seenA);
       if (refB !== undefined) b = open(1, refB, seenB);
@@ -60,30 +61,30 @@ export function structuralDiff(before: TreeNode, after: TreeNode, onRekey?: (mem
     }
     if (a === undefined) return void out.push({ kind: "added", path: path.slice(), before: a, after: b });
     if (b === undefined) return void out.push({ kind: "removed", path: path.slice(), before: a, after: b });
-    if (isNode(a) && isNode(b)) {
-      // Combinator members the identity keys left unpaired are paired by structure; the old side's key
-      // is renamed to the new one's (a member read through a reference belongs to a type compared
-      // on its own, so it is not renamed there).
-      if (isMembers(a) && isMembers(b) && seenA.size === 0 && seenB.size === 0) {
-        for (const [from, to] of pairMembers(a, b, (v) => deref(0, v), (v) => deref(1, v))) {
-          a[to] = a[from]!;
-          delete a[from];
-          onRekey?.(path, from, to);
-        }
-      }
-      const keys = Object.keys(a);
-      for (const k of Object.keys(b)) if (!Object.prototype.hasOwnProperty.call(a, k)) keys.push(k);
-      keys.sort();
-      for (const k of keys) {
-        path.push(k);
-        walk(own(a, k), own(b, k), seenA, seenB);
-        path.pop();
-      }
-      return;
-    }
+    if (isNode(a) && isNode(b)) return walkKeys(a, b, seenA, seenB);
     // Scalars differ (a !== b), or a scalar faces a node.
     out.push({ kind: "modified", path: path.slice(), before: a, after: b });
   };
+  function walkKeys(a: TreeNode, b: TreeNode, seenA: ReadonlySet<string>, seenB: ReadonlySet<string>): void {
+    // Combinator members the identity keys left unpaired are paired by structure; the old side's key
+    // is renamed to the new one's (a member read through a reference belongs to a type compared
+    // on its own, so it is not renamed there).
+    if (isMembers(a) && isMembers(b) && seenA.size === 0 && seenB.size === 0) {
+      for (const [from, to] of pairMembers(a, b, (v) => deref(0, v), (v) => deref(1, v))) {
+        a[to] = a[from]!;
+        delete a[from];
+        onRekey?.(path, from, to);
+      }
+    }
+    const keys = Object.keys(a);
+    for (const k of Object.keys(b)) if (!Object.prototype.hasOwnProperty.call(a, k)) keys.push(k);
+    keys.sort();
+    for (const k of keys) {
+      path.push(k);
+      walk(own(a, k), own(b, k), seenA, seenB);
+      path.pop();
+    }
+  }
   walk(before, after, NONE, NONE);
   return out;
 }

@@ -53,6 +53,22 @@ export function pathKey(path: readonly string[]): string {
   return path.join("\u0000");
 }
 
+/**
+ * A value as JSON text with sorted keys (equal values written in another key order have one text),
+ * and for a model value without its source locations (`loc`, `withoutLoc`): compared as one scalar.
+ */
+function canonicalJson(value: unknown, withoutLoc: boolean, depth = 0): string {
+  if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_PATH) return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, withoutLoc, depth + 1)).join(",")}]`;
+  return `{${Object.keys(value)
+    .filter((k) => !withoutLoc || k !== "loc")
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], withoutLoc, depth + 1)}`)
+    .join(",")}}`;
+}
+
+const plainJson = (value: unknown) => canonicalJson(value, true);
+
 /** A set as a tree node: members become keys (null prototype: a member named "__proto__" is a key like any other). */
 function set(values: Iterable<unknown>): TreeNode {
   const out: TreeNode = Object.create(null) as TreeNode;
@@ -102,7 +118,7 @@ const SCALAR_KEYWORDS = [
   "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "minContains", "maxContains",
   "contentMediaType", "contentEncoding", "title", "description", "x-unit",
 ] as const;
-/** Keywords whose value is true or false, false meaning the same as leaving them out. */
+/** Keywords whose value is true or false (false means the same as leaving them out). */
 const FLAG_KEYWORDS = ["uniqueItems", "readOnly", "writeOnly", "deprecated"] as const;
 const SCALAR_KEYWORD_SET: ReadonlySet<string> = new Set([...SCALAR_KEYWORDS, ...FLAG_KEYWORDS]);
 /** Keywords whose value is data (any JSON), compared as canonical JSON text. */
@@ -128,6 +144,8 @@ export const OPERATION_POINTERS: ReadonlyMap<string, string> = new Map(
       [["names", "tool"], ""],
       [["names", "kebab"], ""],
       [["mcpExposed"], "mcp"],
+      [["mcpTitle"], "mcp/title"],
+      [["extensions"], ""],
       [["annotations"], "effects"],
       [["http", "bindings"], "http"],
       [["http", "styles"], "http"],
@@ -205,9 +223,18 @@ class TreeBuilder {
     const m = this.model;
     const root: TreeNode = {
       version: m.version,
+      // What readers see (titles, descriptions, the changelog, toolsets, x- extensions): compared so
+      // that no edit is silent, judged by contract-annotation-changed.
+      title: m.title,
+      description: m.description,
+      changelog: byName(m.changelog.map((e) => [e.version, e] as const), (e) => plainJson(e)),
+      toolsets: byName(m.toolsets.map((t) => [t.name, t] as const), (t) => t.description),
+      extensions: byName(Object.entries(m.extensions), (v) => plainJson(v)),
       budget: { catalogTokens: m.budget.catalogTokens, maxTools: m.budget.maxTools },
       transport: {
         baseUrl: m.transport.baseUrl,
+        baseUrlEnv: m.transport.baseUrlEnv,
+        timeoutMs: m.transport.timeoutMs,
         auth: authNode(m.transport.auth),
         // Defaults applied: an errorFormat written as the default compares equal to none.
         errorFormat: { style: m.transport.errorFormat.style, code: m.transport.errorFormat.code, message: m.transport.errorFormat.message, field: m.transport.errorFormat.field },
@@ -217,6 +244,9 @@ class TreeBuilder {
       operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
     };
     this.at(["budget"], "/budget");
+    // x- extensions sit at the document's root; the changelog is a list (its entries are located at the list).
+    this.at(["extensions"], "");
+    this.at(["changelog"], "/changelog");
     this.at(["transport", "auth"], "/transport/auth");
     this.at(["transport", "baseUrl"], "/transport/http/baseUrl");
     this.at(["transport", "errorFormat"], "/transport/http/errorFormat");
@@ -229,7 +259,7 @@ class TreeBuilder {
     const at = `/errors/${escapePointerSegment(e.code)}`;
     this.at(["errors", e.code, "field"], e.field !== null ? `${at}/field` : at);
     this.at(["errors", e.code, "wire"], e.wire !== null ? `${at}/wire` : at);
-    const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field, wire: e.wire };
+    const node: TreeNode = { class: e.class, action: e.action, http: e.httpStatus, field: e.field, wire: e.wire, description: e.description, since: e.since, retryable: e.retryable };
     // Few and compared on their own (error-details-changed): inlined, as they always were.
     this.refs = false;
     if (e.details) node.details = this.schemaRoot(e.details.schema, ["errors", e.code, "details"], `${at}/details`, false);
@@ -247,6 +277,9 @@ class TreeBuilder {
     const node: TreeNode = {
       summary: op.summary,
       description: op.description,
+      extensions: byName(Object.entries(op.extensions), (v) => plainJson(v)),
+      mcpTitle: op.mcp.title,
+      target: op.target === null ? null : plainJson(op.target),
       toolset: op.toolset,
       scopes: set(op.scopes),
       ...(op.auth !== null ? { auth: set(op.auth.map((alternative) => [...alternative].sort().join("+"))) } : {}),
@@ -265,6 +298,8 @@ class TreeBuilder {
         contentType: op.http.contentType,
         successStatuses: set(op.http.successStatuses),
         body: op.http.body,
+        bodyRequired: op.http.bodyRequired,
+        accept: op.http.accept,
       },
       effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld, undo: op.effects.undo },
       annotations: { ...op.annotations },
@@ -282,7 +317,7 @@ class TreeBuilder {
     };
     if (op.deprecated) node.deprecated = { since: op.deprecated.since, sunset: op.deprecated.sunset, replacement: op.deprecated.replacement };
     if (op.idempotency) node.idempotency = { key: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError };
-    if (op.preview) node.preview = { dryRun: op.preview.dryRunField, defaultDryRun: op.preview.defaultDryRun, confirmToken: op.preview.confirmTokenField, ttlMs: op.preview.ttlMs, singleUse: op.preview.singleUse, expiresAt: op.preview.expiresAtField };
+    if (op.preview) node.preview = { dryRun: op.preview.dryRunField, defaultDryRun: op.preview.defaultDryRun, confirmToken: op.preview.confirmTokenField, ttlMs: op.preview.ttlMs, singleUse: op.preview.singleUse, expiresAt: op.preview.expiresAtField, invalidTokenError: op.preview.invalidTokenError };
     if (op.pagination) {
       const p = op.pagination;
       node.pagination = { cursor: p.cursorField, nextCursor: p.nextCursorField, items: p.itemsField, limitField: p.limitField, limitMax: p.limitMax, limitDefault: p.limitDefault, total: p.totalField, partial: p.partialField, errors: p.errorsField };
@@ -328,7 +363,11 @@ class TreeBuilder {
     let refName: string | null = null;
     for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
       refName = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : null;
-      if (this.refs && refName !== null && this.typeNames.has(refName)) return typeRefNode(refName);
+      if (this.refs && refName !== null && this.typeNames.has(refName)) {
+        const ref = typeRefNode(refName);
+        if (hops === 0) this.siblings(current, ref, root, path, seen, rootPointer);
+        return ref;
+      }
       const defs = isSchemaObject(root) ? root.$defs : undefined;
       current = refName !== null && isSchemaObject(defs) && Object.hasOwn(defs, refName) ? defs[refName] : undefined;
       if (refName !== null) moved = `/types/${escapePointerSegment(refName)}`;
@@ -347,8 +386,8 @@ class TreeBuilder {
     // Most nodes have none of these: one pass over the node's few keys decides whether to look them up.
     if (Object.keys(s).some((k) => SCALAR_KEYWORD_SET.has(k))) {
       for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
-      // Flags whose `false` is the same as leaving them out.
-      for (const k of FLAG_KEYWORDS) if (s[k] === true) out[k] = true;
+      // Flags: `false` means the same as leaving them out (rules compare truth), but is still a change of the document's model.
+      for (const k of FLAG_KEYWORDS) if (typeof s[k] === "boolean") out[k] = s[k] as boolean;
     }
     for (const k of DATA_KEYWORDS) if (k in s) out[k] = JSON.stringify(s[k]);
     if (Array.isArray(s.enum)) out.enum = set(s.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
@@ -390,6 +429,25 @@ class TreeBuilder {
     }
     for (const k of COMBINATOR_KEYWORDS) if (Array.isArray(s[k])) out[k] = this.members(k, s[k] as unknown[], root, path, nextSeen);
     return out;
+  }
+
+  /**
+   * Keywords written beside a `$ref` to a shared type (2020-12 applies both: a description, a
+   * constraint): kept as the reference's own keys, which DiffSide.get reads before the type's.
+   */
+  private siblings(schema: SchemaObject, ref: TreeNode, root: JsonSchema, path: string[], seen: ReadonlySet<string>, rootPointer: string | undefined): void {
+    const rest: SchemaObject = { ...schema };
+    delete rest.$ref;
+    delete rest.$comment;
+    if (Object.keys(rest).length === 0) return;
+    if (rootPointer !== undefined) this.at(path, rootPointer);
+    const tree = this.schema(rest, root, path, seen);
+    // `type` and `nullable` are always set on a node; beside a reference they are the type's unless written.
+    if (!("type" in rest)) {
+      delete tree.type;
+      delete tree.nullable;
+    }
+    Object.assign(ref, tree);
   }
 
   /**
@@ -453,18 +511,9 @@ export function memberKey(member: unknown, root: JsonSchema): string {
   }
   if (typeof member.title === "string") return `title ${member.title}`;
   void root;
-  return `#${createHash("sha1").update(canonicalJson(member)).digest("hex").slice(0, 10)}`;
+  return `#${createHash("sha1").update(canonicalJson(member, false)).digest("hex").slice(0, 10)}`;
 }
 
-/** JSON with sorted object keys (equal schemas written in another key order have one text). */
-function canonicalJson(value: unknown, depth = 0): string {
-  if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_PATH) return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(",")}]`;
-  return `{${Object.keys(value)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`)
-    .join(",")}}`;
-}
 
 /**
  * Moves the recorded pointers of member `from` of the members node at `members` to member `to`

@@ -75,6 +75,19 @@ function presence(name: string, modified?: ((before: TreeValue, after: TreeValue
   };
 }
 
+/** A true/false keyword: only a change of truth matters (`false` is the same as leaving it out). */
+function flag(name: string): KeywordSpec["judge"] {
+  return (_ctx, m) => {
+    const before = m.change.before === true;
+    const after = m.change.after === true;
+    if (m.rest.length !== 1 || before === after) return null;
+    return after ? { direction: "narrowed", message: `${subject(m)} now requires ${name}.`, ...at(m) } : { direction: "widened", message: `${subject(m)} no longer requires ${name}.`, ...at(m) };
+  };
+}
+
+/** Whether a change of a true/false keyword changed its truth (false and absent are the same). */
+export const truthChanged = (before: TreeValue | undefined, after: TreeValue | undefined): boolean => (before === true) !== (after === true);
+
 /** A keyword holding one subschema: a new one constrains more, a removed one less; changes inside are judged where they are. */
 function subschema(name: string): KeywordSpec["judge"] {
   return (_ctx, m) => {
@@ -150,7 +163,7 @@ function multipleOf(before: TreeValue, after: TreeValue): Direction {
 
 export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, KeywordSpec>([
   ["multipleOf", { weight: "value", judge: presence("multipleOf", multipleOf) }],
-  ["uniqueItems", { weight: "value", judge: presence("uniqueItems") }],
+  ["uniqueItems", { weight: "value", judge: flag("uniqueItems") }],
   ["const", { weight: "value", judge: presence("the constant", null, true) }],
   [
     "format",
@@ -235,8 +248,8 @@ export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, Keywor
       weight: "value",
       // In input only: a read-only property is not an input (in output the flag is an annotation).
       judge: (ctx, m, root) => {
-        if (root !== "input" || m.rest.length !== 1 || m.change.kind === "modified") return null;
-        if (m.change.kind === "added") return { direction: "narrowed", message: `${subject(m)} became read-only: it is no longer accepted as input.`, ...at(m) };
+        if (root !== "input" || m.rest.length !== 1 || !truthChanged(m.change.before, m.change.after)) return null;
+        if (m.change.after === true) return { direction: "narrowed", message: `${subject(m)} became read-only: it is no longer accepted as input.`, ...at(m) };
         const parent = m.schema.slice(0, -2);
         const required = m.schema.at(-2) === "properties" && members(ctx.new_.get([...parent, "required"])).includes(m.schema.at(-1)!);
         return required
@@ -251,7 +264,7 @@ export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, Keywor
       weight: "value",
       // In output only; becoming write-only (no longer returned) is output-property-became-write-only.
       judge: (_ctx, m, root) =>
-        root === "output" && m.rest.length === 1 && m.change.kind === "removed" ? { direction: "narrowed", message: `${subject(m)} is no longer write-only: it is now returned.`, ...at(m) } : null,
+        root === "output" && m.rest.length === 1 && m.change.before === true && m.change.after !== true ? { direction: "narrowed", message: `${subject(m)} is no longer write-only: it is now returned.`, ...at(m) } : null,
     },
   ],
   ...BOUNDS.flatMap((spec) =>
@@ -286,7 +299,7 @@ function boundJudge(spec: BoundSpec): KeywordSpec["judge"] {
 }
 
 /** Annotations: they change no value a schema accepts, only what readers and generated docs see. */
-export const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "examples", "deprecated", "default", "readOnly", "writeOnly", "closedBy"]);
+export const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "examples", "deprecated", "default", "readOnly", "writeOnly", "uniqueItems"]);
 
 const judged = new WeakMap<DiffContext, Map<SchemaRoot, Judgement[]>>();
 

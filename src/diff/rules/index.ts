@@ -12,6 +12,7 @@ import { rule as changelogEntryUnmatched } from "./changelog-entry-unmatched.js"
 import { rule as cliCommandRenamed } from "./cli-command-renamed.js";
 import { rule as cliFlagRemoved } from "./cli-flag-removed.js";
 import { rule as contentTypeChanged } from "./content-type-changed.js";
+import { rule as contractAnnotationChanged } from "./contract-annotation-changed.js";
 import { rule as contractFieldChanged } from "./contract-field-changed.js";
 import { rule as effectBecameIrreversible } from "./effect-became-irreversible.js";
 import { rule as effectDestructiveAdded } from "./effect-destructive-added.js";
@@ -157,6 +158,7 @@ export const RULES: readonly Rule[] = [
   cliCommandRenamed,
   cliFlagRemoved,
   contentTypeChanged,
+  contractAnnotationChanged,
   contractFieldChanged,
   effectBecameIrreversible,
   effectDestructiveAdded,

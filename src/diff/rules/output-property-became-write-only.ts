@@ -9,7 +9,7 @@ export const rule: Rule = {
   description: "An output property became writeOnly: it is no longer returned.",
   hint: "Stop reading the property from responses, or keep it readable until the next major version.",
   check: (ctx) =>
-    findInSchema(ctx, "output", ["writeOnly"], ["added"])
-      .filter((m) => m.schema.at(-2) === "properties" && ctx.old.get(m.schema) !== undefined)
+    findInSchema(ctx, "output", ["writeOnly"])
+      .filter((m) => m.change.after === true && m.change.before !== true && m.schema.at(-2) === "properties" && ctx.old.get(m.schema) !== undefined)
       .map((m) => ({ ...reach(m), message: `${subject(m)} became write-only: it is no longer returned.`, before: m.schema, after: m.change.path })),
 };
