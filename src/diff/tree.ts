@@ -69,6 +69,9 @@ function canonicalJson(value: unknown, withoutLoc: boolean, depth = 0): string {
 
 const plainJson = (value: unknown) => canonicalJson(value, true);
 
+/** Auth alternatives as one comparable text (order of alternatives and of schemes within one ignored). */
+const alternatives = (list: ReadonlyArray<readonly string[]>) => JSON.stringify(list.map((a) => [...a].sort().join("+")).sort());
+
 /** A set as a tree node: members become keys (null prototype: a member named "__proto__" is a key like any other). */
 function set(values: Iterable<unknown>): TreeNode {
   const out: TreeNode = Object.create(null) as TreeNode;
@@ -282,7 +285,8 @@ class TreeBuilder {
       target: op.target === null ? null : plainJson(op.target),
       toolset: op.toolset,
       scopes: set(op.scopes),
-      ...(op.auth !== null ? { auth: set(op.auth.map((alternative) => [...alternative].sort().join("+"))) } : {}),
+      // An operation's own auth that says what the contract requires anyway is the same as none of its own.
+      ...(op.auth !== null && alternatives(op.auth) !== alternatives(this.model.transport.auth.require) ? { auth: set(op.auth.map((alternative) => [...alternative].sort().join("+"))) } : {}),
       http: {
         method: op.http.method,
         path: op.http.path,
@@ -412,8 +416,8 @@ class TreeBuilder {
     }
     for (const k of SINGLE_KEYWORDS) {
       const sub = s[k];
-      // `true` (and `false` for the two that close an object, kept as `closed`) says nothing more than leaving the keyword out.
-      if (sub === undefined || sub === true || (sub === false && (k === "additionalProperties" || k === "unevaluatedProperties"))) continue;
+      // `false` for the two that close an object is kept as `closed`; a `true` schema is kept ({ any: true }) though it accepts what leaving it out does.
+      if (sub === undefined || (sub === false && (k === "additionalProperties" || k === "unevaluatedProperties"))) continue;
       path.push(k);
       out[k] = this.schema(sub, root, path, nextSeen);
       path.length -= 1;

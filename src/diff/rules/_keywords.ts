@@ -13,7 +13,7 @@ import { findInSchema, isTreeNode, members, mention, reach, type SchemaMatch, ty
  */
 
 /** What a change did to the values a schema accepts. */
-export type Direction = "narrowed" | "widened" | "changed";
+export type Direction = "narrowed" | "widened" | "changed" | "none";
 
 /**
  * How a widened output hurts consumers: `value` (a value outside what they were promised: a bound, a
@@ -93,6 +93,10 @@ function subschema(name: string): KeywordSpec["judge"] {
   return (_ctx, m) => {
     const c = m.change;
     if (m.rest.length !== 1 || c.kind === "modified") return null;
+    // A `true` schema accepts anything: writing it or taking it out changes nothing.
+    const value = c.kind === "added" ? c.after : c.before;
+    if (isTreeNode(value) && value.any === true && Object.keys(value).length === 1)
+      return { direction: "none", message: `${subject(m)} ${c.kind === "added" ? "gained" : "lost"} a \`true\` ${name} schema (it accepts anything: no change in what is valid).`, ...at(m) };
     return c.kind === "added"
       ? { direction: "narrowed", message: `${subject(m)} gained a ${name} schema.`, ...at(m) }
       : { direction: "widened", message: `${subject(m)} lost its ${name} schema.`, ...at(m) };

@@ -1,6 +1,6 @@
 import { q, type Rule } from "../rule.js";
 import type { Change } from "../structural.js";
-import { ANNOTATIONS, truthChanged } from "./_keywords.js";
+import { ANNOTATIONS, keywordFindings, truthChanged } from "./_keywords.js";
 import { findInSchema, mention, reach, type SchemaMatch, type SchemaRoot } from "./_schema.js";
 
 /** Judged in that position by other rules: an input default always; readOnly in input, writeOnly in output and uniqueItems when their truth changed. */
@@ -12,7 +12,7 @@ export const rule: Rule = {
   id: "schema-annotation-changed",
   severity: "info",
   category: "output",
-  description: "A schema annotation changed: title, description, examples, deprecated, an output default, readOnly in an output or writeOnly in an input, or a flag set to false where it was absent (or the reverse).",
+  description: "A schema annotation changed: title, description, examples, deprecated, an output default, readOnly in an output or writeOnly in an input, or a flag set to false where it was absent (or the reverse), or a `true` subschema written or taken out.",
   hint: "Nothing to do; regenerate adapters to carry the new documentation.",
   check: (ctx) => {
     const seen = new Set<Change>();
@@ -27,10 +27,11 @@ export const rule: Rule = {
         }
       }
     }
-    return out.map((m) => {
+    const explicit = (["input", "output"] as const).flatMap((root) => keywordFindings(ctx, root, ["none"]));
+    return [...explicit.filter((f, i) => explicit.findIndex((g) => g.message === f.message) === i), ...out.map((m) => {
       const keyword = m.rest[0]!;
       const verb = m.change.kind === "added" ? "added to" : m.change.kind === "removed" ? "removed from" : "changed on";
       return { ...reach(m), message: `Annotation ${q(keyword)} was ${verb} ${mention(m)}.`, before: m.change.kind === "added" ? m.schema : m.change.path, after: m.change.kind === "removed" ? m.schema : m.change.path };
-    });
+    })];
   },
 };
