@@ -387,6 +387,8 @@ class TreeBuilder {
     const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : isSchemaObject(s.properties) ? ["object"] : [];
     // Keyed by JSON Schema keywords only (never a contract name): a plain object.
     const out: TreeNode = { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") };
+    // `type` left out but read as "object" from `properties`: non-objects are valid too (properties only constrains objects).
+    if (s.type === undefined && types.length > 0) out.typeUnwritten = true;
     // Most nodes have none of these: one pass over the node's few keys decides whether to look them up.
     if (Object.keys(s).some((k) => SCALAR_KEYWORD_SET.has(k))) {
       for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;

@@ -114,7 +114,7 @@ describe("shared-type changes are reported once, on the type", () => {
       ),
     );
     expect(report.findings.filter((f) => f.rule === "shared-type-changed")).toEqual([]);
-    expect(report.findings.filter((f) => f.rule !== "version-changed").map((f) => [f.rule, f.operation, f.operations, f.message])).toEqual([
+    expect(report.findings.filter((f) => f.category !== "version").map((f) => [f.rule, f.operation, f.operations, f.message])).toEqual([
       ["input-max-length-lowered", "create_label", ["create_label"], 'Input "reason" of "create_label" gained a maximum length of 100.'],
       ["operation-summary-changed", "get_user", ["get_user"], expect.any(String)],
     ]);

@@ -205,6 +205,18 @@ export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, Keywor
     },
   ],
   [
+    "typeUnwritten",
+    {
+      weight: "value",
+      judge: (_ctx, m) =>
+        m.rest.length !== 1 || m.change.kind === "modified"
+          ? null
+          : m.change.kind === "added"
+            ? { direction: "widened", message: `${subject(m)} no longer declares its type "object": values that are not objects are valid too.`, before: [...m.schema, "type"], after: m.schema }
+            : { direction: "narrowed", message: `${subject(m)} now declares its type "object": only objects are valid.`, before: m.schema, after: [...m.schema, "type"] },
+    },
+  ],
+  [
     "any",
     {
       weight: "structure",

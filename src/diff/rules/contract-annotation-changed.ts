@@ -4,7 +4,6 @@ import { type Match, q, type Rule } from "../rule.js";
 const PLACES: ReadonlyArray<{ readonly pattern: readonly string[]; readonly what: (m: Match) => string }> = [
   { pattern: ["title"], what: () => "The contract's title" },
   { pattern: ["description"], what: () => "The contract's description" },
-  { pattern: ["changelog", "*"], what: (m) => `Changelog entry ${q(m.captures[0]![0])}` },
   { pattern: ["toolsets", "*"], what: (m) => `Toolset ${q(m.captures[0]![0])}` },
   { pattern: ["extensions", "*"], what: (m) => `Extension ${q(m.captures[0]![0])}` },
   { pattern: ["errors", "*", "description"], what: (m) => `The description of error ${q(m.captures[0]![0])}` },
@@ -19,7 +18,7 @@ export const rule: Rule = {
   id: "contract-annotation-changed",
   severity: "info",
   category: "operation",
-  description: "Documentation outside schemas changed: the contract's title or description, a changelog entry, a toolset's description, an x- extension, an error's description or `since`, an operation's description or MCP title.",
+  description: "Documentation outside schemas changed: the contract's title or description, a toolset's description, an x- extension, an error's description or `since`, an operation's description or MCP title.",
   hint: "Nothing to do; regenerate adapters to carry the new documentation.",
   check: (ctx) =>
     PLACES.flatMap(({ pattern, what }) =>

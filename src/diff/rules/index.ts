@@ -7,6 +7,7 @@ import { rule as baseUrlChanged } from "./base-url-changed.js";
 import { rule as budgetCatalogTokensExceeded } from "./budget-catalog-tokens-exceeded.js";
 import { rule as budgetLowered } from "./budget-lowered.js";
 import { rule as budgetMaxToolsExceeded } from "./budget-max-tools-exceeded.js";
+import { rule as changelogChanged } from "./changelog-changed.js";
 import { rule as changelogEntryMissing } from "./changelog-entry-missing.js";
 import { rule as changelogEntryUnmatched } from "./changelog-entry-unmatched.js";
 import { rule as cliCommandRenamed } from "./cli-command-renamed.js";
@@ -153,6 +154,7 @@ export const RULES: readonly Rule[] = [
   budgetCatalogTokensExceeded,
   budgetLowered,
   budgetMaxToolsExceeded,
+  changelogChanged,
   changelogEntryMissing,
   changelogEntryUnmatched,
   cliCommandRenamed,
