@@ -316,6 +316,12 @@ export class DiffSide {
     return this.source.locateKey(this.indexed(base, rest));
   }
 
+  /** The document pointer of a tree path itself: a path that ends at a reference to a shared type is not followed into the type. */
+  ownPointer(path: readonly string[]): string {
+    const { base, rest } = this.recorded(path);
+    return rest.reduce((p, s) => `${p}/${escapePointerSegment(s)}`, base);
+  }
+
   /** The document JSON pointer a tree path stands for: its nearest recorded ancestor's plus the remaining segments. */
   pointer(path: readonly string[]): string {
     const { base, rest } = this.recorded(this.canonical(path));

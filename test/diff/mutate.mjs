@@ -650,9 +650,10 @@ export function mutate(doc, kind, seed) {
  * `required`, `enum` and `type` lists (JSON Schema gives their order no meaning); an operation's
  * `scopes`, `filters`, `errors`, outcome `states`, projection `selectable`/`identity`; and the
  * document-order lists of types, errors, operations, toolsets, credential schemes and HTTP
- * bindings (each member is named, so order is only where it was written).
+ * bindings (each member is named, so order is only where it was written); and the members of
+ * `allOf`/`anyOf`/`oneOf` (validation gives their order no meaning; the diff matches them by identity).
  */
-const SET_KEYS = new Set(["required", "enum", "type", "scopes", "filters", "errors", "states", "selectable", "identity", "types", "operations", "toolsets", "schemes", "bindings"]);
+const SET_KEYS = new Set(["allOf", "anyOf", "oneOf", "required", "enum", "type", "scopes", "filters", "errors", "states", "selectable", "identity", "types", "operations", "toolsets", "schemes", "bindings"]);
 
 /**
  * The model as canonical JSON: object keys sorted, `loc` (source positions) left out, set-like

@@ -25,7 +25,7 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
   const add = (side: "old" | "new", path: readonly string[] | undefined) => {
     if (!path) return;
     const at = side === "old" ? ctx.old : ctx.new_;
-    const canonical = at.canonical(path);
+    const canonical = own(at, path);
     exact.add(`${side}\u0001${pathKey(canonical)}`);
     pointers.add(`${side}\u0001${at.pointer(path)}`);
     for (let n = 1; n <= canonical.length; n++) within.add(`${side}\u0001${pathKey(canonical.slice(0, n))}`);
@@ -54,7 +54,7 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
     if (path[0] === "operations" && path[2] === "http" && (path[3] === "bindings" || path[3] === "styles") && path.length === 5 && covered(side, ["operations", path[1]!, "input", "properties", path[4]!])) return true;
     const at = side === "old" ? ctx.old : ctx.new_;
     if (pointers.has(`${side}\u0001${at.pointer(path)}`)) return true;
-    const canonical = at.canonical(path);
+    const canonical = own(at, path);
     if (within.has(`${side}\u0001${pathKey(canonical)}`)) return true;
     for (let n = canonical.length - 1; n >= 3; n--) {
       if (ENTERS_SCHEMA.has(canonical[n]!)) return false;
@@ -67,6 +67,11 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
     const sides: Array<"old" | "new"> = c.kind === "added" ? ["new"] : c.kind === "removed" ? ["old"] : ["old", "new"];
     return !sides.some((side) => covered(side, c.path));
   });
+}
+
+/** A tree path as the tree keeps it, up to its last step (a path that ends at a reference is about the reference, not the type). */
+function own(side: DiffContext["old"], path: readonly string[]): readonly string[] {
+  return path.length === 0 ? path : [...side.canonical(path.slice(0, -1)), path.at(-1)!];
 }
 
 /** Where the schema steps of a path begin (after operations/<id>/input, …/returns/<label>, types/<Name>, errors/<code>/details), or -1 outside schemas. */

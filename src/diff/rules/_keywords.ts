@@ -145,14 +145,17 @@ function combinator(name: (typeof COMBINATOR_KEYWORDS)[number]): KeywordSpec["ju
         : { direction: "widened", message: `${subject(m)} lost its ${name} (${members(c.before).length} members).`, ...at(m) };
     }
     if (m.rest.length !== 2) return null;
-    const index = side.pointer(m.change.path).split("/").pop();
+    const index = side.ownPointer(m.change.path).split("/").pop();
     const key = m.rest[1]!;
     const who = key.startsWith("#") ? `member ${index}` : `member ${index} (${key})`;
     const more = name === "allOf" ? "narrowed" : "widened";
     const fewer = name === "allOf" ? "widened" : "narrowed";
+    // A member that references a shared type is located at the list (its own path would lead into the type).
+    const list = [...m.schema, name];
+    const where = key.startsWith("$ref ") ? { before: list, after: list } : at(m);
     return c.kind === "added"
-      ? { direction: more, message: `${subject(m)} gained ${name} ${who}.`, ...at(m) }
-      : { direction: fewer, message: `${subject(m)} lost ${name} ${who}.`, ...at(m) };
+      ? { direction: more, message: `${subject(m)} gained ${name} ${who}.`, ...where }
+      : { direction: fewer, message: `${subject(m)} lost ${name} ${who}.`, ...where };
   };
 }
 
