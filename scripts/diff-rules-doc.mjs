@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { CATEGORIES } from "../dist/src/diff/rule.js";
 import { RULES } from "../dist/src/diff/rules/index.js";
+import { KEYWORDS } from "../dist/src/diff/rules/_keywords.js";
 
 const categories = [...new Set(RULES.map((r) => r.category))].sort();
 const cell = (t) => t.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -69,6 +70,44 @@ const lines = [
   `| **all** | **${RULES.filter((r) => !r.replacedBy).length}** | ${RULES.filter((r) => r.severity === "breaking").length} | ${RULES.filter((r) => r.severity === "warning").length} | ${RULES.filter((r) => r.severity === "info").length} | | |`,
   "",
 ];
+lines.push(
+  "## Schema keywords",
+  "",
+  "Every keyword the contract keeps is compared, at any depth: properties, items, prefixItems, contains,",
+  "additionalProperties, patternProperties, dependentSchemas, propertyNames, unevaluated*, then/else,",
+  "contentSchema and allOf/anyOf/oneOf members. A change is judged by what it does to the values the",
+  "schema accepts: in an **input**, accepting fewer values breaks callers (`input-constraint-tightened`)",
+  "and accepting more is compatible (`input-constraint-loosened`); in an **output**, promising more values",
+  "breaks consumers when a value may fall outside a constraint they relied on (`output-constraint-loosened`)",
+  "and needs a look when a new shape appears (`output-schema-widened`), while promising fewer is",
+  "compatible (`output-constraint-tightened`). Keywords older rules judge in a position (bounds, patterns,",
+  "formats, enums, `required`, properties, types, nullability, units, defaults) stay with those rules there.",
+  "",
+  "- **readOnly / writeOnly.** A `readOnly` property is not an input and a `writeOnly` one is not an output:",
+  "  nothing inside them is judged in that position. A property becoming read-only is an input tightened; one",
+  "  becoming write-only is `output-property-became-write-only`.",
+  "- **`not` and `if`.** A change anywhere below them is one change of that keyword, judged both ways",
+  "  (narrowing a `not` schema widens what is accepted; an `if` decides which branch applies).",
+  "- **Composition by identity.** allOf/anyOf/oneOf members are matched by the type they reference, then",
+  "  the value of a discriminating property (`const`, or a one-value `enum`), then their `title`, then",
+  "  their content; members still unpaired are paired by structure (shared types, properties, constants).",
+  "  A member added or removed is one finding, located at the member; reordering members is no change.",
+  "- **Annotations** (title, description, examples, deprecated, an output default, a `true` subschema, a",
+  "  flag written `false`) are `schema-annotation-changed` (info).",
+  "- **Nothing silent.** A change that no finding covers is still reported where it is, with both",
+  "  locations: `schema-keyword-changed` inside schemas, `contract-field-changed` elsewhere (warnings).",
+  "  A renamed operation is compared with its old self: `operation-renamed` plus every change inside it.",
+  "",
+  "| keyword | input: fewer values accepted / more | output: more values / fewer |",
+  "|---|---|---|",
+  ...[...KEYWORDS].map(([keyword, spec]) => {
+    const own = (root) => spec.dedicated?.includes(root);
+    const input = own("input") ? "its own `input-*` rules" : "`input-constraint-tightened` / `input-constraint-loosened`";
+    const output = own("output") ? "its own `output-*` rules" : `\`${spec.weight === "value" ? "output-constraint-loosened" : "output-schema-widened"}\` / \`output-constraint-tightened\``;
+    return `| \`${keyword}\` | ${input} | ${output} |`;
+  }),
+  "",
+);
 for (const c of categories) {
   lines.push(`## ${c}`, "", "| rule | severity | what it flags | migration hint |", "|---|---|---|---|");
   for (const r of RULES.filter((r) => r.category === c)) {
