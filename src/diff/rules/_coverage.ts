@@ -50,6 +50,9 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
   const covered = (side: "old" | "new", path: readonly string[]): boolean => {
     // A name joining or leaving `required` is about that property: a finding on the property covers it.
     if (path.at(-2) === "required" && covered(side, [...path.slice(0, -2), "properties", path.at(-1)!])) return true;
+    // Tree keys that stand for document keywords: a finding on the keyword covers them.
+    const alias = KEY_ALIASES.get(path.at(-1)!);
+    if (alias && alias.some((k) => covered(side, [...path.slice(0, -1), k]))) return true;
     // How an input field is sent follows from the field: a finding on the field covers its binding.
     if (path[0] === "operations" && path[2] === "http" && (path[3] === "bindings" || path[3] === "styles") && path.length === 5 && covered(side, ["operations", path[1]!, "input", "properties", path[4]!])) return true;
     const at = side === "old" ? ctx.old : ctx.new_;
@@ -68,6 +71,14 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
     return !sides.some((side) => covered(side, c.path));
   });
 }
+
+/** Tree keys with no document keyword of their own, and the keywords that write them. */
+const KEY_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["nullable", ["type"]],
+  ["typeUnwritten", ["type"]],
+  ["closed", ["additionalProperties", "unevaluatedProperties"]],
+  ["closedBy", ["additionalProperties", "unevaluatedProperties"]],
+]);
 
 /** A tree path as the tree keeps it, up to its last step (a path that ends at a reference is about the reference, not the type). */
 function own(side: DiffContext["old"], path: readonly string[]): readonly string[] {

@@ -17,7 +17,7 @@ export interface TypeFinding {
   readonly change: TypeChange;
 }
 
-function types(side: DiffSide, schema: readonly string[]): string[] | undefined {
+export function types(side: DiffSide, schema: readonly string[]): string[] | undefined {
   const node = side.get(schema);
   if (node === null || typeof node !== "object") return undefined;
   if (node.type !== undefined) return members(node.type);
@@ -27,7 +27,7 @@ function types(side: DiffSide, schema: readonly string[]): string[] | undefined 
 const accepts = (set: readonly string[], t: string) => set.length === 0 || set.includes(t) || (t === "integer" && set.includes("number"));
 
 /** Whether every value `a` accepts is accepted by `b`. */
-const within = (a: readonly string[], b: readonly string[]) => (a.length === 0 ? b.length === 0 : a.every((t) => accepts(b, t)));
+export const within = (a: readonly string[], b: readonly string[]) => (a.length === 0 ? b.length === 0 : a.every((t) => accepts(b, t)));
 
 /** Every input schema node present on both sides whose accepted types differ, and how. */
 export function typeChanges(ctx: DiffContext): TypeFinding[] {

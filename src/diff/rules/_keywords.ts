@@ -1,6 +1,7 @@
 import { type DiffContext, q, type RuleFinding } from "../rule.js";
 import { COMBINATOR_KEYWORDS, type TreeValue } from "../tree.js";
 import { bound, type BoundSpec, showBound, stricter } from "./_bounds.js";
+import { showTypes, types, within } from "./_input-types.js";
 import { findInSchema, isTreeNode, members, mention, reach, type SchemaMatch, type SchemaRoot, subject } from "./_schema.js";
 
 /*
@@ -75,6 +76,8 @@ function presence(name: string, modified?: ((before: TreeValue, after: TreeValue
   };
 }
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? "an" : "a");
+
 /** A true/false keyword: only a change of truth matters (`false` is the same as leaving it out). */
 function flag(name: string): KeywordSpec["judge"] {
   return (_ctx, m) => {
@@ -98,7 +101,7 @@ function subschema(name: string): KeywordSpec["judge"] {
     if (isTreeNode(value) && value.any === true && Object.keys(value).length === 1)
       return { direction: "none", message: `${subject(m)} ${c.kind === "added" ? "gained" : "lost"} a \`true\` ${name} schema (it accepts anything: no change in what is valid).`, ...at(m) };
     return c.kind === "added"
-      ? { direction: "narrowed", message: `${subject(m)} gained a ${name} schema.`, ...at(m) }
+      ? { direction: "narrowed", message: `${subject(m)} gained ${article(name)} ${name} schema.`, ...at(m) }
       : { direction: "widened", message: `${subject(m)} lost its ${name} schema.`, ...at(m) };
   };
 }
@@ -108,7 +111,7 @@ function opaque(name: string): KeywordSpec["judge"] {
   return (_ctx, m) => {
     const c = m.change;
     if (m.rest.length !== 1) return null;
-    if (c.kind === "added") return { direction: name === "not" ? "narrowed" : "changed", message: `${subject(m)} gained a ${name} schema.`, ...at(m) };
+    if (c.kind === "added") return { direction: name === "not" ? "narrowed" : "changed", message: `${subject(m)} gained ${article(name)} ${name} schema.`, ...at(m) };
     if (c.kind === "removed") return { direction: name === "not" ? "widened" : "changed", message: `${subject(m)} lost its ${name} schema.`, ...at(m) };
     return { direction: "changed", message: `The ${name} schema of ${mention(m)} changed.`, before: m.change.path, after: m.change.path };
   };
@@ -175,10 +178,14 @@ export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, Keywor
   [
     "format",
     {
-      dedicated: ["output"],
       weight: "value",
-      // Input: a format added or changed is input-format-changed; one removed accepts more.
-      judge: (_ctx, m) => (m.rest.length === 1 && m.change.kind === "removed" ? { direction: "widened", message: `${subject(m)} lost its format ${q(m.change.before)}.`, ...at(m) } : null),
+      // Input: a format added or changed is input-format-changed; output: one removed or changed is output-format-changed.
+      judge: (_ctx, m, root) => {
+        if (m.rest.length !== 1) return null;
+        if (root === "input" && m.change.kind === "removed") return { direction: "widened", message: `${subject(m)} lost its format ${q(m.change.before)}.`, ...at(m) };
+        if (root === "output" && m.change.kind === "added") return { direction: "narrowed", message: `${subject(m)} gained the format ${q(m.change.after)}.`, ...at(m) };
+        return null;
+      },
     },
   ],
   ["pattern", { dedicated: ["input"], weight: "value", judge: presence("the pattern") }],
@@ -204,6 +211,26 @@ export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, Keywor
         const loc = { before: [...m.schema, "type"], after: [...m.schema, "type"] };
         // Input: losing null is input-nullable-removed; output: gaining it is output-nullable-added.
         return c.after === true ? { direction: "widened", message: `${subject(m)} became nullable.`, ...loc } : { direction: "narrowed", message: `${subject(m)} can no longer be null.`, ...loc };
+      },
+    },
+  ],
+  [
+    "type",
+    {
+      weight: "value",
+      // Input: narrowed or changed types are input-property-type-narrowed/-changed; output: widened or changed ones are output-property-type-changed.
+      judge: (ctx, m, root) => {
+        if (m.rest.length > 2 || ctx.old.get(m.schema) === undefined || ctx.new_.get(m.schema) === undefined) return null;
+        const before = types(ctx.old, m.schema);
+        const after = types(ctx.new_, m.schema);
+        if (!before || !after) return null;
+        const narrower = within(after, before);
+        const wider = within(before, after);
+        const loc = { before: [...m.schema, "type"], after: [...m.schema, "type"] };
+        const message = `The type of ${mention(m)} changed from ${showTypes(before)} to ${showTypes(after)}.`;
+        if (root === "input" && wider && !narrower) return { direction: "widened", message, ...loc };
+        if (root === "output" && narrower && !wider) return { direction: "narrowed", message, ...loc };
+        return null;
       },
     },
   ],

@@ -6,10 +6,10 @@ export const rule: Rule = {
   id: "output-format-changed",
   severity: "warning",
   category: "output",
-  description: "The format of an output field was added, removed or changed.",
+  description: "The format of an output field was removed or changed (a format added narrows the output: output-constraint-tightened).",
   hint: "Check the code that parses the field: it must accept the new format.",
   check: (ctx) =>
-    findInSchema(ctx, "output", ["format"]).map((m) => ({
+    findInSchema(ctx, "output", ["format"], ["removed", "modified"]).map((m) => ({
       ...reach(m),
       message:
         m.change.kind === "added"
