@@ -315,7 +315,9 @@ export function deepFreeze<T>(value: T): T {
   // Never a built-in prototype: freezing one would break every later object of the process.
   if (value !== null && typeof value === "object" && !Object.isFrozen(value) && !BUILT_IN_PROTOTYPES.has(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value as object)) deepFreeze(child);
+    // Own enumerable values, as Object.values gives them, without an array per object.
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    else for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
 }

@@ -131,7 +131,7 @@ export class Workspace {
     let current: RefTarget | Diagnostic = this.resolveOnce(from, ref, refPointer);
     for (let hops = 1; ; hops++) {
       if ("code" in current) return current;
-      const key = `${resolvePath(current.file.path)}#${current.pointer}`;
+      const key = `${absolutePathOf(current.file)}#${current.pointer}`;
       if (seen.has(key)) {
         return diagnostic("ref-cycle", `$ref ${JSON.stringify(ref)} leads back to ${current.pointer || "#"} without reaching a schema.`, from.locate(refPointer));
       }
@@ -209,6 +209,15 @@ function firstMissingSegment(root: unknown, pointer: string): string {
   return segments[segments.length - 1] ?? "";
 }
 
+const absolutePaths = new WeakMap<SourceFile, string>();
+
+/** resolvePath(file.path), once per file: the $ref walks key every schema they reach by it. */
+function absolutePathOf(file: SourceFile): string {
+  let path = absolutePaths.get(file);
+  if (path === undefined) absolutePaths.set(file, (path = resolvePath(file.path)));
+  return path;
+}
+
 /** What checkRefs knows of each schema it reached: null while on the current path, else its height. */
 export type RefWalk = Map<string, number | null>;
 
@@ -242,7 +251,7 @@ export function checkRefs(
   onExternalSchema: (file: SourceFile, pointer: string) => void = () => {},
   walk: RefWalk = new Map(),
 ): void {
-  const keyOf = (f: SourceFile, p: string) => `${resolvePath(f.path)}#${p}`;
+  const keyOf = (f: SourceFile, p: string) => `${absolutePathOf(f)}#${p}`;
   if (walk.has(keyOf(file, pointer))) return;
   const open = (f: SourceFile, p: string): RefFrame => {
     const key = keyOf(f, p);

@@ -84,19 +84,19 @@ export function visitSchemas(
     // The node's own subschema keywords, in walk order (nodes have few keys; probing every keyword costs more).
     const keys = Object.keys(node).filter((k) => KEYWORD_RANK.has(k));
     if (keys.length > 1) keys.sort((a, b) => KEYWORD_RANK.get(a)! - KEYWORD_RANK.get(b)!);
-    // Pushed in reverse so they pop in keyword order.
-    const children: Place[] = [];
-    for (const key of keys) {
+    // Pushed in reverse (last keyword, last entry first) so they pop in keyword order.
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
       const value = node[key];
       const kind = SUBSCHEMA_KIND.get(key);
-      if (kind === "single") children.push({ node: value, parent: place, key, name: undefined, depth: depth + 1 });
+      if (kind === "single") stack.push({ node: value, parent: place, key, name: undefined, depth: depth + 1 });
       else if (kind === "list") {
-        if (Array.isArray(value)) value.forEach((s, i) => children.push({ node: s, parent: place, key, name: i, depth: depth + 1 }));
+        if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push({ node: value[i], parent: place, key, name: i, depth: depth + 1 });
       } else if (isSchemaObject(value)) {
-        for (const [name, s] of Object.entries(value)) children.push({ node: s, parent: place, key, name, depth: depth + 1 });
+        const names = Object.keys(value);
+        for (let i = names.length - 1; i >= 0; i--) stack.push({ node: value[names[i]!], parent: place, key, name: names[i]!, depth: depth + 1 });
       }
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
 }
 

@@ -194,13 +194,16 @@ const RANGES: ReadonlyArray<{ low: string; high: string; of: string; exclusive: 
 ];
 
 /** Bounds of a schema node that no value of their kind can meet (minItems 3 with maxItems 1). */
-function emptyRanges(node: SchemaObject): Array<{ keyword: string; text: string; of: string }> {
-  const found: Array<{ keyword: string; text: string; of: string }> = [];
+function emptyRanges(node: SchemaObject): ReadonlyArray<{ keyword: string; text: string; of: string }> {
+  let found: Array<{ keyword: string; text: string; of: string }> | undefined;
   for (const { low, high, of, exclusive } of RANGES) {
     const lo = node[low];
+    if (typeof lo !== "number") continue;
     const hi = node[high];
-    if (typeof lo !== "number" || typeof hi !== "number" || (exclusive ? lo < hi : lo <= hi)) continue;
-    found.push({ keyword: low, text: `${low} ${lo} is ${exclusive && lo === hi ? "equal to" : "above"} ${high} ${hi}`, of });
+    if (typeof hi !== "number" || (exclusive ? lo < hi : lo <= hi)) continue;
+    (found ??= []).push({ keyword: low, text: `${low} ${lo} is ${exclusive && lo === hi ? "equal to" : "above"} ${high} ${hi}`, of });
   }
-  return found;
+  return found ?? NO_RANGES;
 }
+
+const NO_RANGES: ReadonlyArray<{ keyword: string; text: string; of: string }> = [];
