@@ -252,6 +252,8 @@ class TreeBuilder {
     this.at(["changelog"], "/changelog");
     this.at(["transport", "auth"], "/transport/auth");
     this.at(["transport", "baseUrl"], "/transport/http/baseUrl");
+    this.at(["transport", "baseUrlEnv"], "/transport/http/baseUrlEnv");
+    this.at(["transport", "timeoutMs"], "/transport/http/timeout");
     this.at(["transport", "errorFormat"], "/transport/http/errorFormat");
     for (const e of m.errors) this.at(["errors", e.code], `/errors/${escapePointerSegment(e.code)}`);
     return root;

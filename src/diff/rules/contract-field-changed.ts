@@ -13,11 +13,12 @@ export const rule: Rule = {
     uncoveredChanges(ctx).flatMap((c) => {
       if (schemaRootLength(c.path) >= 0) return [];
       const operation = c.path[0] === "operations" && c.path.length > 1 ? c.path[1]! : null;
-      const field = operation !== null ? c.path.slice(2) : c.path;
+      // Named as the document writes it (its JSON pointer), not by the diff's internal tree keys.
+      const side = c.kind === "added" ? ctx.new_ : ctx.old;
       return [
         {
           operation,
-          message: `${q(field.join("/") || c.path.join("/"))}${operation !== null ? ` of operation ${q(operation)}` : ""} was ${c.kind} (no rule judges this change).`,
+          message: `${q(side.pointer(c.path))} was ${c.kind} (no rule judges this change).`,
           ...(c.kind !== "added" ? { before: c.path } : {}),
           ...(c.kind !== "removed" ? { after: c.path } : {}),
         },
