@@ -122,7 +122,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
       if (f.about) about.set(finding, f.about);
       const path = f.after ?? f.before;
       if (path) paths.set(finding, path);
-      places.set(finding, { before: f.before, after: f.after });
+      places.set(finding, { before: f.before, after: f.after, ...(f.subtree ? { subtree: true } : {}) });
       return finding;
     });
   };

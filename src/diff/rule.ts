@@ -73,6 +73,8 @@ export interface RuleFinding {
   readonly after?: readonly string[];
   /** Overrides the rule's migration hint. */
   readonly hint?: string;
+  /** The finding is about everything below its location (a whole type): changes inside need no finding of their own. */
+  readonly subtree?: boolean;
   /**
    * For group rules: the findings this one stands for. They move under it as consequences, and its
    * severity is the worst of theirs.
@@ -370,6 +372,8 @@ export interface Match {
 export interface FindingPlaces {
   readonly before?: readonly string[] | undefined;
   readonly after?: readonly string[] | undefined;
+  /** Whether the finding stands for everything below its paths (RuleFinding.subtree). */
+  readonly subtree?: boolean;
 }
 
 /** What the diff assumes about consumers (set in the config file). */

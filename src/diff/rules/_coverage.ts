@@ -22,10 +22,13 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
   const within = new Set<string>();
   // Tree paths that are one document node (an operation's derived names all point at the operation).
   const pointers = new Set<string>();
-  const add = (side: "old" | "new", path: readonly string[] | undefined) => {
+  // Findings about everything below them (a whole type).
+  const subtrees = new Set<string>();
+  const add = (side: "old" | "new", path: readonly string[] | undefined, subtree = false) => {
     if (!path) return;
     const at = side === "old" ? ctx.old : ctx.new_;
     const canonical = own(at, path);
+    if (subtree) subtrees.add(`${side}\u0001${pathKey(canonical)}`);
     exact.add(`${side}\u0001${pathKey(canonical)}`);
     pointers.add(`${side}\u0001${at.pointer(path)}`);
     for (let n = 1; n <= canonical.length; n++) within.add(`${side}\u0001${pathKey(canonical.slice(0, n))}`);
@@ -34,11 +37,11 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
     const places = ctx.placesOf(f);
     const path = ctx.pathOf(f);
     if (places) {
-      add("old", places.before);
-      add("new", places.after);
+      add("old", places.before, places.subtree);
+      add("new", places.after, places.subtree);
       // A finding given only one side's path names the same place on the other side.
-      if (!places.before) add("old", places.after);
-      if (!places.after) add("new", places.before);
+      if (!places.before) add("old", places.after, places.subtree);
+      if (!places.after) add("new", places.before, places.subtree);
     } else if (path) {
       add("old", path);
       add("new", path);
@@ -59,6 +62,7 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
     if (pointers.has(`${side}\u0001${at.pointer(path)}`)) return true;
     const canonical = own(at, path);
     if (within.has(`${side}\u0001${pathKey(canonical)}`)) return true;
+    for (let n = 1; n < canonical.length; n++) if (subtrees.has(`${side}\u0001${pathKey(canonical.slice(0, n))}`)) return true;
     for (let n = canonical.length - 1; n >= 3; n--) {
       if (ENTERS_SCHEMA.has(canonical[n]!)) return false;
       if (exact.has(`${side}\u0001${pathKey(canonical.slice(0, n))}`)) return true;

@@ -291,6 +291,20 @@ export function requiredChanges(ctx: DiffContext, root: SchemaRoot, kind: "added
   ].filter(({ m, name }) => !hiddenProperty(ctx, root, m.schema, name));
 }
 
+/**
+ * Properties that were added or removed at a schema node present on both sides: one by one, or all of
+ * them when the node gained or lost `properties` altogether. `path` is the property's own tree path.
+ */
+export function propertyChanges(ctx: DiffContext, root: SchemaRoot, kind: "added" | "removed"): Array<{ m: SchemaMatch; name: string; path: readonly string[] }> {
+  const other = kind === "added" ? ctx.old : ctx.new_;
+  return [
+    ...findInSchema(ctx, root, ["properties", "*"], [kind]).map((m) => ({ m, name: m.rest[1]!, path: m.change.path })),
+    ...findInSchema(ctx, root, ["properties"], [kind])
+      .filter((m) => isTreeNode(other.get(m.schema)))
+      .flatMap((m) => members(kind === "added" ? m.change.after : m.change.before).map((name) => ({ m, name, path: [...m.change.path, name] }))),
+  ].filter(({ m, name }) => !hiddenProperty(ctx, root, m.schema, name));
+}
+
 /** Kept for the input rules: subject and mention of an input match. */
 export const inputSubject = subject;
 export const inputMention = mention;

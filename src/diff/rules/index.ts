@@ -15,6 +15,7 @@ import { rule as cliFlagRemoved } from "./cli-flag-removed.js";
 import { rule as contentTypeChanged } from "./content-type-changed.js";
 import { rule as contractAnnotationChanged } from "./contract-annotation-changed.js";
 import { rule as contractFieldChanged } from "./contract-field-changed.js";
+import { rule as documentationChanged } from "./documentation-changed.js";
 import { rule as effectBecameIrreversible } from "./effect-became-irreversible.js";
 import { rule as effectDestructiveAdded } from "./effect-destructive-added.js";
 import { rule as effectDestructiveRemoved } from "./effect-destructive-removed.js";
@@ -141,6 +142,9 @@ import { rule as scopeRemoved } from "./scope-removed.js";
 import { rule as sharedTypeChanged } from "./shared-type-changed.js";
 import { rule as taskAnswerFieldChanged } from "./task-answer-field-changed.js";
 import { rule as taskCompletenessFieldRemoved } from "./task-completeness-field-removed.js";
+import { rule as typeAdded } from "./type-added.js";
+import { rule as typeRemoved } from "./type-removed.js";
+import { rule as unusedTypeChanged } from "./unused-type-changed.js";
 import { rule as versionChanged } from "./version-changed.js";
 import { rule as versionMajorBumpRequired } from "./version-major-bump-required.js";
 import { rule as versionNotIncreased } from "./version-not-increased.js";
@@ -162,6 +166,7 @@ export const RULES: readonly Rule[] = [
   contentTypeChanged,
   contractAnnotationChanged,
   contractFieldChanged,
+  documentationChanged,
   effectBecameIrreversible,
   effectDestructiveAdded,
   effectDestructiveRemoved,
@@ -288,6 +293,9 @@ export const RULES: readonly Rule[] = [
   sharedTypeChanged,
   taskAnswerFieldChanged,
   taskCompletenessFieldRemoved,
+  typeAdded,
+  typeRemoved,
+  unusedTypeChanged,
   versionChanged,
   versionMajorBumpRequired,
   versionNotIncreased,

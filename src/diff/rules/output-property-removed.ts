@@ -1,5 +1,5 @@
 import { type Rule } from "../rule.js";
-import { findInSchema, propertySubject, reach } from "./_schema.js";
+import { propertyChanges, propertySubject, reach } from "./_schema.js";
 
 export const rule: Rule = {
   id: "output-property-removed",
@@ -8,10 +8,10 @@ export const rule: Rule = {
   description: "A property of an operation's output was removed.",
   hint: "Stop reading the property, or keep it in the output until the next major version.",
   check: (ctx) =>
-    findInSchema(ctx, "output", ["properties", "*"], ["removed"]).map((m) => ({
+    propertyChanges(ctx, "output", "removed").map(({ m, name, path }) => ({
       ...reach(m),
-      message: `${propertySubject(m, m.rest[1]!)} was removed.`,
-      before: m.change.path,
+      message: `${propertySubject(m, name)} was removed.`,
+      before: path,
       after: m.schema,
     })),
 };

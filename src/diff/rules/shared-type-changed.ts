@@ -29,7 +29,8 @@ export const rule: Rule = {
     const byType = new Map<string, Finding[]>();
     for (const f of ctx.findings) {
       const path = ctx.pathOf(f);
-      if (!path || path[0] !== "types" || path.length < 2) continue;
+      // Only what the input-* and output-* rules judged inside the type (not type-added, unused-type-changed…).
+      if (!path || path[0] !== "types" || path.length < 2 || (f.category !== "input" && f.category !== "output")) continue;
       byType.set(path[1]!, [...(byType.get(path[1]!) ?? []), f]);
     }
     return [...byType].map(([name, covered]): RuleFinding => {
