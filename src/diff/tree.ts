@@ -123,7 +123,7 @@ const SCALAR_KEYWORDS = [
 ] as const;
 /** Keywords whose value is true or false (false means the same as leaving them out). */
 const FLAG_KEYWORDS = ["uniqueItems", "readOnly", "writeOnly", "deprecated"] as const;
-const SCALAR_KEYWORD_SET: ReadonlySet<string> = new Set([...SCALAR_KEYWORDS, ...FLAG_KEYWORDS]);
+
 /** Keywords whose value is data (any JSON), compared as canonical JSON text. */
 const DATA_KEYWORDS = ["default", "const", "examples"] as const;
 /** Keywords whose value is one subschema (additionalProperties: false is kept as `closed`). */
@@ -135,6 +135,17 @@ export const SINGLE_KEYWORDS = [
 export const MAP_KEYWORDS = ["properties", "patternProperties", "dependentSchemas"] as const;
 /** Keywords whose value is a list of alternative or conjoint subschemas, keyed by member identity. */
 export const COMBINATOR_KEYWORDS = ["allOf", "anyOf", "oneOf"] as const;
+
+/** How the tree keeps each keyword ("other": enum, required, dependentRequired, prefixItems, each its own way). */
+const KEYWORD_KIND: ReadonlyMap<string, "scalar" | "flag" | "data" | "map" | "single" | "combinator" | "other"> = new Map([
+  ...SCALAR_KEYWORDS.map((k) => [k, "scalar"] as const),
+  ...FLAG_KEYWORDS.map((k) => [k, "flag"] as const),
+  ...DATA_KEYWORDS.map((k) => [k, "data"] as const),
+  ...MAP_KEYWORDS.map((k) => [k, "map"] as const),
+  ...SINGLE_KEYWORDS.map((k) => [k, "single"] as const),
+  ...COMBINATOR_KEYWORDS.map((k) => [k, "combinator"] as const),
+  ...(["enum", "required", "dependentRequired", "prefixItems"] as const).map((k) => [k, "other"] as const),
+]);
 
 /**
  * Tree paths below operations/<id> whose document pointer is not the path itself, relative to the
@@ -391,51 +402,65 @@ class TreeBuilder {
     const out: TreeNode = { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") };
     // `type` left out but read as "object" from `properties`: non-objects are valid too (properties only constrains objects).
     if (s.type === undefined && types.length > 0) out.typeUnwritten = true;
-    // Most nodes have none of these: one pass over the node's few keys decides whether to look them up.
-    if (Object.keys(s).some((k) => SCALAR_KEYWORD_SET.has(k))) {
-      for (const k of SCALAR_KEYWORDS) if (typeof s[k] === "string" || typeof s[k] === "number") out[k] = s[k] as string | number;
-      // Flags: `false` means the same as leaving them out (rules compare truth), but is still a change of the document's model.
-      for (const k of FLAG_KEYWORDS) if (typeof s[k] === "boolean") out[k] = s[k] as boolean;
+    // One pass over the node's own keys (most nodes have a few): each keyword by its kind.
+    for (const k of Object.keys(s)) {
+      const kind = KEYWORD_KIND.get(k);
+      if (kind === undefined) continue;
+      const v = s[k];
+      switch (kind) {
+        case "scalar":
+          if (typeof v === "string" || typeof v === "number") out[k] = v;
+          break;
+        // Flags: `false` means the same as leaving them out (rules compare truth), but is still a change of the document's model.
+        case "flag":
+          if (typeof v === "boolean") out[k] = v;
+          break;
+        case "data":
+          out[k] = JSON.stringify(v);
+          break;
+        case "map": {
+          if (!isSchemaObject(v)) break;
+          // Keyed by contract names (property names, patterns): a null-prototype object.
+          const children: TreeNode = Object.create(null) as TreeNode;
+          for (const name of Object.keys(v)) {
+            path.push(k, name);
+            children[name] = this.schema(v[name], root, path, nextSeen);
+            path.length -= 2;
+          }
+          out[k] = children;
+          break;
+        }
+        case "single":
+          // `false` for the two that close an object is kept as `closed`; a `true` schema is kept ({ any: true }) though it accepts what leaving it out does.
+          if (v === undefined || (v === false && (k === "additionalProperties" || k === "unevaluatedProperties"))) break;
+          path.push(k);
+          out[k] = this.schema(v, root, path, nextSeen);
+          path.length -= 1;
+          break;
+        case "combinator":
+          if (Array.isArray(v)) out[k] = this.members(k, v, root, path, nextSeen);
+          break;
+        case "other":
+          if (k === "enum" && Array.isArray(v)) out.enum = set(v.map((x) => (typeof x === "string" ? x : JSON.stringify(x))));
+          else if (k === "required" && Array.isArray(v)) out.required = set(v);
+          else if (k === "dependentRequired" && isSchemaObject(v)) out.dependentRequired = byName(Object.entries(v), (names) => set(Array.isArray(names) ? names : []));
+          else if (k === "prefixItems" && Array.isArray(v)) {
+            const items: TreeNode = Object.create(null) as TreeNode;
+            v.forEach((sub, i) => {
+              path.push("prefixItems", String(i));
+              items[String(i)] = this.schema(sub, root, path, nextSeen);
+              path.length -= 2;
+            });
+            out.prefixItems = items;
+          }
+          break;
+      }
     }
-    for (const k of DATA_KEYWORDS) if (k in s) out[k] = JSON.stringify(s[k]);
-    if (Array.isArray(s.enum)) out.enum = set(s.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
-    if (Array.isArray(s.required)) out.required = set(s.required);
-    if (isSchemaObject(s.dependentRequired)) out.dependentRequired = byName(Object.entries(s.dependentRequired), (names) => set(Array.isArray(names) ? names : []));
     if (s.additionalProperties === false || s.unevaluatedProperties === false) {
       out.closed = true;
       // Which keyword closes it, when one is removed and the other still closes the object.
       if (s.additionalProperties === false && s.unevaluatedProperties === false) out.closedBy = "both";
     }
-    for (const k of MAP_KEYWORDS) {
-      const map = s[k];
-      if (!isSchemaObject(map)) continue;
-      // Keyed by contract names (property names, patterns): a null-prototype object.
-      const children: TreeNode = Object.create(null) as TreeNode;
-      for (const [name, sub] of Object.entries(map)) {
-        path.push(k, name);
-        children[name] = this.schema(sub, root, path, nextSeen);
-        path.length -= 2;
-      }
-      out[k] = children;
-    }
-    for (const k of SINGLE_KEYWORDS) {
-      const sub = s[k];
-      // `false` for the two that close an object is kept as `closed`; a `true` schema is kept ({ any: true }) though it accepts what leaving it out does.
-      if (sub === undefined || (sub === false && (k === "additionalProperties" || k === "unevaluatedProperties"))) continue;
-      path.push(k);
-      out[k] = this.schema(sub, root, path, nextSeen);
-      path.length -= 1;
-    }
-    if (Array.isArray(s.prefixItems)) {
-      const items: TreeNode = Object.create(null) as TreeNode;
-      (s.prefixItems as unknown[]).forEach((sub, i) => {
-        path.push("prefixItems", String(i));
-        items[String(i)] = this.schema(sub, root, path, nextSeen);
-        path.length -= 2;
-      });
-      out.prefixItems = items;
-    }
-    for (const k of COMBINATOR_KEYWORDS) if (Array.isArray(s[k])) out[k] = this.members(k, s[k] as unknown[], root, path, nextSeen);
     return out;
   }
 
