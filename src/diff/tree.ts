@@ -69,6 +69,21 @@ function canonicalJson(value: unknown, withoutLoc: boolean, depth = 0): string {
 
 const plainJson = (value: unknown) => canonicalJson(value, true);
 
+/**
+ * The `type` set of a schema node without "null" (kept as `nullable`). Shared between nodes and
+ * sides (never modified): equal sets are one object, which the structural walk skips at once.
+ */
+const typeSets = new Map<string, TreeNode>();
+function typeSet(types: readonly unknown[]): TreeNode {
+  const key = types.length === 1 ? String(types[0]) : JSON.stringify(types);
+  let shared = typeSets.get(key);
+  if (!shared) {
+    shared = Object.freeze(set(types.filter((t) => t !== "null"))) as TreeNode;
+    if (typeSets.size < 1000) typeSets.set(key, shared);
+  }
+  return shared;
+}
+
 /** Auth alternatives as one comparable text (order of alternatives and of schemes within one ignored). */
 const alternatives = (list: ReadonlyArray<readonly string[]>) => JSON.stringify(list.map((a) => [...a].sort().join("+")).sort());
 
@@ -399,7 +414,7 @@ class TreeBuilder {
     const s = current as SchemaObject;
     const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : isSchemaObject(s.properties) ? ["object"] : [];
     // Keyed by JSON Schema keywords only (never a contract name): a plain object.
-    const out: TreeNode = { type: set(types.filter((t) => t !== "null")), nullable: types.includes("null") };
+    const out: TreeNode = { type: typeSet(types), nullable: types.includes("null") };
     // `type` left out but read as "object" from `properties`: non-objects are valid too (properties only constrains objects).
     if (s.type === undefined && types.length > 0) out.typeUnwritten = true;
     // One pass over the node's own keys (most nodes have a few): each keyword by its kind.
