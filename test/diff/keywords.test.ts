@@ -34,9 +34,9 @@ const EXACT_FAILS: Readonly<Record<string, string>> = {};
  * output-schema notice for strict clients) have their own semantics and are not direction checks.
  */
 const SEMANTIC_FAILS: Readonly<Record<string, string>> = {
-  // output-property-removed (breaking) for an optional property removed from a closed output object:
-  // every new value was valid before, but consumers that read the property lose its data.
-  "properties-output-narrowed": "an output property removed is breaking for readers, whatever validation says",
+  // output-optional-property-removed (warning) for an optional property removed from a closed output
+  // object: every new value was valid before, but consumers that use the property lose its data.
+  "properties-output-narrowed": "an optional output property removed is a warning for readers, whatever validation says",
   // output-property-added (info) for a property added to a closed output object: readers ignore what
   // they do not read; clients that validate strictly get the MCP surface notice (mcp-output-schema-changed).
   "properties-output-widened": "an output property added is compatible for readers",

@@ -57,20 +57,20 @@ describe("a renamed operation", () => {
         new: "87:9",
       },
       {
-        rule: "output-property-removed",
-        severity: "breaking",
-        operation: "edit_note",
-        message: 'Output property "revision" of "edit_note" was removed.',
-        old: "91:9 /operations/update_note/output/properties/revision",
-        new: "88:5",
-      },
-      {
         rule: "http-success-status-removed",
         severity: "warning",
         operation: "edit_note",
         message: '"edit_note" no longer succeeds with HTTP 202.',
         old: "75:77 /operations/update_note/http/successStatus/1",
         new: null,
+      },
+      {
+        rule: "output-optional-property-removed",
+        severity: "warning",
+        operation: "edit_note",
+        message: 'Optional output property "revision" of "edit_note" was removed.',
+        old: "91:9 /operations/update_note/output/properties/revision",
+        new: "88:5",
       },
     ]);
   });

@@ -49,7 +49,7 @@ describe("12. everything an operation returns is compared", () => {
   it("a property removed from a preview output is reported as such", () => {
     const [base, revision] = fixture("output-unit-changed");
     const report = diffEdited(base, revision, (t) => t.replace("refund: { type: integer, x-unit: dollars }, ", "").replace(/      - \{ kind: unit, target: \/operations\/cancel_order\/preview.*\n/, ""));
-    expect(report.findings.map((f) => f.message)).toContain('Preview output property "refund" of "cancel_order" was removed.');
+    expect(report.findings.map((f) => f.message)).toContain('Optional preview output property "refund" of "cancel_order" was removed.');
   });
 });
 

@@ -17,9 +17,10 @@ import { findInSchema, isTreeNode, members, mention, reach, type SchemaMatch, ty
 export type Direction = "narrowed" | "widened" | "changed" | "none";
 
 /**
- * How a widened output hurts consumers: `value` (a value outside what they were promised: a bound, a
- * pattern, a constant; breaking) or `structure` (a new variant or an opened object: code that
- * handles the known shapes needs a look; a warning).
+ * What a widened output gives consumers: `value` (a value outside what they were promised: a bound, a
+ * pattern, a constant; output-constraint-loosened) or `structure` (a shape they have not seen: a new
+ * union branch, an opened object, a constraint schema dropped; output-schema-widened). Both break
+ * consumers written against the old promise; the two rules let a team weigh them apart.
  */
 export type Weight = "value" | "structure";
 

@@ -107,6 +107,7 @@ import { rule as outputEnumValueAdded } from "./output-enum-value-added.js";
 import { rule as outputEnumValueRemoved } from "./output-enum-value-removed.js";
 import { rule as outputFormatChanged } from "./output-format-changed.js";
 import { rule as outputNullableAdded } from "./output-nullable-added.js";
+import { rule as outputOptionalPropertyRemoved } from "./output-optional-property-removed.js";
 import { rule as outputPropertyAdded } from "./output-property-added.js";
 import { rule as outputPropertyBecameOptional } from "./output-property-became-optional.js";
 import { rule as outputPropertyBecameRequired } from "./output-property-became-required.js";
@@ -258,6 +259,7 @@ export const RULES: readonly Rule[] = [
   outputEnumValueRemoved,
   outputFormatChanged,
   outputNullableAdded,
+  outputOptionalPropertyRemoved,
   outputPropertyAdded,
   outputPropertyBecameOptional,
   outputPropertyBecameRequired,
