@@ -1,4 +1,4 @@
-import { type DiffContext, fieldPath, type Match, q } from "../rule.js";
+import { type DiffContext, type DiffSide, fieldPath, type Match, q } from "../rule.js";
 import type { Change, ChangeKind } from "../structural.js";
 import { splitPointer } from "../../spec/source.js";
 import { COMBINATOR_KEYWORDS, MAP_KEYWORDS, pathKey, RETURNS, SINGLE_KEYWORDS, type TreeNode, type TreeValue } from "../tree.js";
@@ -302,7 +302,21 @@ export function propertyChanges(ctx: DiffContext, root: SchemaRoot, kind: "added
     ...findInSchema(ctx, root, ["properties"], [kind])
       .filter((m) => isTreeNode(other.get(m.schema)))
       .flatMap((m) => members(kind === "added" ? m.change.after : m.change.before).map((name) => ({ m, name, path: [...m.change.path, name] }))),
-  ].filter(({ m, name }) => !hiddenProperty(ctx, root, m.schema, name));
+  ].filter(({ m, name }) => !hiddenProperty(ctx, root, m.schema, name) && !declaredNearby(kind === "added" ? ctx.old : ctx.new_, m.schema, name));
+}
+
+/**
+ * Whether the object at `schema` declares property `name` on `side` directly or through one of its
+ * allOf members, or (when `schema` is itself an allOf member) its parent does: a property moved
+ * between an object and its allOf members is still there (a common refactoring into composition).
+ */
+function declaredNearby(side: DiffSide, schema: readonly string[], name: string): boolean {
+  const declares = (node: readonly string[]) => {
+    if (side.get([...node, "properties", name]) !== undefined) return true;
+    return members(side.get([...node, "allOf"])).some((key) => side.get([...node, "allOf", key, "properties", name]) !== undefined);
+  };
+  if (declares(schema)) return true;
+  return schema.length >= 2 && schema.at(-2) === "allOf" && declares(schema.slice(0, -2));
 }
 
 /** Kept for the input rules: subject and mention of an input match. */
