@@ -74,4 +74,13 @@ describe("combinator members are matched by identity", () => {
     const narrowed = diff(base, contract(["type: string"], input(["anyOf:", "  - { type: string, maxLength: 3 }", "  - { type: integer }", "allOf:", "  - { not: { const: 0 } }"])));
     expect(narrowed.map((f) => [f.rule, f.severity])).toEqual([["input-constraint-tightened", "breaking"]]);
   });
+
+  it("a property moved from an object into one of its allOf members is not removed", () => {
+    const before = contract(["type: object", "properties: { last4: { type: string }, kind: { type: string } }"]);
+    const after = contract(["allOf:", '  - $ref: "#/types/Card"', "  - type: object", "    properties: { kind: { type: string } }"]);
+    const findings = diff(before, after);
+    expect(findings.filter((f) => f.rule.endsWith("property-removed") || f.rule.endsWith("property-added"))).toEqual([]);
+    // Composition itself is still reported.
+    expect(findings.map((f) => f.rule)).toContain("output-constraint-tightened");
+  });
 });
