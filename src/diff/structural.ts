@@ -126,6 +126,9 @@ export function matchPath(path: readonly string[], pattern: readonly string[]): 
   return go(0, 0) ? captures : null;
 }
 
+/** Member pairs scored by similarity at most, per combinator (a union of thousands rewritten at once). */
+const MAX_MEMBER_PAIRS = 250_000;
+
 /** What a member is made of, for pairing by structure: its types, property names, constant and enum values. */
 function features(node: TreeValue | undefined, ref: string | undefined): Set<string> {
   const out = new Set<string>();
@@ -158,12 +161,31 @@ function pairMembers(a: TreeNode, b: TreeNode, derefA: (v: TreeValue | undefined
   if (olds.length === 0 || news.length === 0) return [];
   const fa = olds.map((k) => features(derefA(a[k]), typeRef(a[k])));
   const fb = news.map((k) => features(derefB(b[k]), typeRef(b[k])));
-  const candidates: Array<{ i: number; j: number; score: number }> = [];
-  for (let i = 0; i < olds.length; i++) for (let j = 0; j < news.length; j++) candidates.push({ i, j, score: similarity(fa[i]!, fb[j]!) });
-  candidates.sort((x, y) => y.score - x.score || Math.abs(x.i - x.j) - Math.abs(y.i - y.j) || x.i - y.i || x.j - y.j);
   const usedA = new Set<number>();
   const usedB = new Set<number>();
   const pairs: Array<[string, string]> = [];
+  // Members with the same features pair first, in document order (linear: long unions stay cheap).
+  const bySignature = new Map<string, number[]>();
+  fb.forEach((f, j) => {
+    const signature = [...f].sort().join("\u0000");
+    const list = bySignature.get(signature);
+    if (list) list.push(j);
+    else bySignature.set(signature, [j]);
+  });
+  fa.forEach((f, i) => {
+    const j = bySignature.get([...f].sort().join("\u0000"))?.shift();
+    if (j === undefined) return;
+    usedA.add(i);
+    usedB.add(j);
+    pairs.push([olds[i]!, news[j]!]);
+  });
+  // The rest by similarity, every pair scored: bounded, past which the rest are reported added and removed.
+  const restA = olds.map((_, i) => i).filter((i) => !usedA.has(i));
+  const restB = news.map((_, j) => j).filter((j) => !usedB.has(j));
+  if (restA.length * restB.length > MAX_MEMBER_PAIRS) return pairs;
+  const candidates: Array<{ i: number; j: number; score: number }> = [];
+  for (const i of restA) for (const j of restB) candidates.push({ i, j, score: similarity(fa[i]!, fb[j]!) });
+  candidates.sort((x, y) => y.score - x.score || Math.abs(x.i - x.j) - Math.abs(y.i - y.j) || x.i - y.i || x.j - y.j);
   for (const c of candidates) {
     if (c.score < 0.5 || usedA.has(c.i) || usedB.has(c.j)) continue;
     usedA.add(c.i);
