@@ -83,4 +83,11 @@ describe("combinator members are matched by identity", () => {
     // Composition itself is still reported.
     expect(findings.map((f) => f.rule)).toContain("output-constraint-tightened");
   });
+
+  it("a long union rewritten member by member is still paired member by member", () => {
+    const union = (max: number) => ["anyOf:", ...Array.from({ length: 1200 }, (_, i) => `  - { type: object, required: [k${i}], properties: { k${i}: { type: string, maxLength: ${max} } } }`)];
+    const findings = diff(contract(union(5)), contract(union(6)));
+    expect(findings).toHaveLength(1200);
+    expect(new Set(findings.map((f) => f.rule))).toEqual(new Set(["output-constraint-loosened"]));
+  });
 });
