@@ -216,3 +216,19 @@ describe("2020-12 schema keywords in sdk/types.ts", () => {
     expect(tscStrict(root)).toBe("");
   });
 });
+
+describe("dependencies past the typing limit", () => {
+  it("are widened away from the type (each would double the union) and stay in the schema for validation", async () => {
+    const { typingSchema, DEPENDENCY_LIMIT } = await import("../../src/emit/sdk/type-schema.js");
+    const names = ["a", "b", "c", "d", "e", "f"];
+    const dependentRequired = Object.fromEntries(names.map((n) => [n, names.filter((m) => m !== n)]));
+    const schema = { type: "object", properties: Object.fromEntries(names.map((n) => [n, { type: "string" }])), dependentRequired };
+    expect(names.length).toBeGreaterThan(DEPENDENCY_LIMIT);
+    const typed = typingSchema(schema) as Record<string, unknown>;
+    expect(typed.dependentRequired).toBeUndefined();
+    expect(JSON.stringify(typed)).not.toContain("anyOf");
+    expect(schema.dependentRequired).toBe(dependentRequired);
+    const few = typingSchema({ ...schema, dependentRequired: { a: ["b"] } }) as Record<string, unknown>;
+    expect(JSON.stringify(few)).toContain("anyOf");
+  });
+});

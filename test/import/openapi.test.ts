@@ -47,7 +47,7 @@ describe("names", () => {
       "/c": { get: { operationId: long, responses: ok({}) } },
       "/d": { get: { operationId: "constructor", responses: ok({}) } },
     }));
-    expect(Object.keys(contract.operations)).toEqual(["get_pet_by_id", "delete_pets_by_pet_id", "list_things", "list_things_2", expect.stringMatching(/^get_very_.*_segment$/), "constructor_operation"]);
+    expect(Object.keys(contract.operations)).toEqual(["get_pet_by_id", "delete_pets_item", "list_things", "list_things_2", expect.stringMatching(/^get_very_.*_segment$/), "constructor_operation"]);
     expect(Object.keys(contract.operations)[4]!.length).toBeLessThanOrEqual(64);
     const kinds = report.items.map((i) => `${i.kind} ${i.pointer}`);
     expect(kinds).toContain("name-derived /paths/~1pets~1{petId}/delete");
@@ -308,6 +308,62 @@ describe("schemas", () => {
   });
 });
 
+describe("schema and lifecycle facts the import keeps (issue 25, item 5)", () => {
+  const path = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+
+  it("an operation without operationId keeps its name when a path parameter is renamed", async () => {
+    const before = await imp("route-a", base({ "/books/{bookId}": { put: { parameters: [path("bookId")], responses: ok({}) } } }));
+    const after = await imp("route-b", base({ "/books/{id}": { put: { parameters: [path("id")], responses: ok({}) } } }));
+    expect(Object.keys(before.contract.operations)).toEqual(["put_books_item"]);
+    expect(Object.keys(after.contract.operations)).toEqual(Object.keys(before.contract.operations));
+  });
+
+  it("x-sunset becomes the deprecation's sunset date (a date, a date-time or an HTTP date); an unreadable one is a review item", async () => {
+    const { contract, report, yaml } = await imp("sunset", base({
+      "/a": { get: { operationId: "a", deprecated: true, "x-sunset": "2027-01-01", responses: ok({}) } },
+      "/b": { get: { operationId: "b", "x-sunset": "Sat, 01 May 2027 00:00:00 GMT", responses: ok({}) } },
+      "/c": { get: { operationId: "c", deprecated: true, "x-sunset": "next spring", responses: ok({}) } },
+    }));
+    expect(contract.operations.a.deprecated).toEqual({ since: "2.1.0", sunset: "2027-01-01" });
+    expect(contract.operations.b.deprecated).toEqual({ since: "2.1.0", sunset: "2027-05-01" });
+    expect(contract.operations.c.deprecated).toEqual({ since: "2.1.0" });
+    expect(report.items.map((i) => `${i.kind} ${i.pointer}`)).toContain("sunset-unreadable /paths/~1c/get/x-sunset");
+    expect(errorsOf("sunset", yaml)).toEqual([]);
+  });
+
+  it("required properties of an optional request body stay required whenever the body is sent", async () => {
+    const body = { type: "object", required: ["title"], properties: { title: { type: "string" }, rating: { type: "number" } } };
+    const { contract, yaml } = await imp("optional-body", base({ "/books": { post: { operationId: "add", requestBody: { required: false, ...json(body) }, responses: ok({}) } } }));
+    const input = contract.operations.add.input;
+    expect(input.required ?? []).not.toContain("title");
+    expect(input.dependentRequired).toEqual({ rating: ["title"] });
+    expect(errorsOf("optional-body", yaml)).toEqual([]);
+  });
+
+  it("keeps readOnly, writeOnly, deprecated parameters and 3.1 numeric exclusive bounds; drops a null title", async () => {
+    const { contract, yaml } = await imp("facts-3.1", {
+      ...base({
+        "/books": {
+          post: {
+            operationId: "add",
+            parameters: [{ name: "legacy", in: "query", deprecated: true, schema: { type: "string" } }],
+            requestBody: { required: true, ...json({ type: "object", properties: { id: { type: "string", readOnly: true }, secret: { type: "string", writeOnly: true }, rating: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 5 }, name: { type: "string", title: null } } }) },
+            responses: ok({ type: "object", properties: { id: { type: "string", readOnly: true } } }),
+          },
+        },
+      }),
+      openapi: "3.1.0",
+    });
+    const props = contract.operations.add.input.properties;
+    expect(props.id).toEqual({ type: "string", readOnly: true });
+    expect(props.secret).toEqual({ type: "string", writeOnly: true });
+    expect(props.rating).toEqual({ type: "number", exclusiveMinimum: 0, exclusiveMaximum: 5 });
+    expect(props.name).toEqual({ type: "string" });
+    expect(props.legacy).toEqual({ type: "string", deprecated: true });
+    expect(errorsOf("facts-3.1", yaml)).toEqual([]);
+  });
+});
+
 describe("references it cannot follow, and --strict", () => {
   const dynamic = base({ "/l": { get: { operationId: "get_l", responses: ok({ type: "array", items: { $dynamicRef: "#item" } }) } } });
 
@@ -423,14 +479,25 @@ describe("outputs, errors and effects", () => {
     expect(errorsOf("outputs", yaml)).toEqual([]);
   });
 
-  it("maps an Idempotency-Key header to an idempotency block with a required key", async () => {
-    const { contract, kinds, yaml } = await imp("idem", base({ "/pay": { post: { operationId: "pay", parameters: [{ name: "Idempotency-Key", in: "header", schema: { type: "string" } }], responses: ok({}) } } }));
+  it("maps a required Idempotency-Key header to an idempotency block", async () => {
+    const { contract, kinds, yaml } = await imp("idem", base({ "/pay": { post: { operationId: "pay", parameters: [{ name: "Idempotency-Key", in: "header", required: true, schema: { type: "string" } }], responses: ok({}) } } }));
     const op = contract.operations.pay;
     expect(op.effects.idempotent).toBe("key");
     expect(op.idempotency).toEqual({ key: "idempotency_key", retention: "24h" });
     expect(op.input.required).toContain("idempotency_key");
     expect(kinds).toContain("idempotency-retention-assumed");
     expect(errorsOf("idem", yaml)).toEqual([]);
+  });
+
+  it("keeps an optional Idempotency-Key header optional (not made a required idempotency key)", async () => {
+    const { contract, kinds, yaml } = await imp("idem-optional", base({ "/pay": { post: { operationId: "pay", parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string" } }], responses: ok({}) } } }));
+    const op = contract.operations.pay;
+    expect(op.idempotency).toBeUndefined();
+    expect(op.effects.idempotent).toBe("none");
+    expect(op.input.required ?? []).not.toContain("idempotency_key");
+    expect(op.input.properties.idempotency_key).toEqual({ type: "string" });
+    expect(kinds).toContain("idempotency-key-optional");
+    expect(errorsOf("idem-optional", yaml)).toEqual([]);
   });
 });
 

@@ -26,6 +26,9 @@ const DOCUMENTATION = ["description", "x-unit", "default", "deprecated"];
 /** In-place applicators: with any of them, what `unevaluated*` sees depends on other subschemas. */
 const APPLICATORS = ["allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas", "$ref", "$dynamicRef"];
 
+/** Dependencies (dependentRequired and dependentSchemas entries) typed per object at most; more are widened away. */
+export const DEPENDENCY_LIMIT = 3;
+
 /** Tuples longer than this (prefixItems, minItems, maxItems) are typed as arrays of their items. */
 export const TUPLE_LIMIT = 10;
 
@@ -120,13 +123,20 @@ function rewrite(node: SchemaObject, finish: (node: SchemaObject) => SchemaObjec
     for (const name of names) defineOwn(properties, name, {});
     return { properties, required: names };
   };
-  if (isSchemaObject(node.dependentRequired)) {
+  // Each dependency doubles the union the intersection expands to: past a few, the type is widened
+  // (the dependencies dropped from typing; the validators still enforce them).
+  const dependencies = (isSchemaObject(node.dependentRequired) ? Object.keys(node.dependentRequired).length : 0) + (isSchemaObject(node.dependentSchemas) ? Object.keys(node.dependentSchemas).length : 0);
+  if (dependencies > DEPENDENCY_LIMIT) {
+    delete out.dependentRequired;
+    delete out.dependentSchemas;
+  }
+  if (isSchemaObject(node.dependentRequired) && dependencies <= DEPENDENCY_LIMIT) {
     delete out.dependentRequired;
     for (const [name, required] of Object.entries(node.dependentRequired)) {
       if (Array.isArray(required)) constraints.push({ anyOf: [absent(name), present([name, ...required.filter((r): r is string => typeof r === "string")])] });
     }
   }
-  if (isSchemaObject(node.dependentSchemas)) {
+  if (isSchemaObject(node.dependentSchemas) && dependencies <= DEPENDENCY_LIMIT) {
     delete out.dependentSchemas;
     for (const [name, dependent] of Object.entries(node.dependentSchemas)) {
       constraints.push({ anyOf: [absent(name), { allOf: [present([name]), dependent] }] });

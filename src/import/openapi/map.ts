@@ -270,7 +270,11 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     if (scopes.length > 0) put(o, "scopes", scopes);
     const opAuth = security.authOf(d.op, d.pointer);
     if (opAuth !== undefined) put(o, "auth", opAuth);
-    if (own(d.op, "deprecated") === true) put(o, "deprecated", { since: semver });
+    // Deprecation, with the sunset date `x-sunset` gives (a date, a date-time or an HTTP date): a sunset implies deprecation.
+    const sunsetRaw = own(d.op, "x-sunset");
+    const sunset = sunsetDate(sunsetRaw);
+    if (sunsetRaw !== undefined && sunset === null) opReview("sunset-unreadable", `${d.pointer}/x-sunset`, `x-sunset ${JSON.stringify(sunsetRaw)} is not a date: deprecated without a sunset.`);
+    if (own(d.op, "deprecated") === true || sunset !== null) put(o, "deprecated", { since: semver, ...(sunset !== null ? { sunset } : {}) });
 
     // input
     const input = buildInput(doc, ctx, d, name, opReview);
@@ -308,11 +312,14 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       : d.method === "put" ? { kind: "mutating", idempotent: "natural", destructive: false }
       : d.method === "delete" ? { kind: "mutating", idempotent: "natural", destructive: true }
       : { kind: "mutating", idempotent: "none", destructive: false };
-    if (idemField && d.method !== "get") {
+    if (idemField && d.method !== "get" && idemField.required) {
       put(effects, "idempotent", "key");
-      idemField.required = true;
       put(o, "idempotency", { key: idemField.name, retention: "24h" });
       opReview("idempotency-retention-assumed", d.pointer, `Idempotency-Key header → idempotency key ${idemField.name} (required), retention assumed 24h.`);
+    } else if (idemField && d.method !== "get") {
+      // The document makes the key optional; a contract idempotency key is on every call. Kept as the
+      // optional header it is, not made required behind the document's back.
+      opReview("idempotency-key-optional", d.pointer, `Idempotency-Key header is optional in the document: kept as the optional input ${idemField.name}, not declared as the operation's idempotency key (which every call must send). Declare \`idempotency\` and make it required if every call should carry one.`);
     }
     put(effects, "inferred", true);
     put(o, "effects", effects);
@@ -329,6 +336,11 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     const props: JsonObject = {};
     for (const f of input.fields) put(props, f.name, f.schema);
     put(inputSchema, "properties", props);
+    if (input.dependentRequired) {
+      const deps: JsonObject = {};
+      for (const [prop, needed] of input.dependentRequired) put(deps, prop, needed);
+      put(inputSchema, "dependentRequired", deps);
+    }
     put(o, "input", inputSchema);
     put(o, "output", output.schema);
 
@@ -560,12 +572,26 @@ function countExtensions(doc: unknown): number {
   return count;
 }
 
+/** A sunset as YYYY-MM-DD from a date, a date-time or an HTTP date; null when it is none of these. */
+function sunsetDate(value: unknown): string | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
+  if (typeof value !== "string" || value.trim() === "") return null;
+  const text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ? null : text;
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
+}
+
+/**
+ * A name for an operation without operationId, from its method and path. A path parameter counts as
+ * "item" whatever it is called: renaming `{bookId}` to `{id}` must not rename the operation (the diff
+ * would report every caller broken).
+ */
 function nameFromRoute(method: string, path: string): string {
   const parts: string[] = [method];
   for (const seg of path.split("/")) {
     if (seg === "") continue;
-    const param = /^\{(.+)\}$/.exec(seg);
-    parts.push(param ? `by_${param[1]}` : seg);
+    parts.push(/^\{.+\}$/.test(seg) ? "item" : seg);
   }
   return parts.join("_");
 }
@@ -1019,7 +1045,13 @@ function encodingSettings(entry: unknown, contentType: string, pointer: string, 
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: string, review: (kind: ReviewKind, pointer: string, message: string) => void): { fields: Field[]; path: string; contentType?: string; bodyRequired?: boolean } {
+function buildInput(
+  doc: JsonObject,
+  ctx: SchemaContext,
+  d: Draft,
+  opName: string,
+  review: (kind: ReviewKind, pointer: string, message: string) => void,
+): { fields: Field[]; path: string; contentType?: string; bodyRequired?: boolean; dependentRequired?: Array<[string, string[]]> } {
   // Path-level parameters, overridden by operation-level ones of the same name and location.
   const params = new Map<string, { p: JsonObject; pointer: string }>();
   const add = (list: unknown, base: string) => {
@@ -1120,6 +1152,7 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
   // Body: merged into the input when it is a plain object whose properties collide with nothing.
   let contentType: string | undefined;
   let bodyRequired = false;
+  const dependentRequired: Array<[string, string[]]> = [];
   const bodyRaw = own(d.op, "requestBody");
   const body = deref(doc, bodyRaw);
   if (isObject(body)) {
@@ -1149,6 +1182,17 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
         }
         // A required body whose fields are all optional is still sent ({} or an empty form).
         if (required && ![...shape.properties.keys()].some((k) => shape.required.has(k))) bodyRequired = true;
+        // An optional body with required properties: whenever the body is sent (any of its fields is),
+        // those are required. Kept as dependentRequired rather than dropped.
+        if (!required) {
+          const needed = [...shape.properties.keys()].filter((k) => shape.required.has(k));
+          if (needed.length > 0) {
+            for (const prop of shape.properties.keys()) {
+              const others = needed.filter((k) => k !== prop);
+              if (others.length > 0) dependentRequired.push([prop, others]);
+            }
+          }
+        }
         const extra = otherObjectKeywords(doc, media.schema);
         if (extra.length > 0) review("body-wrapped", mediaPtr, `Merged into the input; the body's ${extra.join(", ")} no longer applies (properties are merged, not the object's own constraints).`);
       } else {
@@ -1166,7 +1210,7 @@ function buildInput(doc: JsonObject, ctx: SchemaContext, d: Draft, opName: strin
     }
   }
   void opName;
-  return { fields, path, ...(contentType !== undefined ? { contentType } : {}), ...(bodyRequired ? { bodyRequired } : {}) };
+  return { fields, path, ...(contentType !== undefined ? { contentType } : {}), ...(bodyRequired ? { bodyRequired } : {}), ...(dependentRequired.length > 0 ? { dependentRequired } : {}) };
 }
 
 function distinctKeys(names: string[]): boolean {

@@ -27,6 +27,8 @@ export const REVIEW_KINDS = {
   "error-class-guessed": "Error classes guessed for statuses without a conventional class.",
   "error-taxonomy-default": "The document declares no error response; a generic error code was added.",
   "idempotency-retention-assumed": "Idempotency keys mapped with an assumed retention of 24h.",
+  "idempotency-key-optional": "Idempotency-Key headers the document makes optional: kept as optional inputs, not declared as the operation's idempotency key (which every call must send).",
+  "sunset-unreadable": "`x-sunset` values that are not a date: the operation is deprecated without a sunset date.",
   "pagination-detected": "Pagination detected from parameter and field names: check style and fields.",
   "pagination-max-unknown": "Paginated operations whose page size has no declared maximum.",
   "pagination-undecided": "Operations that look paginated but whose style could not be decided: left unpaginated.",
