@@ -326,8 +326,7 @@ export class DiffSide {
 
   /** The document JSON pointer a tree path stands for: its nearest recorded ancestor's plus the remaining segments. */
   pointer(path: readonly string[]): string {
-    const { base, rest } = this.recorded(this.canonical(path));
-    return rest.reduce((p, s) => `${p}/${escapePointerSegment(s)}`, base);
+    return this.ownPointer(this.canonical(path));
   }
 
   private recorded(path: readonly string[]): { base: string; rest: readonly string[] } {

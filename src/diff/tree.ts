@@ -57,7 +57,7 @@ export function pathKey(path: readonly string[]): string {
  * A value as JSON text with sorted keys (equal values written in another key order have one text),
  * and for a model value without its source locations (`loc`, `withoutLoc`): compared as one scalar.
  */
-function canonicalJson(value: unknown, withoutLoc: boolean, depth = 0): string {
+export function canonicalJson(value: unknown, withoutLoc: boolean, depth = 0): string {
   if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_PATH) return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, withoutLoc, depth + 1)).join(",")}]`;
   return `{${Object.keys(value)

@@ -89,11 +89,3 @@ function own(side: DiffContext["old"], path: readonly string[]): readonly string
   return path.length === 0 ? path : [...side.canonical(path.slice(0, -1)), path.at(-1)!];
 }
 
-/** Where the schema steps of a path begin (after operations/<id>/input, …/returns/<label>, types/<Name>, errors/<code>/details), or -1 outside schemas. */
-export function schemaRootLength(path: readonly string[]): number {
-  if (path[0] === "types") return path.length >= 2 ? 2 : -1;
-  if (path[0] === "errors") return path[2] === "details" ? 3 : -1;
-  if (path[0] !== "operations") return -1;
-  if (path[2] === "input") return 3;
-  return path[2] === RETURNS && path.length >= 4 ? 4 : -1;
-}

@@ -1,5 +1,5 @@
 import type { DiffContext, DiffSide, OperationRename } from "../rule.js";
-import { RETURNS, type TreeNode, type TreeValue } from "../tree.js";
+import { canonicalJson, RETURNS, type TreeNode, type TreeValue } from "../tree.js";
 
 /*
  * Pairing what the old contract had with what the new one has (not a rule: files starting with "_"
@@ -52,14 +52,6 @@ export function raisersOf(side: DiffSide, code: string): string[] {
 
 export type { OperationRename };
 
-/** JSON with sorted keys, so equal trees compare equal whatever their key order. */
-function canonical(value: TreeValue | undefined): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
-  return `{${Object.keys(value)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
-    .join(",")}}`;
-}
 
 /** Whether a schema tree declares any property, at any depth (so `{type: object}` twins do not pair). */
 function hasProperties(value: TreeValue | undefined): boolean {
@@ -92,7 +84,7 @@ export function pairOperations(old: DiffSide, new_: DiffSide): OperationRename[]
     const input = side.get(["operations", id, "input"]);
     const output = side.get(["operations", id, RETURNS]);
     const returned = output !== null && typeof output === "object" ? Object.values(output) : [];
-    return hasProperties(input) || returned.some(hasProperties) ? `${canonical(input)}|${canonical(output)}` : undefined;
+    return hasProperties(input) || returned.some(hasProperties) ? `${canonicalJson(input, false)}|${canonicalJson(output, false)}` : undefined;
   };
   const pairs: OperationRename[] = [];
   const taken = new Set<string>();

@@ -113,12 +113,20 @@ export function schemaChanges(ctx: DiffContext, root: SchemaRoot): readonly Chan
 
 const cache = new WeakMap<DiffContext, Map<SchemaRoot, Change[]>>();
 
-/** Where the schema steps of a change path begin for one position (after operations/<id>/input, …/returns/<label>, types/<Name>), or -1. */
-function schemaStart(path: readonly string[], root: SchemaRoot): number {
+/** Where the schema steps of a path begin (after operations/<id>/input, …/returns/<label>, types/<Name>, errors/<code>/details), or -1 outside schemas. */
+export function schemaRootLength(path: readonly string[]): number {
   if (path[0] === "types") return path.length >= 2 ? 2 : -1;
+  if (path[0] === "errors") return path[2] === "details" ? 3 : -1;
   if (path[0] !== "operations") return -1;
-  if (root === "input") return path[2] === "input" ? 3 : -1;
+  if (path[2] === "input") return 3;
   return path[2] === RETURNS && path.length >= 4 ? 4 : -1;
+}
+
+/** Where the schema steps of a change path begin for one position (shared types count for both), or -1. */
+function schemaStart(path: readonly string[], root: SchemaRoot): number {
+  const start = schemaRootLength(path);
+  if (path[0] === "errors" || (path[0] === "operations" && (path[2] === "input") !== (root === "input"))) return -1;
+  return start;
 }
 
 /** Whether property `name` of the schema node at `schema` is hidden in this position (readOnly in input, writeOnly in output) on either side. */

@@ -1,5 +1,6 @@
 import { q, type Rule } from "../rule.js";
-import { schemaRootLength, uncoveredChanges } from "./_coverage.js";
+import { uncoveredChanges } from "./_coverage.js";
+import { schemaRootLength } from "./_schema.js";
 
 /** Nothing silent, outside schemas: a change of the contract no other rule judged is still reported, where it is. */
 export const rule: Rule = {

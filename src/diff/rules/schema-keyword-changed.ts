@@ -1,6 +1,6 @@
 import { fieldPath, q, type Rule } from "../rule.js";
-import { schemaRootLength, uncoveredChanges } from "./_coverage.js";
-import { isSchemaPath } from "./_schema.js";
+import { uncoveredChanges } from "./_coverage.js";
+import { isSchemaPath, schemaRootLength } from "./_schema.js";
 
 /**
  * Nothing silent: a change inside a schema that no other rule judged (a keyword this version does not
