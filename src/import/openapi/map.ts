@@ -5,9 +5,11 @@
 import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, typeIdentifier, TYPES_ROOT, words } from "../../model/naming.js";
 import { parseSemver } from "../../model/semver.js";
 import { MAX_OPERATIONS } from "../../spec/load.js";
+import { joinPointer } from "../../spec/source.js";
 import { checkContract } from "./contract-limits.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewItem, ReviewKind } from "./review.js";
+import { Origins } from "./origins.js";
 import { componentName, convertSchema, copyJson, isObject, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
 
 export interface MapOptions {
@@ -28,6 +30,8 @@ export interface MapResult {
   readonly types: number;
   /** Operations per tag in the whole document (an operation counts under each of its tags), by count. */
   readonly tagSizes: ReadonlyArray<readonly [tag: string, operations: number]>;
+  /** Where each part of the contract came from in the document (to locate findings there). */
+  readonly origins: Origins;
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
@@ -86,6 +90,8 @@ interface Field {
   params?: JsonObject;
   /** A form or multipart body field's encoding (`http.encoding`). */
   encoding?: JsonObject;
+  /** Pointer of the schema (or parameter) in the document the field was made from. */
+  origin?: string;
 }
 
 interface Draft {
@@ -101,6 +107,7 @@ interface Draft {
 
 export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult {
   const items: ReviewItem[] = [];
+  const origins = new Origins();
   const review = (kind: ReviewKind, pointer: string, message: string, operation?: string) => {
     items.push(operation === undefined ? { kind, pointer, message } : { kind, pointer, operation, message });
   };
@@ -202,7 +209,10 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   };
   const ctx: SchemaContext = { doc, dialect, typeNames, typeForRef, review: (kind, pointer, message) => review(kind, pointer, message) };
   const types: JsonObject = {};
-  for (const [name, typeName] of typeNames) put(types, typeName, convertSchema(ctx, schemas[name], pointerOf("components", "schemas", name)));
+  for (const [name, typeName] of typeNames) {
+    put(types, typeName, convertSchema(ctx, schemas[name], pointerOf("components", "schemas", name)));
+    origins.set(joinPointer("/types", typeName), pointerOf("components", "schemas", name));
+  }
 
   // --- header, transport, auth ---
   const contractName = options.name ?? contractNameOf(info, review);
@@ -212,6 +222,15 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   const date = options.date ?? PLACEHOLDER_DATE;
   if (options.date === undefined) review("header-derived", "/info", `The changelog entry is dated ${PLACEHOLDER_DATE} (a placeholder, so that re-imports are identical); set the release date, or pass --date.`);
   const contract: JsonObject = {};
+  origins.set("/contract", "/info/title");
+  origins.set("/version", "/info/version");
+  origins.set("/title", "/info/title");
+  origins.set("/description", "/info/description");
+  origins.set("/changelog", "/info");
+  origins.set("/transport", isObject(own(doc, "servers")) || Array.isArray(own(doc, "servers")) ? "/servers" : "");
+  origins.set("/transport/auth", isObject(own(components, "securitySchemes")) ? "/components/securitySchemes" : "");
+  origins.set("/toolsets", Array.isArray(own(doc, "tags")) ? "/tags" : "");
+  origins.set("/errors", "/paths");
   put(contract, "contract", contractName);
   put(contract, "version", semver);
   const title = own(info, "title");
@@ -240,6 +259,9 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     options.onProgress?.("map operations", done, drafts.length);
     const name = d.name!;
     const o: JsonObject = {};
+    const at = joinPointer("/operations", name);
+    origins.set(at, d.pointer);
+    for (const key of ["summary", "description", "deprecated", "tags", "security"]) if (own(d.op, key) !== undefined) origins.set(joinPointer(at, key === "tags" ? "toolset" : key === "security" ? "auth" : key), joinPointer(d.pointer, key));
     const opReview = (kind: ReviewKind, pointer: string, message: string) => review(kind, pointer, message, name);
     // summary, description, toolset, deprecated
     const summary = own(d.op, "summary");
@@ -343,6 +365,9 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     }
     put(o, "input", inputSchema);
     put(o, "output", output.schema);
+    for (const f of input.fields) if (f.origin !== undefined) origins.set(joinPointer(at, "input", "properties", f.name), f.origin);
+    if (output.origin !== undefined) origins.set(joinPointer(at, "output"), output.origin);
+    if (own(d.op, "responses") !== undefined) origins.set(joinPointer(at, "errors"), joinPointer(d.pointer, "responses"));
 
     // errors
     const codes: Array<[number, string]> = [];
@@ -355,6 +380,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
           const r = deref(doc, responses[key]);
           const desc = isObject(r) && typeof own(r, "description") === "string" ? (own(r, "description") as string).replace(/\s+/g, " ").trim() : "";
           errors.set(status, { code: e.code, cls: e.cls, action: e.action, description: desc });
+          origins.set(joinPointer("/errors", e.code), joinPointer(d.pointer, "responses", key));
           if (e.guessed) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${e.code}, class ${e.cls}, action ${e.action}.`);
         }
         codes.push([status, e.code]);
@@ -383,6 +409,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   for (let i = 0; i < pendingRefTypes.length; i++) {
     const ref = pendingRefTypes[i]!;
     put(types, refTypes.get(ref)!, convertSchema(ctx, resolvePointer(doc, ref), ref.slice(1)));
+    origins.set(joinPointer("/types", refTypes.get(ref)!), ref.slice(1));
   }
   let typeCount = typeNames.size + refTypes.size;
   if (wanted) {
@@ -425,7 +452,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   for (const [name, typeName] of typeNames) typeOrigins.set(typeName, pointerOf("components", "schemas", name));
   for (const [ref, typeName] of refTypes) typeOrigins.set(typeName, ref.slice(1));
   checkContract(contract, { types: typeOrigins, operations: new Map(drafts.map((d) => [d.name!, d.pointer])) }, (kind, pointer, message) => review(kind, pointer, message));
-  return { contract, items, operations: drafts.length, types: typeCount, tagSizes: sortedTagSizes(tagSizes) };
+  return { contract, items, operations: drafts.length, types: typeCount, tagSizes: sortedTagSizes(tagSizes), origins };
 }
 
 function sortedTagSizes(sizes: ReadonlyMap<string, number>): Array<[string, number]> {
@@ -1125,7 +1152,8 @@ function buildInput(
       if (name !== wire) path = path.split(`{${wire}}`).join(`{${name}}`);
     }
     const settings = paramSettings(doc, p, where, own(p, "schema"), pointer, review);
-    const field: Field = { name, schema, required: where === "path" || own(p, "required") === true, binding: where as Field["binding"], wire, ...(settings !== undefined ? { params: settings } : {}) };
+    const origin = own(p, "schema") !== undefined ? `${pointer}/schema` : pointer;
+    const field: Field = { name, schema, required: where === "path" || own(p, "required") === true, binding: where as Field["binding"], wire, origin, ...(settings !== undefined ? { params: settings } : {}) };
     keys.set(collisionKey(name), field);
     fields.push(field);
   }
@@ -1136,12 +1164,12 @@ function buildInput(
       if (keys.has(collisionKey(n))) {
         const renamed = `${words(n).join("_")}_path`;
         path = path.split(`{${n}}`).join(`{${renamed}}`);
-        const f: Field = { name: renamed, schema: { type: "string" }, required: true, binding: "path", wire: n };
+        const f: Field = { name: renamed, schema: { type: "string" }, required: true, binding: "path", wire: n, origin: d.pointer };
         keys.set(collisionKey(renamed), f);
         fields.push(f);
         review("field-renamed", d.pointer, `Undeclared path parameter ${n} is input field ${renamed} (a string).`);
       } else {
-        const f: Field = { name: n, schema: { type: "string" }, required: true, binding: "path", wire: n };
+        const f: Field = { name: n, schema: { type: "string" }, required: true, binding: "path", wire: n, origin: d.pointer };
         keys.set(collisionKey(n), f);
         fields.push(f);
         review("parameter-dropped", d.pointer, `Path parameter ${n} is not declared; added as a required string.`);
@@ -1176,7 +1204,7 @@ function buildInput(
           let converted = convertSchema(ctx, sub, `${mediaPtr}/properties/${escapeKey(prop)}`);
           if (form?.contentType === "multipart/form-data" && isBinarySchema(converted)) converted = fileSchema(converted);
           const encoded = form !== undefined ? encodingSettings(own(form.encoding, prop), form.contentType, `${bodyPtr}/content/${escapeKey(form.type)}/encoding/${escapeKey(prop)}`, review) : undefined;
-          const f: Field = { name: prop, schema: converted, required: required && shape.required.has(prop), binding: "body-property", ...(encoded !== undefined ? { encoding: encoded } : {}) };
+          const f: Field = { name: prop, schema: converted, required: required && shape.required.has(prop), binding: "body-property", origin: `${mediaPtr}/properties/${escapeKey(prop)}`, ...(encoded !== undefined ? { encoding: encoded } : {}) };
           keys.set(collisionKey(prop), f);
           fields.push(f);
         }
@@ -1198,7 +1226,7 @@ function buildInput(
       } else {
         let name = "body";
         for (let n = 2; keys.has(collisionKey(name)); n++) name = n === 2 ? "request_body" : `request_body_${n}`;
-        const f: Field = { name, schema: convertSchema(ctx, media.schema, mediaPtr), required, binding: "body" };
+        const f: Field = { name, schema: convertSchema(ctx, media.schema, mediaPtr), required, binding: "body", origin: mediaPtr };
         keys.set(collisionKey(name), f);
         fields.push(f);
         const why = collides !== undefined ? `its property ${collides} collides with a parameter` : d.method === "delete" ? "a DELETE sends its fields as query parameters otherwise" : shape.composed ? "it is composed (anyOf/oneOf)" : "it is not an object with properties";
@@ -1232,6 +1260,8 @@ interface Output {
   linkHeader: boolean;
   /** The media type asked for when no success response is JSON (`http.accept`). */
   accept?: string;
+  /** Pointer of the success response (or its schema, when there is one) the output was made from. */
+  origin?: string;
 }
 
 function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kind: ReviewKind, pointer: string, message: string) => void): Output {
@@ -1256,6 +1286,7 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
   // for by that type: a server that lists no `application/json` may refuse `Accept: application/json`.
   let plainJson = false;
   let vendorJson: string | undefined;
+  let origin: string | undefined;
   for (const key of keys) {
     const r = deref(doc, res[key]);
     const content = isObject(r) ? own(r, "content") : undefined;
@@ -1296,6 +1327,7 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
       schema = {};
     } else {
       schema = convertSchema(ctx, media.schema, `${ptr}/content/${escapeKey(media.type)}/schema`);
+      origin ??= `${ptr}/content/${escapeKey(media.type)}/schema`;
       bodies.push(media.schema);
     }
     const k = JSON.stringify(schema);
@@ -1315,7 +1347,9 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
   if (schemas.length === 0) schema = { type: "null" };
   else if (schemas.length === 1) schema = schemas[0]!;
   else schema = { anyOf: schemas };
-  return { schema, status: distinct, bodies, linkHeader, ...(accept !== undefined ? { accept } : {}) };
+  // One body schema: the output is located there; several (anyOf), at the responses.
+  const at = schemas.length === 1 && origin !== undefined ? origin : `${d.pointer}/responses`;
+  return { schema, status: distinct, bodies, linkHeader, origin: at, ...(accept !== undefined ? { accept } : {}) };
 }
 
 /** Integer fields of the input found by name. */
