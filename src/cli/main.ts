@@ -19,6 +19,12 @@ function refRootOption(): Option {
     .argParser((dir: string, previous: string[] | undefined) => [...(previous ?? []), dir]);
 }
 
+/** `--overlay <file>`, repeatable and applied in order: an OpenAPI Overlay (1.0, 1.1) changing the document before it is read. */
+function overlayOption(): Option {
+  return new Option("--overlay <file>", "apply this OpenAPI Overlay (1.0 or 1.1) to an OpenAPI document before it is read (repeatable, applied in order)")
+    .argParser((file: string, previous: string[] | undefined) => [...(previous ?? []), file]);
+}
+
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("contractgen")
     .description("Generate an SDK, CLI, MCP server and contract tests from one behavioural contract; diff contract versions.")
@@ -29,22 +35,24 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("validate")
-    .description("Check contract files: structure against the published JSON Schema, then semantic rules. Exit 0 valid, 1 invalid, 2 usage.")
-    .argument("<spec...>", "contract files (YAML)")
+    .description("Check contracts (or OpenAPI documents, imported in memory): structure against the published JSON Schema, then semantic rules. Exit 0 valid, 1 invalid, 2 usage.")
+    .argument("<spec...>", "contract files, or OpenAPI 3.0/3.1 documents (YAML or JSON)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .option("--no-warnings", "report errors only")
+    .option("--strict", "an overlay action whose target matches nothing is an error, not a warning", false)
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(refRootOption())
+    .addOption(overlayOption())
     .action(async (specs: string[], options: ValidateOptions) => {
       // Commands load their code on demand: `validate` need not pay for the emitters or the tokenizer.
       const { validateCommand } = await import("./commands/validate.js");
-      setExit(validateCommand(specs, options, io));
+      setExit(await validateCommand(specs, options, io));
     });
 
   program
     .command("generate")
     .description("Generate the SDK package for a contract into a folder, atomically and deterministically. Exit 0 done (or up to date with --check), 1 invalid contract or stale output, 2 usage.")
-    .argument("<spec>", "contract file (YAML)")
+    .argument("<spec>", "contract file, or OpenAPI 3.0/3.1 document (YAML or JSON)")
     .requiredOption("-o, --out <dir>", "output folder; only files contractgen generated there (and nobody edited since) are replaced, everything else is kept")
     .option("--check", "write nothing; exit 1 listing the files that differ from what would be generated", false)
     .option("--force", "replace files in the way of generated ones (yours, edited, links, FIFOs); never folders, never through a link", false)
@@ -52,6 +60,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(new Option("--mcp <mode>", "MCP server: adapter (calls the platform through the SDK) or skeleton (handler stubs you fill in, served through the contract host; never overwritten)").choices(["adapter", "skeleton"]).default("adapter"))
     .addOption(refRootOption())
+    .addOption(overlayOption())
     .action(async (spec: string, options: GenerateOptions) => {
       if (options.check && (options.watch || options.force)) {
         io.stderr(`contractgen: --check cannot be combined with ${options.watch ? "--watch" : "--force"}.\n`);
@@ -65,16 +74,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("diff")
     .description("Compare two versions of a contract: every change with its rule id, severity, both locations and a migration hint. Each side is a file or a git ref (main:specs/billing.yaml). Exit 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or invalid contract.")
-    .argument("<old>", "the earlier contract (file or rev:path)")
-    .argument("<new>", "the later contract (file or rev:path)")
+    .argument("<old>", "the earlier contract or OpenAPI document (file or rev:path)")
+    .argument("<new>", "the later contract or OpenAPI document (file or rev:path)")
     .addOption(new Option("-f, --format <format>", "report format").choices([...REPORT_FORMATS]).default("text"))
     .addOption(new Option("--fail-on <severity>", "exit 1 when a finding is at least this severe").choices(["breaking", "warning", "info", "never"]).default("breaking"))
     .option("-c, --config <file>", "YAML file: `rules: {<id>: breaking|warning|info|off}` and `ignore: [{rule, operation?, reason}]`")
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(refRootOption())
+    .addOption(overlayOption())
     .action(async (before: string, after: string, options: DiffOptions) => {
       const { diffCommand } = await import("./commands/diff.js");
-      setExit(diffCommand(before, after, options, io));
+      setExit(await diffCommand(before, after, options, io));
     });
 
   program
@@ -107,9 +117,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("budget")
     .description("Tokens of the tools/list the generated MCP server serves, per tool and in total (o200k_base and cl100k_base), against its declared budget. Exit 0 within budget, 1 over it or invalid.")
-    .argument("<spec>", "contract file (YAML)")
+    .argument("<spec>", "contract file, or OpenAPI 3.0/3.1 document (YAML or JSON)")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
     .addOption(refRootOption())
+    .addOption(overlayOption())
     .action(async (spec: string, options: BudgetOptions) => {
       const { budgetCommand } = await import("./commands/budget.js");
       setExit(await budgetCommand(spec, options, io));
@@ -118,7 +129,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   program
     .command("test")
     .description("Run the contract's generated test suite against a live implementation, without writing a project. Exit 0 every check that ran passed (at least one ran), 1 a contract violation found, 2 bad input or the suite could not run, 3 no check ran (all skipped: nothing verified).")
-    .argument("<spec>", "contract file (YAML)")
+    .argument("<spec>", "contract file, or OpenAPI 3.0/3.1 document (YAML or JSON)")
     .option("--base-url <url>", "the implementation under test (checked reachable first when no --fixture is given)")
     .option("--token-env <var>", "environment variable holding the credential to send (never printed)")
     .option("--samples <file>", "JSON or YAML: operation id -> [input that succeeds, other input that succeeds]; checks without samples are skipped")
@@ -130,6 +141,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--max-response-bytes <bytes>", "largest response body the suite reads, after decompression (default 8388608)")
     .option("--verbose", "vitest's own output, stack traces included, instead of one line per check")
     .addOption(refRootOption())
+    .addOption(overlayOption())
     .action(async (spec: string, options: TestOptions) => {
       const { testCommand } = await import("./commands/test.js");
       setExit(await testCommand(spec, options, io));

@@ -141,6 +141,8 @@ export const DIAGNOSTIC_CODES = {
   "summary-not-one-line": { severity: "warning", title: "A summary spans several lines.", hint: "Keep `summary` to one line; put details in `description`." },
   "mcp-tool-name-collision": { severity: "error", title: "Two operations expose the same MCP tool name.", hint: "Change one `mcp.name`." },
 
+  "overlay-needs-openapi": { severity: "error", title: "An overlay was given for a contract, not an OpenAPI document.", hint: "Overlays (--overlay) change an OpenAPI document before it is imported; edit the contract itself, or pass the OpenAPI document it was imported from." },
+
   // --- import-openapi (the OpenAPI document being imported, not a contract) ---
   "openapi-invalid": { severity: "error", title: "The OpenAPI document breaks the OpenAPI schema.", hint: "Fix the document at the position shown; `contractgen import-openapi` reads OpenAPI 3.0 and 3.1 as the specification defines them." },
   "openapi-version-unsupported": { severity: "error", title: "The document is not OpenAPI 3.0 or 3.1.", hint: "Convert a Swagger 2.0 document to OpenAPI 3 first (for example with swagger2openapi), then import it." },

@@ -1,11 +1,12 @@
 /** One side of a diff: a contract file, or a file at a git revision (`main:specs/billing.yaml`). */
 import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
 import { existsSync } from "node:fs";
-import { parseContract, parseContractText, type ParseOptions, type ParseResult } from "../spec/parse.js";
+import { openContract, openContractBytes, type OpenedContract } from "../import/open.js";
+import type { ParseOptions } from "../spec/parse.js";
 
 export interface LoadedSide {
   readonly label: string;
-  readonly result: ParseResult;
+  readonly result: OpenedContract;
 }
 
 /** `rev:path` (git's own syntax) when `arg` is not an existing file and looks like one. */
@@ -71,11 +72,12 @@ function readGitFile(arg: string, rev: string, path: string): Buffer {
  * Read a side. A git side is parsed as if it were the working-tree file at the same path, so its
  * relative $refs resolve against the working tree (git shows one file, not a tree).
  */
-export function loadSide(arg: string, options: { refRoots?: readonly string[]; onProgress?: ParseOptions["onProgress"]; metaValid?: Set<string> } = {}): LoadedSide {
-  const parseOptions = { checkBudget: false, refRoots: options.refRoots ?? [], onProgress: options.onProgress, metaValid: options.metaValid };
+export async function loadSide(arg: string, options: { refRoots?: readonly string[]; overlays?: readonly string[]; onProgress?: ParseOptions["onProgress"]; metaValid?: Set<string> } = {}): Promise<LoadedSide> {
+  const parseOptions = { checkBudget: false, refRoots: options.refRoots ?? [], overlays: options.overlays ?? [], overlaysForOpenApiOnly: true, onProgress: options.onProgress, metaValid: options.metaValid };
   const ref = parseGitRef(arg);
   // The catalogue budget is one of the diff's own rules (with both locations), not a reason to refuse a side.
-  if (!ref) return { label: arg, result: parseContract(arg, parseOptions) };
+  // Either side may be a contract or an OpenAPI document, imported in memory.
+  if (!ref) return { label: arg, result: await openContract(arg, parseOptions) };
   const content = readGitFile(arg, ref.rev, ref.path);
-  return { label: arg, result: parseContractText(ref.path.replace(/^\.\//, ""), content, parseOptions) };
+  return { label: arg, result: await openContractBytes(ref.path.replace(/^\.\//, ""), content, parseOptions) };
 }

@@ -72,16 +72,17 @@ export interface ParseOptions {
 export function parseContract(path: string, options: ParseOptions = {}): ParseResult {
   options.onProgress?.("parse", 0, 1);
   const loaded = loadSourceFile(path);
-  return analyse(loaded.file, loaded.diagnostics, options);
+  return analyseSource(loaded.file, loaded.diagnostics, options);
 }
 
 /** Same as parseContract, for content that is not on disk (git refs, tests). */
 export function parseContractText(path: string, text: string | Uint8Array, options: ParseOptions = {}): ParseResult {
   const loaded = parseSource(path, typeof text === "string" ? new TextEncoder().encode(text) : text);
-  return analyse(loaded.file, loaded.diagnostics, options);
+  return analyseSource(loaded.file, loaded.diagnostics, options);
 }
 
-function analyse(file: SourceFile | undefined, loadDiagnostics: readonly Diagnostic[], options: ParseOptions = {}): ParseResult {
+/** Check and model a contract already read (a file, or a contract imported in memory from OpenAPI). */
+export function analyseSource(file: SourceFile | undefined, loadDiagnostics: readonly Diagnostic[], options: ParseOptions = {}): ParseResult {
   const progress = options.onProgress ?? (() => {});
   const diagnostics = [...loadDiagnostics];
   if (!file || hasErrors(diagnostics) || file.value === undefined) return finish(diagnostics);

@@ -36,6 +36,7 @@ const FIXTURE_WAIVERS: Record<string, string> = {
   "openapi-alias-limit": "an OpenAPI import code: test/hostile/import-corpus alias-bomb-enum, alias-bomb-example, alias-bomb-default, alias-schema-tree",
   "openapi-nodes-limit": "an OpenAPI import code: test/hostile/import-corpus gen-yaml-values, gen-json-values (generated at test time)",
   "openapi-entries-limit": "an OpenAPI import code: test/hostile/import-corpus gen-wide-mapping (200,000 component schemas generated at test time)",
+  "overlay-needs-openapi": "a command-line code: test/cli/openapi-input.test.ts (--overlay with a contract)",
   "openapi-schema-depth-limit": "an OpenAPI import code: test/hostile/import-corpus gen-deep-schema-items, gen-deep-schema-properties",
 };
 

@@ -1,10 +1,12 @@
 import { servedCost } from "../../budget/served.js";
-import { parseContract } from "../../spec/parse.js";
+import { openContract } from "../../import/open.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
 
 export interface BudgetOptions {
   readonly format: "text" | "json";
   readonly refRoot?: readonly string[];
+  /** `--overlay`, repeatable: overlays applied, in order, to an OpenAPI document. */
+  readonly overlay?: readonly string[];
 }
 
 /**
@@ -14,7 +16,7 @@ export interface BudgetOptions {
  */
 export async function budgetCommand(spec: string, options: BudgetOptions, io: Io): Promise<number> {
   // An over-budget contract is still measured: that is the point of the command.
-  const result = parseContract(spec, { checkBudget: false, refRoots: options.refRoot ?? [] });
+  const result = await openContract(spec, { checkBudget: false, refRoots: options.refRoot ?? [], overlays: options.overlay ?? [] });
   if (!result.model) {
     printDiagnostics(result.diagnostics, io);
     return EXIT.invalid;

@@ -15,6 +15,8 @@ export interface DiffOptions {
   readonly failOn: Severity | "never";
   readonly config?: string;
   readonly refRoot?: readonly string[];
+  /** `--overlay`, repeatable: overlays applied, in order, to each side that is an OpenAPI document. */
+  readonly overlay?: readonly string[];
   /** false with `--no-progress`. */
   readonly progress?: boolean;
 }
@@ -58,23 +60,23 @@ function oversized(side: LoadedSide, pointers: readonly string[]): Diagnostic[] 
 }
 
 /** `contractgen diff <old> <new>`: exit 0 clean, 1 findings at or above --fail-on, 2 usage or unreadable sides. */
-export function diffCommand(before: string, after: string, options: DiffOptions, io: Io): number {
+export async function diffCommand(before: string, after: string, options: DiffOptions, io: Io): Promise<number> {
   const progress = progressOn(io, options.progress !== false);
   try {
-    return diffWith(before, after, options, io, progress.update, progress.end);
+    return await diffWith(before, after, options, io, progress.update, progress.end);
   } finally {
     progress.end();
   }
 }
 
-function diffWith(
+async function diffWith(
   before: string,
   after: string,
   options: DiffOptions,
   io: Io,
   onProgress: (phase: string, done: number, total: number) => void,
   endProgress: () => void,
-): number {
+): Promise<number> {
   let config: DiffConfig = {};
   let sides: [LoadedSide, LoadedSide];
   try {
@@ -83,7 +85,8 @@ function diffWith(
     const side = (label: string) => (phase: string, done: number, total: number) => onProgress(`${label}: ${phase}`, done, total);
     // The sides share most schemas: one meta-validates what the other already did.
     const metaValid = new Set<string>();
-    sides = [loadSide(before, { refRoots, onProgress: side("old"), metaValid }), loadSide(after, { refRoots, onProgress: side("new"), metaValid })];
+    const overlays = options.overlay ?? [];
+    sides = [await loadSide(before, { refRoots, overlays, onProgress: side("old"), metaValid }), await loadSide(after, { refRoots, overlays, onProgress: side("new"), metaValid })];
   } catch (e) {
     endProgress();
     if (e instanceof SideError) {
@@ -98,6 +101,10 @@ function diffWith(
   }
   const [a, b] = sides;
   endProgress();
+  if ((options.overlay ?? []).length > 0 && !sides.some((s) => s.result.format === "openapi")) {
+    io.stderr(`contractgen diff: error [overlay-needs-openapi] --overlay was given, but neither ${a.label} nor ${b.label} is an OpenAPI document.\n  hint: Overlays change an OpenAPI document before it is imported; pass the OpenAPI documents, or drop --overlay.\n`);
+    return EXIT.usage;
+  }
   if (!a.result.model || !b.result.model) {
     printDiagnostics([...a.result.diagnostics, ...b.result.diagnostics].filter((d) => d.severity === "error"), io);
     io.stderr(`contractgen diff: ${[!a.result.model ? a.label : null, !b.result.model ? b.label : null].filter(Boolean).join(" and ")} is not a valid contract; nothing was compared.\n`);

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { emitPackage, type McpMode, prepareToEmit, writeOnceFiles } from "../../emit/index.js";
-import { parseContract } from "../../spec/parse.js";
+import { openContract } from "../../import/open.js";
 import { compareTree, type GeneratedOutput, OutputConflictError, OutputDirectoryError, writeTree } from "../../write/tree.js";
 import { OUTPUT_FOLDER_REFUSED, refusedFolder, shownFolder } from "../../write/places.js";
 import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
@@ -14,6 +14,8 @@ export interface GenerateOptions {
   /** Replace files in the way (user files, edited generated files, links, FIFOs); never folders, never through a link. */
   readonly force?: boolean;
   readonly refRoot?: readonly string[];
+  /** `--overlay`, repeatable: overlays applied, in order, to an OpenAPI document. */
+  readonly overlay?: readonly string[];
   /** How the generated MCP server handles calls (default adapter). */
   readonly mcp?: McpMode;
   /** false with `--no-progress`; progress shows only when stderr is a terminal anyway. */
@@ -50,12 +52,13 @@ async function generateWith(
   const started = performance.now();
   prepareToEmit(statSync(spec, { throwIfNoEntry: false })?.size ?? 0);
   // Keep only the model: the parsed file (text, plain value, spans) can be collected while emitting.
-  const { model, diagnostics } = parseContract(spec, { refRoots: options.refRoot ?? [], onProgress });
+  const opened = await openContract(spec, { refRoots: options.refRoot ?? [], overlays: options.overlay ?? [], onProgress });
+  const { model, diagnostics } = opened;
   endProgress();
   printDiagnostics(diagnostics, io);
   if (!model) {
     io.stderr(`${spec}: invalid; nothing was generated.\n`);
-    return { code: EXIT.invalid, files: [spec] };
+    return { code: EXIT.invalid, files: opened.files };
   }
   const mcp = { mcp: options.mcp ?? "adapter" } as const;
   const output: GeneratedOutput = { header: manifestHeader(model, version), files: await emitPackage(model, { ...mcp, onProgress }), writeOnce: writeOnceFiles(model, mcp) };
@@ -76,10 +79,10 @@ async function generateWith(
       ];
       if (problems.length > 0) {
         io.stderr(`${options.out} is stale for ${spec}; run \`contractgen generate ${spec} -o ${options.out}\`:\n${problems.join("\n")}\n`);
-        return { code: EXIT.invalid, files: model.files };
+        return { code: EXIT.invalid, files: opened.files };
       }
       io.stdout(`${options.out}: up to date with ${spec} (${total} files)\n`);
-      return { code: EXIT.ok, files: model.files };
+      return { code: EXIT.ok, files: opened.files };
     }
     onProgress("write", 0, total);
     const written = writeTree(options.out, output, { force: options.force === true });
@@ -88,21 +91,21 @@ async function generateWith(
     for (const f of written.kept) io.stderr(`${options.out}: kept ${f}: no longer generated, but edited since it was; it is yours now.\n`);
     for (const f of written.released) io.stderr(`${options.out}: warning: kept ${f}: its operation is no longer in the contract (or no longer a skeleton); nothing imports it now and it may no longer compile: move or delete it.\n`);
     io.stdout(`${options.out}: wrote ${total} files from ${spec} in ${Math.round(performance.now() - started)} ms (${written.written.length} changed, ${written.deleted.length} deleted)\n`);
-    return { code: EXIT.ok, files: model.files };
+    return { code: EXIT.ok, files: opened.files };
   } catch (e) {
     if (e instanceof OutputConflictError) {
       io.stderr(`contractgen: ${e.message}\ncontractgen only replaces files it generated and nobody edited since. Move these away, or rerun with --force to replace them (even --force never replaces a folder, writes through a link, or writes outside ${e.dir}).\n`);
-      return { code: EXIT.usage, files: model.files };
+      return { code: EXIT.usage, files: opened.files };
     }
     if (e instanceof OutputDirectoryError) {
       io.stderr(`contractgen: ${e.message}\n`);
-      return { code: EXIT.usage, files: model.files };
+      return { code: EXIT.usage, files: opened.files };
     }
     // A folder we may not read (EACCES…) is the user's situation, not a contractgen bug.
     const errno = e as NodeJS.ErrnoException;
     if (typeof errno?.code === "string" && typeof errno.syscall === "string") {
       io.stderr(`contractgen: ${options.out}: ${errno.message}\n`);
-      return { code: EXIT.usage, files: model.files };
+      return { code: EXIT.usage, files: opened.files };
     }
     throw e;
   }

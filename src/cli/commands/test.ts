@@ -19,7 +19,7 @@ import { emitPackage } from "../../emit/index.js";
 import { emitContractTests } from "../../emit/tests/suite.js";
 import type { ContractModel } from "../../model/types.js";
 import { loadSourceFile } from "../../spec/load.js";
-import { parseContract } from "../../spec/parse.js";
+import { openContract } from "../../import/open.js";
 import { escapePointerSegment } from "../../spec/source.js";
 import { refusedFolder } from "../../write/places.js";
 import { credentialTooShort, MIN_CREDENTIAL_LENGTH } from "../../runtime/redact.js";
@@ -40,6 +40,8 @@ export interface TestOptions {
   readonly operations?: string;
   readonly reportDir?: string;
   readonly refRoot?: readonly string[];
+  /** `--overlay`, repeatable: overlays applied, in order, to an OpenAPI document. */
+  readonly overlay?: readonly string[];
   /** Per-request time limit (a duration such as "10s"); default the contract's http.timeout. */
   readonly requestTimeout?: string;
   /** Time limit of the whole suite (a duration); default DEFAULT_SUITE_TIMEOUT. */
@@ -309,7 +311,7 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
   const fixture = options.fixture !== undefined ? resolve(options.fixture) : undefined;
   if (fixture !== undefined && !(existsSync(fixture) && statSync(fixture).isFile())) throw new TestInputError("test-fixture-not-found", `no fixture module at ${options.fixture}`);
 
-  const parsed = parseContract(spec, { refRoots: options.refRoot ?? [] });
+  const parsed = await openContract(spec, { refRoots: options.refRoot ?? [], overlays: options.overlay ?? [] });
   if (!parsed.model) {
     printDiagnostics(parsed.diagnostics, io);
     io.stderr(`${spec}: invalid contract; nothing was tested.\n`);

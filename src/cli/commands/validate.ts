@@ -1,23 +1,29 @@
 import { diagnosticToJson, summaryLine } from "../../diagnostics/format.js";
-import { parseContract } from "../../spec/parse.js";
+import { openContract, type OpenedContract } from "../../import/open.js";
 import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
 
 export interface ValidateOptions {
   readonly format: "text" | "json";
   readonly warnings: boolean;
   readonly refRoot?: readonly string[];
+  /** `--overlay`, repeatable: overlays applied, in order, to each OpenAPI document. */
+  readonly overlay?: readonly string[];
+  /** `--strict`: an overlay action matching nothing is an error. */
+  readonly strict?: boolean;
   /** false with `--no-progress`. */
   readonly progress?: boolean;
 }
 
 /** `contractgen validate <spec...>`: exit 0 when every file is valid, 1 when any has an error. */
-export function validateCommand(specs: string[], options: ValidateOptions, io: Io): number {
+export async function validateCommand(specs: string[], options: ValidateOptions, io: Io): Promise<number> {
   const progress = progressOn(io, options.progress !== false);
-  let results;
+  const results: Array<{ spec: string; result: OpenedContract }> = [];
   try {
     // Several files: the phase names which one of how many.
     const named = (i: number) => (specs.length > 1 ? (phase: string, done: number, total: number) => progress.update(`${phase} (file ${i + 1}/${specs.length})`, done, total) : progress.update);
-    results = specs.map((spec, i) => ({ spec, result: parseContract(spec, { refRoots: options.refRoot ?? [], onProgress: named(i) }) }));
+    for (const [i, spec] of specs.entries()) {
+      results.push({ spec, result: await openContract(spec, { refRoots: options.refRoot ?? [], overlays: options.overlay ?? [], strict: options.strict === true, onProgress: named(i) }) });
+    }
   } finally {
     progress.end();
   }
@@ -34,7 +40,8 @@ export function validateCommand(specs: string[], options: ValidateOptions, io: I
     printDiagnostics(all, io);
     for (const r of results) {
       const m = r.result.model;
-      io.stdout(m ? `${r.spec}: valid (${m.name} ${m.version}, ${m.operations.length} operations)\n` : `${r.spec}: invalid\n`);
+      const imported = r.result.format === "openapi" ? `, imported from OpenAPI${r.result.review ? `; ${r.result.review.items.length} review items (import-openapi --report lists them)` : ""}` : "";
+      io.stdout(m ? `${r.spec}: valid (${m.name} ${m.version}, ${m.operations.length} operations${imported})\n` : `${r.spec}: invalid\n`);
     }
     io.stderr(`${summaryLine(all, results.length)}\n`);
   }

@@ -125,8 +125,9 @@ export class OpenApiFiles {
   }
 
   /** Read and parse the document itself; problems when it cannot be used at all. */
-  static open(file: string): OpenApiFiles | { problems: ReadProblem[] } {
-    const read = readRegularFile(file, MAX_OPENAPI_BYTES);
+  static open(file: string, bytes?: Buffer): OpenApiFiles | { problems: ReadProblem[] } {
+    // Bytes already in hand (a file at a git revision, or read to see what it holds) are not read again.
+    const read = bytes !== undefined ? (bytes.length > MAX_OPENAPI_BYTES ? { problem: "file-too-large" as const, message: "" } : { bytes, size: bytes.length }) : readRegularFile(file, MAX_OPENAPI_BYTES);
     if ("problem" in read) {
       const message = read.problem === "file-too-large" ? `${file} is larger than ${MAX_OPENAPI_BYTES} bytes, the most one import reads.` : read.message;
       return { problems: [problemAt(read.problem, file, message)] };

@@ -8,7 +8,7 @@ import { Document, isScalar, isSeq, visit } from "yaml";
 import { MAX_FILE_BYTES } from "../../spec/load.js";
 import { locatedProblem } from "./files.js";
 import { largestTags, mapOpenApi, type MapOptions, type MapResult } from "./map.js";
-import { readOpenApi, type ReadProblem } from "./read.js";
+import { type ReadOptions, readOpenApi, type ReadProblem, type ReadResult } from "./read.js";
 import { ImportRefusal } from "./refusal.js";
 import { buildReport, type ReviewItem, type ReviewReport, STRICT_KINDS } from "./review.js";
 
@@ -33,26 +33,42 @@ const MAX_STRICT_SHOWN = 20;
 
 const HEADER = /^# Imported by contractgen import-openapi from .*; sha256:([0-9a-f]{64})\n/;
 
-export async function importOpenApi(file: string, options: ImportOptions = {}): Promise<ImportResult> {
+/** A document read and mapped, before anything is written: what both the command and the in-memory import use. */
+export interface MappedDocument {
+  readonly problems: readonly ReadProblem[];
+  readonly read?: ReadResult;
+  readonly mapped?: MapResult;
+  readonly report?: ReviewReport;
+}
+
+export interface MapDocumentOptions extends ImportOptions {
+  /** The document's bytes, when already read. */
+  readonly bytes?: Buffer;
+  /** Rewrites the document before it is read as OpenAPI (overlays). */
+  readonly transform?: ReadOptions["transform"];
+}
+
+/** Read, bundle and map an OpenAPI document (refused by --strict when the report has a lossy item). */
+export async function mapDocument(file: string, options: MapDocumentOptions = {}): Promise<MappedDocument> {
   options.onProgress?.("read and bundle", 0, 0);
-  const read = await readOpenApi(file, options.tags);
+  const read = await readOpenApi(file, { ...(options.tags ? { tags: options.tags } : {}), ...(options.bytes ? { bytes: options.bytes } : {}), ...(options.transform ? { transform: options.transform } : {}) });
   const errors = read.problems.filter((p) => p.severity === "error");
-  if (!read.doc || !read.root || errors.length > 0) return { problems: read.problems };
+  if (!read.doc || !read.root || errors.length > 0) return { problems: read.problems, read };
   let mapped: MapResult;
   try {
     mapped = mapOpenApi(read.doc, options);
   } catch (e) {
     if (!(e instanceof ImportRefusal)) throw e;
-    return { problems: [...read.problems, locatedProblem(e.code, read.root, e.pointer, e.message)] };
+    return { problems: [...read.problems, locatedProblem(e.code, read.root, e.pointer, e.message)], read };
   }
   const at = { file, line: 1, col: 1, pointer: "/paths" };
   if (mapped.operations === 0 && options.tags && options.tags.length > 0 && mapped.tagSizes.length > 0) {
     const none: ReadProblem = { code: "openapi-tag-unknown", severity: "error", message: `No operation of ${file} is tagged ${options.tags.map((t) => JSON.stringify(t)).join(" or ")}; its largest tags: ${largestTags(mapped.tagSizes)}.`, ...at };
-    return { problems: [...read.problems, none] };
+    return { problems: [...read.problems, none], read };
   }
   if (mapped.operations === 0) {
     const none: ReadProblem = { code: "openapi-no-operations", severity: "error", message: `${file} has no GET, PUT, POST, DELETE or PATCH operation under paths; a contract needs at least one.`, ...at };
-    return { problems: [...read.problems, none] };
+    return { problems: [...read.problems, none], read };
   }
   const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning").map((p) => ({ kind: "openapi-problem", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
   const report = buildReport(basename(file), read.version ?? "", mapped.operations, mapped.types, [...mapped.items, ...warnings]);
@@ -62,9 +78,16 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
       read.root.source.prepare?.(lost.slice(0, MAX_STRICT_SHOWN).map((i) => i.pointer));
       const shown = lost.slice(0, MAX_STRICT_SHOWN).map((i) => locatedProblem("openapi-strict", read.root!, i.pointer, `${i.kind}: ${i.message}`));
       if (lost.length > MAX_STRICT_SHOWN) shown.push({ ...shown[shown.length - 1]!, message: `… and ${lost.length - MAX_STRICT_SHOWN} more items --strict does not allow; the review report lists them all.` });
-      return { problems: [...read.problems, ...shown], report };
+      return { problems: [...read.problems, ...shown], read, report };
     }
   }
+  return { problems: read.problems, read, mapped, report };
+}
+
+export async function importOpenApi(file: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const { problems, read, mapped, report } = await mapDocument(file, options);
+  if (!mapped || !report || !read) return { problems, ...(report ? { report } : {}) };
+  const at = { file, line: 1, col: 1, pointer: "/paths" };
   options.onProgress?.("write yaml", 0, 0);
   const document = new Document(mapped.contract, { aliasDuplicateObjects: false });
   // Short lists of scalars (required, enum, errors, query…) read best on one line.

@@ -19,17 +19,32 @@ export interface ReadResult {
   /** The document as read, to locate what the mapping refuses. */
   readonly root?: OpenApiFile;
   readonly problems: readonly ReadProblem[];
+  /** Every file read (the document first), for --watch. */
+  readonly files?: readonly string[];
 }
 
 /** Errors reported at most, so thousands of `$ref`s to one missing file do not flood the terminal. */
 const MAX_PROBLEMS = 50;
 
-export async function readOpenApi(file: string, tags?: readonly string[]): Promise<ReadResult> {
-  const opened = OpenApiFiles.open(file);
+export interface ReadOptions {
+  /** Import only the operations with one of these tags. */
+  readonly tags?: readonly string[];
+  /** The document's bytes, when already read (a git revision, or a file read to see what it holds). */
+  readonly bytes?: Buffer;
+  /** Rewrites the document's value before anything else looks at it (overlays); problems it reports stop the read if errors. */
+  readonly transform?: (value: unknown) => { value: unknown; problems: readonly ReadProblem[] };
+}
+
+export async function readOpenApi(file: string, options: ReadOptions = {}): Promise<ReadResult> {
+  const { tags } = options;
+  const opened = OpenApiFiles.open(file, options.bytes);
   if (!(opened instanceof OpenApiFiles)) return { problems: opened.problems };
   const files = opened;
   const root = files.root;
-  const parsed = root.value;
+  const transformed = options.transform?.(root.value);
+  if (transformed && transformed.problems.some((p) => p.severity === "error")) return { problems: [...transformed.problems], root };
+  const parsed = transformed ? transformed.value : root.value;
+  const before = transformed ? transformed.problems : [];
   if (!isObject(parsed)) return { problems: [locatedProblem("openapi-invalid", root, "", `${file} is not an OpenAPI document (not a mapping).`)] };
   const version = parsed.openapi;
   if (typeof version !== "string" || !/^3\.[01]\./.test(version)) {
@@ -86,7 +101,7 @@ export async function readOpenApi(file: string, tags?: readonly string[]): Promi
   });
   const errors = distinct.filter((p) => p.severity === "error");
   const kept = errors.length > MAX_PROBLEMS ? [...errors.slice(0, MAX_PROBLEMS), { ...errors[MAX_PROBLEMS]!, message: `${errors[MAX_PROBLEMS]!.message} (and ${errors.length - MAX_PROBLEMS - 1} more errors not shown)` }] : errors;
-  return { doc: bundle, version, root, problems: [...kept, ...distinct.filter((p) => p.severity !== "error")] };
+  return { doc: bundle, version, root, files: files.loaded().map((f) => f.source.path), problems: [...before, ...kept, ...distinct.filter((p) => p.severity !== "error")] };
 }
 
 type Redocly = typeof import("@redocly/openapi-core");
