@@ -221,15 +221,14 @@ function rewriteRefs(value: unknown, at: string, refs: ReadonlyMap<string, strin
   } catch {
     // the folder as written
   }
-  let failed = false;
+  const refused: ReadProblem[] = [];
   const copied = deepCopy(value, 0, file, at, (node, pointer) => {
     const ref = refs.get(pointer);
     if (ref === undefined || typeof own(node, "$ref") !== "string") return;
     const uri = refUri(ref);
     if (uri === undefined) return;
     const refuse = (why: string): void => {
-      failed = true;
-      problems.push(locatedProblem("overlay-ref-outside-root", file, `${pointer}/$ref`, `$ref ${JSON.stringify(ref)} in an overlay: ${why}; it was not read.`));
+      refused.push(locatedProblem("overlay-ref-outside-root", file, `${pointer}/$ref`, `$ref ${JSON.stringify(ref)} in an overlay: ${why}; it was not read.`));
     };
     const remote = remoteSpelling(uri);
     if (remote) return refuse(`${remote}; nothing is fetched`);
@@ -241,7 +240,9 @@ function rewriteRefs(value: unknown, at: string, refs: ReadonlyMap<string, strin
     if (!rel.startsWith(".")) rel = `./${rel}`;
     put(node, "$ref", rel + fragment);
   });
-  return failed ? undefined : copied;
+  // In the order of the file (the copy walks it depth first from the end).
+  problems.push(...refused.sort((a, b) => a.line - b.line || a.col - b.col));
+  return refused.length > 0 ? undefined : copied;
 }
 
 // ---------------------------------------------------------------------------------------------
