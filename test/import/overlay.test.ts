@@ -217,6 +217,9 @@ describe("problems", () => {
       expect(errors(r).map((p) => [p.code, p.pointer]), version).toEqual([["overlay-invalid", "/overlay"]]);
     }
     expect(errors(applyOverlays(pets(), [overlay(ov([{ target: "$.info", update: { a: 1 } }], "1.0.7"))], DOC))).toEqual([]);
+    const numeric = applyOverlays(pets(), [overlay("overlay: 1.1\ninfo: { title: t, version: '1' }\nactions: [{ target: $.info, update: { a: 1 } }]\n")], DOC);
+    expect(errors(numeric).map((p) => [p.code, p.pointer, p.line])).toEqual([["overlay-invalid", "/overlay", 1]]);
+    expect(errors(numeric)[0]!.message).toContain("not a number");
     expect(errors(applyOverlays(pets(), [overlay({ overlay: "1.0.0", actions: [] })], DOC)).map((p) => p.pointer)).toEqual(["", "/actions"]);
     expect(errors(applyOverlays(pets(), [overlay({ ...ov([{ target: "$.info", updat: {} }]), "x-ok": 1 })], DOC)).map((p) => p.pointer)).toEqual(["/actions/0/updat", "/actions/0"]);
   });

@@ -14,7 +14,6 @@
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { JSONPathEnvironment, JSONPathError, type JSONPathQuery, type JSONValue } from "json-p3";
-import type { DiagnosticCode } from "../../diagnostics/codes.js";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import { MAX_YAML_DEPTH } from "../../spec/load.js";
 import { escapeSegment, locatedProblem, OpenApiFiles, type OpenApiFile, type ReadProblem, refUri, remoteSpelling } from "./files.js";
@@ -130,7 +129,8 @@ function checkOverlay(file: OpenApiFile, documentDir: string): { actions: Action
   }
   const version = own(doc, "overlay");
   let minor = 0;
-  if (typeof version !== "string") invalid(own(doc, "overlay") === undefined ? "" : "/overlay", "`overlay` (the Overlay Specification version, a string such as \"1.0.0\") is required.");
+  if (version === undefined) invalid("", "`overlay` (the Overlay Specification version, a string such as \"1.0.0\") is required.");
+  else if (typeof version !== "string") invalid("/overlay", `\`overlay\` is the Overlay Specification version as a string ("1.0.0" or "1.1.0", quoted in YAML), not ${describe(version)}.`);
   else {
     const m = VERSION.exec(version);
     if (!m) invalid("/overlay", `Overlay version ${JSON.stringify(version)} is not supported; contractgen applies Overlay Specification 1.0.x and 1.1.x.`);
@@ -508,5 +508,3 @@ function isInside(path: string, folder: string): boolean {
   const rel = relative(folder, path);
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
-
-export type OverlayCode = Extract<DiagnosticCode, `overlay-${string}`>;
