@@ -38,6 +38,13 @@ const FIXTURE_WAIVERS: Record<string, string> = {
   "openapi-entries-limit": "an OpenAPI import code: test/hostile/import-corpus gen-wide-mapping (200,000 component schemas generated at test time)",
   "overlay-needs-openapi": "a command-line code: test/cli/openapi-input.test.ts (--overlay with a contract)",
   "openapi-schema-depth-limit": "an OpenAPI import code: test/hostile/import-corpus gen-deep-schema-items, gen-deep-schema-properties",
+  "overlay-invalid": "an OpenAPI overlay code: test/import/overlay.test.ts",
+  "overlay-jsonpath-invalid": "an OpenAPI overlay code: test/import/overlay.test.ts",
+  "overlay-target-unmatched": "an OpenAPI overlay code: test/import/overlay.test.ts",
+  "overlay-target-not-container": "an OpenAPI overlay code: test/import/overlay.test.ts",
+  "overlay-copy-ambiguous": "an OpenAPI overlay code: test/import/overlay.test.ts",
+  "overlay-ref-outside-root": "an OpenAPI overlay code: test/import/overlay.test.ts",
+  "overlay-update-invalid": "an OpenAPI overlay code: test/import/overlay.test.ts",
 };
 
 describe("the diagnostic code table", () => {
