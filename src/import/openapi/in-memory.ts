@@ -40,7 +40,8 @@ export async function parseOpenApi(path: string, options: OpenApiParseOptions = 
       : (value: unknown) => {
           overlays = applyOverlays(value, overlayPaths, path);
           const problems = options.strict ? overlays.problems.map((p) => (STRICT_OVERLAY_CODES.has(p.code) ? { ...p, severity: "error" as const } : p)) : overlays.problems;
-          return { value: overlays.value, problems };
+          const applied = overlays;
+          return { value: applied.value, problems, relocate: (pointer: string) => applied.origin(pointer)?.locate() };
         };
   options.onProgress?.("import", 0, 1);
   const mapped = await mapDocument(path, { ...(options.bytes ? { bytes: options.bytes } : {}), ...(transform ? { transform } : {}) });

@@ -5,6 +5,7 @@
  * bundler never reads a file or the network itself: its resolver only hands out what files.ts read.
  */
 import { dirname, resolve } from "node:path";
+import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import type { BaseResolver, Document, NormalizedProblem } from "@redocly/openapi-core";
 import { MAX_OPERATIONS } from "../../spec/load.js";
 import { deepRefChain, refLoop, locatedProblem, type LoadFailure, type OpenApiFile, OpenApiFiles, problemAt, type ReadProblem, refAt, refUri, remoteSpelling } from "./files.js";
@@ -32,7 +33,7 @@ export interface ReadOptions {
   /** The document's bytes, when already read (a git revision, or a file read to see what it holds). */
   readonly bytes?: Buffer;
   /** Rewrites the document's value before anything else looks at it (overlays); problems it reports stop the read if errors. */
-  readonly transform?: (value: unknown) => { value: unknown; problems: readonly ReadProblem[] };
+  readonly transform?: (value: unknown) => { value: unknown; problems: readonly ReadProblem[]; relocate?: (pointer: string) => SourceLocation | undefined };
 }
 
 export async function readOpenApi(file: string, options: ReadOptions = {}): Promise<ReadResult> {
@@ -92,6 +93,13 @@ export async function readOpenApi(file: string, options: ReadOptions = {}): Prom
   }
   for (const [at, list] of pointers) at.source.prepare?.(list);
   for (const p of found) problems.push(...toProblems(p, files, resolver));
+  // A problem in what an overlay wrote is shown in the overlay.
+  if (transformed?.relocate) {
+    for (const [i, p] of problems.entries()) {
+      const moved = p.file === root.source.path ? transformed.relocate(p.pointer) : undefined;
+      if (moved) problems[i] = { ...p, file: moved.file, line: moved.line, col: moved.col, pointer: moved.pointer };
+    }
+  }
   const seen = new Set<string>();
   const distinct = problems.filter((p) => {
     const k = `${p.code} ${p.file} ${p.pointer} ${p.message}`;
