@@ -22,7 +22,7 @@ export async function validateCommand(specs: string[], options: ValidateOptions,
     // Several files: the phase names which one of how many.
     const named = (i: number) => (specs.length > 1 ? (phase: string, done: number, total: number) => progress.update(`${phase} (file ${i + 1}/${specs.length})`, done, total) : progress.update);
     for (const [i, spec] of specs.entries()) {
-      results.push({ spec, result: await openContract(spec, { refRoots: options.refRoot ?? [], overlays: options.overlay ?? [], strict: options.strict === true, onProgress: named(i) }) });
+      results.push({ spec, result: await openContract(spec, { refRoots: options.refRoot ?? [], overlays: options.overlay ?? [], strict: options.strict === true, lint: true, onProgress: named(i) }) });
     }
   } finally {
     progress.end();

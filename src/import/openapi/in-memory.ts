@@ -18,6 +18,11 @@ export interface OpenApiParseOptions extends ParseOptions {
   readonly strict?: boolean;
   /** The document's bytes, when already read (a git revision). */
   readonly bytes?: Buffer;
+  /**
+   * Check the document against the OpenAPI schema, whose findings are warnings (default false:
+   * only `validate` shows warnings; the others skip the cost, a second or more on GitHub's document).
+   */
+  readonly lint?: boolean;
 }
 
 export interface OpenApiParseResult extends ParseResult {
@@ -44,7 +49,7 @@ export async function parseOpenApi(path: string, options: OpenApiParseOptions = 
           return { value: applied.value, problems, relocate: (pointer: string) => applied.origin(pointer)?.locate() };
         };
   options.onProgress?.("import", 0, 1);
-  const mapped = await mapDocument(path, { ...(options.bytes ? { bytes: options.bytes } : {}), ...(transform ? { transform } : {}) });
+  const mapped = await mapDocument(path, { ...(options.bytes ? { bytes: options.bytes } : {}), ...(transform ? { transform } : {}), lint: options.lint === true });
   const files = [...(mapped.read?.files ?? [path]), ...(overlays?.files ?? [])];
   const problems = mapped.problems.map(problemDiagnostic);
   if (!mapped.mapped || !mapped.read?.root) return { diagnostics: problems, files, ...(mapped.report ? { review: mapped.report } : {}) };

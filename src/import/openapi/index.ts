@@ -46,12 +46,14 @@ export interface MapDocumentOptions extends ImportOptions {
   readonly bytes?: Buffer;
   /** Rewrites the document before it is read as OpenAPI (overlays). */
   readonly transform?: ReadOptions["transform"];
+  /** false: no check against the OpenAPI schema (its findings are warnings nobody would see). */
+  readonly lint?: boolean;
 }
 
 /** Read, bundle and map an OpenAPI document (refused by --strict when the report has a lossy item). */
 export async function mapDocument(file: string, options: MapDocumentOptions = {}): Promise<MappedDocument> {
   options.onProgress?.("read and bundle", 0, 0);
-  const read = await readOpenApi(file, { ...(options.tags ? { tags: options.tags } : {}), ...(options.bytes ? { bytes: options.bytes } : {}), ...(options.transform ? { transform: options.transform } : {}) });
+  const read = await readOpenApi(file, { ...(options.tags ? { tags: options.tags } : {}), ...(options.bytes ? { bytes: options.bytes } : {}), ...(options.transform ? { transform: options.transform } : {}), ...(options.lint === false ? { lint: false } : {}) });
   const errors = read.problems.filter((p) => p.severity === "error");
   if (!read.doc || !read.root || errors.length > 0) return { problems: read.problems, read };
   let mapped: MapResult;

@@ -32,6 +32,11 @@ export interface ReadOptions {
   readonly tags?: readonly string[];
   /** The document's bytes, when already read (a git revision, or a file read to see what it holds). */
   readonly bytes?: Buffer;
+  /**
+   * false: skip the check against the OpenAPI schema, whose findings are only warnings (for commands
+   * that print none): a document in one file is then used as read, without the bundler.
+   */
+  readonly lint?: boolean;
   /** Rewrites the document's value before anything else looks at it (overlays); problems it reports stop the read if errors. */
   readonly transform?: (value: unknown) => { value: unknown; problems: readonly ReadProblem[]; relocate?: (pointer: string) => SourceLocation | undefined };
 }
@@ -60,6 +65,19 @@ export async function readOpenApi(file: string, options: ReadOptions = {}): Prom
   const counted = countOperations(parsed.paths, (raw) => (isObject(raw) && typeof raw.$ref === "string" ? files.resolveRef(root, raw.$ref)?.node : raw), tags);
   if (counted.operations > MAX_OPERATIONS) {
     return { problems: [locatedProblem("openapi-operation-limit", root, "/paths", operationLimitMessage(counted.operations, counted.tagSizes, tags !== undefined && tags.length > 0))] };
+  }
+
+  // One file, nothing to check against the schema: nothing for the bundler to do but walk the whole
+  // document (a second or more on GitHub's). Its one check that stops the import, a $ref that names
+  // nothing, is made here.
+  if (options.lint === false && !transformed && root.refs.every((r) => refUri(r.ref) === undefined)) {
+    // A plain-name anchor (#name) is not followed by the import either way.
+    const unresolved = root.refs.filter((r) => r.ref.startsWith("#/") && files.resolveRef(root, r.ref) === undefined);
+    root.source.prepare?.(unresolved.map((r) => `${r.at}/$ref`));
+    const problems = unresolved.map((r) => locatedProblem("openapi-ref-unresolved", root, `${r.at}/$ref`, `$ref ${JSON.stringify(r.ref)} names nothing.`, inExtensionOrData(r.at) ? "warning" : "error"));
+    const errors = problems.filter((p) => p.severity === "error");
+    const kept = errors.length > MAX_PROBLEMS ? [...errors.slice(0, MAX_PROBLEMS), { ...errors[MAX_PROBLEMS]!, message: `${errors[MAX_PROBLEMS]!.message} (and ${errors.length - MAX_PROBLEMS - 1} more errors not shown)` }] : errors;
+    return { doc: parsed, version, root, files: [root.source.path], problems: [...before, ...kept, ...problems.filter((p) => p.severity !== "error")] };
   }
 
   // Loaded only for documents that passed every check above: it is most of an import's start-up.
