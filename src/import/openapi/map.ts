@@ -10,7 +10,7 @@ import { checkContract } from "./contract-limits.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewItem, ReviewKind } from "./review.js";
 import { Origins } from "./origins.js";
-import { componentName, convertSchema, copyJson, isObject, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
+import { componentName, convertSchema, copyJson, isObject, mergePatch, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
 
 export interface MapOptions {
   /** The changelog date (YYYY-MM-DD); a fixed placeholder keeps re-imports identical. */
@@ -252,7 +252,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     const d = own(t, "description");
     tagDescriptions.set(own(t, "name") as string, typeof d === "string" && d.trim() !== "" ? d.trim().split(/\r?\n/)[0]! : "");
   }
-  const errors = new Map<number, { code: string; cls: string; action: string; description: string }>();
+  // The taxonomy by code (a response's `x-contract.code` can name another code for a status), with the status it answers with.
+  const errors = new Map<string, { status: number; entry: JsonObject }>();
   const operations: JsonObject = {};
   const errorFormats = new ErrorFormatVotes();
   for (const [done, d] of drafts.entries()) {
@@ -376,14 +377,31 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       if (/^[45]\d\d$/.test(key)) {
         const status = Number(key);
         const e = errorFor(status);
-        if (!errors.has(status)) {
-          const r = deref(doc, responses[key]);
+        const r = deref(doc, responses[key]);
+        const responsePointer = refTarget(doc, responses[key]) ?? joinPointer(d.pointer, "responses", key);
+        // The response's own x-contract: the code used for this status, and the rest of its taxonomy entry.
+        const rawPatch = isObject(r) ? own(r, "x-contract") : undefined;
+        if (rawPatch !== undefined && !isObject(rawPatch)) review("x-contract-invalid", joinPointer(responsePointer, "x-contract"), `x-contract is ${describeJson(rawPatch)}, not a mapping of taxonomy entry fields; ignored.`);
+        const patch = isObject(rawPatch) ? rawPatch : undefined;
+        const named = patch !== undefined ? own(patch, "code") : undefined;
+        const code = typeof named === "string" && named !== "" ? named : e.code;
+        let known = errors.get(code);
+        if (known === undefined) {
           const desc = isObject(r) && typeof own(r, "description") === "string" ? (own(r, "description") as string).replace(/\s+/g, " ").trim() : "";
-          errors.set(status, { code: e.code, cls: e.cls, action: e.action, description: desc });
-          origins.set(joinPointer("/errors", e.code), joinPointer(d.pointer, "responses", key));
-          if (e.guessed) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${e.code}, class ${e.cls}, action ${e.action}.`);
+          const entry: JsonObject = { class: e.cls, action: e.action, http: status };
+          if (desc !== "") put(entry, "description", desc);
+          known = { status, entry };
+          errors.set(code, known);
+          origins.set(joinPointer("/errors", code), joinPointer(d.pointer, "responses", key));
+          const declared = patch !== undefined && own(patch, "class") !== undefined && own(patch, "action") !== undefined;
+          if (e.guessed && !declared) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${code}, class ${e.cls}, action ${e.action}.`);
         }
-        codes.push([status, e.code]);
+        if (patch !== undefined) {
+          const rest: JsonObject = {};
+          for (const k of Object.keys(patch)) if (k !== "code") put(rest, k, patch[k]);
+          applyMergePatch(known.entry, rest, joinPointer("/errors", code), joinPointer(responsePointer, "x-contract"), origins);
+        }
+        codes.push([status, code]);
         errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${key}`);
       } else if (/^[45]xx$/i.test(key) || key === "default") {
         if (key !== "default" || output.status.length > 0) opReview("error-range-dropped", `${d.pointer}/responses/${escapeKey(key)}`, `Response ${key} is not mapped to an error code.`);
@@ -394,6 +412,18 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     }
     codes.sort((a, b) => a[0] - b[0]);
     if (codes.length > 0) put(o, "errors", [...new Set(codes.map((c) => c[1]))]);
+
+    // The operation's behaviour declared in the document: a merge patch of contract operation fields.
+    const opPatch = own(d.op, "x-contract");
+    if (isObject(opPatch)) {
+      // Effects the document declares are not inferred (unless the patch says so itself).
+      const effectsPatch = own(opPatch, "effects");
+      if (effectsPatch !== undefined && !(isObject(effectsPatch) && own(effectsPatch, "inferred") !== undefined)) {
+        const current = own(o, "effects");
+        if (isObject(current) && own(current, "inferred") !== undefined) delete current.inferred;
+      }
+      applyMergePatch(o, opPatch, at, joinPointer(d.pointer, "x-contract"), origins);
+    } else if (opPatch !== undefined) opReview("x-contract-invalid", joinPointer(d.pointer, "x-contract"), `x-contract is ${describeJson(opPatch)}, not a mapping of contract operation fields; ignored.`);
     put(operations, name, o);
   }
   const errorFormat = errorFormats.decide();
@@ -436,16 +466,16 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   const taxonomy: JsonObject = {};
   if (errors.size === 0) {
     review("error-taxonomy-default", "/paths", "No 4xx/5xx response is declared; BAD_REQUEST (400) was added because a contract needs one error code.");
-    errors.set(400, { ...STATUS[400]!, description: "" });
+    errors.set(STATUS[400]!.code, { status: 400, entry: { class: STATUS[400]!.cls, action: STATUS[400]!.action, http: 400 } });
   }
-  for (const status of [...errors.keys()].sort((a, b) => a - b)) {
-    const e = errors.get(status)!;
-    const entry: JsonObject = { class: e.cls, action: e.action, http: status };
-    if (e.description !== "") put(entry, "description", e.description);
-    put(taxonomy, e.code, entry);
-  }
+  // By status; codes sharing a status (named by a response's x-contract) in the order met.
+  for (const [code, e] of [...errors].sort((a, b) => a[1].status - b[1].status)) put(taxonomy, code, e.entry);
   put(contract, "errors", taxonomy);
   put(contract, "operations", operations);
+  // The document's own x-contract: a merge patch over the whole contract, applied last.
+  const docPatch = own(doc, "x-contract");
+  if (isObject(docPatch)) applyMergePatch(contract, docPatch, "", "/x-contract", origins);
+  else if (docPatch !== undefined) review("x-contract-invalid", "/x-contract", `x-contract is ${describeJson(docPatch)}, not a mapping of contract fields; ignored.`);
   const extensions = countExtensions(doc);
   if (extensions > 0) review("keyword-dropped", "", `${extensions} x- extensions dropped (vendor annotations carry no contract meaning).`);
   const typeOrigins = new Map<string, string>();
@@ -577,6 +607,34 @@ function truncate(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1).trimEnd()}…`;
 }
 
+/**
+ * Apply an RFC 7396 JSON Merge Patch (`x-contract`) to `target` in place, recording where each key it
+ * sets came from: contract pointer under `contractAt` → the patch's pointer under `sourceAt`.
+ */
+export function applyMergePatch(target: JsonObject, patch: JsonObject, contractAt: string, sourceAt: string, origins?: Origins): void {
+  mergePatch(target, patch, origins === undefined ? undefined : (path) => origins.set(joinPointer(contractAt, ...path), joinPointer(sourceAt, ...path)));
+}
+
+/** A JSON value's kind, for messages. */
+function describeJson(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  return typeof v === "string" ? `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 39)}…` : v)}` : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+/** The pointer a (chain of) local `$ref`(s) ends at, or undefined when `node` is no reference. */
+function refTarget(doc: unknown, node: unknown): string | undefined {
+  let n = node;
+  let at: string | undefined;
+  for (let i = 0; i < MAX_REF_CHAIN && isObject(n) && typeof own(n, "$ref") === "string"; i++) {
+    const ref = own(n, "$ref") as string;
+    if (!ref.startsWith("#/")) return undefined;
+    at = ref.slice(1);
+    n = resolvePointer(doc, ref);
+  }
+  return at;
+}
+
 /** Follow bare `$ref`s (bounded) to the node they name. */
 export function deref(doc: unknown, node: unknown): unknown {
   let n = node;
@@ -592,6 +650,7 @@ function countExtensions(doc: unknown): number {
     if (d > 256) continue;
     if (Array.isArray(n)) for (const x of n) stack.push([x, d + 1]);
     else if (isObject(n)) for (const k of Object.keys(n)) {
+      if (k === "x-contract" || k === "x-unit") continue; // read by the import (behaviour, units)
       if (k.startsWith("x-")) count++;
       else stack.push([n[k], d + 1]);
     }

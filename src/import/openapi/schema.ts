@@ -153,9 +153,11 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
       put(out, "allOf", [inlined]);
     }
     if (ctx.dialect === "3.0") {
-      // OpenAPI 3.0 ignores every sibling of $ref, except that tools honour `nullable` and `description`.
+      // OpenAPI 3.0 ignores every sibling of $ref, except that tools honour `nullable` and `description`
+      // (and the contract's own `x-unit` and `x-contract`, which say what the reference means here).
       const desc = own(node, "description");
       if (typeof desc === "string" && desc !== "") put(out, "description", desc);
+      contractExtensions(ctx, node, out, pointer);
       if (own(node, "nullable") === true) return { anyOf: [out, { type: "null" }] };
       return out;
     }
@@ -165,7 +167,11 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
     const value = node[key];
     const at = `${pointer}/${escapePointer(key)}`;
     if (key === "$ref" || key === "nullable") continue;
-    if (key.startsWith("x-")) continue; // vendor annotations: generators drop them anyway (counted once per document)
+    if (key === "x-unit") {
+      put(out, key, copyJson(value)); // a contract schema keyword
+      continue;
+    }
+    if (key.startsWith("x-")) continue; // vendor annotations: generators drop them anyway (counted once per document); x-contract is merged below
     if (key === "type") {
       const types = (Array.isArray(value) ? value : [value]).filter((t): t is string => typeof t === "string" && TYPES.has(t));
       const all = Array.isArray(value) ? value.length : 1;
@@ -269,116 +275,53 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
     }
     ctx.review("keyword-dropped", at, `${key} is not a JSON Schema 2020-12 keyword the contract keeps; dropped.`);
   }
+  contractExtensions(ctx, node, out, pointer, false);
   const schema = annotatedReference(out) ?? out;
   if (nullable) return nullableOf(schema);
   return schema;
 }
 
-const COUNT_KEYWORDS = new Set(["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"]);
-const BOUND_KEYWORDS = new Set(["maximum", "minimum"]);
-const FLAG_KEYWORDS = new Set(["uniqueItems", "deprecated", "readOnly", "writeOnly"]);
-const TEXT_KEYWORDS = new Set(["title", "description", "contentEncoding", "contentMediaType"]);
-
-/** What is wrong with a copied keyword's value for JSON Schema 2020-12 (so `validate` would refuse it), if anything. */
-function plainValueProblem(key: string, value: unknown): string | undefined {
-  if (COUNT_KEYWORDS.has(key)) return typeof value === "number" && Number.isInteger(value) && value >= 0 ? undefined : `${JSON.stringify(value)} is not a count (a whole number, 0 or more)`;
-  if (BOUND_KEYWORDS.has(key)) return typeof value === "number" && Number.isFinite(value) ? undefined : `${JSON.stringify(value)} is not a finite number`;
-  if (key === "multipleOf") return typeof value === "number" && Number.isFinite(value) && value > 0 ? undefined : `${JSON.stringify(value)} is not a number above 0`;
-  if (FLAG_KEYWORDS.has(key)) return typeof value === "boolean" ? undefined : `${JSON.stringify(value)} is not true or false`;
-  if (TEXT_KEYWORDS.has(key)) return typeof value === "string" ? undefined : "is not a string";
-  if (key === "dependentRequired") {
-    const ok = isObject(value) && Object.keys(value).every((k) => Array.isArray(value[k]) && (value[k] as unknown[]).every((n) => typeof n === "string") && new Set(value[k] as unknown[]).size === (value[k] as unknown[]).length);
-    return ok ? undefined : "is not a mapping of property names to lists of distinct names";
-  }
-  return undefined;
-}
-
-/** Keywords that describe a value without constraining it. */
-const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples"]);
-const onlyAnnotations = (o: JsonObject, except?: string) => Object.keys(o).every((k) => k === except || ANNOTATIONS.has(k));
-
 /**
- * OpenAPI 3.0 ignores the siblings of `$ref`, so documents describe a reference by wrapping it:
- * `allOf: [{$ref: X}, {description: …}]`. In 2020-12 `$ref` takes siblings, so that is `{$ref: X,
- * description: …}`: the same schema, read (and typed) as X rather than as an intersection. The
- * outer node's annotations win over a branch's.
+ * The contract's own keywords on an OpenAPI schema: `x-unit` kept, and `x-contract` (schema keywords
+ * of the contract format, `x-unit` or `description` say) merged into the converted schema as an
+ * RFC 7396 merge patch. A non-mapping `x-contract` is reported and ignored.
  */
-function annotatedReference(schema: JsonObject): JsonObject | undefined {
-  const branches = own(schema, "allOf");
-  if (!Array.isArray(branches) || !onlyAnnotations(schema, "allOf")) return undefined;
-  const refs = branches.filter((b) => isObject(b) && typeof own(b, "$ref") === "string");
-  if (refs.length !== 1 || !branches.every((b) => isObject(b) && onlyAnnotations(b, b === refs[0] ? "$ref" : undefined))) return undefined;
-  const out: JsonObject = {};
-  put(out, "$ref", own(refs[0] as JsonObject, "$ref"));
-  for (const source of [schema, ...(branches as JsonObject[])]) {
-    for (const key of Object.keys(source)) if (ANNOTATIONS.has(key) && own(out, key) === undefined) put(out, key, own(source, key));
+function contractExtensions(ctx: SchemaContext, node: JsonObject, out: JsonObject, pointer: string, unit = true): void {
+  const u = own(node, "x-unit");
+  if (unit && u !== undefined) put(out, "x-unit", copyJson(u));
+  const patch = own(node, "x-contract");
+  if (patch === undefined) return;
+  if (!isObject(patch)) {
+    ctx.review("x-contract-invalid", `${pointer}/x-contract`, "x-contract on a schema is not a mapping of schema keywords; ignored.");
+    return;
   }
-  return out;
-}
-
-/** OpenAPI 3.0 `nullable: true` in 2020-12 terms. */
-function nullableOf(schema: JsonObject): JsonObject {
-  const type = own(schema, "type");
-  if (typeof type === "string") {
-    if (type !== "null") put(schema, "type", [type, "null"]);
-    return schema;
-  }
-  if (Array.isArray(type)) {
-    if (!type.includes("null")) put(schema, "type", [...type, "null"]);
-    return schema;
-  }
-  if (own(schema, "enum") !== undefined) return schema; // null was added to the enum
-  return { anyOf: [schema, { type: "null" }] };
-}
-
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern, "u");
-    return true;
-  } catch {
-    return false;
-  }
+  mergePatch(out, patch);
 }
 
 /**
- * A shallow look at what a schema is, through `$ref`s and `allOf` (bounded): its types, its
- * top-level properties (name → original schema) and whether it is an array. Used to decide bodies
- * and pagination, never to emit.
+ * RFC 7396 JSON Merge Patch, in place: objects merge recursively, `null` deletes a key, anything else
+ * (arrays, scalars) replaces. Writes go through `put`, so a `__proto__` or `constructor` key is data.
+ * `set` is told the path of every key the patch sets: each leaf, and each object it creates.
  */
-export interface Shape {
-  readonly types: ReadonlySet<string>;
-  readonly properties: ReadonlyMap<string, unknown>;
-  readonly required: ReadonlySet<string>;
-  /** Composed with anyOf/oneOf/not, or open in a way that makes merging unsafe. */
-  readonly composed: boolean;
-  readonly items?: unknown;
-}
-
-export function shapeOf(doc: unknown, node: unknown, depth = 0): Shape {
-  const types = new Set<string>();
-  const properties = new Map<string, unknown>();
-  const required = new Set<string>();
-  let composed = false;
-  let items: unknown;
-  const visit = (n: unknown, d: number) => {
-    if (d > MAX_REF_CHAIN || !isObject(n)) return;
-    const ref = own(n, "$ref");
-    if (typeof ref === "string") {
-      visit(resolvePointer(doc, ref), d + 1);
-      return;
+export function mergePatch(target: JsonObject, patch: JsonObject, set?: (path: readonly string[]) => void, path: readonly string[] = []): void {
+  for (const key of Object.keys(patch)) {
+    const value = patch[key];
+    const at = [...path, key];
+    if (value === null) {
+      if (Object.prototype.hasOwnProperty.call(target, key)) delete target[key];
+      continue;
     }
-    const t = own(n, "type");
-    for (const x of Array.isArray(t) ? t : [t]) if (typeof x === "string") types.add(x);
-    const props = own(n, "properties");
-    if (isObject(props)) for (const k of Object.keys(props)) if (!properties.has(k)) properties.set(k, props[k]);
-    const req = own(n, "required");
-    if (Array.isArray(req)) for (const r of req) if (typeof r === "string") required.add(r);
-    if (own(n, "items") !== undefined) items = own(n, "items");
-    if (own(n, "anyOf") !== undefined || own(n, "oneOf") !== undefined || own(n, "not") !== undefined || own(n, "if") !== undefined) composed = true;
-    const all = own(n, "allOf");
-    if (Array.isArray(all)) for (const sub of all) visit(sub, d + 1);
-  };
-  visit(node, depth);
-  if (properties.size > 0 && types.size === 0) types.add("object");
-  return { types, properties, required, composed, items };
+    if (isObject(value)) {
+      let inner = own(target, key);
+      if (!isObject(inner)) {
+        inner = {};
+        put(target, key, inner);
+        set?.(at);
+      }
+      mergePatch(inner, value, set, at);
+      continue;
+    }
+    put(target, key, copyJson(value));
+    set?.(at);
+  }
 }
