@@ -325,3 +325,112 @@ export function mergePatch(target: JsonObject, patch: JsonObject, set?: (path: r
     set?.(at);
   }
 }
+
+const COUNT_KEYWORDS = new Set(["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"]);
+const BOUND_KEYWORDS = new Set(["maximum", "minimum"]);
+const FLAG_KEYWORDS = new Set(["uniqueItems", "deprecated", "readOnly", "writeOnly"]);
+const TEXT_KEYWORDS = new Set(["title", "description", "contentEncoding", "contentMediaType"]);
+
+/** What is wrong with a copied keyword's value for JSON Schema 2020-12 (so `validate` would refuse it), if anything. */
+function plainValueProblem(key: string, value: unknown): string | undefined {
+  if (COUNT_KEYWORDS.has(key)) return typeof value === "number" && Number.isInteger(value) && value >= 0 ? undefined : `${JSON.stringify(value)} is not a count (a whole number, 0 or more)`;
+  if (BOUND_KEYWORDS.has(key)) return typeof value === "number" && Number.isFinite(value) ? undefined : `${JSON.stringify(value)} is not a finite number`;
+  if (key === "multipleOf") return typeof value === "number" && Number.isFinite(value) && value > 0 ? undefined : `${JSON.stringify(value)} is not a number above 0`;
+  if (FLAG_KEYWORDS.has(key)) return typeof value === "boolean" ? undefined : `${JSON.stringify(value)} is not true or false`;
+  if (TEXT_KEYWORDS.has(key)) return typeof value === "string" ? undefined : "is not a string";
+  if (key === "dependentRequired") {
+    const ok = isObject(value) && Object.keys(value).every((k) => Array.isArray(value[k]) && (value[k] as unknown[]).every((n) => typeof n === "string") && new Set(value[k] as unknown[]).size === (value[k] as unknown[]).length);
+    return ok ? undefined : "is not a mapping of property names to lists of distinct names";
+  }
+  return undefined;
+}
+
+/** Keywords that describe a value without constraining it. */
+const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples"]);
+const onlyAnnotations = (o: JsonObject, except?: string) => Object.keys(o).every((k) => k === except || ANNOTATIONS.has(k));
+
+/**
+ * OpenAPI 3.0 ignores the siblings of `$ref`, so documents describe a reference by wrapping it:
+ * `allOf: [{$ref: X}, {description: …}]`. In 2020-12 `$ref` takes siblings, so that is `{$ref: X,
+ * description: …}`: the same schema, read (and typed) as X rather than as an intersection. The
+ * outer node's annotations win over a branch's.
+ */
+function annotatedReference(schema: JsonObject): JsonObject | undefined {
+  const branches = own(schema, "allOf");
+  if (!Array.isArray(branches) || !onlyAnnotations(schema, "allOf")) return undefined;
+  const refs = branches.filter((b) => isObject(b) && typeof own(b, "$ref") === "string");
+  if (refs.length !== 1 || !branches.every((b) => isObject(b) && onlyAnnotations(b, b === refs[0] ? "$ref" : undefined))) return undefined;
+  const out: JsonObject = {};
+  put(out, "$ref", own(refs[0] as JsonObject, "$ref"));
+  for (const source of [schema, ...(branches as JsonObject[])]) {
+    for (const key of Object.keys(source)) if (ANNOTATIONS.has(key) && own(out, key) === undefined) put(out, key, own(source, key));
+  }
+  return out;
+}
+
+/** OpenAPI 3.0 `nullable: true` in 2020-12 terms. */
+function nullableOf(schema: JsonObject): JsonObject {
+  const type = own(schema, "type");
+  if (typeof type === "string") {
+    if (type !== "null") put(schema, "type", [type, "null"]);
+    return schema;
+  }
+  if (Array.isArray(type)) {
+    if (!type.includes("null")) put(schema, "type", [...type, "null"]);
+    return schema;
+  }
+  if (own(schema, "enum") !== undefined) return schema; // null was added to the enum
+  return { anyOf: [schema, { type: "null" }] };
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A shallow look at what a schema is, through `$ref`s and `allOf` (bounded): its types, its
+ * top-level properties (name → original schema) and whether it is an array. Used to decide bodies
+ * and pagination, never to emit.
+ */
+export interface Shape {
+  readonly types: ReadonlySet<string>;
+  readonly properties: ReadonlyMap<string, unknown>;
+  readonly required: ReadonlySet<string>;
+  /** Composed with anyOf/oneOf/not, or open in a way that makes merging unsafe. */
+  readonly composed: boolean;
+  readonly items?: unknown;
+}
+
+export function shapeOf(doc: unknown, node: unknown, depth = 0): Shape {
+  const types = new Set<string>();
+  const properties = new Map<string, unknown>();
+  const required = new Set<string>();
+  let composed = false;
+  let items: unknown;
+  const visit = (n: unknown, d: number) => {
+    if (d > MAX_REF_CHAIN || !isObject(n)) return;
+    const ref = own(n, "$ref");
+    if (typeof ref === "string") {
+      visit(resolvePointer(doc, ref), d + 1);
+      return;
+    }
+    const t = own(n, "type");
+    for (const x of Array.isArray(t) ? t : [t]) if (typeof x === "string") types.add(x);
+    const props = own(n, "properties");
+    if (isObject(props)) for (const k of Object.keys(props)) if (!properties.has(k)) properties.set(k, props[k]);
+    const req = own(n, "required");
+    if (Array.isArray(req)) for (const r of req) if (typeof r === "string") required.add(r);
+    if (own(n, "items") !== undefined) items = own(n, "items");
+    if (own(n, "anyOf") !== undefined || own(n, "oneOf") !== undefined || own(n, "not") !== undefined || own(n, "if") !== undefined) composed = true;
+    const all = own(n, "allOf");
+    if (Array.isArray(all)) for (const sub of all) visit(sub, d + 1);
+  };
+  visit(node, depth);
+  if (properties.size > 0 && types.size === 0) types.add("object");
+  return { types, properties, required, composed, items };
+}
