@@ -289,6 +289,27 @@ describe("invalid x-contract", () => {
   });
 });
 
+describe("x-contract where the import does not read it", () => {
+  it("is reported (a 2xx response, a parameter, a 4XX range), but not inside example data or as a property name", () => {
+    const r = mapOpenApi(doc({
+      "/a": {
+        get: {
+          operationId: "a",
+          summary: "A.",
+          parameters: [{ name: "q", in: "query", schema: { type: "string" }, "x-contract": { filters: ["q"] }, example: { "x-contract": 1 } }],
+          responses: {
+            "200": { description: "ok", "x-contract": { code: "X" }, ...json({ type: "object", properties: { "x-contract": { type: "string" } }, example: { "x-contract": "data" } }) },
+            "4XX": { description: "bad", "x-contract": { code: "BAD" } },
+          },
+        },
+      },
+    }));
+    const ignored = r.items.filter((i) => i.kind === "x-contract-invalid").map((i) => i.pointer).sort();
+    expect(ignored).toEqual(["/paths/~1a/get/parameters/0/x-contract", "/paths/~1a/get/responses/200/x-contract", "/paths/~1a/get/responses/4XX/x-contract"]);
+    expect((r.contract.operations as any).a.output.properties["x-contract"]).toEqual({ type: "string" });
+  });
+});
+
 describe("hostile", () => {
   it("x-contract keys __proto__ and constructor are data: no prototype is polluted", async () => {
     const text = `{

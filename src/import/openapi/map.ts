@@ -123,6 +123,9 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   let leftOut = 0;
   const drafts: Draft[] = [];
   const routes = new Map<string, string>();
+  // Where the import read an `x-contract`, and operations it did not import (their x-contract is not "unread").
+  const xContractRead = new Set<string>(["/x-contract"]);
+  const notImported: string[] = [];
   const paths = isObject(own(doc, "paths")) ? (own(doc, "paths") as JsonObject) : {};
   for (const path of Object.keys(paths)) {
     const item = deref(doc, paths[path]);
@@ -131,6 +134,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       const pointer = pointerOf("paths", path, method);
       if (DROPPED_METHODS.includes(method)) {
         review("method-unsupported", pointer, `${method.toUpperCase()} ${path} dropped.`);
+        notImported.push(pointer);
         continue;
       }
       if (!(METHODS as readonly string[]).includes(method)) continue;
@@ -140,11 +144,13 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       for (const t of new Set(opTags)) tagSizes.set(t, (tagSizes.get(t) ?? 0) + 1);
       if (wanted && !opTags.some((t) => wanted.has(t))) {
         leftOut++;
+        notImported.push(pointer);
         continue;
       }
       const route = routeOf(method, path);
       if (routes.has(route)) {
         review("route-duplicate", pointer, `${method.toUpperCase()} ${path} has the same shape as ${routes.get(route)}; dropped.`);
+        notImported.push(pointer);
         continue;
       }
       routes.set(route, `${method.toUpperCase()} ${path}`);
@@ -207,7 +213,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     review("type-from-ref", ref.slice(1), `$ref ${JSON.stringify(ref)} points into a schema, not to a component, and is ${recursive ? "used inside itself" : `used ${refUses.get(ref)} times`}: it is type ${typeName}.`);
     return typeName;
   };
-  const ctx: SchemaContext = { doc, dialect, typeNames, typeForRef, review: (kind, pointer, message) => review(kind, pointer, message) };
+  const ctx: SchemaContext = { doc, dialect, typeNames, typeForRef, review: (kind, pointer, message) => review(kind, pointer, message), onContractExtension: (pointer) => void xContractRead.add(pointer) };
   const types: JsonObject = {};
   for (const [name, typeName] of typeNames) {
     put(types, typeName, convertSchema(ctx, schemas[name], pointerOf("components", "schemas", name)));
@@ -381,6 +387,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
         const responsePointer = refTarget(doc, responses[key]) ?? joinPointer(d.pointer, "responses", key);
         // The response's own x-contract: the code used for this status, and the rest of its taxonomy entry.
         const rawPatch = isObject(r) ? own(r, "x-contract") : undefined;
+        xContractRead.add(joinPointer(responsePointer, "x-contract")).add(joinPointer(d.pointer, "responses", key, "x-contract"));
         if (rawPatch !== undefined && !isObject(rawPatch)) review("x-contract-invalid", joinPointer(responsePointer, "x-contract"), `x-contract is ${describeJson(rawPatch)}, not a mapping of taxonomy entry fields; ignored.`);
         const patch = isObject(rawPatch) ? rawPatch : undefined;
         const named = patch !== undefined ? own(patch, "code") : undefined;
@@ -415,6 +422,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
 
     // The operation's behaviour declared in the document: a merge patch of contract operation fields.
     const opPatch = own(d.op, "x-contract");
+    xContractRead.add(joinPointer(d.pointer, "x-contract"));
     if (isObject(opPatch)) {
       // Effects the document declares are not inferred (unless the patch says so itself).
       const effectsPatch = own(opPatch, "effects");
@@ -476,8 +484,13 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   const docPatch = own(doc, "x-contract");
   if (isObject(docPatch)) applyMergePatch(contract, docPatch, "", "/x-contract", origins);
   else if (docPatch !== undefined) review("x-contract-invalid", "/x-contract", `x-contract is ${describeJson(docPatch)}, not a mapping of contract fields; ignored.`);
-  const extensions = countExtensions(doc);
+  const scan = scanExtensions(doc);
+  const extensions = scan.count;
   if (extensions > 0) review("keyword-dropped", "", `${extensions} x- extensions dropped (vendor annotations carry no contract meaning).`);
+  for (const at of scan.contractExtensions) {
+    if (xContractRead.has(at) || notImported.some((p) => at.startsWith(`${p}/`))) continue;
+    review("x-contract-invalid", at, "x-contract is read on operations, 4xx/5xx responses, schemas and the document root; here it is ignored.");
+  }
   const typeOrigins = new Map<string, string>();
   for (const [name, typeName] of typeNames) typeOrigins.set(typeName, pointerOf("components", "schemas", name));
   for (const [ref, typeName] of refTypes) typeOrigins.set(typeName, ref.slice(1));
@@ -642,20 +655,46 @@ export function deref(doc: unknown, node: unknown): unknown {
   return n;
 }
 
-function countExtensions(doc: unknown): number {
+/** Keys whose entries are named by the document's author, so an `x-` name there is a name, not an extension. */
+const NAMED_ENTRIES = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "headers", "schemas", "responses", "parameters", "examples", "requestBodies", "securitySchemes", "links", "callbacks", "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping"]);
+/** Keywords whose content is data (an `x-contract` key there is a value, not an extension). */
+const DATA_KEYWORDS = new Set(["example", "examples", "default", "const", "enum"]);
+
+interface ScanEntry {
+  readonly node: unknown;
+  readonly depth: number;
+  readonly parent?: ScanEntry;
+  readonly key?: string;
+}
+
+/**
+ * The vendor extensions the import drops (every `x-` key but `x-contract` and `x-unit`, which it
+ * reads), and the pointers of the `x-contract` extensions in the document (outside data), to find
+ * those in places the import does not read. Pointers are built only for those: documents are large.
+ */
+function scanExtensions(doc: unknown): { count: number; contractExtensions: string[] } {
   let count = 0;
-  const stack: Array<[unknown, number]> = [[doc, 0]];
+  const contractExtensions: string[] = [];
+  const stack: ScanEntry[] = [{ node: doc, depth: 0 }];
   while (stack.length > 0) {
-    const [n, d] = stack.pop()!;
-    if (d > 256) continue;
-    if (Array.isArray(n)) for (const x of n) stack.push([x, d + 1]);
+    const e = stack.pop()!;
+    const n = e.node;
+    if (e.depth > 256) continue;
+    if (Array.isArray(n)) n.forEach((x, i) => stack.push({ node: x, depth: e.depth + 1, parent: e, key: String(i) }));
     else if (isObject(n)) for (const k of Object.keys(n)) {
-      if (k === "x-contract" || k === "x-unit") continue; // read by the import (behaviour, units)
+      if (k === "x-contract") {
+        const segments: string[] = [];
+        for (let p: ScanEntry | undefined = e; p?.key !== undefined; p = p.parent) segments.unshift(p.key);
+        const data = [...segments, k].some((seg, i, all) => !NAMED_ENTRIES.has(all[i - 1] ?? "") && DATA_KEYWORDS.has(seg));
+        if (!data && !NAMED_ENTRIES.has(segments[segments.length - 1] ?? "")) contractExtensions.push(pointerOf(...segments, k));
+        continue;
+      }
+      if (k === "x-unit") continue;
       if (k.startsWith("x-")) count++;
-      else stack.push([n[k], d + 1]);
+      else stack.push({ node: n[k], depth: e.depth + 1, parent: e, key: k });
     }
   }
-  return count;
+  return { count, contractExtensions };
 }
 
 /** A sunset as YYYY-MM-DD from a date, a date-time or an HTTP date; null when it is none of these. */

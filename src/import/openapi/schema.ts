@@ -101,6 +101,8 @@ export interface SchemaContext {
    */
   readonly typeForRef?: (ref: string, recursive: boolean) => string | undefined;
   readonly review: (kind: ReviewKind, pointer: string, message: string) => void;
+  /** Told the pointer of each schema `x-contract` read (the import reports those it never reads). */
+  readonly onContractExtension?: (pointer: string) => void;
 }
 
 const COMPONENT_SCHEMA = /^#\/components\/schemas\/([^/]+)$/;
@@ -291,6 +293,7 @@ function contractExtensions(ctx: SchemaContext, node: JsonObject, out: JsonObjec
   if (unit && u !== undefined) put(out, "x-unit", copyJson(u));
   const patch = own(node, "x-contract");
   if (patch === undefined) return;
+  ctx.onContractExtension?.(`${pointer}/x-contract`);
   if (!isObject(patch)) {
     ctx.review("x-contract-invalid", `${pointer}/x-contract`, "x-contract on a schema is not a mapping of schema keywords; ignored.");
     return;
