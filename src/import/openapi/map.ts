@@ -392,7 +392,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
         const patch = isObject(rawPatch) ? rawPatch : undefined;
         const named = patch !== undefined ? own(patch, "code") : undefined;
         const code = typeof named === "string" && named !== "" ? named : e.code;
-        if (named !== undefined && code !== named) review("x-contract-invalid", joinPointer(responsePointer, "x-contract", "code"), `x-contract code ${describeJson(named)} is not an error code; HTTP ${status} is ${code}.`);
+        if (named !== undefined && named !== null && code !== named) review("x-contract-invalid", joinPointer(responsePointer, "x-contract", "code"), `x-contract code ${describeJson(named)} is not an error code; HTTP ${status} is ${code}.`);
         let known = errors.get(code);
         if (known === undefined) {
           const desc = isObject(r) && typeof own(r, "description") === "string" ? (own(r, "description") as string).replace(/\s+/g, " ").trim() : "";
