@@ -237,6 +237,9 @@ describe("schemas", () => {
     expect(props.cost).toEqual({ type: "integer", "x-unit": "cents" });
     expect(props.size).toEqual({ $ref: "#/types/Size", "x-unit": "bytes" });
     expect(props.wait).toEqual({ type: "number", "x-unit": "ms", description: "Waited.", minimum: 0 });
+    // A key a schema's x-contract set is located there.
+    expect(r.origins.resolve("/operations/usage/output/properties/wait/description").pointer).toMatch(/\/properties\/wait\/x-contract\/description$/);
+    expect(r.origins.resolve("/operations/usage/output/properties/wait/type").pointer).toMatch(/\/properties\/wait\/type$/);
     const dropped = r.items.find((i) => i.kind === "keyword-dropped" && i.pointer === "");
     expect(dropped?.message).toMatch(/^2 x- extensions dropped/);
   });

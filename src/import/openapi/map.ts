@@ -213,7 +213,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     review("type-from-ref", ref.slice(1), `$ref ${JSON.stringify(ref)} points into a schema, not to a component, and is ${recursive ? "used inside itself" : `used ${refUses.get(ref)} times`}: it is type ${typeName}.`);
     return typeName;
   };
-  const ctx: SchemaContext = { doc, dialect, typeNames, typeForRef, review: (kind, pointer, message) => review(kind, pointer, message), onContractExtension: (pointer) => void xContractRead.add(pointer) };
+  const ctx: SchemaContext = { doc, dialect, typeNames, typeForRef, review: (kind, pointer, message) => review(kind, pointer, message), onContractExtension: (pointer) => void xContractRead.add(pointer),
+    onSchemaPatch: (pointer, path) => origins.alias(joinPointer(pointer, ...path), joinPointer(pointer, "x-contract", ...path)) };
   const types: JsonObject = {};
   for (const [name, typeName] of typeNames) {
     put(types, typeName, convertSchema(ctx, schemas[name], pointerOf("components", "schemas", name)));

@@ -103,6 +103,8 @@ export interface SchemaContext {
   readonly review: (kind: ReviewKind, pointer: string, message: string) => void;
   /** Told the pointer of each schema `x-contract` read (the import reports those it never reads). */
   readonly onContractExtension?: (pointer: string) => void;
+  /** Told each key path a schema's `x-contract` at `pointer` sets (to locate it: `pointer/x-contract/…`). */
+  readonly onSchemaPatch?: (pointer: string, path: readonly string[]) => void;
 }
 
 const COMPONENT_SCHEMA = /^#\/components\/schemas\/([^/]+)$/;
@@ -298,7 +300,7 @@ function contractExtensions(ctx: SchemaContext, node: JsonObject, out: JsonObjec
     ctx.review("x-contract-invalid", `${pointer}/x-contract`, "x-contract on a schema is not a mapping of schema keywords; ignored.");
     return;
   }
-  mergePatch(out, patch);
+  mergePatch(out, patch, ctx.onSchemaPatch === undefined ? undefined : (path) => ctx.onSchemaPatch!(pointer, path));
 }
 
 /**
