@@ -10,7 +10,7 @@ import { checkContract } from "./contract-limits.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewItem, ReviewKind } from "./review.js";
 import { Origins } from "./origins.js";
-import { componentName, convertSchema, copyJson, isObject, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
+import { componentName, convertSchema, copyJson, isObject, mergePatch, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
 
 export interface MapOptions {
   /** The changelog date (YYYY-MM-DD); a fixed placeholder keeps re-imports identical. */
@@ -123,6 +123,9 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   let leftOut = 0;
   const drafts: Draft[] = [];
   const routes = new Map<string, string>();
+  // Where the import read an `x-contract`, and operations it did not import (their x-contract is not "unread").
+  const xContractRead = new Set<string>(["/x-contract"]);
+  const notImported: string[] = [];
   const paths = isObject(own(doc, "paths")) ? (own(doc, "paths") as JsonObject) : {};
   for (const path of Object.keys(paths)) {
     const item = deref(doc, paths[path]);
@@ -131,6 +134,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       const pointer = pointerOf("paths", path, method);
       if (DROPPED_METHODS.includes(method)) {
         review("method-unsupported", pointer, `${method.toUpperCase()} ${path} dropped.`);
+        notImported.push(pointer);
         continue;
       }
       if (!(METHODS as readonly string[]).includes(method)) continue;
@@ -140,11 +144,13 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       for (const t of new Set(opTags)) tagSizes.set(t, (tagSizes.get(t) ?? 0) + 1);
       if (wanted && !opTags.some((t) => wanted.has(t))) {
         leftOut++;
+        notImported.push(pointer);
         continue;
       }
       const route = routeOf(method, path);
       if (routes.has(route)) {
         review("route-duplicate", pointer, `${method.toUpperCase()} ${path} has the same shape as ${routes.get(route)}; dropped.`);
+        notImported.push(pointer);
         continue;
       }
       routes.set(route, `${method.toUpperCase()} ${path}`);
@@ -207,7 +213,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     review("type-from-ref", ref.slice(1), `$ref ${JSON.stringify(ref)} points into a schema, not to a component, and is ${recursive ? "used inside itself" : `used ${refUses.get(ref)} times`}: it is type ${typeName}.`);
     return typeName;
   };
-  const ctx: SchemaContext = { doc, dialect, typeNames, typeForRef, review: (kind, pointer, message) => review(kind, pointer, message) };
+  const ctx: SchemaContext = { doc, dialect, typeNames, typeForRef, review: (kind, pointer, message) => review(kind, pointer, message), onContractExtension: (pointer) => void xContractRead.add(pointer),
+    onSchemaPatch: (pointer, path) => origins.alias(joinPointer(pointer, ...path), joinPointer(pointer, "x-contract", ...path)) };
   const types: JsonObject = {};
   for (const [name, typeName] of typeNames) {
     put(types, typeName, convertSchema(ctx, schemas[name], pointerOf("components", "schemas", name)));
@@ -252,7 +259,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     const d = own(t, "description");
     tagDescriptions.set(own(t, "name") as string, typeof d === "string" && d.trim() !== "" ? d.trim().split(/\r?\n/)[0]! : "");
   }
-  const errors = new Map<number, { code: string; cls: string; action: string; description: string }>();
+  // The taxonomy by code (a response's `x-contract.code` can name another code for a status), with the status it answers with.
+  const errors = new Map<string, { status: number; entry: JsonObject }>();
   const operations: JsonObject = {};
   const errorFormats = new ErrorFormatVotes();
   for (const [done, d] of drafts.entries()) {
@@ -376,14 +384,33 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       if (/^[45]\d\d$/.test(key)) {
         const status = Number(key);
         const e = errorFor(status);
-        if (!errors.has(status)) {
-          const r = deref(doc, responses[key]);
+        const r = deref(doc, responses[key]);
+        const responsePointer = refTarget(doc, responses[key]) ?? joinPointer(d.pointer, "responses", key);
+        // The response's own x-contract: the code used for this status, and the rest of its taxonomy entry.
+        const rawPatch = isObject(r) ? own(r, "x-contract") : undefined;
+        xContractRead.add(joinPointer(responsePointer, "x-contract")).add(joinPointer(d.pointer, "responses", key, "x-contract"));
+        if (rawPatch !== undefined && !isObject(rawPatch)) review("x-contract-invalid", joinPointer(responsePointer, "x-contract"), `x-contract is ${describeJson(rawPatch)}, not a mapping of taxonomy entry fields; ignored.`);
+        const patch = isObject(rawPatch) ? rawPatch : undefined;
+        const named = patch !== undefined ? own(patch, "code") : undefined;
+        const code = typeof named === "string" && named !== "" ? named : e.code;
+        if (named !== undefined && named !== null && code !== named) review("x-contract-invalid", joinPointer(responsePointer, "x-contract", "code"), `x-contract code ${describeJson(named)} is not an error code; HTTP ${status} is ${code}.`);
+        let known = errors.get(code);
+        if (known === undefined) {
           const desc = isObject(r) && typeof own(r, "description") === "string" ? (own(r, "description") as string).replace(/\s+/g, " ").trim() : "";
-          errors.set(status, { code: e.code, cls: e.cls, action: e.action, description: desc });
-          origins.set(joinPointer("/errors", e.code), joinPointer(d.pointer, "responses", key));
-          if (e.guessed) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${e.code}, class ${e.cls}, action ${e.action}.`);
+          const entry: JsonObject = { class: e.cls, action: e.action, http: status };
+          if (desc !== "") put(entry, "description", desc);
+          known = { status, entry };
+          errors.set(code, known);
+          origins.set(joinPointer("/errors", code), joinPointer(d.pointer, "responses", key));
+          const declared = patch !== undefined && own(patch, "class") !== undefined && own(patch, "action") !== undefined;
+          if (e.guessed && !declared) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${code}, class ${e.cls}, action ${e.action}.`);
         }
-        codes.push([status, e.code]);
+        if (patch !== undefined) {
+          const rest: JsonObject = {};
+          for (const k of Object.keys(patch)) if (k !== "code") put(rest, k, patch[k]);
+          applyMergePatch(known.entry, rest, joinPointer("/errors", code), joinPointer(responsePointer, "x-contract"), origins);
+        }
+        codes.push([status, code]);
         errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${key}`);
       } else if (/^[45]xx$/i.test(key) || key === "default") {
         if (key !== "default" || output.status.length > 0) opReview("error-range-dropped", `${d.pointer}/responses/${escapeKey(key)}`, `Response ${key} is not mapped to an error code.`);
@@ -394,6 +421,19 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     }
     codes.sort((a, b) => a[0] - b[0]);
     if (codes.length > 0) put(o, "errors", [...new Set(codes.map((c) => c[1]))]);
+
+    // The operation's behaviour declared in the document: a merge patch of contract operation fields.
+    const opPatch = own(d.op, "x-contract");
+    xContractRead.add(joinPointer(d.pointer, "x-contract"));
+    if (isObject(opPatch)) {
+      // Effects the document declares are not inferred (unless the patch says so itself).
+      const effectsPatch = own(opPatch, "effects");
+      if (effectsPatch !== undefined && !(isObject(effectsPatch) && own(effectsPatch, "inferred") !== undefined)) {
+        const current = own(o, "effects");
+        if (isObject(current) && own(current, "inferred") !== undefined) delete current.inferred;
+      }
+      applyMergePatch(o, opPatch, at, joinPointer(d.pointer, "x-contract"), origins);
+    } else if (opPatch !== undefined) opReview("x-contract-invalid", joinPointer(d.pointer, "x-contract"), `x-contract is ${describeJson(opPatch)}, not a mapping of contract operation fields; ignored.`);
     put(operations, name, o);
   }
   const errorFormat = errorFormats.decide();
@@ -436,18 +476,23 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   const taxonomy: JsonObject = {};
   if (errors.size === 0) {
     review("error-taxonomy-default", "/paths", "No 4xx/5xx response is declared; BAD_REQUEST (400) was added because a contract needs one error code.");
-    errors.set(400, { ...STATUS[400]!, description: "" });
+    errors.set(STATUS[400]!.code, { status: 400, entry: { class: STATUS[400]!.cls, action: STATUS[400]!.action, http: 400 } });
   }
-  for (const status of [...errors.keys()].sort((a, b) => a - b)) {
-    const e = errors.get(status)!;
-    const entry: JsonObject = { class: e.cls, action: e.action, http: status };
-    if (e.description !== "") put(entry, "description", e.description);
-    put(taxonomy, e.code, entry);
-  }
+  // By status; codes sharing a status (named by a response's x-contract) in the order met.
+  for (const [code, e] of [...errors].sort((a, b) => a[1].status - b[1].status)) put(taxonomy, code, e.entry);
   put(contract, "errors", taxonomy);
   put(contract, "operations", operations);
-  const extensions = countExtensions(doc);
+  // The document's own x-contract: a merge patch over the whole contract, applied last.
+  const docPatch = own(doc, "x-contract");
+  if (isObject(docPatch)) applyMergePatch(contract, docPatch, "", "/x-contract", origins);
+  else if (docPatch !== undefined) review("x-contract-invalid", "/x-contract", `x-contract is ${describeJson(docPatch)}, not a mapping of contract fields; ignored.`);
+  const scan = scanExtensions(doc);
+  const extensions = scan.count;
   if (extensions > 0) review("keyword-dropped", "", `${extensions} x- extensions dropped (vendor annotations carry no contract meaning).`);
+  for (const at of scan.contractExtensions) {
+    if (xContractRead.has(at) || notImported.some((p) => at.startsWith(`${p}/`))) continue;
+    review("x-contract-invalid", at, "x-contract is read on operations, 4xx/5xx responses, schemas and the document root; here it is ignored.");
+  }
   const typeOrigins = new Map<string, string>();
   for (const [name, typeName] of typeNames) typeOrigins.set(typeName, pointerOf("components", "schemas", name));
   for (const [ref, typeName] of refTypes) typeOrigins.set(typeName, ref.slice(1));
@@ -577,6 +622,34 @@ function truncate(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1).trimEnd()}…`;
 }
 
+/**
+ * Apply an RFC 7396 JSON Merge Patch (`x-contract`) to `target` in place, recording where each key it
+ * sets came from: contract pointer under `contractAt` → the patch's pointer under `sourceAt`.
+ */
+export function applyMergePatch(target: JsonObject, patch: JsonObject, contractAt: string, sourceAt: string, origins?: Origins): void {
+  mergePatch(target, patch, origins === undefined ? undefined : (path) => origins.set(joinPointer(contractAt, ...path), joinPointer(sourceAt, ...path)));
+}
+
+/** A JSON value's kind, for messages. */
+function describeJson(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  return typeof v === "string" ? `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 39)}…` : v)}` : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+/** The pointer a (chain of) local `$ref`(s) ends at, or undefined when `node` is no reference. */
+function refTarget(doc: unknown, node: unknown): string | undefined {
+  let n = node;
+  let at: string | undefined;
+  for (let i = 0; i < MAX_REF_CHAIN && isObject(n) && typeof own(n, "$ref") === "string"; i++) {
+    const ref = own(n, "$ref") as string;
+    if (!ref.startsWith("#/")) return undefined;
+    at = ref.slice(1);
+    n = resolvePointer(doc, ref);
+  }
+  return at;
+}
+
 /** Follow bare `$ref`s (bounded) to the node they name. */
 export function deref(doc: unknown, node: unknown): unknown {
   let n = node;
@@ -584,19 +657,46 @@ export function deref(doc: unknown, node: unknown): unknown {
   return n;
 }
 
-function countExtensions(doc: unknown): number {
+/** Keys whose entries are named by the document's author, so an `x-` name there is a name, not an extension. */
+const NAMED_ENTRIES = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "headers", "schemas", "responses", "parameters", "examples", "requestBodies", "securitySchemes", "links", "callbacks", "pathItems", "paths", "webhooks", "content", "encoding", "variables", "mapping"]);
+/** Keywords whose content is data (an `x-contract` key there is a value, not an extension). */
+const DATA_KEYWORDS = new Set(["example", "examples", "default", "const", "enum"]);
+
+interface ScanEntry {
+  readonly node: unknown;
+  readonly depth: number;
+  readonly parent?: ScanEntry;
+  readonly key?: string;
+}
+
+/**
+ * The vendor extensions the import drops (every `x-` key but `x-contract` and `x-unit`, which it
+ * reads), and the pointers of the `x-contract` extensions in the document (outside data), to find
+ * those in places the import does not read. Pointers are built only for those: documents are large.
+ */
+function scanExtensions(doc: unknown): { count: number; contractExtensions: string[] } {
   let count = 0;
-  const stack: Array<[unknown, number]> = [[doc, 0]];
+  const contractExtensions: string[] = [];
+  const stack: ScanEntry[] = [{ node: doc, depth: 0 }];
   while (stack.length > 0) {
-    const [n, d] = stack.pop()!;
-    if (d > 256) continue;
-    if (Array.isArray(n)) for (const x of n) stack.push([x, d + 1]);
+    const e = stack.pop()!;
+    const n = e.node;
+    if (e.depth > 256) continue;
+    if (Array.isArray(n)) n.forEach((x, i) => stack.push({ node: x, depth: e.depth + 1, parent: e, key: String(i) }));
     else if (isObject(n)) for (const k of Object.keys(n)) {
+      if (k === "x-contract") {
+        const segments: string[] = [];
+        for (let p: ScanEntry | undefined = e; p?.key !== undefined; p = p.parent) segments.unshift(p.key);
+        const data = [...segments, k].some((seg, i, all) => !NAMED_ENTRIES.has(all[i - 1] ?? "") && DATA_KEYWORDS.has(seg));
+        if (!data && !NAMED_ENTRIES.has(segments[segments.length - 1] ?? "")) contractExtensions.push(pointerOf(...segments, k));
+        continue;
+      }
+      if (k === "x-unit") continue;
       if (k.startsWith("x-")) count++;
-      else stack.push([n[k], d + 1]);
+      else stack.push({ node: n[k], depth: e.depth + 1, parent: e, key: k });
     }
   }
-  return count;
+  return { count, contractExtensions };
 }
 
 /** A sunset as YYYY-MM-DD from a date, a date-time or an HTTP date; null when it is none of these. */

@@ -14,6 +14,7 @@ export interface Origin {
 
 export class Origins {
   private readonly roots = new Map<string, Origin>();
+  private readonly aliases = new Map<string, string>();
 
   /** `contractPointer` and everything below it came from `sourcePointer` and what lies below it. */
   set(contractPointer: string, sourcePointer: string, overlay?: number): void {
@@ -24,17 +25,35 @@ export class Origins {
     return this.roots.has(contractPointer);
   }
 
+  /**
+   * In the document, what a path-appended origin would find at `sourcePointer` (and below) was
+   * written at `actualPointer` instead: a schema's `x-contract` key (`…/description` is at
+   * `…/x-contract/description`), since schemas are located by appending their path.
+   */
+  alias(sourcePointer: string, actualPointer: string): void {
+    this.aliases.set(sourcePointer, actualPointer);
+  }
+
   /** The origin of a contract pointer: its nearest recorded ancestor's, with the rest of the path appended. */
   resolve(contractPointer: string): Origin {
     for (let p = contractPointer; ; ) {
       const root = this.roots.get(p);
       if (root !== undefined) {
         const rest = contractPointer.slice(p.length);
-        return rest === "" ? root : { ...root, pointer: `${root.pointer}${rest}` };
+        const found = rest === "" ? root : { ...root, pointer: `${root.pointer}${rest}` };
+        return this.aliases.size === 0 || found.overlay !== undefined ? found : { ...found, pointer: this.unalias(found.pointer) };
       }
       if (p === "") return { pointer: "" };
       p = p.slice(0, Math.max(0, p.lastIndexOf("/")));
     }
+  }
+
+  private unalias(pointer: string): string {
+    for (let p = pointer; p !== ""; p = p.slice(0, Math.max(0, p.lastIndexOf("/")))) {
+      const actual = this.aliases.get(p);
+      if (actual !== undefined) return `${actual}${pointer.slice(p.length)}`;
+    }
+    return pointer;
   }
 
 }

@@ -43,6 +43,7 @@ export const REVIEW_KINDS = {
   "ref-cycle-broken": "Schemas that include themselves through allOf/anyOf/oneOf/not and $ref alone, with nothing in between that describes a part of the value (validators loop on them; TypeScript cannot type them): the $ref that closes the loop was dropped.",
   "error-bodies-dropped": "Error response bodies: the contract's error envelope replaces them.",
   "error-format-derived": "How the API reports errors (`transport.http.errorFormat`), derived from its error responses: problem details, a code in its own body, or the status alone.",
+  "x-contract-invalid": "`x-contract` extensions ignored: not a mapping (of contract fields, operation fields, taxonomy entry fields or schema keywords), or in a place the import does not read (it reads them on operations, 4xx/5xx responses, schemas and the document root).",
   "openapi-problem": "Problems the OpenAPI validator (@redocly/openapi-core, structural rules) reported; the import went on.",
 } as const;
 

@@ -101,6 +101,10 @@ export interface SchemaContext {
    */
   readonly typeForRef?: (ref: string, recursive: boolean) => string | undefined;
   readonly review: (kind: ReviewKind, pointer: string, message: string) => void;
+  /** Told the pointer of each schema `x-contract` read (the import reports those it never reads). */
+  readonly onContractExtension?: (pointer: string) => void;
+  /** Told each key path a schema's `x-contract` at `pointer` sets (to locate it: `pointer/x-contract/…`). */
+  readonly onSchemaPatch?: (pointer: string, path: readonly string[]) => void;
 }
 
 const COMPONENT_SCHEMA = /^#\/components\/schemas\/([^/]+)$/;
@@ -153,9 +157,11 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
       put(out, "allOf", [inlined]);
     }
     if (ctx.dialect === "3.0") {
-      // OpenAPI 3.0 ignores every sibling of $ref, except that tools honour `nullable` and `description`.
+      // OpenAPI 3.0 ignores every sibling of $ref, except that tools honour `nullable` and `description`
+      // (and the contract's own `x-unit` and `x-contract`, which say what the reference means here).
       const desc = own(node, "description");
       if (typeof desc === "string" && desc !== "") put(out, "description", desc);
+      contractExtensions(ctx, node, out, pointer);
       if (own(node, "nullable") === true) return { anyOf: [out, { type: "null" }] };
       return out;
     }
@@ -165,7 +171,11 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
     const value = node[key];
     const at = `${pointer}/${escapePointer(key)}`;
     if (key === "$ref" || key === "nullable") continue;
-    if (key.startsWith("x-")) continue; // vendor annotations: generators drop them anyway (counted once per document)
+    if (key === "x-unit") {
+      put(out, key, copyJson(value)); // a contract schema keyword
+      continue;
+    }
+    if (key.startsWith("x-")) continue; // vendor annotations: generators drop them anyway (counted once per document); x-contract is merged below
     if (key === "type") {
       const types = (Array.isArray(value) ? value : [value]).filter((t): t is string => typeof t === "string" && TYPES.has(t));
       const all = Array.isArray(value) ? value.length : 1;
@@ -269,9 +279,56 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
     }
     ctx.review("keyword-dropped", at, `${key} is not a JSON Schema 2020-12 keyword the contract keeps; dropped.`);
   }
+  contractExtensions(ctx, node, out, pointer, false);
   const schema = annotatedReference(out) ?? out;
   if (nullable) return nullableOf(schema);
   return schema;
+}
+
+/**
+ * The contract's own keywords on an OpenAPI schema: `x-unit` kept, and `x-contract` (schema keywords
+ * of the contract format, `x-unit` or `description` say) merged into the converted schema as an
+ * RFC 7396 merge patch. A non-mapping `x-contract` is reported and ignored.
+ */
+function contractExtensions(ctx: SchemaContext, node: JsonObject, out: JsonObject, pointer: string, unit = true): void {
+  const u = own(node, "x-unit");
+  if (unit && u !== undefined) put(out, "x-unit", copyJson(u));
+  const patch = own(node, "x-contract");
+  if (patch === undefined) return;
+  ctx.onContractExtension?.(`${pointer}/x-contract`);
+  if (!isObject(patch)) {
+    ctx.review("x-contract-invalid", `${pointer}/x-contract`, "x-contract on a schema is not a mapping of schema keywords; ignored.");
+    return;
+  }
+  mergePatch(out, patch, ctx.onSchemaPatch === undefined ? undefined : (path) => ctx.onSchemaPatch!(pointer, path));
+}
+
+/**
+ * RFC 7396 JSON Merge Patch, in place: objects merge recursively, `null` deletes a key, anything else
+ * (arrays, scalars) replaces. Writes go through `put`, so a `__proto__` or `constructor` key is data.
+ * `set` is told the path of every key the patch sets: each leaf, and each object it creates.
+ */
+export function mergePatch(target: JsonObject, patch: JsonObject, set?: (path: readonly string[]) => void, path: readonly string[] = []): void {
+  for (const key of Object.keys(patch)) {
+    const value = patch[key];
+    const at = [...path, key];
+    if (value === null) {
+      if (Object.prototype.hasOwnProperty.call(target, key)) delete target[key];
+      continue;
+    }
+    if (isObject(value)) {
+      let inner = own(target, key);
+      if (!isObject(inner)) {
+        inner = {};
+        put(target, key, inner);
+        set?.(at);
+      }
+      mergePatch(inner, value, set, at);
+      continue;
+    }
+    put(target, key, copyJson(value));
+    set?.(at);
+  }
 }
 
 const COUNT_KEYWORDS = new Set(["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"]);
