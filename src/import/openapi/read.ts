@@ -67,50 +67,52 @@ export async function readOpenApi(file: string, options: ReadOptions = {}): Prom
     return { problems: [locatedProblem("openapi-operation-limit", root, "/paths", operationLimitMessage(counted.operations, counted.tagSizes, tags !== undefined && tags.length > 0))] };
   }
 
-  // One file, nothing to check against the schema: nothing for the bundler to do but walk the whole
-  // document (a second or more on GitHub's). Its one check that stops the import, a $ref that names
-  // nothing, is made here.
-  if (options.lint === false && !transformed && root.refs.every((r) => refUri(r.ref) === undefined)) {
-    // A plain-name anchor (#name) is not followed by the import either way.
+  // A document in one file is used as read: the bundler would only walk all of it (a second or
+  // more on GitHub's) to copy it, and it follows `$ref` keys even inside example data, which is content.
+  const oneFile = !transformed && root.refs.every((r) => refUri(r.ref) === undefined);
+  const problems: ReadProblem[] = [];
+  let bundle: unknown = parsed;
+  if (oneFile && options.lint === false) {
+    // Without the checks below, the one that stops the import is made here: a $ref that names nothing.
+    // (A plain-name anchor, #name, is not followed by the import either way.)
     const unresolved = root.refs.filter((r) => r.ref.startsWith("#/") && files.resolveRef(root, r.ref) === undefined);
     root.source.prepare?.(unresolved.map((r) => `${r.at}/$ref`));
-    const problems = unresolved.map((r) => locatedProblem("openapi-ref-unresolved", root, `${r.at}/$ref`, `$ref ${JSON.stringify(r.ref)} names nothing.`, inExtensionOrData(r.at) ? "warning" : "error"));
-    const errors = problems.filter((p) => p.severity === "error");
-    const kept = errors.length > MAX_PROBLEMS ? [...errors.slice(0, MAX_PROBLEMS), { ...errors[MAX_PROBLEMS]!, message: `${errors[MAX_PROBLEMS]!.message} (and ${errors.length - MAX_PROBLEMS - 1} more errors not shown)` }] : errors;
-    return { doc: parsed, version, root, files: [root.source.path], problems: [...before, ...kept, ...problems.filter((p) => p.severity !== "error")] };
+    for (const r of unresolved) problems.push(locatedProblem("openapi-ref-unresolved", root, `${r.at}/$ref`, `$ref ${JSON.stringify(r.ref)} names nothing.`, inExtensionOrData(r.at) ? "warning" : "error"));
+  } else {
+    // Loaded only for documents that passed every check above: it is most of an import's start-up.
+    const redocly = await import("@redocly/openapi-core");
+    const resolver = readFilesResolver(redocly, files);
+    // Only structural rules: "struct" (the OpenAPI schema) and unresolved references.
+    const config = await redocly.createConfig({ rules: { struct: "error", "no-unresolved-refs": "error" } } as never);
+    let document: Document = { source: new redocly.Source(root.path, root.source.text), parsed };
+    const found: NormalizedProblem[] = [];
+    if (!oneFile) {
+      let bundled;
+      try {
+        bundled = await redocly.bundle({ doc: document, config, externalRefResolver: resolver, dereference: false });
+      } catch (e) {
+        return { problems: [problemAt("openapi-invalid", file, `${file} cannot be read as OpenAPI: ${(e as Error).message.split("\n")[0]}`)] };
+      }
+      bundle = bundled.bundle.parsed as unknown;
+      if (!isObject(bundle)) return { problems: [problemAt("openapi-invalid", file, `${file} is not an OpenAPI document (not a mapping).`)] };
+      document = bundled.bundle;
+      found.push(...bundled.problems);
+    }
+    // Structural problems do not stop the import (real documents often break the schema in places the
+    // import ignores, such as x- extensions); they go into the review report. A $ref that cannot be
+    // followed does stop it, unless it lies in an extension (dropped) or in example or default data.
+    if (options.lint !== false || !oneFile) found.push(...(await redocly.lintDocument({ document, config, externalRefResolver: resolver })));
+    // Located together: a JSON file finds every pointer in one pass over its text.
+    const pointers = new Map<OpenApiFile, string[]>();
+    for (const p of found) {
+      const loc = p.location[0];
+      const at = (loc && files.file(loc.source.absoluteRef)) ?? root;
+      const pointer = loc?.pointer?.replace(/^#/, "") ?? "";
+      pointers.set(at, [...(pointers.get(at) ?? []), pointer, `${pointer}/$ref`]);
+    }
+    for (const [at, list] of pointers) at.source.prepare?.(list);
+    for (const p of found) problems.push(...toProblems(p, files, resolver));
   }
-
-  // Loaded only for documents that passed every check above: it is most of an import's start-up.
-  const redocly = await import("@redocly/openapi-core");
-  const resolver = readFilesResolver(redocly, files);
-  // Only structural rules: "struct" (the OpenAPI schema) and unresolved references.
-  const config = await redocly.createConfig({ rules: { struct: "error", "no-unresolved-refs": "error" } } as never);
-  const rootDocument: Document = { source: new redocly.Source(root.path, root.source.text), parsed };
-  let bundled;
-  try {
-    bundled = await redocly.bundle({ doc: rootDocument, config, externalRefResolver: resolver, dereference: false });
-  } catch (e) {
-    return { problems: [problemAt("openapi-invalid", file, `${file} cannot be read as OpenAPI: ${(e as Error).message.split("\n")[0]}`)] };
-  }
-  const bundle = bundled.bundle.parsed as unknown;
-  if (!isObject(bundle)) return { problems: [problemAt("openapi-invalid", file, `${file} is not an OpenAPI document (not a mapping).`)] };
-
-  // Structural problems do not stop the import (real documents often break the schema in places the
-  // import ignores, such as x- extensions); they go into the review report. A $ref that cannot be
-  // followed does stop it, unless it lies in an extension (dropped) or in example or default data.
-  const problems: ReadProblem[] = [];
-  const lint = await redocly.lintDocument({ document: bundled.bundle, config, externalRefResolver: resolver });
-  const found = [...bundled.problems, ...lint];
-  // Located together: a JSON file finds every pointer in one pass over its text.
-  const pointers = new Map<OpenApiFile, string[]>();
-  for (const p of found) {
-    const loc = p.location[0];
-    const at = (loc && files.file(loc.source.absoluteRef)) ?? root;
-    const pointer = loc?.pointer?.replace(/^#/, "") ?? "";
-    pointers.set(at, [...(pointers.get(at) ?? []), pointer, `${pointer}/$ref`]);
-  }
-  for (const [at, list] of pointers) at.source.prepare?.(list);
-  for (const p of found) problems.push(...toProblems(p, files, resolver));
   // A problem in what an overlay wrote is shown in the overlay.
   if (transformed?.relocate) {
     for (const [i, p] of problems.entries()) {
@@ -127,6 +129,7 @@ export async function readOpenApi(file: string, options: ReadOptions = {}): Prom
   });
   const errors = distinct.filter((p) => p.severity === "error");
   const kept = errors.length > MAX_PROBLEMS ? [...errors.slice(0, MAX_PROBLEMS), { ...errors[MAX_PROBLEMS]!, message: `${errors[MAX_PROBLEMS]!.message} (and ${errors.length - MAX_PROBLEMS - 1} more errors not shown)` }] : errors;
+  if (!isObject(bundle)) return { problems: [problemAt("openapi-invalid", file, `${file} is not an OpenAPI document (not a mapping).`)] };
   return { doc: bundle, version, root, files: files.loaded().map((f) => f.source.path), problems: [...before, ...kept, ...distinct.filter((p) => p.severity !== "error")] };
 }
 
