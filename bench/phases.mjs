@@ -5,7 +5,7 @@
 // Usage: node bench/phases.mjs <contract.yaml> <out-dir>
 import { statSync } from "node:fs";
 import { emitPackage, prepareToEmit, writeOnceFiles } from "../dist/src/emit/index.js";
-import { parseContract } from "../dist/src/spec/parse.js";
+import { openContract } from "../dist/src/import/open.js";
 import { writeTree } from "../dist/src/write/tree.js";
 
 const [spec, out] = process.argv.slice(2);
@@ -23,7 +23,7 @@ const onProgress = (name) => phase(name);
 
 phase("parse");
 prepareToEmit(statSync(spec).size); // as generate does
-const result = parseContract(spec, { onProgress });
+const result = await openContract(spec, { onProgress });
 if (!result.model) {
   console.error(result.diagnostics.filter((d) => d.severity === "error").slice(0, 3).map((d) => d.message).join("\n"));
   process.exit(1);

@@ -125,5 +125,6 @@ function lazyLocation(file: string, pointer: string, find: () => SourceLocation)
   const get = (key: "line" | "col" | "endLine" | "endCol") => () => (found ??= find())[key];
   const location = { file, pointer } as SourceLocation;
   for (const key of ["line", "col", "endLine", "endCol"] as const) Object.defineProperty(location, key, { get: get(key), enumerable: true });
-  return location;
+  // Frozen now, so that freezing the model (which reads what it freezes) does not find every location.
+  return Object.freeze(location);
 }

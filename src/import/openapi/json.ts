@@ -26,9 +26,13 @@ interface Frame {
   /** Keys seen in this object (duplicate check), or undefined for a list. */
   readonly keys: Set<string> | undefined;
   entries: number;
-  /** The current entry's key or index, and the frame's own pointer. */
+  /** The current entry's key (unescaped) or index. */
   at: string;
-  readonly pointer: string;
+  /**
+   * The frame's own pointer while pointers are wanted and it leads to one (else null: made from the
+   * stack when a problem needs it).
+   */
+  readonly pointer: string | null;
 }
 
 /** A JSON number or literal, matched where a value starts. */
@@ -55,24 +59,35 @@ function scan(text: string, limits: JsonLimits, wanted: ReadonlySet<string> | un
   const stack: Frame[] = [];
   let values = 0;
   let pos = skipBlank(text, 0);
-  const here = () => (stack.length === 0 ? "" : `${stack[stack.length - 1]!.pointer}/${stack[stack.length - 1]!.at}`);
+  // Pointers cost a string per value: built as the scan goes only inside collections that lead to a
+  // wanted one (`wanted` holds every ancestor of what is wanted), else from the stack on demand.
+  const pointerOf = (depth: number) => stack.slice(0, depth).map((f) => `/${escape(f.at)}`).join("");
+  const here = () => pointerOf(stack.length);
+  /** The pointer of the value starting now, when it may be wanted; else null. */
+  const tracked = (): string | null => {
+    if (wanted === undefined) return null;
+    const top = stack[stack.length - 1];
+    if (top === undefined) return "";
+    return top.pointer === null ? null : `${top.pointer}/${escape(top.at)}`;
+  };
   for (;;) {
     // A value starts at `pos`.
     if (++values > limits.maxValues) return { kind: "values", offset: pos, pointer: here(), count: values };
-    const pointer = wanted || found ? here() : "";
-    if (wanted?.has(pointer)) found!.set(pointer, pos);
+    const pointer = tracked();
+    const leads = pointer !== null && wanted!.has(pointer);
+    if (leads) found?.set(pointer, pos);
     const c = text.charCodeAt(pos);
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (stack.length + 1 > limits.maxDepth) return { kind: "depth", offset: pos, pointer: here() };
       const object = c === 0x7b;
-      const frame: Frame = { object, keys: object ? new Set() : undefined, entries: 0, at: "", pointer: here() };
+      const frame: Frame = { object, keys: object ? new Set() : undefined, entries: 0, at: "", pointer: leads ? pointer : null };
       stack.push(frame);
       pos = skipBlank(text, pos + 1);
       if (text.charCodeAt(pos) === (object ? 0x7d : 0x5d)) {
         stack.pop();
         pos++;
       } else {
-        const next = openEntry(text, pos, frame, limits);
+        const next = openEntry(text, pos, frame, limits, pointerOf, stack.length - 1);
         if (typeof next !== "number") return next;
         pos = next;
         continue;
@@ -94,7 +109,7 @@ function scan(text: string, limits: JsonLimits, wanted: ReadonlySet<string> | un
       }
       const ch = text.charCodeAt(pos);
       if (ch === 0x2c /* , */) {
-        const next = openEntry(text, skipBlank(text, pos + 1), top, limits);
+        const next = openEntry(text, skipBlank(text, pos + 1), top, limits, pointerOf, stack.length - 1);
         if (typeof next !== "number") return next;
         pos = next;
         break;
@@ -107,8 +122,8 @@ function scan(text: string, limits: JsonLimits, wanted: ReadonlySet<string> | un
 }
 
 /** Start the next entry of `frame` at `pos` (an object's key and colon are read); returns where its value starts. */
-function openEntry(text: string, pos: number, frame: Frame, limits: JsonLimits): number | JsonProblem {
-  if (++frame.entries > limits.maxEntries) return { kind: "entries", offset: pos, pointer: frame.pointer, count: frame.entries };
+function openEntry(text: string, pos: number, frame: Frame, limits: JsonLimits, pointerOf: (depth: number) => string, depth: number): number | JsonProblem {
+  if (++frame.entries > limits.maxEntries) return { kind: "entries", offset: pos, pointer: pointerOf(depth), count: frame.entries };
   if (!frame.object) {
     frame.at = String(frame.entries - 1);
     return pos;
@@ -116,14 +131,19 @@ function openEntry(text: string, pos: number, frame: Frame, limits: JsonLimits):
   if (text.charCodeAt(pos) !== 0x22) throw new NotJson();
   const end = stringEnd(text, pos);
   let key: string;
-  try {
-    key = JSON.parse(text.slice(pos, end)) as string;
-  } catch {
-    throw new NotJson();
+  if (!escapedString) {
+    // No escape in the key (nearly always): its text is its value.
+    key = text.slice(pos + 1, end - 1);
+  } else {
+    try {
+      key = JSON.parse(text.slice(pos, end)) as string;
+    } catch {
+      throw new NotJson();
+    }
   }
-  if (frame.keys!.has(key)) return { kind: "duplicate-key", offset: pos, pointer: `${frame.pointer}/${escape(key)}` };
+  if (frame.keys!.has(key)) return { kind: "duplicate-key", offset: pos, pointer: `${pointerOf(depth)}/${escape(key)}` };
   frame.keys!.add(key);
-  frame.at = escape(key);
+  frame.at = key;
   const colon = skipBlank(text, end);
   if (text.charCodeAt(colon) !== 0x3a /* : */) throw new NotJson();
   return skipBlank(text, colon + 1);
@@ -131,14 +151,26 @@ function openEntry(text: string, pos: number, frame: Frame, limits: JsonLimits):
 
 /** Offset just past the string starting at `pos` (a `"`). */
 function stringEnd(text: string, pos: number): number {
+  // Runs of plain characters skipped by the regular expression engine; escapes and the end by hand.
   let i = pos + 1;
+  escapedString = false;
   for (;;) {
+    PLAIN.lastIndex = i;
+    PLAIN.test(text);
+    i = PLAIN.lastIndex;
     const c = text.charCodeAt(i);
     if (Number.isNaN(c) || c < 0x20) throw new NotJson(); // unterminated, or a raw control character
     if (c === 0x22) return i + 1;
-    i += c === 0x5c /* \ */ ? 2 : 1;
+    escapedString = true; // a backslash: it and the character it escapes
+    i += 2;
   }
 }
+
+/** Whether the string stringEnd last read holds an escape (so its text is not its value). */
+let escapedString = false;
+
+/** Characters a JSON string holds as they are: not a quote, a backslash or a control character. */
+const PLAIN = /[^"\\\u0000-\u001f]*/y;
 
 function skipBlank(text: string, pos: number): number {
   let i = pos;
