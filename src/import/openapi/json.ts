@@ -218,17 +218,21 @@ export class JsonText {
 
   /** Find where these pointers (and their ancestors) sit, in one pass over the text. */
   prepare(pointers: Iterable<string>): void {
+    // The scan follows only collections named in `wanted`, so every ancestor goes in, known or not.
     const wanted = new Set<string>();
+    let unknown = false;
     for (const p of pointers) {
       for (let q = p; ; q = q.slice(0, Math.max(0, q.lastIndexOf("/")))) {
-        if (!this.offsets.has(q)) wanted.add(q);
+        if (wanted.has(q)) break;
+        wanted.add(q);
+        if (!this.offsets.has(q)) unknown = true;
         if (q === "") break;
       }
     }
-    if (wanted.size === 0) return;
+    if (!unknown) return;
     const found = new Map<string, number>();
     scanJson(this.text, { ...this.limits, maxValues: Number.POSITIVE_INFINITY }, wanted, found);
-    for (const p of wanted) this.offsets.set(p, found.get(p) ?? -1);
+    for (const p of wanted) if (!this.offsets.has(p)) this.offsets.set(p, found.get(p) ?? -1);
   }
 
   /** Where the value at `pointer` starts, or its nearest ancestor's when it does not exist; the pointer is kept. */
