@@ -117,4 +117,33 @@ describe("contractgen generate", () => {
       child.kill();
     }
   }, 180_000);
+
+  it("--watch regenerates when an OpenAPI document's overlay changes", async () => {
+    const dir = join(work, "watch-openapi");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    cpSync("specs/openapi/bookshelf.yaml", join(dir, "bookshelf.yaml"));
+    cpSync("specs/openapi/bookshelf.overlay.yaml", join(dir, "bookshelf.overlay.yaml"));
+    const overlay = join(dir, "bookshelf.overlay.yaml");
+    const out = join(dir, "out");
+    const child = spawn(process.execPath, [BIN, "generate", join(dir, "bookshelf.yaml"), "--overlay", overlay, "-o", out, "--watch"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const waitFor = async (predicate: () => boolean) => {
+      for (let i = 0; i < 1200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(predicate()).toBe(true);
+    };
+    try {
+      await waitFor(() => (stdout.match(/wrote \d+ files/g) ?? []).length === 1 && stderr.includes("watching "));
+      expect(stderr).toContain("bookshelf.overlay.yaml");
+      writeFileSync(overlay, readFileSync(overlay, "utf8").replace("x-unit: pages", "x-unit: sheets"));
+      await waitFor(() => (stdout.match(/wrote \d+ files/g) ?? []).length === 2);
+      expect(readFileSync(join(out, "sdk", "contract.json"), "utf8")).toContain('"x-unit": "sheets"');
+      expect(stderr).not.toContain("contractgen:");
+    } finally {
+      child.kill();
+    }
+  }, 180_000);
 });

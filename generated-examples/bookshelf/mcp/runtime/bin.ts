@@ -1,0 +1,202 @@
+/**
+ * The command line of a generated MCP server (`<contract>-mcp`): stdio by default, Streamable HTTP
+ * with `--http`, and the catalogue flags. Usage and configuration errors print one line on stderr
+ * and exit 2 (never a stack); stdout stays the JSON-RPC channel on stdio.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { baseUrlProblem } from "../../sdk/runtime/client.js";
+import { credentialTooShort } from "../../sdk/runtime/redact.js";
+import { whenReaderGone, writeTo } from "../../sdk/runtime/stdio.js";
+import { serveHttp } from "./http.js";
+import { CatalogueError, createMcpService, type McpDefinition, runStdio, type ServeOptions } from "./server.js";
+
+/** Environment variables the bin reads or documents (generated from the contract). */
+export interface McpBinInfo {
+  /** Bearer token the HTTP endpoint requires when set (`<CONTRACT>_MCP_BEARER`). */
+  readonly bearerEnv: string;
+  /** The platform credential the SDK reads, or null when the platform needs none (bins generated before `credentialEnv`). */
+  readonly tokenEnv?: string | null;
+  /** Every environment variable the platform's credentials are read from. */
+  readonly credentialEnv?: readonly string[];
+  /** The base URL's environment variable: the contract's `baseUrlEnv`, else `<CONTRACT>_BASE_URL`. */
+  readonly baseUrlEnv: string | null;
+}
+
+/** The credential variables a bin reads, whichever generation wrote its info. */
+function credentialVars(info: McpBinInfo): readonly string[] {
+  return info.credentialEnv ?? (info.tokenEnv ? [info.tokenEnv] : []);
+}
+
+export interface McpBinIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** What the command line asks for. */
+export interface McpBinPlan {
+  readonly serve: ServeOptions;
+  readonly http: { readonly host: string; readonly port: number; readonly allowedOrigins: readonly string[] } | null;
+  /** The platform's base URL (--base-url, else the base URL variable), or null: the contract's. */
+  readonly baseUrl: string | null;
+}
+
+export const EXIT_USAGE = 2;
+
+/** `a,b, c` → [a, b, c] (empty items dropped; an empty list is refused). */
+function nameList(raw: string): string[] {
+  const names = raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  if (names.length === 0) throw new InvalidArgumentError("expected a comma-separated list of names.");
+  return names;
+}
+
+function port(raw: string): number {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new InvalidArgumentError("expected a port number from 0 to 65535 (0: any free port).");
+  return Number(raw);
+}
+
+function origins(raw: string): string[] {
+  return nameList(raw).map((o) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(o);
+    } catch {
+      // reported below
+    }
+    if (!url || url.origin !== o) throw new InvalidArgumentError(`${JSON.stringify(o).slice(0, 200)} is not an origin (scheme://host[:port], no path).`);
+    return o;
+  });
+}
+
+/** Parse the command line; null when it only printed help or the version. Throws CommanderError on misuse. */
+export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info: McpBinInfo, argv: readonly string[], io: McpBinIo): McpBinPlan | null {
+  const env = [
+    `  ${info.bearerEnv}  bearer token the --http endpoint requires (Authorization: Bearer …); unset: none. Never printed.`,
+    ...credentialVars(info).map((name) => `  ${name}  a platform credential the tools use. Never printed.`),
+    ...(info.baseUrlEnv ? [`  ${info.baseUrlEnv}  the platform's base URL (--base-url wins).`] : []),
+  ];
+  const program = new Command(def.name)
+    .description(`MCP server for ${def.name.replace(/-mcp$/, "")} ${def.version}: one tool per operation, over stdio (default) or Streamable HTTP.`)
+    .version(def.version, "-V, --version")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text) })
+    .helpOption("-h, --help", "show this help")
+    .allowExcessArguments(false)
+    .option("--base-url <url>", `the platform's base URL${info.baseUrlEnv ? ` (default: $${info.baseUrlEnv}, else the contract's)` : ""}`)
+    .option("--http", "serve Streamable HTTP (stateless, JSON responses) at /mcp instead of stdio")
+    .option("--host <address>", "address to bind with --http (default 127.0.0.1: this machine only)")
+    .option("--port <port>", "port with --http (default 0: a free port; the URL is printed on stderr)", port)
+    .option("--allow-origins <origins>", "browser origins allowed besides loopback ones, comma-separated (others get 403)", origins)
+    .option("--toolsets <names>", "serve only the tools of these toolsets, comma-separated", nameList)
+    .option("--tools <names>", "serve only these tools (besides those of --toolsets), comma-separated", nameList)
+    .option("--discovery", "list three tools (search_tools, describe_tool, call_tool) instead of every tool")
+    .addOption(new Option("--text <mode>", "text block of a result: the JSON (default) or a short summary").choices(["json", "summary"]))
+    .addHelpText("after", `\nEnvironment:\n${env.join("\n")}\n\nExit codes: 0 stopped by SIGINT/SIGTERM or end of input, 1 could not serve, 2 usage error.\n`);
+  let shown = false;
+  try {
+    program.parse([...argv], { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError && (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help")) shown = true;
+    else throw e;
+  }
+  if (shown) return null;
+  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; text?: "json" | "summary" }>();
+  if (!o.http) {
+    const stray = (["host", "port", "allowOrigins"] as const).find((k) => o[k] !== undefined);
+    if (stray) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: --${stray === "allowOrigins" ? "allow-origins" : stray} needs --http`);
+  }
+  const serve: ServeOptions = {
+    ...(o.toolsets ? { toolsets: o.toolsets } : {}),
+    ...(o.tools ? { tools: o.tools } : {}),
+    ...(o.discovery ? { discovery: true } : {}),
+    ...(o.text ? { text: o.text } : {}),
+  };
+  const fromEnv = info.baseUrlEnv ? io.env[info.baseUrlEnv] : undefined;
+  const baseUrl = o.baseUrl ?? (fromEnv ? fromEnv : null);
+  if (baseUrl !== null) {
+    const problem = baseUrlProblem(baseUrl);
+    if (problem) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: the base URL ${o.baseUrl !== undefined ? "(--base-url)" : `(${info.baseUrlEnv})`} cannot be used: ${problem}`);
+  }
+  return { serve, baseUrl, http: o.http ? { host: o.host ?? "127.0.0.1", port: o.port ?? 0, allowedOrigins: o.allowOrigins ?? [] } : null };
+}
+
+// Output to a reader that has gone is dropped, never a stack trace (runtime/stdio.ts).
+const processIo: McpBinIo = { stdout: (t) => writeTo(process.stdout, t), stderr: (t) => writeTo(process.stderr, t), env: process.env };
+
+/**
+ * Run the bin: parse, check the catalogue options, serve until SIGINT/SIGTERM (or, on stdio, the end
+ * of input), then close the transport and the SDK client. Sets process.exitCode on failure.
+ */
+export async function runMcpMain(
+  definition: McpDefinition | ((options: { baseUrl?: string }) => McpDefinition),
+  info: McpBinInfo,
+  argv: readonly string[] = process.argv.slice(2),
+  io: McpBinIo = processIo,
+): Promise<void> {
+  let def = typeof definition === "function" ? definition({}) : definition;
+  const fail = (code: number, message: string) => {
+    io.stderr(`${def.name}: ${message}\n`);
+    process.exitCode = code;
+  };
+  let plan: McpBinPlan | null;
+  try {
+    plan = parseMcpArgs(def, info, argv, io);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // commander has printed its own message unless the error is ours.
+      if (e.code === "contractgen.usage") io.stderr(`${e.message}\n`);
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
+    throw e;
+  }
+  if (!plan) return;
+  // The definition builds the SDK client: given the base URL the command line or environment chose.
+  if (typeof definition === "function" && plan.baseUrl !== null) def = definition({ baseUrl: plan.baseUrl });
+  // Checked here, where the credentials enter, rather than on each tool call: a value too short to
+  // redact is refused before anything is served.
+  for (const name of [...credentialVars(info), plan.http ? info.bearerEnv : null]) {
+    const short = name !== null && io.env[name] !== undefined ? credentialTooShort(io.env[name]!) : null;
+    if (short) return fail(EXIT_USAGE, `${name}: ${short}.`);
+  }
+
+  let stop: (() => Promise<void>) | undefined;
+  let stopping = false;
+  const shutdown = (): void => {
+    if (stopping) return;
+    stopping = true;
+    (stop ? stop() : Promise.resolve()).then(
+      () => process.exit(process.exitCode ?? 0),
+      () => process.exit(1),
+    );
+  };
+  try {
+    if (plan.http) {
+      const raw = io.env[info.bearerEnv];
+      if (raw !== undefined && raw.trim() === "") return fail(EXIT_USAGE, `${info.bearerEnv} is set but empty: set a token or unset it.`);
+      const bearer = raw ?? null;
+      const service = createMcpService(def, plan.serve);
+      let running;
+      try {
+        running = await serveHttp(service, { ...plan.http, bearer, log: (line) => io.stderr(`${def.name}: ${line}\n`) });
+      } catch (e) {
+        return fail(1, `cannot listen on ${plan.http.host}:${plan.http.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      io.stderr(`${def.name}: serving MCP over Streamable HTTP at ${running.url}${bearer !== null ? ` (bearer token required, from ${info.bearerEnv})` : ""}\n`);
+      if (bearer === null && !["127.0.0.1", "localhost", "::1"].includes(plan.http.host)) {
+        io.stderr(`${def.name}: warning: listening on ${plan.http.host} without a bearer token; set ${info.bearerEnv} to require one.\n`);
+      }
+      stop = running.close;
+    } else {
+      // A client that closed our stdout has gone: stop as at the end of input, quietly.
+      whenReaderGone(process.stdout, () => shutdown());
+      const server = await runStdio(def, plan.serve);
+      stop = () => server.close();
+    }
+  } catch (e) {
+    if (e instanceof CatalogueError) return fail(EXIT_USAGE, e.message);
+    throw e;
+  }
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}

@@ -1,0 +1,421 @@
+/**
+ * The contract's promises as checks. Each check takes the harness and an operation, resets the
+ * implementation first, and either returns (passed), returns a skip reason (the fixture gave nothing
+ * to check with), or throws a ContractViolation saying which promise broke.
+ */
+import { randomUUID } from "node:crypto";
+import { type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
+import { styledTraversal } from "./checks-paging.js";
+
+export type CheckResult = void | { readonly skip: string };
+
+// --- calling ----------------------------------------------------------------------------------------
+
+export function sample(h: Harness, op: OperationSpec, variant = 0): Input | undefined {
+  const input = h.fixture.sampleInput(op.id, variant);
+  return input === undefined ? undefined : { ...input };
+}
+
+export function withKey(op: OperationSpec, input: Input, key: string | undefined): Input {
+  return op.idempotency && key !== undefined ? { ...input, [op.idempotency.keyField]: key } : input;
+}
+
+/** Preview `params` and return the confirm token (the preview's response is checked on the way). */
+async function confirmToken(h: Harness, op: OperationSpec, params: Input): Promise<string> {
+  const p = op.preview!;
+  const preview = await h.call(op, { ...params, [p.dryRunField]: true });
+  const body = h.expectSuccess(op, preview, p.output ?? true, "a preview");
+  const token = body[p.confirmTokenField];
+  if (typeof token !== "string") throw violation(`${op.id}: a preview must return a confirm token in ${p.confirmTokenField}`, preview);
+  return token;
+}
+
+/** The request that executes `params` under `key` (previewing first to get a token when the operation asks for one). */
+export async function executionInput(h: Harness, op: OperationSpec, params: Input, key: string | undefined): Promise<Input> {
+  const input = withKey(op, params, key);
+  if (!op.preview) return input;
+  return { ...input, [op.preview.dryRunField]: false, [op.preview.confirmTokenField]: await confirmToken(h, op, params) };
+}
+
+export async function execute(h: Harness, op: OperationSpec, params: Input, key: string | undefined = randomUUID()): Promise<Exchange> {
+  return h.call(op, await executionInput(h, op, params, key));
+}
+
+export async function expectNoEffect(h: Harness, op: OperationSpec, before: string | undefined, what: string, exchange: Exchange): Promise<void> {
+  const after = await h.snapshot();
+  if (before !== after) throw violation(`${op.id}: ${what} must have no effect, but the observed state changed`, exchange);
+}
+
+function expectCode(h: Harness, op: OperationSpec, exchange: Exchange, code: string | null, promise: string, field?: string): void {
+  if (exchange.status < 400) throw violation(`${op.id}: ${promise}, but it succeeded (${exchange.status})`, exchange);
+  const e = h.expectDeclaredError(op, exchange);
+  if (code !== null && e.code !== code) throw violation(`${op.id}: ${promise}: expected ${code}, got ${e.code}`, exchange);
+  // A format without a field pointer cannot name the field.
+  if (field !== undefined && h.errorsNameFields && e.field !== field) throw violation(`${op.id}: ${promise}: the error must name the field ${field}, it names ${String(e.field)}`, exchange);
+}
+
+// --- schema conformance -------------------------------------------------------------------------------
+
+/** A call with the fixture's sample parameters succeeds and answers the declared output schema. */
+export async function conformance(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const params = sample(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  h.expectSuccess(op, await execute(h, op, params));
+}
+
+// --- negative inputs ----------------------------------------------------------------------------------
+
+export interface NegativeCase {
+  readonly name: string;
+  /** The top-level input field the error must name. */
+  readonly field: string;
+  readonly apply: (input: Input) => Input;
+}
+
+export function resolve(root: Schema, schema: unknown, depth = 0): Record<string, unknown> | null {
+  if (!schema || typeof schema !== "object") return null;
+  const s = schema as Record<string, unknown>;
+  const ref = s.$ref;
+  if (typeof ref === "string" && ref.startsWith("#/$defs/") && depth < 8 && typeof root === "object") {
+    const defs = root.$defs as Record<string, unknown> | undefined;
+    const target = defs && Object.hasOwn(defs, ref.slice(8)) ? defs[ref.slice(8)] : undefined;
+    return resolve(root, target, depth + 1);
+  }
+  return s;
+}
+
+function typesOf(s: Record<string, unknown>): string[] {
+  if (typeof s.type === "string") return [s.type];
+  if (Array.isArray(s.type)) return s.type.filter((t): t is string => typeof t === "string");
+  if (Array.isArray(s.enum)) return [...new Set(s.enum.map((v) => (v === null ? "null" : Number.isInteger(v) ? "integer" : typeof v)))];
+  return [];
+}
+
+function wrongTypeValue(types: readonly string[]): unknown {
+  if (!types.includes("string")) return "not-a-value";
+  if (!types.includes("object")) return { unexpected: true };
+  return undefined;
+}
+
+function notMatching(pattern: string): string | undefined {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, "u");
+  } catch {
+    return undefined;
+  }
+  return ["!", " ", "~~", "-1", "A", "a", "0"].find((c) => !re.test(c));
+}
+
+function set(field: string, value: unknown): (input: Input) => Input {
+  return (input) => ({ ...input, [field]: value });
+}
+
+/**
+ * Inputs the contract's input schema forbids, one constraint at a time, each naming the top-level field
+ * it breaks. Only what the wire can express is generated: a path, query or header value arrives as text,
+ * so "a number where a string is expected" is not a fault there.
+ */
+/**
+ * The longest string a length case sends (1 MiB). Past it the case would test the transport and the
+ * memory of both sides rather than the schema (a contract may say `maxLength: 1000000000`).
+ */
+const LONGEST_PROBE = 1 << 20;
+
+export function negativeCases(op: OperationSpec): NegativeCase[] {
+  const root = op.input;
+  const schema = resolve(root, root);
+  if (!schema) return [];
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const binding = new Map(op.bindings.map((b) => [b.field, b.in]));
+  const cases: NegativeCase[] = [];
+  for (const field of Object.keys(properties).sort()) {
+    const s = resolve(root, properties[field]);
+    if (!s) continue;
+    const where = binding.get(field) ?? "body";
+    const types = typesOf(s);
+    if (required.has(field) && where !== "path") {
+      cases.push({ name: `missing required ${field}`, field, apply: (i) => Object.fromEntries(Object.entries(i).filter(([k]) => k !== field)) });
+    }
+    const wrong = wrongTypeValue(types);
+    if (types.length > 0 && wrong !== undefined && (where === "body" || !types.includes("string"))) {
+      cases.push({ name: `wrong type for ${field}`, field, apply: set(field, wrong) });
+    }
+    if (typeof s.minimum === "number") cases.push({ name: `${field} below minimum ${s.minimum}`, field, apply: set(field, s.minimum - 1) });
+    if (typeof s.exclusiveMinimum === "number") cases.push({ name: `${field} at exclusive minimum ${s.exclusiveMinimum}`, field, apply: set(field, s.exclusiveMinimum) });
+    if (typeof s.maximum === "number") cases.push({ name: `${field} above maximum ${s.maximum}`, field, apply: set(field, s.maximum + 1) });
+    if (typeof s.exclusiveMaximum === "number") cases.push({ name: `${field} at exclusive maximum ${s.exclusiveMaximum}`, field, apply: set(field, s.exclusiveMaximum) });
+    if (typeof s.minLength === "number" && s.minLength > 0 && s.minLength - 1 <= LONGEST_PROBE && where !== "path") cases.push({ name: `${field} shorter than ${s.minLength}`, field, apply: set(field, "a".repeat(s.minLength - 1)) });
+    if (typeof s.maxLength === "number" && s.maxLength + 1 <= LONGEST_PROBE) cases.push({ name: `${field} longer than ${s.maxLength}`, field, apply: set(field, "a".repeat(s.maxLength + 1)) });
+    if (Array.isArray(s.enum) && s.enum.every((v) => typeof v === "string")) cases.push({ name: `${field} outside its enum`, field, apply: set(field, "not-a-declared-value") });
+    if (typeof s.pattern === "string") {
+      const bad = notMatching(s.pattern);
+      if (bad !== undefined) cases.push({ name: `${field} not matching ${s.pattern}`, field, apply: set(field, bad) });
+    }
+  }
+  if (schema.additionalProperties === false) {
+    cases.push({ name: "an extra property", field: "unexpected_property", apply: set("unexpected_property", 1) });
+  }
+  return cases;
+}
+
+/** The forbidden input is refused with the operation's invalid-input error naming the field, and changes nothing. */
+export async function negativeInput(h: Harness, op: OperationSpec, c: NegativeCase): Promise<CheckResult> {
+  await h.fixture.reset();
+  const params = sample(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  const before = await h.snapshot();
+  // A preview-capable operation is probed as a preview: validation comes before any token is needed.
+  let input = withKey(op, params, randomUUID());
+  if (op.preview) input = { ...input, [op.preview.dryRunField]: true };
+  const sent = c.apply(input);
+  const exchange = await h.call(op, sent);
+  if (exchange.status < 400) throw violation(`${op.id}: ${c.name} must be refused as invalid input, but it succeeded (${exchange.status})`, exchange);
+  const e = h.expectDeclaredError(op, exchange);
+  if (e.spec.class !== "invalid_input") throw violation(`${op.id}: ${c.name} must be refused as invalid input, got ${e.code} (class ${e.spec.class})`, exchange);
+  if (h.errorsNameFields && (e.field === null || (e.field !== c.field && !e.field.startsWith(`${c.field}.`) && !e.field.startsWith(`${c.field}[`)))) {
+    throw violation(`${op.id}: ${c.name}: the invalid-input error must name the field ${c.field}, it names ${String(e.field)}`, exchange);
+  }
+  await expectNoEffect(h, op, before, `a refused input (${c.name})`, exchange);
+}
+
+// --- preview / confirm --------------------------------------------------------------------------------
+
+/** A preview answers the preview output and changes nothing. */
+export async function previewHasNoEffect(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const params = sample(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  const before = await h.snapshot();
+  const exchange = await h.call(op, { ...params, [op.preview!.dryRunField]: true });
+  h.expectSuccess(op, exchange, op.preview!.output ?? true, "a preview");
+  await expectNoEffect(h, op, before, "a preview", exchange);
+}
+
+/** An execution without a confirm token is refused with the declared error and changes nothing. */
+export async function executeWithoutToken(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const params = sample(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  const before = await h.snapshot();
+  const exchange = await h.call(op, { ...withKey(op, params, randomUUID()), [op.preview!.dryRunField]: false });
+  expectCode(h, op, exchange, op.preview!.invalidTokenError, "an execution without a confirm token must be refused");
+  await expectNoEffect(h, op, before, "an execution without a confirm token", exchange);
+}
+
+/** A token issued for other parameters does not authorise this execution. */
+export async function executeWithOtherParametersToken(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const params = sample(h, op);
+  const other = sample(h, op, 1);
+  if (!params || !other) return { skip: "the fixture has no second sample input (variant 1)" };
+  const token = await confirmToken(h, op, other);
+  const before = await h.snapshot();
+  const p = op.preview!;
+  const exchange = await h.call(op, { ...withKey(op, params, randomUUID()), [p.dryRunField]: false, [p.confirmTokenField]: token });
+  expectCode(h, op, exchange, p.invalidTokenError, "a confirm token from a preview of other parameters must be refused");
+  await expectNoEffect(h, op, before, "an execution with another preview's token", exchange);
+}
+
+/** A token past its ttl authorises nothing. */
+export async function expiredToken(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  if (!h.fixture.advanceTime) return { skip: "the fixture cannot move the clock (advanceTime)" };
+  await h.fixture.reset();
+  const sampled = sample(h, op);
+  if (!sampled) return { skip: "the fixture has no sample input" };
+  const p = op.preview!;
+  const token = await confirmToken(h, op, sampled);
+  await h.fixture.advanceTime(p.ttlMs + 1000);
+  const before = await h.snapshot();
+  const exchange = await h.call(op, { ...withKey(op, sampled, randomUUID()), [p.dryRunField]: false, [p.confirmTokenField]: token });
+  expectCode(h, op, exchange, p.invalidTokenError, "an expired confirm token must be refused");
+  await expectNoEffect(h, op, before, "an execution with an expired token", exchange);
+}
+
+/** A single-use token authorises one execution: a second execution with it (under another key) is refused. */
+export async function tokenSingleUse(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const sampled = sample(h, op);
+  if (!sampled) return { skip: "the fixture has no sample input" };
+  const params = withoutOptionalExpectations(op, sampled);
+  const p = op.preview!;
+  const first = await executionInput(h, op, params, randomUUID());
+  h.expectSuccess(op, await h.call(op, first));
+  const before = await h.snapshot();
+  const exchange = await h.call(op, withKey(op, { ...first }, randomUUID()));
+  expectCode(h, op, exchange, p.invalidTokenError, "a used single-use confirm token must be refused");
+  await expectNoEffect(h, op, before, "a second execution with a used token", exchange);
+}
+
+// --- preconditions ------------------------------------------------------------------------------------
+
+function stale(value: unknown): unknown {
+  if (typeof value === "number") return value + 1000;
+  if (typeof value === "string") return `${value}-stale`;
+  return undefined;
+}
+
+/** A stale expectation fails with the precondition's error naming its field, at preview and execution, and changes nothing. */
+export async function stalePrecondition(h: Harness, op: OperationSpec, index: number): Promise<CheckResult> {
+  const pre = op.preconditions[index]!;
+  await h.fixture.reset();
+  const params = sample(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  const staleValue = stale(params[pre.field]);
+  if (staleValue === undefined) return { skip: `the sample input has no ${pre.field}` };
+  const staleParams = { ...params, [pre.field]: staleValue };
+  const before = await h.snapshot();
+  if (op.preview) {
+    const preview = await h.call(op, { ...staleParams, [op.preview.dryRunField]: true });
+    expectCode(h, op, preview, pre.error, `a preview with a stale ${pre.field} must fail`, pre.field);
+    // Execute with a token for the current parameters but the stale expectation: still refused.
+    const token = await confirmToken(h, op, params);
+    const exchange = await h.call(op, { ...withKey(op, staleParams, randomUUID()), [op.preview.dryRunField]: false, [op.preview.confirmTokenField]: token });
+    h.expectDeclaredError(op, exchange);
+    await expectNoEffect(h, op, before, `an execution with a stale ${pre.field}`, exchange);
+    return;
+  }
+  const exchange = await h.call(op, withKey(op, staleParams, randomUUID()));
+  expectCode(h, op, exchange, pre.error, `an execution with a stale ${pre.field} must fail`, pre.field);
+  await expectNoEffect(h, op, before, `an execution with a stale ${pre.field}`, exchange);
+}
+
+/**
+ * Cases that make two executions drop optional expectations: the first execution makes a value
+ * expectation stale by design, which would hide the promise under test behind a precondition error.
+ */
+function withoutOptionalExpectations(op: OperationSpec, params: Input): Input {
+  const root = typeof op.input === "object" ? op.input : {};
+  const required = new Set(Array.isArray(root.required) ? (root.required as string[]) : []);
+  const out = { ...params };
+  for (const pre of op.preconditions) if (!required.has(pre.field)) delete out[pre.field];
+  return out;
+}
+
+// --- idempotency --------------------------------------------------------------------------------------
+
+/** The same key twice: one effect, and the second answer is the first one replayed. */
+export async function sameKeyReplays(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const params = sample(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  const request = await executionInput(h, op, params, randomUUID());
+  const first = await h.call(op, request);
+  h.expectSuccess(op, first);
+  const once = await h.snapshot();
+  const second = await h.call(op, request);
+  h.expectSuccess(op, second, op.output, "the recorded outcome replayed");
+  if (JSON.stringify(second.body) !== JSON.stringify(first.body)) throw violation(`${op.id}: a retry under the same key must replay the first response`, second);
+  if (second.headers.get("idempotent-replayed") !== "true") throw violation(`${op.id}: a replayed response must carry Idempotent-Replayed: true`, second);
+  await expectNoEffect(h, op, once, "a retry under the same key", second);
+}
+
+/** Other parameters under a used key are refused with the mismatch error and change nothing. */
+export async function changedParametersRejected(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const sampled = sample(h, op);
+  const otherSampled = sample(h, op, 1);
+  if (!sampled || !otherSampled) return { skip: "the fixture has no second sample input (variant 1)" };
+  const params = withoutOptionalExpectations(op, sampled);
+  const other = withoutOptionalExpectations(op, otherSampled);
+  const key = randomUUID();
+  h.expectSuccess(op, await execute(h, op, params, key));
+  const before = await h.snapshot();
+  const exchange = await h.call(op, await executionInput(h, op, other, key));
+  expectCode(h, op, exchange, op.idempotency!.mismatchError, "other parameters under a used operation key must be refused");
+  await expectNoEffect(h, op, before, "other parameters under a used key", exchange);
+}
+
+/** Two concurrent calls with the same key: one executes, the other gets its outcome; one effect. */
+export async function concurrentSameKey(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  if (!h.fixture.observe) return { skip: "the fixture cannot observe effects (observe)" };
+  await h.fixture.reset();
+  const sampled = sample(h, op);
+  if (!sampled) return { skip: "the fixture has no sample input" };
+  const params = withoutOptionalExpectations(op, sampled);
+  // The effect of one call, measured on a fresh state.
+  h.expectSuccess(op, await execute(h, op, params));
+  const single = await h.snapshot();
+  await h.fixture.reset();
+  const request = await executionInput(h, op, params, randomUUID());
+  const [a, b] = await Promise.all([h.call(op, request), h.call(op, request)]);
+  h.expectSuccess(op, a);
+  h.expectSuccess(op, b);
+  if (JSON.stringify(a.body) !== JSON.stringify(b.body)) throw violation(`${op.id}: concurrent calls under one key must get the same outcome`, b);
+  const after = await h.snapshot();
+  if (!sameShape(single, after)) throw violation(`${op.id}: concurrent calls under one key must have one effect`, b);
+}
+
+/** Snapshots of two runs differ in generated ids and times; one effect each means equally many records. */
+function sameShape(a: string | undefined, b: string | undefined): boolean {
+  const shape = (s: string | undefined): string => JSON.stringify(JSON.parse(s ?? "null", (_k, v: unknown) => (Array.isArray(v) || v === null || typeof v === "object" ? v : 0)));
+  return shape(a) === shape(b);
+}
+
+/** Two keys with equal parameters are two intents: two effects. */
+export async function distinctKeysTwoEffects(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  if (!h.fixture.observe) return { skip: "the fixture cannot observe effects (observe)" };
+  await h.fixture.reset();
+  const sampled = sample(h, op);
+  if (!sampled) return { skip: "the fixture has no sample input" };
+  const params = withoutOptionalExpectations(op, sampled);
+  const s0 = await h.snapshot();
+  h.expectSuccess(op, await execute(h, op, params, randomUUID()));
+  const s1 = await h.snapshot();
+  const second = await execute(h, op, params, randomUUID());
+  h.expectSuccess(op, second);
+  const s2 = await h.snapshot();
+  if (s0 === s1 || s1 === s2) throw violation(`${op.id}: two calls with distinct operation keys must have two effects`, second);
+}
+
+// --- pagination ---------------------------------------------------------------------------------------
+
+/** Walk every page with a small page size: each page conforms, the last cursor is null, the totals add up. */
+export async function traversal(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  const p = op.pagination!;
+  if (p.style !== undefined && p.style !== "cursor") {
+    await h.fixture.reset();
+    const params = sample(h, op);
+    return params ? styledTraversal(h, op, params) : { skip: "the fixture has no sample input" };
+  }
+  if (p.cursorField === null || p.nextCursorField === null || p.itemsField === null || p.limitField === null || p.limitMax === null) return { skip: "the cursor pagination is incompletely described" };
+  await h.fixture.reset();
+  const params = sample(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  const limit = Math.min(2, p.limitMax);
+  let cursor: unknown = undefined;
+  let received = 0;
+  let declaredTotal: unknown = undefined;
+  for (let page = 0; ; page++) {
+    if (page > 10_000) throw violation(`${op.id}: more than 10000 pages: the cursor never ends`);
+    const input: Input = { ...params, [p.limitField]: limit };
+    if (cursor !== undefined) input[p.cursorField] = cursor;
+    const exchange = await h.call(op, input);
+    const body = h.expectSuccess(op, exchange, op.output, `page ${page + 1}`);
+    const items = body[p.itemsField];
+    if (!Array.isArray(items)) throw violation(`${op.id}: a page must hold its items in ${p.itemsField}`, exchange);
+    if (items.length > limit) throw violation(`${op.id}: a page holds ${items.length} items, more than the ${limit} asked for`, exchange);
+    received += items.length;
+    if (p.partialField && body[p.partialField] === true) throw violation(`${op.id}: page ${page + 1} is partial on a healthy data set`, exchange);
+    if (p.errorsField && Array.isArray(body[p.errorsField]) && (body[p.errorsField] as unknown[]).length > 0) throw violation(`${op.id}: page ${page + 1} reports errors on a healthy data set`, exchange);
+    if (p.totalField) {
+      if (declaredTotal !== undefined && body[p.totalField] !== declaredTotal) throw violation(`${op.id}: the declared total changed between pages`, exchange);
+      declaredTotal = body[p.totalField];
+    }
+    const next = body[p.nextCursorField];
+    if (next === null || next === undefined) {
+      if (next === undefined) throw violation(`${op.id}: the last page must say ${p.nextCursorField}: null`, exchange);
+      if (p.totalField && declaredTotal !== received) {
+        throw violation(`${op.id}: the traversal received ${received} items but the pages declare ${p.totalField} ${String(declaredTotal)}`, exchange);
+      }
+      if (received === 0) return { skip: "the sample data set is empty: nothing to traverse" };
+      return;
+    }
+    if (items.length === 0) throw violation(`${op.id}: an empty page must be the last one (${p.nextCursorField} null)`, exchange);
+    cursor = next;
+  }
+}
+
+export type { Schema };
