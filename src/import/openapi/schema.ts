@@ -32,7 +32,9 @@ export type JsonObject = { [k: string]: Json };
 
 /** Set an own property, even `__proto__` (plain assignment would change the prototype instead). */
 export function put(o: object, key: string, value: unknown): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` is an accessor on Object.prototype; every other key is assigned (a fast property).
+  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else (o as Record<string, unknown>)[key] = value;
 }
 
 export function isObject(v: unknown): v is JsonObject {
