@@ -152,9 +152,9 @@ describe("overlay-from: an edited contract kept as an overlay", () => {
     writeFileSync(join(dir, "pets-v2.yaml"), PETS.replace("      parameters:\n        - name: limit", "      parameters:\n        - name: species\n          in: query\n          schema: { type: string }\n        - name: limit"));
     const diff = run("diff", "pets.contract.yaml", "pets-v2.yaml", "--overlay", "pets.overlay.yaml", "--format", "json");
     const report = JSON.parse(diff.stdout) as { findings: Array<{ rule: string; operation?: string; message: string }> };
-    // The only change: the new optional input of list_pets.
-    expect(report.findings.length).toBe(1);
-    expect(report.findings[0]!.message).toContain("species");
+    // The only change: the new optional input of list_pets (and so the version should be bumped).
+    expect(report.findings.map((f) => f.rule).sort()).toEqual(["input-optional-property-added", "version-not-increased"]);
+    expect(report.findings.find((f) => f.rule === "input-optional-property-added")!.message).toContain('"species" was added to "list_pets"');
     // Rewriting the overlay from the edited contract against the new document keeps the edits and drops the parameter (the contract does not have it).
     const r = run("overlay-from", "pets.contract.yaml", "--openapi", "pets-v2.yaml", "-o", "pets-v2.overlay.yaml");
     expect(r.code).toBe(0);
@@ -205,6 +205,26 @@ paths:
     const overlay = parse(readFileSync(join(dir, "odd.overlay.yaml"), "utf8")) as { actions: Array<{ target: string }> };
     expect(overlay.actions[0]!.target).toBe(`$['paths']['/it\\'s/"odd"\\\\path']['get']`);
     expect(run("diff", "odd.contract.yaml", "odd.yaml", "--overlay", "odd.overlay.yaml").stdout).toContain("No changes found.");
+  });
+
+  it("an edit a merge patch cannot express fails the round trip: exit 1, the difference named, nothing written", () => {
+    expect(run("import-openapi", "pets.yaml", "-o", "null.contract.yaml").code).toBe(0);
+    const text = readFileSync(join(dir, "null.contract.yaml"), "utf8").replace("    summary: Get a pet\n", "    summary: Get a pet\n    description: null\n");
+    writeFileSync(join(dir, "null.contract.yaml"), text);
+    const r = run("overlay-from", "null.contract.yaml", "--openapi", "pets.yaml", "-o", "null.overlay.yaml");
+    expect(r.stderr).toContain("/operations/get_pet/description is null");
+    expect(r.stderr).toContain("differs at /operations/get_pet/description; nothing was written");
+    expect(r.code).toBe(1);
+    expect(existsSync(join(dir, "null.overlay.yaml"))).toBe(false);
+  });
+
+  it("edited effects that keep inferred: true keep it (the import drops it when x-contract touches effects)", () => {
+    expect(run("import-openapi", "pets.yaml", "-o", "inferred.contract.yaml").code).toBe(0);
+    const text = readFileSync(join(dir, "inferred.contract.yaml"), "utf8").replace("idempotent: none\n      destructive: false", "idempotent: none\n      destructive: true");
+    writeFileSync(join(dir, "inferred.contract.yaml"), text);
+    expect(run("overlay-from", "inferred.contract.yaml", "--openapi", "pets.yaml", "-o", "inferred.overlay.yaml").code).toBe(0);
+    const overlay = parse(readFileSync(join(dir, "inferred.overlay.yaml"), "utf8")) as { actions: Array<{ update: Record<string, unknown> }> };
+    expect(overlay.actions[0]!.update["x-contract"]).toEqual({ effects: { destructive: true, inferred: true } });
   });
 
   it("with --overlay, the new overlay applies after the existing ones", () => {

@@ -106,6 +106,8 @@ export async function overlayFromCommand(contractPath: string, options: OverlayF
   });
   for (const w of fork.warnings) io.stderr(`${contractPath}: warning: ${w} is null; a merge patch cannot set null (null deletes), so it is not kept.\n`);
   if (fork.overlay.actions.length === 0) {
+    const difference = firstDifference(fresh.mapped.contract, edited);
+    if (difference !== undefined) return lost(contractPath, options.openapi, difference, io);
     io.stdout(`${contractPath}: nothing to keep: it is what ${options.openapi} imports to${existing.length > 0 ? " with its overlays" : ""}; use the document directly. No overlay was written.\n`);
     return EXIT.ok;
   }
@@ -134,10 +136,7 @@ export async function overlayFromCommand(contractPath: string, options: OverlayF
     return EXIT.invalid;
   }
   const difference = firstDifference(after.mapped.contract, edited);
-  if (difference !== undefined) {
-    io.stderr(`contractgen: the overlay would not give back ${contractPath}: the import of ${options.openapi} with it differs at ${difference === "" ? "(the whole contract)" : difference}; nothing was written, so none of your edits is lost.\n  hint: this edit cannot be expressed as x-contract merge patches (please report it); keep the contract as it is meanwhile.\n`);
-    return EXIT.invalid;
-  }
+  if (difference !== undefined) return lost(contractPath, options.openapi, difference, io);
 
   let outcome: ReturnType<typeof writeOwnedFile>;
   try {
@@ -152,6 +151,15 @@ export async function overlayFromCommand(contractPath: string, options: OverlayF
       `Use the document with it: contractgen validate ${options.openapi} ${[...existing, options.out].map((o) => `--overlay ${o}`).join(" ")}\n`,
   );
   return EXIT.ok;
+}
+
+/** The round trip does not hold: exit 1, naming the first difference, with nothing written. */
+function lost(contractPath: string, openapi: string, difference: string, io: Io): number {
+  io.stderr(
+    `contractgen: the overlay would not give back ${contractPath}: the import of ${openapi} with it differs at ${difference === "" ? "(the whole contract)" : difference}; nothing was written, so none of your edits is lost.\n` +
+      "  hint: an edit there cannot be expressed as x-contract merge patches (a null value, or an order the import does not keep); keep using the contract meanwhile.\n",
+  );
+  return EXIT.invalid;
 }
 
 function writeFailure(e: unknown, io: Io): number {
