@@ -7,6 +7,7 @@ import type { BudgetOptions } from "./commands/budget.js";
 import type { DiffOptions } from "./commands/diff.js";
 import type { GenerateOptions } from "./commands/generate.js";
 import type { ImportOpenApiOptions } from "./commands/import-openapi.js";
+import type { OverlayFromOptions } from "./commands/overlay-from.js";
 import type { TestOptions } from "./commands/test.js";
 import type { ValidateOptions } from "./commands/validate.js";
 import { EXIT, type Io, processIo } from "./io.js";
@@ -112,6 +113,19 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       }
       const { importOpenApiCommand } = await import("./commands/import-openapi.js");
       setExit(await importOpenApiCommand(file, options, io));
+    });
+
+  program
+    .command("overlay-from")
+    .description("Keep the edits of a contract imported from OpenAPI as an OpenAPI Overlay: the overlay that makes the document import to the edited contract (checked before it is written). Exit 0 written (or nothing to keep), 1 the document cannot be imported or the edits cannot be kept, 2 usage or the output is not ours to replace.")
+    .argument("<contract>", "the contract import-openapi wrote and you edited")
+    .requiredOption("--openapi <document>", "the OpenAPI document it was imported from (current version)")
+    .requiredOption("-o, --out <file>", "overlay file to write (YAML); only an overlay overlay-from wrote (and nobody edited since) is replaced")
+    .addOption(new Option("--overlay <file>", "an overlay the document is already used with, applied before the one written (repeatable, in order)").argParser((file: string, previous: string[] | undefined) => [...(previous ?? []), file]))
+    .option("--force", "replace an output file overlay-from did not write (never a link or a folder)", false)
+    .action(async (contract: string, options: OverlayFromOptions) => {
+      const { overlayFromCommand } = await import("./commands/overlay-from.js");
+      setExit(await overlayFromCommand(contract, options, io));
     });
 
   program

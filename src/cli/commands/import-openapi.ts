@@ -60,7 +60,10 @@ export async function importOpenApiCommand(file: string, options: ImportOpenApiO
     if (options.report) writeReport(report, options.report);
   } catch (e) {
     if (e instanceof OutputConflictError) {
-      io.stderr(`contractgen: ${e.message}\ncontractgen only replaces a contract it imported and nobody edited since (and its own reports).\n`);
+      io.stderr(
+        `contractgen: ${e.message}\ncontractgen only replaces a contract it imported and nobody edited since (and its own reports).\n` +
+          `  hint: keep your edits as an overlay: contractgen overlay-from ${options.out} --openapi ${file} -o <overlay.yaml>, then use the document with --overlay <overlay.yaml> (or --force to lose the edits).\n`,
+      );
       return EXIT.usage;
     }
     const errno = e as NodeJS.ErrnoException;
