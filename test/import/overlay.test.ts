@@ -237,6 +237,22 @@ describe("problems", () => {
 });
 
 describe("safety", () => {
+  it("bounds what a wide target can write, and stays fast on thousands of matches", () => {
+    // 20,000 matches, each updated: origins are recorded without rescanning the ones before (a
+    // quadratic walk would outlast the test's time limit); a target matching every node with a
+    // 100-key update would write past the budget and is refused, applying nothing.
+    const doc = pets();
+    for (let i = 0; i < 20_000; i++) doc.paths[`/p${i}`] = { get: { operationId: `op${i}`, responses: { "200": { description: "ok" } } } };
+    const ok = applyOverlays(doc, [overlay(ov([{ target: "$.paths.*.get", update: { "x-contract": { effects: { kind: "read" } } } }]))], DOC);
+    expect(errors(ok)).toEqual([]);
+    expect((ok.value as any).paths["/p19999"].get["x-contract"]).toEqual({ effects: { kind: "read" } });
+    expect(ok.origin("/paths/~1p19999/get/x-contract/effects")?.pointer).toBe("/actions/0/update/x-contract/effects");
+    const big = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i]));
+    const wide = applyOverlays(doc, [overlay(ov([{ target: "$..*", update: { big } }]))], DOC);
+    expect(errors(wide).map((p: any) => [p.code, p.pointer])).toEqual([["overlay-update-invalid", "/actions/0/target"]]);
+    expect(wide.value).toBe(doc);
+  });
+
   it("never mutates the input", () => {
     const doc = pets();
     const before = JSON.stringify(doc);

@@ -61,6 +61,9 @@ class OverlayFailure extends Error {
   }
 }
 
+/** Values all overlays of one command may write into the document (the import reads 2,000,000 in all). */
+export const MAX_OVERLAY_WRITES = 1_000_000;
+
 type Segment = string | number;
 type Container = Record<string, unknown> | unknown[];
 
@@ -69,6 +72,9 @@ export function applyOverlays(document: unknown, overlayPaths: readonly string[]
   const files = overlayPaths.map((p) => resolve(p));
   let current = document;
   let origins = new Map<string, Record_>();
+  // Values all overlays together may write: an action's matches times its update's size, so that a
+  // wide target (`$..*`) with a large update cannot multiply the document past what the reader allows.
+  const budget = { remaining: MAX_OVERLAY_WRITES };
   const documentDir = dirname(resolve(documentPath));
 
   overlayPaths.forEach((path, k) => {
@@ -83,7 +89,7 @@ export function applyOverlays(document: unknown, overlayPaths: readonly string[]
       problems.push(...checked.problems);
       return;
     }
-    const run = new Run(current, new Map(origins), k, file);
+    const run = new Run(current, new Map(origins), k, file, budget);
     try {
       for (const action of checked.actions) run.apply(action);
     } catch (e) {
@@ -253,12 +259,35 @@ class Run {
   private readonly owned = new Set<object>();
   readonly warnings: ReadProblem[] = [];
 
+  /** Pointers with (or once with) a recorded origin below them: only those need a scan when forgotten. */
+  private readonly parents = new Set<string>();
+
   constructor(
     public value: unknown,
     readonly origins: Map<string, Record_>,
     private readonly overlay: number,
     private readonly file: OpenApiFile,
-  ) {}
+    private readonly budget: { remaining: number },
+  ) {
+    for (const key of origins.keys()) this.noteParents(key);
+  }
+
+  private noteParents(pointer: string): void {
+    for (let i = pointer.lastIndexOf("/"); i > 0; i = pointer.lastIndexOf("/", i - 1)) {
+      const parent = pointer.slice(0, i);
+      if (this.parents.has(parent)) break;
+      this.parents.add(parent);
+    }
+    this.parents.add("");
+  }
+
+  /** Charge `values` written to the budget shared by every overlay. */
+  private spend(values: number, at: string): void {
+    this.budget.remaining -= values;
+    if (this.budget.remaining < 0) {
+      throw new OverlayFailure(locatedProblem("overlay-update-invalid", this.file, at, `The overlays would write more than ${MAX_OVERLAY_WRITES.toLocaleString("en-US")} values into the document (matches times the size of each update); narrow the action's target.`));
+    }
+  }
 
   apply(action: Action): void {
     const at = `/actions/${action.index}`;
@@ -270,6 +299,7 @@ class Run {
     const locations = unique(nodes.map((n) => n.location));
     if (action.remove) {
       // Deepest and highest index first, so the places still to remove stay where they were.
+      this.spend(locations.length, `${at}/target`);
       locations.sort(compareLocations).reverse();
       for (const loc of locations) this.remove(loc, at);
       return;
@@ -287,6 +317,7 @@ class Run {
       update = action.update;
       source = { pointer: `${at}/update`, appendRest: true };
     }
+    this.spend(locations.length * countValues(update), `${at}/target`);
     for (const loc of locations) this.update(loc, update, at, source);
   }
 
@@ -403,10 +434,13 @@ class Run {
   private record(pointer: string, from: string, appendRest: boolean): void {
     this.dropOrigins(pointer);
     this.origins.set(pointer, { overlay: this.overlay, file: this.file, pointer: from, appendRest });
+    this.noteParents(pointer);
   }
 
   /** Forget what was recorded at `pointer` and under it. */
   private dropOrigins(pointer: string): void {
+    this.origins.delete(pointer);
+    if (!this.parents.has(pointer)) return; // nothing was ever recorded below it
     for (const key of [...this.origins.keys()]) {
       if (key === pointer || key.startsWith(`${pointer}/`)) this.origins.delete(key);
     }
@@ -464,6 +498,19 @@ function deepCopy(value: unknown, depth: number, file: OpenApiFile, from: string
     if (visit && !Array.isArray(dst)) visit(dst, pointer);
   }
   return root;
+}
+
+/** Values in a JSON value (1 for a scalar), counted without recursion. */
+function countValues(value: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    n++;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (typeof v === "object" && v !== null) for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return n;
 }
 
 function unique(locations: Segment[][]): Segment[][] {
