@@ -5,11 +5,13 @@
  */
 import { parseArgs } from "node:util";
 import { type RunningPlatform, SEEDED_DEFECT_IDS, isSeededDefect } from "./host.js";
-import { exampleContract, type ExampleServerOptions } from "./example.js";
+import { type ExampleServerOptions, loadExampleContract } from "./example.js";
 import { authEnvVars } from "../../src/model/types.js";
 
 export interface ExampleCli<Extra> {
   readonly spec: string;
+  /** Overlays of an OpenAPI `spec`, in order. */
+  readonly overlays?: readonly string[];
   /** Extra string options (name → help text). */
   readonly extraOptions?: Readonly<Record<string, string>>;
   readonly start: (options: ExampleServerOptions & Extra) => Promise<RunningPlatform>;
@@ -18,7 +20,7 @@ export interface ExampleCli<Extra> {
 }
 
 export async function runExampleCli<Extra>(cli: ExampleCli<Extra>, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const model = exampleContract(cli.spec);
+  const model = await loadExampleContract(cli.spec, cli.overlays);
   const auth = model.transport.auth;
   const tokenEnv = authEnvVars(auth)[0] ?? null;
   const defaultPort = new URL(model.transport.baseUrl).port || "0";

@@ -6,7 +6,8 @@
  * upstream failures are provoked with the host's fault switches.
  */
 import type { DataSet, Fixture, Input, ResetOptions } from "../../src/tests-runtime/harness.js";
-import { exampleContract } from "./example.js";
+import type { ContractModel } from "../../src/model/types.js";
+import { loadExampleContract } from "./example.js";
 import { type Credential, isSeededDefect, type PartialPageFault, type RunningPlatform, type SeededDefect } from "./host.js";
 
 export const CONTRACT_TEST_TOKEN = "contract-suite-token";
@@ -32,6 +33,8 @@ export interface PlatformStart<D extends string> {
 export interface PlatformFixtureOptions<D extends string = never> {
   /** The contract the platform serves (its scopes decide the limited credentials). */
   readonly spec: string;
+  /** Overlays of an OpenAPI `spec`, in order (the model is then imported when the first platform starts). */
+  readonly overlays?: readonly string[];
   readonly start: (options: PlatformStart<D>) => Promise<RunningPlatform>;
   /** The platform's own tables, compared in full by observe(). */
   readonly tables: readonly string[];
@@ -73,13 +76,22 @@ export function platformFixture<D extends string = never>(options: PlatformFixtu
   // The platform's clock: real time plus what advanceTime added since the last reset.
   let offsetMs = 0;
   const now = (): Date => new Date(Date.now() + offsetMs);
-  const model = exampleContract(options.spec);
-  const scopes = [...new Set(model.operations.flatMap((op) => op.scopes))].sort();
+  // Read when the first platform starts: an OpenAPI document with overlays is imported asynchronously.
+  let model: ContractModel | undefined;
+  let scopes: string[] = [];
   // The same caller as CONTRACT_TEST_TOKEN (startPlatform's "default"), one scope short.
   const credentials: Record<string, Credential> = Object.create(null);
-  for (const scope of scopes) credentials[tokenWithout(scope)] = { caller: "default", scopes: scopes.filter((s) => s !== scope) };
+  const contract = (): ContractModel => {
+    if (!model) throw new Error("the contract is not loaded: reset() loads it");
+    return model;
+  };
   // A fresh platform (new in-memory database, no faults), started as `extra` says.
   const restart = async (extra: Pick<PlatformStart<D>, "dataset" | "countMaxExamined"> = {}): Promise<void> => {
+    if (!model) {
+      model = await loadExampleContract(options.spec, options.overlays);
+      scopes = [...new Set(model.operations.flatMap((op) => op.scopes))].sort();
+      for (const scope of scopes) credentials[tokenWithout(scope)] = { caller: "default", scopes: scopes.filter((s) => s !== scope) };
+    }
     await running?.close();
     running = undefined;
     offsetMs = 0;
@@ -135,10 +147,10 @@ export function platformFixture<D extends string = never>(options: PlatformFixtu
       if (domain !== undefined) return domain;
       // Upstream failures: the host's fault switches fail the next call of the operation before it executes.
       const faults = platform().faults;
-      const classOf = (c: string) => model.errors.find((e) => e.code === c)?.class;
+      const classOf = (c: string) => contract().errors.find((e) => e.code === c)?.class;
       const cls = classOf(code);
       // The host answers a class with the first code of it the operation lists.
-      const op = model.operations.find((o) => o.names.id === operation);
+      const op = contract().operations.find((o) => o.names.id === operation);
       if (op?.errors.find((e) => classOf(e.code) === cls)?.code !== code) return undefined;
       if (cls === "rate_limited") (faults.rateLimitedOnce ??= []).push(operation);
       else if (cls === "transient") (faults.transientOnce ??= []).push(operation);

@@ -7,6 +7,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from "node:net";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract } from "../../src/spec/parse.js";
+import { openContract } from "../../src/import/open.js";
 import { ContractHost, type Credential, type Faults, type Handlers, type HostResponse, newRequestId } from "../../src/host-runtime/contract-host.js";
 import { SEEDED_DEFECT_IDS, type SeededDefect, isSeededDefect } from "../../src/host-runtime/seeded-defects.js";
 import { compileRoutes, decodeInput, matchRoute } from "./http-binding.js";
@@ -52,7 +53,7 @@ export interface PlatformOptions {
 }
 
 export interface RunningPlatform {
-  /** Base URL, e.g. http://127.0.0.1:40123 (no trailing slash). */
+  /** Base URL, e.g. http://127.0.0.1:40123, with the contract's base path (http://127.0.0.1:40123/v1); no trailing slash. */
   readonly url: string;
   readonly port: number;
   readonly model: ContractModel;
@@ -79,6 +80,20 @@ export function loadContract(path: string): ContractModel {
   return result.model;
 }
 
+/**
+ * Import an OpenAPI document with overlays (applied in order) in memory, as every command reads one,
+ * and fail loudly if the result has errors. A contract path (without overlays) is read too.
+ */
+export async function loadOpenApiContract(path: string, overlays: readonly string[] = []): Promise<ContractModel> {
+  const result = await openContract(path, { overlays: [...overlays] });
+  if (!result.model) {
+    const errors = result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.location.file}:${d.location.line}:${d.location.col} ${d.message}`);
+    const given = overlays.length > 0 ? ` with overlays ${overlays.join(", ")}` : "";
+    throw new Error(`${path}${given} does not give a valid contract:\n${errors.join("\n")}`);
+  }
+  return result.model;
+}
+
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   if (options.defect !== undefined && !isSeededDefect(options.defect)) {
     throw new Error(`${String(options.defect)} is not a seeded defect; use one of ${SEEDED_DEFECT_IDS.join(", ")}.`);
@@ -101,16 +116,19 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.defect ? { seededDefect: options.defect } : {}),
   });
   const routes = compileRoutes(model.operations);
+  const basePath = basePathOf(model.transport.baseUrl);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = headerOf(req, "x-request-id") ?? newRequestId();
-    const [rawPath = "/", search = ""] = (req.url ?? "/").split(/\?(.*)/s);
-    const match = matchRoute(routes, req.method ?? "GET", rawPath);
-    if (match.kind === "not_found") return send(res, requestId, host.rejectRequest("ROUTE_NOT_FOUND", `No operation of ${model.name} is served at ${rawPath}.`, requestId));
+    const [requestPath = "/", search = ""] = (req.url ?? "/").split(/\?(.*)/s);
+    // Operations live under the base URL's path (e.g. /v1): anything outside it is no route.
+    const rawPath = underBasePath(basePath, requestPath);
+    const match = rawPath === null ? ({ kind: "not_found" } as const) : matchRoute(routes, req.method ?? "GET", rawPath);
+    if (match.kind === "not_found") return send(res, requestId, host.rejectRequest("ROUTE_NOT_FOUND", `No operation of ${model.name} is served at ${requestPath}.`, requestId));
     if (match.kind === "method_not_allowed") {
       const allowed = match.allowed.join(", ");
-      return send(res, requestId, host.rejectRequest("METHOD_NOT_ALLOWED", `${rawPath} takes ${allowed}.`, requestId, { Allow: allowed }));
+      return send(res, requestId, host.rejectRequest("METHOD_NOT_ALLOWED", `${requestPath} takes ${allowed}.`, requestId, { Allow: allowed }));
     }
     const body = await readBody(req);
     if (body === null) return send(res, requestId, host.rejectRequest("PAYLOAD_TOO_LARGE", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, requestId));
@@ -140,7 +158,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   });
   const port = await listen(server, options.port ?? 0);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}${basePath}`,
     port,
     model,
     db: options.db,
@@ -149,6 +167,24 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     defect: options.defect ?? null,
     close: () => stop(server),
   };
+}
+
+/** The path of a base URL without its trailing slash: "" for http://host:port, "/v1" for http://host:port/v1/. */
+export function basePathOf(baseUrl: string): string {
+  let path: string;
+  try {
+    path = new URL(baseUrl).pathname;
+  } catch {
+    return "";
+  }
+  return path.replace(/\/+$/, "");
+}
+
+/** The request path relative to the base path, or null when it lies outside it. */
+function underBasePath(basePath: string, path: string): string | null {
+  if (basePath === "") return path;
+  if (path === basePath) return "/";
+  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : null;
 }
 
 function credentialOf(req: IncomingMessage, model: ContractModel): string | null {

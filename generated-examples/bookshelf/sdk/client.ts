@@ -45,7 +45,8 @@ export class BookshelfClient {
    * Effects: mutating, non-destructive, reversible, idempotent under its operation key
    * `idempotency_key` (kept 24h; omit it to let the journal pick or recover one).
    *
-   * Errors: BAD_REQUEST (invalid_input → fix_field).
+   * Errors: BAD_REQUEST (invalid_input → fix_field), IDEMPOTENCY_KEY_REUSED (conflict →
+   * stop_and_surface).
    */
   createBook(input: WithOptional<T.CreateBookInput, "idempotency_key">, options: CallOptions = {}): Promise<T.CreateBookOutput> {
     return this.core.call<T.CreateBookOutput>(ops.createBook, input, options);
@@ -56,7 +57,7 @@ export class BookshelfClient {
    *
    * Effects: read-only; safe to retry.
    *
-   * Errors: NOT_FOUND (not_found → verify_identifier).
+   * Errors: BAD_REQUEST (invalid_input → fix_field), NOT_FOUND (not_found → verify_identifier).
    */
   getBook(input: T.GetBookInput, options: CallOptions = {}): Promise<T.GetBookOutput> {
     return this.core.call<T.GetBookOutput>(ops.getBook, input, options);
@@ -70,8 +71,8 @@ export class BookshelfClient {
    *
    * Effects: mutating, non-destructive, reversible, naturally idempotent.
    *
-   * Errors: NOT_FOUND (not_found → verify_identifier), REVISION_CONFLICT (conflict →
-   * reread_and_replan).
+   * Errors: BAD_REQUEST (invalid_input → fix_field), NOT_FOUND (not_found → verify_identifier),
+   * REVISION_CONFLICT (conflict → reread_and_replan).
    */
   renameBook(input: T.RenameBookInput, options: CallOptions = {}): Promise<T.RenameBookOutput> {
     return this.core.call<T.RenameBookOutput>(ops.renameBook, input, options);
@@ -85,8 +86,8 @@ export class BookshelfClient {
    *
    * Effects: mutating, destructive, irreversible, naturally idempotent.
    *
-   * Errors: NOT_FOUND (not_found → verify_identifier), CONFIRMATION_REQUIRED (conflict →
-   * reread_and_replan).
+   * Errors: BAD_REQUEST (invalid_input → fix_field), NOT_FOUND (not_found → verify_identifier),
+   * CONFIRMATION_REQUIRED (conflict → reread_and_replan).
    */
   deleteBook(input: WithConfirmation<T.DeleteBookInput, "dry_run", "confirm_token">, options: CallOptions = {}): Promise<T.DeleteBookOutput> {
     return this.core.call<T.DeleteBookOutput>(ops.deleteBook, input, options);
@@ -96,8 +97,8 @@ export class BookshelfClient {
    * Preview of `deleteBook`: executes nothing and takes no operation key; returns the expected
    * effect and a confirm token valid for 10m.
    */
-  previewDeleteBook(input: Omit<T.DeleteBookInput, "dry_run" | "confirm_token">, options: CallOptions = {}): Promise<unknown> {
-    return this.core.preview<unknown>(ops.deleteBook, input, options);
+  previewDeleteBook(input: Omit<T.DeleteBookInput, "dry_run" | "confirm_token">, options: CallOptions = {}): Promise<T.DeleteBookPreview> {
+    return this.core.preview<T.DeleteBookPreview>(ops.deleteBook, input, options);
   }
 
   /** Release the journal file, if this client opened one. */

@@ -8,6 +8,8 @@ export const TAXONOMY = {
   BAD_REQUEST: { class: "invalid_input", action: "fix_field", http: 400 },
   /** No book has this identifier. */
   NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 },
+  /** The idempotency key was used with other parameters; nothing was created. */
+  IDEMPOTENCY_KEY_REUSED: { class: "conflict", action: "stop_and_surface", http: 409 },
   /** No valid confirm token for this book. */
   CONFIRMATION_REQUIRED: { class: "conflict", action: "reread_and_replan", http: 409 },
   /** The book changed since it was read. */

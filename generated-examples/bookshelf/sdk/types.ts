@@ -71,6 +71,12 @@ export interface DeleteBookOutput {
   confirm_token?: string;
   expires_at?: string;
 }
+export interface DeleteBookPreview {
+  book: Book;
+  deleted: false;
+  confirm_token: string;
+  expires_at: string;
+}
 
 export type CreateBookOutput = Book;
 export type GetBookOutput = Book;

@@ -21,6 +21,13 @@ const TAXONOMY = new Map<string, ErrorSpec>([
     "field": null,
     "details": null
   }],
+  ["IDEMPOTENCY_KEY_REUSED", {
+    "class": "conflict",
+    "action": "stop_and_surface",
+    "http": 409,
+    "field": null,
+    "details": null
+  }],
   ["CONFIRMATION_REQUIRED", {
     "class": "conflict",
     "action": "reread_and_replan",
@@ -203,11 +210,12 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "errors": [
-      "BAD_REQUEST"
+      "BAD_REQUEST",
+      "IDEMPOTENCY_KEY_REUSED"
     ],
     "idempotency": {
       "keyField": "idempotency_key",
-      "mismatchError": null
+      "mismatchError": "IDEMPOTENCY_KEY_REUSED"
     },
     "preview": null,
     "preconditions": [],
@@ -253,6 +261,7 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "errors": [
+      "BAD_REQUEST",
       "NOT_FOUND"
     ],
     "idempotency": null,
@@ -322,6 +331,7 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "errors": [
+      "BAD_REQUEST",
       "NOT_FOUND",
       "REVISION_CONFLICT"
     ],
@@ -412,6 +422,7 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "errors": [
+      "BAD_REQUEST",
       "NOT_FOUND",
       "CONFIRMATION_REQUIRED"
     ],
@@ -421,7 +432,33 @@ const OPERATIONS: OperationSpec[] = [
       "confirmTokenField": "confirm_token",
       "invalidTokenError": "CONFIRMATION_REQUIRED",
       "ttlMs": 600000,
-      "output": null
+      "output": {
+        "type": "object",
+        "required": [
+          "book",
+          "deleted",
+          "confirm_token",
+          "expires_at"
+        ],
+        "properties": {
+          "book": {
+            "$ref": "#/$defs/Book"
+          },
+          "deleted": {
+            "const": false
+          },
+          "confirm_token": {
+            "type": "string"
+          },
+          "expires_at": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "$defs": {
+          "Book": 0
+        }
+      }
     },
     "preconditions": [],
     "pagination": null,
