@@ -1120,6 +1120,13 @@ describe("preview and confirm", () => {
     expect(error.code).toBe(CLIENT_CODES.badResponse);
   });
 
+  it("a preview whose output the contract leaves undescribed is answered as the platform sent it", async () => {
+    const { fetch, calls } = scripted(json(200, { anything: true, confirm_token: "ct_9" }));
+    const undescribed: OperationSpec = { ...refund, validatePreview: null };
+    expect(await client(fetch).preview(undescribed, { charge_id: "ch_1", amount: 500 })).toEqual({ anything: true, confirm_token: "ct_9" });
+    expect(calls).toHaveLength(1);
+  });
+
   it("preview of an operation without one is a TypeError, nothing sent", async () => {
     const { fetch, calls } = forbiddenFetch();
     await expect(client(fetch).preview(createCustomer, { name: "Ada" })).rejects.toThrow(TypeError);
