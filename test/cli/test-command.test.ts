@@ -237,3 +237,17 @@ describe("contractgen test when no check ran", () => {
     expect(r.stdout).toContain("3 no check ran");
   });
 });
+
+describe("contractgen test on an OpenAPI document with its overlay", () => {
+  it("imports the document in memory and runs the suite against the bookshelf reference platform", async () => {
+    const { startBookshelfServer } = await import("../../examples/bookshelf/server.js");
+    const p = await startBookshelfServer();
+    platforms.push(p);
+    const samples = join(dir, "bookshelf-samples.yaml");
+    writeFileSync(samples, "list_books: [{}, { limit: 2 }]\nget_book: [{ book_id: bk_dune65 }]\n");
+    const r = await contractgen("test", "specs/openapi/bookshelf.yaml", "--overlay", "specs/openapi/bookshelf.overlay.yaml", "--base-url", p.url, "--samples", samples, "--operations", "list_books,get_book");
+    expect(r.stderr).not.toContain("invalid contract");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/[1-9]\d* passed/);
+  }, 240_000);
+});
