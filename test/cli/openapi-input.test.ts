@@ -2,60 +2,18 @@
  * Every command takes an OpenAPI document where it takes a contract: imported in memory, with its
  * overlays, and every diagnostic and finding located in the document (or the overlay) itself.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliIn, PETS_DOCUMENT_START } from "./support/openapi-pets.js";
 
-const BIN = resolve("bin/contractgen.js");
 const dir = mkdtempSync(join(tmpdir(), "contractgen-openapi-input-"));
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = cliIn(dir);
 
-const PETS = `openapi: 3.1.0
-info:
-  title: Pet Store
-  version: 1.0.0
-servers:
-  - url: https://pets.example.com/v1
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      summary: List pets
-      parameters:
-        - name: limit
-          in: query
-          schema: { type: integer, maximum: 100 }
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema:
-                type: array
-                items: { $ref: "#/components/schemas/Pet" }
-    post:
-      operationId: createPet
-      summary: Create a pet
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema: { $ref: "#/components/schemas/Pet" }
-      responses:
-        "201":
-          description: created
-          content:
-            application/json:
-              schema: { $ref: "#/components/schemas/Pet" }
-        "409":
-          description: exists
-components:
+const PETS = `${PETS_DOCUMENT_START}components:
   schemas:
     Pet:
       type: object
@@ -107,8 +65,8 @@ describe("OpenAPI documents wherever a contract is read", () => {
     git("add", "api.yaml");
     git("commit", "-qm", "v1");
     writeFileSync(join(repo, "api.yaml"), PETS.replace("minLength: 1", "minLength: 3"));
-    const r = spawnSync(process.execPath, [BIN, "diff", "HEAD:api.yaml", "api.yaml", "--format", "json"], { encoding: "utf8", cwd: repo });
-    expect(r.status).toBe(1);
+    const r = cliIn(repo)("diff", "HEAD:api.yaml", "api.yaml", "--format", "json");
+    expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as { findings: Array<{ rule: string; new: { file: string; line: number } | null }> };
     const raised = report.findings.find((f) => f.rule === "input-min-length-raised");
     expect(raised?.new?.file).toBe("api.yaml");

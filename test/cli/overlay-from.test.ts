@@ -2,62 +2,19 @@
  * `contractgen overlay-from`: a contract imported from OpenAPI and edited by hand becomes an overlay
  * on the document, so the document stays the source and the edits are kept.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliIn, PETS_DOCUMENT_START } from "./support/openapi-pets.js";
 import { parse, parseDocument, type YAMLSeq } from "yaml";
 import { mergePatchDiff, normalizedPath } from "../../src/import/openapi/fork.js";
 
-const BIN = resolve("bin/contractgen.js");
 const dir = mkdtempSync(join(tmpdir(), "contractgen-overlay-from-"));
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = cliIn(dir);
 
-const PETS = `openapi: 3.1.0
-info:
-  title: Pet Store
-  version: 1.0.0
-servers:
-  - url: https://pets.example.com/v1
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      summary: List pets
-      parameters:
-        - name: limit
-          in: query
-          schema: { type: integer, maximum: 100 }
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema:
-                type: array
-                items: { $ref: "#/components/schemas/Pet" }
-    post:
-      operationId: createPet
-      summary: Create a pet
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema: { $ref: "#/components/schemas/Pet" }
-      responses:
-        "201":
-          description: created
-          content:
-            application/json:
-              schema: { $ref: "#/components/schemas/Pet" }
-        "409":
-          description: exists
-  /pets/{petId}:
+const PETS = `${PETS_DOCUMENT_START}  /pets/{petId}:
     parameters:
       - name: petId
         in: path
