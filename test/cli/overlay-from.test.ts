@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliIn, PETS_DOCUMENT_START } from "./support/openapi-pets.js";
 import { parse, parseDocument, type YAMLSeq } from "yaml";
