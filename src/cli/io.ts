@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnosticText } from "../diagnostics/format.js";
 import { writeTo } from "../runtime/stdio.js";
+import { OutputConflictError } from "../write/tree.js";
 import { createProgress, progressDelayFromEnv, type ProgressReporter } from "./progress.js";
 
 /** Exit codes of the contractgen tool itself. */
@@ -46,4 +47,22 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], io: Io): vo
     return cache.get(file)?.[line - 1];
   };
   for (const d of diagnostics) io.stderr(`${formatDiagnosticText(d, { color: io.color, lineOf })}\n\n`);
+}
+
+/**
+ * Exit code for a failure to write an owned file: a file in the way (not ours to replace) or the
+ * user's file system refusing (EACCES…) is told as a usage problem, never a stack trace; anything
+ * else is a bug and is thrown on. `owns` says what the command replaces ("a contract it imported").
+ */
+export function ownedWriteFailure(e: unknown, io: Io, owns: string, hint?: string): number {
+  if (e instanceof OutputConflictError) {
+    io.stderr(`contractgen: ${e.message}\ncontractgen only replaces ${owns} and nobody edited since.\n${hint ? `  hint: ${hint}\n` : ""}`);
+    return EXIT.usage;
+  }
+  const errno = e as NodeJS.ErrnoException;
+  if (typeof errno?.code === "string" && typeof errno.syscall === "string") {
+    io.stderr(`contractgen: ${errno.message}\n`);
+    return EXIT.usage;
+  }
+  throw e;
 }

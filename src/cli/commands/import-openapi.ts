@@ -2,9 +2,8 @@ import { diagnostic } from "../../diagnostics/diagnostic.js";
 import { importOpenApi, isUneditedImport, reportJson, reportMarkdown, reportSummary, type ReviewReport } from "../../import/openapi/index.js";
 import { writeOwnedFile } from "../../write/file.js";
 import { OUTPUT_FOLDER_REFUSED, refusedFolder, shownFolder } from "../../write/places.js";
-import { OutputConflictError } from "../../write/tree.js";
 import { dirname, resolve } from "node:path";
-import { EXIT, type Io, printDiagnostics, progressOn } from "../io.js";
+import { EXIT, type Io, ownedWriteFailure, printDiagnostics, progressOn } from "../io.js";
 
 export interface ImportOpenApiOptions {
   readonly out: string;
@@ -59,19 +58,7 @@ export async function importOpenApiCommand(file: string, options: ImportOpenApiO
     writeOwnedFile(options.out, result.yaml, { owned: isUneditedImport, force: options.force === true });
     if (options.report) writeReport(report, options.report);
   } catch (e) {
-    if (e instanceof OutputConflictError) {
-      io.stderr(
-        `contractgen: ${e.message}\ncontractgen only replaces a contract it imported and nobody edited since (and its own reports).\n` +
-          `  hint: keep your edits as an overlay: contractgen overlay-from ${options.out} --openapi ${file} -o <overlay.yaml>, then use the document with --overlay <overlay.yaml> (or --force to lose the edits).\n`,
-      );
-      return EXIT.usage;
-    }
-    const errno = e as NodeJS.ErrnoException;
-    if (typeof errno?.code === "string" && typeof errno.syscall === "string") {
-      io.stderr(`contractgen: ${errno.message}\n`);
-      return EXIT.usage;
-    }
-    throw e;
+    return ownedWriteFailure(e, io, "a contract it imported (and its own reports)", `keep your edits as an overlay: contractgen overlay-from ${options.out} --openapi ${file} -o <overlay.yaml>, then use the document with --overlay <overlay.yaml> (or --force to lose the edits).`);
   }
   io.stderr(`${file}: ${reportSummary(report)}${options.report ? `; see ${options.report}.md` : "; pass --report <base> to list them"}.\n`);
   io.stdout(`${options.out}: imported ${report.operations} operations and ${report.types} types from ${file} (OpenAPI ${report.openapi}) in ${Math.round(performance.now() - started)} ms\n`);

@@ -12,8 +12,7 @@ import { isObject, type JsonObject } from "../../import/openapi/schema.js";
 import { MAX_FILE_BYTES, parseSource, readRegularFile } from "../../spec/load.js";
 import { writeOwnedFile } from "../../write/file.js";
 import { OUTPUT_FOLDER_REFUSED, refusedFolder, shownFolder } from "../../write/places.js";
-import { OutputConflictError } from "../../write/tree.js";
-import { EXIT, type Io, printDiagnostics } from "../io.js";
+import { EXIT, type Io, ownedWriteFailure, printDiagnostics } from "../io.js";
 
 export interface OverlayFromOptions {
   readonly openapi: string;
@@ -122,7 +121,7 @@ export async function overlayFromCommand(contractPath: string, options: OverlayF
     writeOwnedFile(staged, text, { owned: () => false });
     after = await importWith(options.openapi, [...existing, staged]);
   } catch (e) {
-    return writeFailure(e, io);
+    return ownedWriteFailure(e, io, "an overlay overlay-from wrote");
   } finally {
     try {
       unlinkSync(staged);
@@ -142,7 +141,7 @@ export async function overlayFromCommand(contractPath: string, options: OverlayF
   try {
     outcome = writeOwnedFile(options.out, text, { owned: isUneditedForkOverlay, force: options.force === true });
   } catch (e) {
-    return writeFailure(e, io);
+    return ownedWriteFailure(e, io, "an overlay overlay-from wrote");
   }
   const rootKeys = fork.rootKeys.length > 0 ? fork.rootKeys.join(", ") : "none";
   io.stderr(`${options.openapi} with ${[...existing, options.out].join(", ")} imports to ${contractPath} (checked).\n`);
@@ -160,17 +159,4 @@ function lost(contractPath: string, openapi: string, difference: string, io: Io)
       "  hint: an edit there cannot be expressed as x-contract merge patches (a null value, or an order the import does not keep); keep using the contract meanwhile.\n",
   );
   return EXIT.invalid;
-}
-
-function writeFailure(e: unknown, io: Io): number {
-  if (e instanceof OutputConflictError) {
-    io.stderr(`contractgen: ${e.message}\ncontractgen only replaces an overlay overlay-from wrote and nobody edited since.\n`);
-    return EXIT.usage;
-  }
-  const errno = e as NodeJS.ErrnoException;
-  if (typeof errno?.code === "string" && typeof errno.syscall === "string") {
-    io.stderr(`contractgen: ${errno.message}\n`);
-    return EXIT.usage;
-  }
-  throw e;
 }
