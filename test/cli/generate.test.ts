@@ -12,6 +12,27 @@ function contractgen(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+
+/** `contractgen generate … --watch` as a child process, with what it has printed so far. */
+function watchGenerate(...args: string[]) {
+  const child = spawn(process.execPath, [BIN, "generate", ...args, "--watch"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return {
+    stderr: () => stderr,
+    /** Generations finished so far. */
+    generations: () => (stdout.match(/wrote \d+ files/g) ?? []).length,
+    async waitFor(predicate: () => boolean) {
+      // Up to 60 s: one generation takes seconds when the machine is loaded (2 cores shared).
+      for (let i = 0; i < 1200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(predicate()).toBe(true);
+    },
+    stop: () => child.kill(),
+  };
+}
+
 describe("contractgen generate", () => {
   it("writes a package that builds with its own tsconfig and loads", async () => {
     const out = join(work, "billing");
@@ -98,23 +119,14 @@ describe("contractgen generate", () => {
     const spec = join(dir, "releases.yaml");
     cpSync("specs/releases.yaml", spec);
     const out = join(dir, "out");
-    const child = spawn(process.execPath, [BIN, "generate", spec, "-o", out, "--watch"], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const waitFor = async (predicate: () => boolean) => {
-      // Up to 60 s: one generation takes seconds when the machine is loaded (2 cores shared).
-      for (let i = 0; i < 1200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(predicate()).toBe(true);
-    };
+    const watch = watchGenerate(spec, "-o", out);
     try {
-      await waitFor(() => (stdout.match(/wrote \d+ files/g) ?? []).length === 1 && stderr.includes("watching "));
+      await watch.waitFor(() => watch.generations() === 1 && watch.stderr().includes("watching "));
       writeFileSync(spec, readFileSync(spec, "utf8").replace("title: Releases", "title: Releases Renamed"));
-      await waitFor(() => existsSync(join(out, "README.md")) && readFileSync(join(out, "README.md"), "utf8").includes("Releases Renamed"));
-      expect(stderr).not.toContain("contractgen:");
+      await watch.waitFor(() => existsSync(join(out, "README.md")) && readFileSync(join(out, "README.md"), "utf8").includes("Releases Renamed"));
+      expect(watch.stderr()).not.toContain("contractgen:");
     } finally {
-      child.kill();
+      watch.stop();
     }
   }, 180_000);
 
@@ -126,24 +138,16 @@ describe("contractgen generate", () => {
     cpSync("specs/openapi/bookshelf.overlay.yaml", join(dir, "bookshelf.overlay.yaml"));
     const overlay = join(dir, "bookshelf.overlay.yaml");
     const out = join(dir, "out");
-    const child = spawn(process.execPath, [BIN, "generate", join(dir, "bookshelf.yaml"), "--overlay", overlay, "-o", out, "--watch"], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const waitFor = async (predicate: () => boolean) => {
-      for (let i = 0; i < 1200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(predicate()).toBe(true);
-    };
+    const watch = watchGenerate(join(dir, "bookshelf.yaml"), "--overlay", overlay, "-o", out);
     try {
-      await waitFor(() => (stdout.match(/wrote \d+ files/g) ?? []).length === 1 && stderr.includes("watching "));
-      expect(stderr).toContain("bookshelf.overlay.yaml");
+      await watch.waitFor(() => watch.generations() === 1 && watch.stderr().includes("watching "));
+      expect(watch.stderr()).toContain("bookshelf.overlay.yaml");
       writeFileSync(overlay, readFileSync(overlay, "utf8").replace("x-unit: pages", "x-unit: sheets"));
-      await waitFor(() => (stdout.match(/wrote \d+ files/g) ?? []).length === 2);
+      await watch.waitFor(() => watch.generations() === 2);
       expect(readFileSync(join(out, "sdk", "contract.json"), "utf8")).toContain('"x-unit": "sheets"');
-      expect(stderr).not.toContain("contractgen:");
+      expect(watch.stderr()).not.toContain("contractgen:");
     } finally {
-      child.kill();
+      watch.stop();
     }
   }, 180_000);
 });
