@@ -251,3 +251,16 @@ describe("contractgen test on an OpenAPI document with its overlay", () => {
     expect(r.stdout).toMatch(/[1-9]\d* passed/);
   }, 240_000);
 });
+
+describe("contractgen test --reset-command", () => {
+  it("runs the team's command before every check; a failing one fails the check saying why", async () => {
+    const log = join(dir, "resets.log");
+    const ok = await contractgen("test", SPEC, "--base-url", await platform(), "--token-env", "BILLING_TEST_TOKEN", "--samples", SAMPLES, "--operations", "get_customer", "--reset-command", `echo reset >> ${JSON.stringify(log)}`);
+    expect(ok.code).toBe(0);
+    const resets = readFileSync(log, "utf8").split("\n").filter((l) => l === "reset").length;
+    expect(resets).toBeGreaterThanOrEqual(3);
+    const broken = await contractgen("test", SPEC, "--base-url", await platform(), "--token-env", "BILLING_TEST_TOKEN", "--samples", SAMPLES, "--operations", "get_customer", "--reset-command", "echo store is down >&2; exit 3", "--verbose");
+    expect(broken.code).toBe(1);
+    expect(broken.stdout + broken.stderr).toContain("--reset-command exited 3: store is down");
+  }, 240_000);
+});

@@ -37,6 +37,8 @@ export interface TestOptions {
   readonly tokenEnv?: string;
   readonly fixture?: string;
   readonly samples?: string;
+  /** `--reset-command`: run before every check to bring the implementation back to its initial state. */
+  readonly resetCommand?: string;
   readonly operations?: string;
   readonly reportDir?: string;
   readonly refRoot?: readonly string[];
@@ -117,6 +119,9 @@ async function expectReachable(url: URL): Promise<void> {
   }
 }
 
+/** How long one run of --reset-command may take before the check it precedes fails. */
+const RESET_TIMEOUT_MS = 120_000;
+
 /** Largest samples file read. */
 const MAX_SAMPLES_BYTES = 1024 * 1024;
 
@@ -173,10 +178,16 @@ function packageFolder(pkg: string): string | undefined {
   return file === undefined || at < 0 ? undefined : file.slice(0, at + marker.length - 1);
 }
 
-/** The fixture `contractgen test` builds from its flags: no reset, no observe, no clock (those checks report skipped). */
-const DEFAULT_FIXTURE = `// Built by \`contractgen test\` from its flags: the base URL, the credential's variable and the samples file.
+/**
+ * The fixture `contractgen test` builds from its flags: a reset only through --reset-command, no
+ * observe, no clock (those checks report skipped).
+ */
+const DEFAULT_FIXTURE = `// Built by \`contractgen test\` from its flags: the base URL, the credential's variable, the samples file and the reset command.
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Fixture, Input } from "./runtime/harness.js";
+
+const resetCommand = process.env.CONTRACTGEN_TEST_RESET_COMMAND;
 
 const samples = new Map<string, Input[]>(JSON.parse(readFileSync(process.env.CONTRACTGEN_TEST_SAMPLES ?? "", "utf8")) as Array<[string, Input[]]>);
 const tokenVariable = process.env.CONTRACTGEN_TEST_TOKEN_ENV;
@@ -184,8 +195,16 @@ const tokenVariable = process.env.CONTRACTGEN_TEST_TOKEN_ENV;
 export const fixture: Fixture = {
   baseUrl: process.env.CONTRACTGEN_TEST_BASE_URL ?? "",
   token: tokenVariable ? process.env[tokenVariable] : undefined,
-  // A live implementation is not reset between checks: the samples must succeed again and again.
-  async reset(): Promise<void> {},
+  // Without --reset-command a live implementation is not reset between checks: the samples must succeed again and again.
+  async reset(): Promise<void> {
+    if (!resetCommand) return;
+    // The team's own command, run as its shell would run it, before every check.
+    const r = spawnSync(resetCommand, { shell: true, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", timeout: ${RESET_TIMEOUT_MS} });
+    if (r.status !== 0) {
+      const said = (r.stderr ?? "").trim().split("\\n").slice(-3).join(" | ");
+      throw new Error(\`--reset-command \${r.error ? "could not run" : r.signal ? \`was stopped (\${r.signal})\` : \`exited \${r.status}\`}\${said ? \`: \${said}\` : ""}\`);
+    }
+  },
   sampleInput(operation: string, variant = 0): Input | undefined {
     const input = samples.get(operation)?.[variant];
     return input === undefined ? undefined : structuredClone(input);
@@ -365,6 +384,7 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
       CONTRACT_REPORT_DIR: reportDir,
       CONTRACT_PROGRESS: options.verbose ? "verbose" : "lines",
       CONTRACTGEN_TEST_SAMPLES: join(work, "samples.json"),
+      ...(options.resetCommand !== undefined ? { CONTRACTGEN_TEST_RESET_COMMAND: options.resetCommand } : {}),
       CONTRACT_SUITE_DEADLINE: String(deadline),
       NO_COLOR: "1",
       FORCE_COLOR: "0",

@@ -149,6 +149,7 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
 function operationBlock(op: OperationModel): string {
   const id = literal(op.names.id);
   const cases: string[] = [`  it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));`];
+  if (op.effects.kind === "read") cases.push(`  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));`);
   cases.push(`  describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -231,6 +232,7 @@ import * as undo from "./runtime/checks-undo.js";
 import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
+import * as samples from "./runtime/samples.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
