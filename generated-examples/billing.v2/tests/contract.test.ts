@@ -12,6 +12,7 @@ import * as undo from "./runtime/checks-undo.js";
 import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
+import * as samples from "./runtime/samples.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -79,6 +80,7 @@ describe("create_customer", () => {
 describe("get_customer", () => {
   const op = h.operation("get_customer");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -101,6 +103,7 @@ describe("get_customer", () => {
 describe("list_customers", () => {
   const op = h.operation("list_customers");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -150,6 +153,7 @@ describe("update_customer", () => {
 describe("get_invoice", () => {
   const op = h.operation("get_invoice");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));

@@ -12,6 +12,7 @@ import * as undo from "./runtime/checks-undo.js";
 import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
+import * as samples from "./runtime/samples.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -52,6 +53,7 @@ function nothingToCheck(name: string, reason: string): void {
 describe("list_incidents", () => {
   const op = h.operation("list_incidents");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -81,6 +83,7 @@ describe("list_incidents", () => {
 describe("count_incidents", () => {
   const op = h.operation("count_incidents");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -105,6 +108,7 @@ describe("count_incidents", () => {
 describe("get_incident", () => {
   const op = h.operation("get_incident");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));

@@ -12,6 +12,7 @@ import * as undo from "./runtime/checks-undo.js";
 import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
+import * as samples from "./runtime/samples.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -52,6 +53,7 @@ function nothingToCheck(name: string, reason: string): void {
 describe("get_pet", () => {
   const op = h.operation("get_pet");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -74,6 +76,7 @@ describe("get_pet", () => {
 describe("find_pets", () => {
   const op = h.operation("find_pets");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -96,6 +99,7 @@ describe("find_pets", () => {
 describe("store_status", () => {
   const op = h.operation("store_status");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));

@@ -12,6 +12,7 @@ import * as undo from "./runtime/checks-undo.js";
 import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
+import * as samples from "./runtime/samples.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -52,6 +53,7 @@ function nothingToCheck(name: string, reason: string): void {
 describe("list_releases", () => {
   const op = h.operation("list_releases");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -79,6 +81,7 @@ describe("list_releases", () => {
 describe("count_stable_releases", () => {
   const op = h.operation("count_stable_releases");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
@@ -103,6 +106,7 @@ describe("count_stable_releases", () => {
 describe("get_release", () => {
   const op = h.operation("get_release");
   it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));
+  it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));
   describe("negative inputs", () => {
     const negative = check.negativeCases(op);
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
