@@ -51,6 +51,7 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
         }
       : null,
     ...errorSpecMembers(op, operations),
+    ...(op.filters.length > 0 ? { filters: op.filters } : {}),
     task: op.task
       ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
       : null,
@@ -171,6 +172,7 @@ function operationBlock(op: OperationModel): string {
     cases.push(`  it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));`);
   }
   if (op.pagination) {
+    cases.push(`  it(${literal(endsName(op.pagination.style))}, (t) => run(t, paging.traversalEnds(h, op)));`);
     cases.push(
       op.pagination.style === "cursor"
         ? `  it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));`
@@ -199,6 +201,18 @@ function processAndParityCases(op: OperationModel): string[] {
   return cases;
 }
 
+/** The name of the case checking where a traversal of `style` ends (tests/runtime/checks-paging.ts traversalEnds). */
+function endsName(style: "cursor" | "next-link" | "page" | "offset"): string {
+  switch (style) {
+    case "cursor":
+      return "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first";
+    case "next-link":
+      return "the traversal ends: the next link advances, the last page has none, no page is empty after the first";
+    default:
+      return "the traversal ends: each page advances, within the declared total";
+  }
+}
+
 /** Completeness of bounded reads (tests/runtime/checks-paging.ts): data sets, full and partial pages, bounded tasks. */
 function completenessCases(op: OperationModel): string[] {
   const cases: string[] = [];
@@ -210,9 +224,15 @@ function completenessCases(op: OperationModel): string[] {
       cases.push(`  it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));`);
     }
   }
+  if (op.pagination && op.filters.length > 0) {
+    cases.push(`  it("each filter value: every item matches it, the total counts exactly the filtered items", (t) => run(t, paging.filteredTraversals(h, op)));`);
+  }
   if (op.task) {
     cases.push(`  it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));`);
     cases.push(`  it("over the per-call bound: no early complete, continuations reach the full answer", (t) => run(t, paging.taskBounded(h, op)));`);
+    if (op.filters.length > 0) {
+      cases.push(`  it("the answer agrees with the list declaring the same filters, for each filter value", (t) => run(t, paging.taskAgreesWithList(h, op)));`);
+    }
   }
   return cases;
 }
