@@ -545,7 +545,10 @@ function filterCases(h: Harness, op: OperationSpec, params: Input, items: readon
     };
     if (Array.isArray(s.enum)) for (const v of s.enum) add(v);
     const types = typesOf(s);
-    if (types.includes("boolean")) add(true) && add(false);
+    if (types.includes("boolean")) {
+      add(true);
+      add(false);
+    }
     let occurring = 0;
     for (const item of items) {
       if (occurring >= MAX_OCCURRING_VALUES) break;
