@@ -392,8 +392,8 @@ export async function traversal(h: Harness, op: OperationSpec): Promise<CheckRes
   const seenPages = new Map<string, number>();
   for (let page = 0; ; page++) {
     if (page > 10_000) throw violation(`${op.id}: more than 10000 pages: the cursor never ends`);
-    if (typeof declaredTotal === "number" && page > Math.ceil(declaredTotal / limit) + 2) {
-      throw violation(`${op.id}: the cursor does not advance to the end: ${page} pages of ${limit}, yet the declared ${p.totalField} ${declaredTotal} needs at most ${Math.ceil(declaredTotal / limit)}`);
+    if (typeof declaredTotal === "number" && (received > declaredTotal || page >= declaredTotal + 2)) {
+      throw violation(`${op.id}: the cursor does not advance to the end: after ${page} pages (${received} items) ${p.nextCursorField} still says more follow, but the declared ${p.totalField} is ${declaredTotal}`);
     }
     const input: Input = { ...params, [p.limitField]: limit };
     if (cursor !== undefined) input[p.cursorField] = cursor;
