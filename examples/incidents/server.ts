@@ -213,6 +213,8 @@ export interface IncidentsServerOptions extends ExampleServerOptions {
 function incidentHandlers(options: IncidentsServerOptions): Handlers {
   return {
     list_incidents(input: IncidentFilters, ctx: HandlerContext) {
+      // The seeded defect filter-value-fails: one enum value of a filter breaks the list.
+      if (ctx.seededDefect === "filter-value-fails" && input.severity === "P4") throw new Error("seeded defect filter-value-fails: severity P4");
       return listPage<IncidentRow>(
         ctx,
         input,
@@ -234,7 +236,8 @@ function incidentHandlers(options: IncidentsServerOptions): Handlers {
         ctx,
         input,
         // Every incident is read; the filters decide which are counted.
-        { table: "incidents", examined: MATCH_ALL, counted: matching(ctx, input), key: "id" },
+        // The seeded defect count-ignores-filter drops the severity filter from the count.
+        { table: "incidents", examined: MATCH_ALL, counted: matching(ctx, ctx.seededDefect === "count-ignores-filter" ? { ...input, severity: undefined } : input), key: "id" },
         { ...CURSORS, maxExaminedPerCall: options.countMaxExamined ?? INCIDENT_COUNT_MAX_EXAMINED },
       );
       return { count: progress.counted, ...taskFields(ctx.operation, progress) };

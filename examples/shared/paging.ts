@@ -11,7 +11,7 @@ import type { HostOperation, HostPagination, HostTask } from "../../src/host-run
 import { hashValue, without } from "../../src/host-runtime/canonical.js";
 import type { HandlerContext } from "../../src/host-runtime/contract-host.js";
 import { PlatformError } from "../../src/host-runtime/errors.js";
-import { type Sql, allOf, anyOf, condition, greaterThan } from "./sql.js";
+import { MATCH_ALL, type Sql, allOf, anyOf, condition, greaterThan } from "./sql.js";
 
 export interface SortKey {
   readonly column: string;
@@ -52,10 +52,13 @@ export function listPage<Row>(ctx: HandlerContext, validInput: object, source: P
   const cursorText = input[page.cursorField];
   const cursor = typeof cursorText === "string" ? readPosition<PageCursor>(ctx, page.cursorField, cursorText, "page", binding, policy) : null;
 
-  const position = cursor ? after(source.orderBy, cursor.after) : null;
+  // A cursor of page 0 starts over (only the seeded defect cursor-restarts issues one).
+  const position = cursor && cursor.page > 0 ? after(source.orderBy, cursor.after) : null;
   const where = allOf(source.where, position);
   const order = source.orderBy.map((k) => `${k.column} ${k.direction === "asc" ? "ASC" : "DESC"}`).join(", ");
-  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${source.table} WHERE ${source.where.text}`).get(...source.where.params) as { n: number }).n;
+  // The seeded defect total-ignores-filter counts every record of the table, whatever the filters say.
+  const counted = ctx.seededDefect === "total-ignores-filter" ? MATCH_ALL : source.where;
+  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${source.table} WHERE ${counted.text}`).get(...counted.params) as { n: number }).n;
   // Rows past this page that make it say "more follows": normally one; the seeded defect
   // stops-pagination-early wants a whole further page, so the page before the last ends the traversal.
   const lookahead = ctx.seededDefect === "stops-pagination-early" ? limit + 1 : 1;
@@ -64,10 +67,11 @@ export function listPage<Row>(ctx: HandlerContext, validInput: object, source: P
   const onPage = rows.slice(0, limit);
   const last = onPage[onPage.length - 1];
   const pageNumber = (cursor?.page ?? 0) + 1;
-  const next =
-    rows.length >= limit + lookahead && last !== undefined
-      ? issuePosition(ctx, "page", binding, { after: source.orderBy.map((k) => (last as Record<string, unknown>)[k.column]), page: pageNumber })
-      : null;
+  // The seeded defect empty-last-page-cursor gives every non-empty page a cursor, so an empty page ends the traversal.
+  const more = rows.length >= limit + lookahead || (ctx.seededDefect === "empty-last-page-cursor" && onPage.length > 0);
+  let next = more && last !== undefined ? issuePosition(ctx, "page", binding, { after: source.orderBy.map((k) => (last as Record<string, unknown>)[k.column]), page: pageNumber }) : null;
+  // The seeded defect cursor-restarts: the cursor after page 2 points back to page 1.
+  if (ctx.seededDefect === "cursor-restarts" && pageNumber === 2 && next !== null) next = issuePosition(ctx, "page", binding, { after: [], page: 0 });
 
   let items = onPage.map(source.toItem);
   const pageErrors: Array<Record<string, unknown>> = [];

@@ -27,6 +27,16 @@ export const SEEDED_DEFECTS = {
   "drops-partial":
     "Pagination: a page missing records says partial=false with no errors; shows only with the partialPages fault (paging).",
   "miscounts-total": "Pagination: the declared total is one more than the records the traversal holds (paging).",
+  "empty-last-page-cursor":
+    "Pagination: the page holding the last records still answers a next_cursor, so the traversal ends on an empty page whose predecessor said more follow (paging).",
+  "cursor-restarts":
+    "Pagination: the cursor after page 2 points back to page 1, so the traversal never advances past page 2 and never ends; shows on a traversal of 3+ pages (paging).",
+  "total-ignores-filter":
+    "Pagination: the declared total counts every record regardless of the filters, so a filtered traversal returns fewer items than its total; shows only with a filter (paging).",
+  "count-ignores-filter":
+    "Task-level count: count_incidents ignores its severity filter, so it disagrees with list_incidents for the same filter values (incidents server).",
+  "filter-value-fails":
+    "Filters: list_incidents answers 500 for one enum value of a filter (severity P4); shows only when that value is sent (incidents server).",
   "count-stops-early":
     "Task-level count: the first call reports complete=true with no continuation although records remain unexamined; shows when the per-call bound is below the data set (paging).",
 } as const satisfies Readonly<Record<string, string>>;

@@ -28,6 +28,20 @@ const PLATFORM: Readonly<Record<SeededDefect, readonly [example: string, platfor
   "leaks-unprojected-field": ["incidents", "incidents"],
   "drops-partial": ["incidents", "incidents"],
   "count-stops-early": ["incidents", "incidents"],
+  "empty-last-page-cursor": ["incidents", "incidents"],
+  "cursor-restarts": ["incidents", "incidents"],
+  "total-ignores-filter": ["incidents", "incidents"],
+  "count-ignores-filter": ["incidents", "incidents"],
+  "filter-value-fails": ["incidents", "incidents"],
+};
+
+/** Defects a named check must catch (the first failing check's name includes this). */
+const CAUGHT_BY: Readonly<Partial<Record<SeededDefect, string>>> = {
+  "empty-last-page-cursor": "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first",
+  "cursor-restarts": "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first",
+  "total-ignores-filter": "each filter value: every item matches it, the total counts exactly the filtered items",
+  "count-ignores-filter": "the answer agrees with the list declaring the same filters, for each filter value",
+  "filter-value-fails": "each filter value: every item matches it, the total counts exactly the filtered items",
 };
 
 /** What the suite cannot provoke yet (issue 11 leftovers), and why. */
@@ -80,6 +94,8 @@ describe("the generated suite fails, naming a check, against each seeded defect"
       const outcome = run(defect);
       expect(outcome.failed.length).toBeGreaterThan(0);
       for (const f of outcome.failed) expect(f.name.length).toBeGreaterThan(0);
+      const by = CAUGHT_BY[defect];
+      if (by !== undefined) expect(outcome.failed.map((f) => f.name)).toContainEqual(expect.stringContaining(by));
     }, 180_000);
   }
 });

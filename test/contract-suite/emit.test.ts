@@ -61,11 +61,20 @@ describe("completeness cases", () => {
   };
 
   it("go where the contract declares pages, partial pages or a task, and nowhere else", () => {
-    expect(casesOf(incidents, "list_incidents")).toEqual(["emptyDataSet", "mixedDataSet", "fullPageHasNext", "degradedTraversal"]);
-    expect(casesOf(incidents, "count_incidents")).toEqual(["taskEmptyDataSet", "taskBounded"]);
+    expect(casesOf(incidents, "list_incidents")).toEqual(["traversalEnds", "emptyDataSet", "mixedDataSet", "fullPageHasNext", "degradedTraversal", "filteredTraversals"]);
+    // count_incidents declares the filters of list_incidents: the two must agree.
+    expect(casesOf(incidents, "count_incidents")).toEqual(["taskEmptyDataSet", "taskBounded", "taskAgreesWithList"]);
     expect(casesOf(incidents, "get_incident")).toEqual([]);
     // list_customers declares no partial or errors field: its pages cannot say they are partial.
-    expect(casesOf(billing, "list_customers")).toEqual(["emptyDataSet", "mixedDataSet", "fullPageHasNext"]);
+    expect(casesOf(billing, "list_customers")).toEqual(["traversalEnds", "emptyDataSet", "mixedDataSet", "fullPageHasNext", "filteredTraversals"]);
+  });
+
+  it("tell the checks the filters from the model, only where declared", async () => {
+    const contract = (await emitPackage(incidents)).get("tests/contract.ts")!;
+    const count = contract.slice(contract.indexOf('"id": "count_incidents"'));
+    expect(count).toMatch(/"filters": \[\s+"status",\s+"severity",\s+"service",\s+"environment",\s+"owner",\s+"opened_after"\s+\]/);
+    const get = contract.slice(contract.indexOf('"id": "get_incident"'), contract.indexOf('"id": "assign_incident"'));
+    expect(get).not.toContain('"filters"');
   });
 
   it("tell the checks the task's fields from the model", async () => {

@@ -144,6 +144,7 @@ describe("completeness checks pass against an honest platform, for each style", 
       ["mixedDataSet", () => paging.mixedDataSet(h, op)],
       ["fullPageHasNext", () => paging.fullPageHasNext(h, op)],
       ["styledTraversal", () => paging.styledTraversal(h, op, {})],
+      ["traversalEnds", () => paging.traversalEnds(h, op)],
     ] as const) {
       it(`${op.id}: ${name}`, async () => {
         expect(await outcome("none", run())).toBe("pass");
@@ -157,7 +158,8 @@ describe("completeness checks pass against an honest platform, for each style", 
 
 describe("each broken promise fails its check", () => {
   it("an offset the platform ignores repeats records", async () => {
-    expect(await outcome("offset-ignored", paging.mixedDataSet(h, byOffset))).toMatch(/^ContractViolation: .*(differ from|incomplete|declare)/);
+    expect(await outcome("offset-ignored", paging.mixedDataSet(h, byOffset))).toMatch(/^ContractViolation: .*(differ from|incomplete|declare|does not advance)/);
+    expect(await outcome("offset-ignored", paging.traversalEnds(h, byOffset))).toMatch(/^ContractViolation: .*the offset does not advance: page 2 repeats page 1/);
   });
   it("a page larger than the size asked for is refused", async () => {
     expect(await outcome("page-size-ignored", paging.styledTraversal(h, byPage, {}))).toMatch(/^ContractViolation: .*holds 5 items, more than the 2 asked for/);

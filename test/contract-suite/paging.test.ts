@@ -22,7 +22,13 @@ type Fault =
   | "incomplete-without-continuation"
   | "count-stops-early"
   | "wrong-final-answer"
-  | "ignores-bound";
+  | "ignores-bound"
+  | "empty-last-page"
+  | "cursor-restarts"
+  | "filter-ignored"
+  | "total-ignores-filter"
+  | "count-ignores-filter"
+  | "filter-value-fails";
 
 const RECORDS = 9;
 const state = { fault: "none" as Fault, records: RECORDS, bound: 1000, degraded: false };
@@ -56,12 +62,56 @@ const count: OperationSpec = {
   task: { recordsExaminedField: "records_examined", completeField: "complete", continuationField: "continuation", answerField: "count" },
 };
 
+/** A list and a count declaring the same filter, `kind` (an enum; "d" matches no record). */
+const KINDS = ["a", "b", "c"] as const;
+const kindInput = { kind: { type: "string", enum: ["a", "b", "c", "d"] } };
+const filteredList: OperationSpec = {
+  ...list,
+  id: "list_filtered",
+  path: "/filtered-things",
+  bindings: [...list.bindings, { field: "kind", in: "query", name: "kind" }],
+  input: { type: "object", properties: { ...kindInput, cursor: { type: "string" }, limit: { type: "integer" } } },
+  filters: ["kind"],
+};
+const filteredCount: OperationSpec = {
+  ...count,
+  id: "count_filtered",
+  path: "/filtered-count",
+  bindings: [...count.bindings, { field: "kind", in: "query", name: "kind" }],
+  input: { type: "object", properties: { ...kindInput, continuation: { type: "string" } } },
+  filters: ["kind"],
+};
+
+/** A page of the filtered list, or null for a failure (500). */
+function filteredPage(q: URLSearchParams): object | null {
+  const kind = q.get("kind");
+  if (state.fault === "filter-value-fails" && kind === "d") return null;
+  const all = Array.from({ length: state.records }, (_, i) => ({ id: i, kind: KINDS[i % 3] }));
+  const matching = kind === null || state.fault === "filter-ignored" ? all : all.filter((t) => t.kind === kind);
+  const from = Number(q.get("cursor") ?? 0);
+  const limit = Number(q.get("limit") ?? 5);
+  const next = from + limit < matching.length ? String(from + limit) : null;
+  const total = state.fault === "total-ignores-filter" ? all.length : matching.length;
+  return { things: matching.slice(from, from + limit), next_cursor: next, total, partial: false, errors: [] };
+}
+
+function filteredCountAnswer(q: URLSearchParams): object {
+  const kind = q.get("kind");
+  const all = Array.from({ length: state.records }, (_, i) => KINDS[i % 3]);
+  const counted = kind === null || state.fault === "count-ignores-filter" ? all.length : all.filter((k) => k === kind).length;
+  return { count: counted, records_examined: all.length, complete: true, continuation: null };
+}
+
 /** Page `from` (a record index) of the things, honest unless the fault says otherwise. */
 function page(from: number, limit: number): object {
   const n = state.records;
   let items = Array.from({ length: Math.max(0, Math.min(limit, n - from)) }, (_, i) => ({ id: from + i }));
   let next: number | null = from + limit < n ? from + limit : null;
   if (state.fault === "full-page-ends" && items.length === limit) next = null;
+  // Every non-empty page says more follow: an empty page ends the traversal.
+  if (state.fault === "empty-last-page" && items.length > 0) next = from + items.length;
+  // The cursor after page 2 points back to page 1.
+  if (state.fault === "cursor-restarts" && from === limit && next !== null) next = 0;
   let partial = false;
   let errors: object[] = [];
   if (state.degraded && from === 0) {
@@ -115,14 +165,22 @@ const fixture: Fixture = {
   sampleInput: () => ({}),
 };
 
-const h = new Harness({ name: "things", version: "1", auth: { type: "none", header: null }, taxonomy: new Map(), operations: [list, count] } as ContractSpec, fixture);
+const h = new Harness({ name: "things", version: "1", auth: { type: "none", header: null }, taxonomy: new Map(), operations: [list, count, filteredList, filteredCount] } as ContractSpec, fixture);
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     const at = Number(url.searchParams.get("cursor") ?? url.searchParams.get("continuation") ?? 0);
-    const body = url.pathname === "/things" ? page(at, Number(url.searchParams.get("limit") ?? 5)) : countAnswer(at);
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const body =
+      url.pathname === "/filtered-things"
+        ? filteredPage(url.searchParams)
+        : url.pathname === "/filtered-count"
+          ? filteredCountAnswer(url.searchParams)
+          : url.pathname === "/things"
+            ? page(at, Number(url.searchParams.get("limit") ?? 5))
+            : countAnswer(at);
+    if (body === null) res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "INTERNAL", message: "failed" } }));
+    else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -151,6 +209,9 @@ describe("completeness checks pass against an honest platform", () => {
     ["degradedTraversal", () => paging.degradedTraversal(h, list)],
     ["taskEmptyDataSet", () => paging.taskEmptyDataSet(h, count)],
     ["taskBounded", () => paging.taskBounded(h, count)],
+    ["traversalEnds", () => paging.traversalEnds(h, list)],
+    ["filteredTraversals", () => paging.filteredTraversals(h, filteredList)],
+    ["taskAgreesWithList", () => paging.taskAgreesWithList(h, filteredCount)],
   ] as const) {
     it(name, async () => {
       expect(await outcome("none", run())).toBe("pass");
@@ -171,6 +232,12 @@ describe("each broken promise fails its check, saying which", () => {
     ["incomplete-without-continuation", () => paging.taskBounded(h, count), /incomplete answer \(complete: false\) must carry a continuation/],
     ["wrong-final-answer", () => paging.taskBounded(h, count), /ends with 10, an unbounded run answers 9/],
     ["ignores-bound", () => paging.taskBounded(h, count), /one call examined all 9 records although the per-call bound was lowered to 3/],
+    ["empty-last-page", () => paging.traversalEnds(h, list), /the last page's next_cursor must be null and no page may be empty after the first: page 5 gave next_cursor "9", yet page 6 is empty \(an empty last page\)/],
+    ["cursor-restarts", () => paging.traversalEnds(h, list), /the cursor does not advance: page 3 repeats page 1/],
+    ["filter-ignored", () => paging.filteredTraversals(h, filteredList), /with the filter kind="a": every item must satisfy the filter, yet one has kind="b"/],
+    ["total-ignores-filter", () => paging.filteredTraversals(h, filteredList), /with the filter kind="a": the declared total must count exactly the items the filtered traversal returns: received 3 items but the pages declare 9/],
+    ["filter-value-fails", () => paging.filteredTraversals(h, filteredList), /list_filtered with the filter kind="d": /],
+    ["count-ignores-filter", () => paging.taskAgreesWithList(h, filteredCount), /count_filtered with the filter kind="a": the count answers 9, but list_filtered returns 3 records for the same filter values/],
   ];
   for (const [fault, run, message] of cases) {
     it(fault, async () => {

@@ -335,6 +335,77 @@ const CASES: Readonly<Record<SeededDefect, Case>> = {
     },
   },
 
+  "empty-last-page-cursor": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      // 120 incidents in pages of 40: the third page holds the last ones.
+      const traversal = await traverse(call, "/incidents", "incidents", { limit: 40, fields: ["id"] });
+      expect(traversal.items).toHaveLength(120);
+      if (!seeded) {
+        expect(traversal.pages).toHaveLength(3);
+      } else {
+        // The third page says more follow; the fourth is empty and ends the traversal.
+        expect(traversal.pages).toHaveLength(4);
+        expect(traversal.pages[2].next_cursor).toEqual(expect.any(String));
+        expect(traversal.pages[3]).toMatchObject({ incidents: [], next_cursor: null });
+      }
+    },
+  },
+
+  "cursor-restarts": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      const traversal = await traverse(call, "/incidents", "incidents", { limit: 40, fields: ["id"] });
+      const ids = traversal.items.map((i) => i.id);
+      if (!seeded) {
+        expect(traversal.pages).toHaveLength(3);
+        expect(new Set(ids).size).toBe(120);
+      } else {
+        // Page 3 repeats page 1, and so on: the helper stops at 50 pages.
+        expect(traversal.pages).toHaveLength(50);
+        expect(traversal.pages[2].incidents).toEqual(traversal.pages[0].incidents);
+        expect(new Set(ids).size).toBe(80);
+      }
+    },
+  },
+
+  "total-ignores-filter": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      const all = await traverse(call, "/incidents", "incidents", { fields: ["id"] });
+      const filtered = await traverse(call, "/incidents", "incidents", { severity: "P1", fields: ["id"] });
+      expect(all.pages[0].total_matching).toBe(120);
+      expect(filtered.items.length).toBeGreaterThan(0);
+      expect(filtered.items.length).toBeLessThan(120);
+      expect(filtered.pages[0].total_matching).toBe(seeded ? 120 : filtered.items.length);
+    },
+  },
+
+  "count-ignores-filter": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      const listed = await traverse(call, "/incidents", "incidents", { severity: "P1", fields: ["id"] });
+      const count = await call("GET", "/incident-count", { query: { severity: "P1" } });
+      expect(count.status).toBe(200);
+      expect(count.body.complete).toBe(true);
+      expect(count.body.count).toBe(seeded ? 120 : listed.items.length);
+      // The other filters still count.
+      const staging = await traverse(call, "/incidents", "incidents", { environment: "staging", fields: ["id"] });
+      const stagingCount = await call("GET", "/incident-count", { query: { environment: "staging" } });
+      expect(stagingCount.body.count).toBe(staging.items.length);
+    },
+  },
+
+  "filter-value-fails": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      const p4 = await call("GET", "/incidents", { query: { severity: "P4" } });
+      expect(p4.status).toBe(seeded ? 500 : 200);
+      const p3 = await call("GET", "/incidents", { query: { severity: "P3" } });
+      expect(p3.status).toBe(200);
+    },
+  },
+
   "count-stops-early": {
     platform: "incidents",
     countMaxExamined: 50,

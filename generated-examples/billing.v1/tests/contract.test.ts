@@ -109,6 +109,7 @@ describe("list_customers", () => {
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
     if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
+  it("the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first", (t) => run(t, paging.traversalEnds(h, op)));
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
@@ -125,6 +126,7 @@ describe("list_customers", () => {
   it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));
   it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));
   it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));
+  it("each filter value: every item matches it, the total counts exactly the filtered items", (t) => run(t, paging.filteredTraversals(h, op)));
 });
 
 describe("update_customer", () => {

@@ -339,6 +339,9 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "filters": [
+      "email"
+    ],
     "task": null
   },
   {

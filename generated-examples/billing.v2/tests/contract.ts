@@ -418,6 +418,9 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "filters": [
+      "email"
+    ],
     "task": null
   },
   {

@@ -59,6 +59,7 @@ describe("list_books", () => {
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
     if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
+  it("the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first", (t) => run(t, paging.traversalEnds(h, op)));
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {

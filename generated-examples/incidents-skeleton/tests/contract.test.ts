@@ -59,6 +59,7 @@ describe("list_incidents", () => {
     for (const c of negative) it(c.name, (t) => run(t, check.negativeInput(h, op, c)));
     if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
+  it("the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first", (t) => run(t, paging.traversalEnds(h, op)));
   it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
@@ -78,6 +79,7 @@ describe("list_incidents", () => {
   it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));
   it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));
   it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));
+  it("each filter value: every item matches it, the total counts exactly the filtered items", (t) => run(t, paging.filteredTraversals(h, op)));
 });
 
 describe("count_incidents", () => {
@@ -103,6 +105,7 @@ describe("count_incidents", () => {
   it("adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)", (t) => run(t, parity.adapterParity(h, ADAPTERS, op)));
   it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));
   it("over the per-call bound: no early complete, continuations reach the full answer", (t) => run(t, paging.taskBounded(h, op)));
+  it("the answer agrees with the list declaring the same filters, for each filter value", (t) => run(t, paging.taskAgreesWithList(h, op)));
 });
 
 describe("get_incident", () => {

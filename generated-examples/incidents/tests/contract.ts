@@ -290,6 +290,14 @@ const OPERATIONS: OperationSpec[] = [
       ]
     },
     "undo": null,
+    "filters": [
+      "status",
+      "severity",
+      "service",
+      "environment",
+      "owner",
+      "opened_after"
+    ],
     "task": null
   },
   {
@@ -426,6 +434,14 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "filters": [
+      "status",
+      "severity",
+      "service",
+      "environment",
+      "owner",
+      "opened_after"
+    ],
     "task": {
       "recordsExaminedField": "records_examined",
       "completeField": "complete",

@@ -211,6 +211,12 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "filters": [
+      "draft",
+      "prerelease",
+      "tag_prefix",
+      "published_after"
+    ],
     "task": null
   },
   {
@@ -301,6 +307,9 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "filters": [
+      "tag_prefix"
+    ],
     "task": {
       "recordsExaminedField": "records_examined",
       "completeField": "complete",

@@ -51,6 +51,7 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
         }
       : null,
     ...errorSpecMembers(op, operations),
+    ...(op.filters.length > 0 ? { filters: op.filters } : {}),
     task: op.task
       ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
       : null,
@@ -146,7 +147,7 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   return [["tests/contract.ts", contract], [TEST_SCHEMA_DEFS_FILE, `${escapeInvisible(JSON.stringify(pool.entries(), null, 2))}\n`]];
 }
 
-function operationBlock(op: OperationModel): string {
+function operationBlock(op: OperationModel, operations: readonly OperationModel[]): string {
   const id = literal(op.names.id);
   const cases: string[] = [`  it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));`];
   if (op.effects.kind === "read") {
@@ -175,6 +176,7 @@ function operationBlock(op: OperationModel): string {
     cases.push(`  it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));`);
   }
   if (op.pagination) {
+    cases.push(`  it(${literal(endsName(op.pagination.style))}, (t) => run(t, paging.traversalEnds(h, op)));`);
     cases.push(
       op.pagination.style === "cursor"
         ? `  it("multi-page traversal: totals match, last cursor null", (t) => run(t, check.traversal(h, op)));`
@@ -183,7 +185,7 @@ function operationBlock(op: OperationModel): string {
   }
   cases.push(...errorCases(op));
   cases.push(...processAndParityCases(op));
-  cases.push(...completenessCases(op));
+  cases.push(...completenessCases(op, operations));
   return `describe(${id}, () => {
   const op = h.operation(${id});
 ${cases.join("\n")}
@@ -203,8 +205,20 @@ function processAndParityCases(op: OperationModel): string[] {
   return cases;
 }
 
+/** The name of the case checking where a traversal of `style` ends (tests/runtime/checks-paging.ts traversalEnds). */
+function endsName(style: "cursor" | "next-link" | "page" | "offset"): string {
+  switch (style) {
+    case "cursor":
+      return "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first";
+    case "next-link":
+      return "the traversal ends: the next link advances, the last page has none, no page is empty after the first";
+    default:
+      return "the traversal ends: each page advances, within the declared total";
+  }
+}
+
 /** Completeness of bounded reads (tests/runtime/checks-paging.ts): data sets, full and partial pages, bounded tasks. */
-function completenessCases(op: OperationModel): string[] {
+function completenessCases(op: OperationModel, operations: readonly OperationModel[]): string[] {
   const cases: string[] = [];
   if (op.pagination) {
     cases.push(`  it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));`);
@@ -214,9 +228,17 @@ function completenessCases(op: OperationModel): string[] {
       cases.push(`  it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));`);
     }
   }
+  if (op.pagination && op.filters.length > 0) {
+    cases.push(`  it("each filter value: every item matches it, the total counts exactly the filtered items", (t) => run(t, paging.filteredTraversals(h, op)));`);
+  }
   if (op.task) {
     cases.push(`  it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));`);
     cases.push(`  it("over the per-call bound: no early complete, continuations reach the full answer", (t) => run(t, paging.taskBounded(h, op)));`);
+    // A list declaring the same filters: the count and it must agree (tests/runtime/checks-paging.ts taskAgreesWithList).
+    const sameFilters = (o: OperationModel) => o.pagination !== null && o !== op && o.filters.length === op.filters.length && o.filters.every((f) => op.filters.includes(f));
+    if (op.filters.length > 0 && op.task.answerField !== null && operations.some(sameFilters)) {
+      cases.push(`  it("the answer agrees with the list declaring the same filters, for each filter value", (t) => run(t, paging.taskAgreesWithList(h, op)));`);
+    }
   }
   return cases;
 }
@@ -273,7 +295,7 @@ function nothingToCheck(name: string, reason: string): void {
   it(name, (t) => run(t, Promise.resolve({ skip: reason })));
 }
 
-${model.operations.map(operationBlock).join("\n\n")}
+${model.operations.map((op) => operationBlock(op, model.operations)).join("\n\n")}
 `;
 }
 

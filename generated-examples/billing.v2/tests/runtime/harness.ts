@@ -103,6 +103,8 @@ export interface OperationSpec {
    * how much was examined, whether that was everything, how to resume, and the answer. Absent or null
    * when the operation is not task-level.
    */
+  /** `filters`: the input fields that narrow the result set; absent when none (or in specs emitted before they were known). */
+  readonly filters?: readonly string[];
   readonly task?: {
     readonly recordsExaminedField: string;
     readonly completeField: string;

@@ -5,8 +5,8 @@
  * state), aggregates the pages or answers itself the way the wire protocol defines completeness,
  * and throws a ContractViolation naming the broken promise.
  */
-import type { CheckResult } from "./checks.js";
-import { type Exchange, type Harness, type Input, type OperationSpec, type ResetOptions, violation } from "./harness.js";
+import { type CheckResult, resolve } from "./checks.js";
+import { ContractViolation, type Exchange, type Harness, type Input, type OperationSpec, type ResetOptions, violation } from "./harness.js";
 
 type Pagination = NonNullable<OperationSpec["pagination"]>;
 type Task = NonNullable<OperationSpec["task"]>;
@@ -15,6 +15,8 @@ type Task = NonNullable<OperationSpec["task"]>;
 const MAX_PAGES = 10_000;
 /** Enough calls for any bounded scan the suite sets up. */
 const MAX_TASK_CALLS = 1_000;
+/** Pages a traversal may take beyond what its declared total needs before it is judged endless. */
+const PAGE_MARGIN = 2;
 
 function sampleOf(h: Harness, op: OperationSpec): Input | undefined {
   const input = h.fixture.sampleInput(op.id, 0);
@@ -68,6 +70,20 @@ function nextSignal(p: Pagination): string {
   }
 }
 
+/** What moves a traversal on, in words, for messages: "the cursor", "the next link", "the page number", "the offset". */
+function positionWord(p: Pagination): string {
+  switch (styleOf(p)) {
+    case "cursor":
+      return "the cursor";
+    case "next-link":
+      return "the next link";
+    case "page":
+      return "the page number";
+    default:
+      return "the offset";
+  }
+}
+
 /** The `rel="next"` target of a Link header (RFC 8288), or null. */
 function linkNext(header: string | null): string | null {
   if (header === null) return null;
@@ -97,6 +113,9 @@ async function traverse(h: Harness, op: OperationSpec, params: Input, limit: num
   const flagged: number[] = [];
   const reasons: string[] = [];
   let declaredTotal: number | null = null;
+  /** Page contents and next positions seen, with the page that first showed each. */
+  const contents = new Map<string, number>();
+  const positions = new Map<string, number>();
   let position: string | number | null = style === "page" ? (p.firstPage ?? 1) : style === "offset" ? 0 : null;
   for (;;) {
     if (pages.length >= maxPages) {
@@ -141,12 +160,38 @@ async function traverse(h: Harness, op: OperationSpec, params: Input, limit: num
     if (isFlagged) {
       flagged.push(number);
       reasons.push(`page ${number} is missing records`);
+    } else if (pageItems.length === 0 && number > 1 && (style === "cursor" || style === "next-link")) {
+      // The server decides where a cursor or link traversal ends: the page holding the last records ends it.
+      throw violation(
+        `${op.id}: the last page's ${nextSignal(p)} must be null and no page may be empty after the first: page ${number - 1} gave ${nextSignal(p)} ${JSON.stringify(pages[number - 2]!.next)}, yet page ${number} is empty${next === null ? " (an empty last page)" : ""}`,
+        exchange,
+      );
     } else if (pageItems.length === 0 && next !== null) {
       throw violation(`${op.id}: an empty page that is not partial must be the last one (no ${nextSignal(p)})`, exchange);
+    }
+    // The cursor must advance: a page that repeats an earlier one (or a cursor given twice) never ends.
+    if (pageItems.length > 0) {
+      const content = JSON.stringify(pageItems);
+      const earlier = contents.get(content);
+      if (earlier !== undefined) throw violation(`${op.id}: ${positionWord(p)} does not advance: page ${number} repeats page ${earlier}`, exchange);
+      contents.set(content, number);
+    }
+    if (typeof next === "string" && (style === "cursor" || style === "next-link")) {
+      const earlier = positions.get(next);
+      if (earlier !== undefined) throw violation(`${op.id}: ${positionWord(p)} does not advance: page ${number} gives the ${nextSignal(p)} page ${earlier} gave`, exchange);
+      positions.set(next, number);
     }
     items.push(...pageItems);
     pages.push({ exchange, items: pageItems, next, flagged: isFlagged });
     if (next === null) break;
+    // Bounded by the declared total: more records than it declares, or more pages than it needs (each
+    // page before the last holds a record), and the traversal does not end.
+    if (declaredTotal !== null && (items.length > declaredTotal || pages.length >= declaredTotal + PAGE_MARGIN)) {
+      throw violation(
+        `${op.id}: ${positionWord(p)} does not advance to the end: after ${pages.length} pages (${items.length} items) ${nextSignal(p)} still says more follow, but the declared ${p.totalField} is ${declaredTotal}`,
+        exchange,
+      );
+    }
     position = next;
   }
   const ended = pages[pages.length - 1]?.next === null;
@@ -427,4 +472,191 @@ export async function taskBounded(h: Harness, op: OperationSpec): Promise<CheckR
   if (JSON.stringify(last.answer) !== JSON.stringify(whole.answer)) {
     throw violation(`${op.id}: following the continuations ends with ${JSON.stringify(last.answer)}, an unbounded run answers ${JSON.stringify(whole.answer)}`, last.exchange);
   }
+}
+
+// --- where a traversal ends, filters, and counts that agree with lists -------------------------------
+
+/**
+ * A traversal ends where the records end, in small pages and in the largest ones: the page holding
+ * the last records ends it (its cursor or link is null, so no empty page follows a non-null one),
+ * no page before the last is empty, and the cursor advances: a page that repeats an earlier page, a
+ * cursor given twice, or more pages than the declared total needs fail at once, naming the page.
+ */
+export async function traversalEnds(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  await h.fixture.reset();
+  const params = sampleOf(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  const p = op.pagination!;
+  const sizes = [...new Set(p.limitField !== null ? [Math.min(2, p.limitMax ?? 2), largest(p)] : [null])];
+  let received = 0;
+  for (const limit of sizes) {
+    const t = await traverse(h, op, params, limit);
+    const last = t.pages[t.pages.length - 1]!.exchange;
+    if (t.flagged.length > 0) throw violation(`${op.id}: page ${t.flagged[0]} says it is missing records on a healthy store`, t.pages[t.flagged[0]! - 1]!.exchange);
+    if (!t.complete) throw violation(`${op.id}: a traversal in pages of ${limit ?? "the platform's size"} is incomplete: ${t.reasons.join("; ")}`, last);
+    received = t.items.length;
+  }
+  if (received === 0) return { skip: "the sample data set is empty: nothing to traverse" };
+}
+
+/** At most this many values of a filter are taken from the data (every enum value is tried besides). */
+const MAX_OCCURRING_VALUES = 3;
+
+interface FilterCase {
+  readonly field: string;
+  readonly value: unknown;
+  /** An equality filter: every item returned holds `value` in its property of the same name. */
+  readonly equality: boolean;
+}
+
+function typesOf(s: Record<string, unknown>): string[] {
+  if (typeof s.type === "string") return [s.type];
+  return Array.isArray(s.type) ? s.type.filter((t): t is string => typeof t === "string") : [];
+}
+
+function propertyOf(item: unknown, field: string): unknown {
+  return item !== null && typeof item === "object" && !Array.isArray(item) && Object.hasOwn(item, field) ? (item as Record<string, unknown>)[field] : undefined;
+}
+
+/**
+ * The filter values to try on `op` beside `params`: each value its input schema enumerates (both
+ * booleans for a boolean), and a few values its records hold in a property of the filter's name.
+ * A filter the sample input already sets is left alone. A filter compares by equality when its
+ * records carry the property and its schema is an enum, a boolean, a number, or a constrained
+ * string (pattern, format): free text may be a search, which only the totals judge.
+ */
+function filterCases(h: Harness, op: OperationSpec, params: Input, items: readonly unknown[]): FilterCase[] {
+  const root = op.input;
+  const schema = resolve(root, root);
+  const properties = (schema?.properties ?? {}) as Record<string, unknown>;
+  const valid = h.validator(root);
+  const cases: FilterCase[] = [];
+  for (const field of op.filters ?? []) {
+    if (Object.hasOwn(params, field)) continue;
+    const s = resolve(root, properties[field]);
+    if (!s) continue;
+    const values: unknown[] = [];
+    const add = (v: unknown): boolean => {
+      if (values.some((x) => x === v) || !valid({ ...params, [field]: v })) return false;
+      values.push(v);
+      return true;
+    };
+    if (Array.isArray(s.enum)) for (const v of s.enum) add(v);
+    const types = typesOf(s);
+    if (types.includes("boolean")) {
+      add(true);
+      add(false);
+    }
+    let occurring = 0;
+    for (const item of items) {
+      if (occurring >= MAX_OCCURRING_VALUES) break;
+      const v = propertyOf(item, field);
+      if (v === null || v === undefined || typeof v === "object") continue;
+      if (add(v)) occurring++;
+    }
+    const constrained =
+      Array.isArray(s.enum) || s.const !== undefined || types.some((t) => t === "boolean" || t === "integer" || t === "number") || (types.includes("string") && (typeof s.pattern === "string" || typeof s.format === "string"));
+    const equality = constrained && items.some((item) => propertyOf(item, field) !== undefined);
+    for (const value of values) cases.push({ field, value, equality });
+  }
+  return cases;
+}
+
+function filterWords(c: FilterCase): string {
+  return `with the filter ${c.field}=${JSON.stringify(c.value)}`;
+}
+
+/** Run `f`; a violation it throws says which filter value it happened with. */
+async function withFilter<T>(op: OperationSpec, c: FilterCase, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof ContractViolation) throw new ContractViolation(`${op.id} ${filterWords(c)}: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * Totals and filters agree: for each filter value (every enum value once, a few the data holds),
+ * the filtered traversal succeeds and is complete, so its declared total counts exactly the items it
+ * returns; for an equality filter every item holds the value, and the items are exactly those of the
+ * unfiltered traversal that hold it.
+ */
+export async function filteredTraversals(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  if ((op.filters ?? []).length === 0) return { skip: "the operation declares no filters" };
+  await h.fixture.reset();
+  const params = sampleOf(h, op);
+  if (!params) return { skip: "the fixture has no sample input" };
+  const p = op.pagination!;
+  const whole = await reference(h, op, params);
+  const cases = filterCases(h, op, params, whole.items);
+  if (cases.length === 0) return { skip: `no value of the filters (${op.filters!.join(", ")}) to try: none is an enum or a boolean, or held by the records` };
+  for (const c of cases) {
+    const t = await withFilter(op, c, () => traverse(h, op, { ...params, [c.field]: c.value }, largest(p)));
+    const last = t.pages[t.pages.length - 1]!.exchange;
+    if (t.flagged.length > 0) throw violation(`${op.id} ${filterWords(c)}: page ${t.flagged[0]} says it is missing records on a healthy store`, t.pages[t.flagged[0]! - 1]!.exchange);
+    if (!t.complete) {
+      throw violation(`${op.id} ${filterWords(c)}: ${p.totalField ? `the declared ${p.totalField} must count exactly the items the filtered traversal returns` : "the filtered traversal is incomplete"}: ${t.reasons.join("; ")}`, last);
+    }
+    if (!c.equality) continue;
+    for (const page of t.pages) {
+      const wrong = page.items.find((item) => propertyOf(item, c.field) !== undefined && propertyOf(item, c.field) !== c.value);
+      if (wrong !== undefined) {
+        throw violation(`${op.id} ${filterWords(c)}: every item must satisfy the filter, yet one has ${c.field}=${JSON.stringify(propertyOf(wrong, c.field))}`, page.exchange);
+      }
+    }
+    const expected = whole.items.filter((item) => propertyOf(item, c.field) === c.value).length;
+    if (t.items.length !== expected) {
+      throw violation(`${op.id} ${filterWords(c)}: the filtered traversal returned ${t.items.length} items, but ${expected} of the unfiltered traversal's hold ${c.field}=${JSON.stringify(c.value)}`, last);
+    }
+  }
+}
+
+function sameFilters(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((f) => b.includes(f));
+}
+
+/**
+ * A count and the list declaring the same filters agree: for the sample input and each filter value
+ * (every enum value once, a few the list's records hold), the count's complete answer is the number
+ * of items the list's traversal with the same filter values returns.
+ */
+export async function taskAgreesWithList(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  const filters = op.filters ?? [];
+  if (filters.length === 0) return { skip: "the operation declares no filters" };
+  const task = op.task!;
+  if (!task.answerField) return { skip: "the task names no answer field to compare with a list" };
+  const list = h.contract.operations.find((o) => o.id !== op.id && o.pagination && sameFilters(o.filters ?? [], filters));
+  if (!list) return { skip: `no paginated operation declares the same filters (${filters.join(", ")})` };
+  await h.fixture.reset();
+  const params = sampleOf(h, op);
+  const listParams = sampleOf(h, list);
+  if (!params || !listParams) return { skip: `the fixture has no sample input for ${params ? list.id : op.id}` };
+  for (const f of filters) {
+    if (JSON.stringify(params[f]) !== JSON.stringify(listParams[f])) return { skip: `the sample inputs of ${op.id} and ${list.id} set the filter ${f} differently` };
+  }
+  const whole = await reference(h, list, listParams);
+  const validTask = h.validator(op.input);
+  const cases = filterCases(h, list, listParams, whole.items).filter((c) => !Object.hasOwn(params, c.field) && validTask({ ...params, [c.field]: c.value }));
+  let compared = 0;
+  const compare = async (input: Input, listed: number, c?: FilterCase): Promise<void> => {
+    const answers = c ? await withFilter(op, c, () => runTask(h, op, input)) : await runTask(h, op, input);
+    const a = answers[answers.length - 1]!;
+    // Only a complete numeric answer can be compared (a contract without continuations may end incomplete).
+    if (!a.complete || typeof a.answer !== "number") return;
+    compared++;
+    if (a.answer !== listed) {
+      throw violation(
+        `${op.id}${c ? ` ${filterWords(c)}` : ""}: the count answers ${a.answer}, but ${list.id} returns ${listed} records for the same filter values: a count and a list sharing their filters must agree`,
+        a.exchange,
+      );
+    }
+  };
+  await compare(params, whole.items.length);
+  for (const c of cases) {
+    const t = await withFilter(list, c, () => traverse(h, list, { ...listParams, [c.field]: c.value }, largest(list.pagination!)));
+    if (!t.complete) throw violation(`${list.id} ${filterWords(c)}: the filtered traversal is incomplete: ${t.reasons.join("; ")}`, t.pages[t.pages.length - 1]!.exchange);
+    await compare({ ...params, [c.field]: c.value }, t.items.length, c);
+  }
+  if (compared === 0) return { skip: `no complete numeric ${task.answerField} to compare with ${list.id}` };
 }

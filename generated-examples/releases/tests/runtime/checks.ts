@@ -396,8 +396,13 @@ export async function traversal(h: Harness, op: OperationSpec): Promise<CheckRes
   let cursor: unknown = undefined;
   let received = 0;
   let declaredTotal: unknown = undefined;
+  // Pages seen: a page repeating an earlier one, or more pages than the declared total needs, never ends.
+  const seenPages = new Map<string, number>();
   for (let page = 0; ; page++) {
     if (page > 10_000) throw violation(`${op.id}: more than 10000 pages: the cursor never ends`);
+    if (typeof declaredTotal === "number" && (received > declaredTotal || page >= declaredTotal + 2)) {
+      throw violation(`${op.id}: the cursor does not advance to the end: after ${page} pages (${received} items) ${p.nextCursorField} still says more follow, but the declared ${p.totalField} is ${declaredTotal}`);
+    }
     const input: Input = { ...params, [p.limitField]: limit };
     if (cursor !== undefined) input[p.cursorField] = cursor;
     const exchange = await h.call(op, input);
@@ -406,6 +411,9 @@ export async function traversal(h: Harness, op: OperationSpec): Promise<CheckRes
     if (!Array.isArray(items)) throw violation(`${op.id}: a page must hold its items in ${p.itemsField}`, exchange);
     if (items.length > limit) throw violation(`${op.id}: a page holds ${items.length} items, more than the ${limit} asked for`, exchange);
     received += items.length;
+    const repeated = items.length > 0 ? seenPages.get(JSON.stringify(items)) : undefined;
+    if (repeated !== undefined) throw violation(`${op.id}: the cursor does not advance: page ${page + 1} repeats page ${repeated}`, exchange);
+    if (items.length > 0) seenPages.set(JSON.stringify(items), page + 1);
     if (p.partialField && body[p.partialField] === true) throw violation(`${op.id}: page ${page + 1} is partial on a healthy data set`, exchange);
     if (p.errorsField && Array.isArray(body[p.errorsField]) && (body[p.errorsField] as unknown[]).length > 0) throw violation(`${op.id}: page ${page + 1} reports errors on a healthy data set`, exchange);
     if (p.totalField) {
