@@ -1,0 +1,42 @@
+/**
+ * Zero false failures against an implementation contractgen did not write: a scene editor contract
+ * (scenes.yaml) and a server written by hand without the project's host runtime (server.ts). The
+ * package is generated into a temporary folder, its fixture written as the generated README tells a
+ * user (fixture.ts here), and its contract suite run as a user runs it: every check passes or is
+ * skipped saying which fixture member would enable it; none fails.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runSuiteIn } from "../run-suite.js";
+
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+const ROOT = here("../../../");
+
+describe("the generated suite against an independently written scene editor", () => {
+  const pkg = mkdtempSync(join(tmpdir(), "contract-independent-"));
+  afterAll(() => rmSync(pkg, { recursive: true, force: true }));
+
+  it("is valid, generates, and its suite has no failure against the correct server", () => {
+    const cli = join(ROOT, "bin/contractgen.js");
+    const validate = spawnSync(process.execPath, [cli, "validate", here("scenes.yaml")], { encoding: "utf8" });
+    expect(validate.status, validate.stderr).toBe(0);
+    const generate = spawnSync(process.execPath, [cli, "generate", here("scenes.yaml"), "-o", pkg], { encoding: "utf8" });
+    expect(generate.status, generate.stderr).toBe(0);
+    // The user's fixture replaces the template, beside the server it starts; dependencies are the repository's.
+    copyFileSync(here("fixture.ts"), join(pkg, "tests/fixture.ts"));
+    copyFileSync(here("server.ts"), join(pkg, "tests/scene-server.ts"));
+    if (!existsSync(join(pkg, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(pkg, "node_modules"), "dir");
+
+    const reports = join(pkg, "reports");
+    const outcome = runSuiteIn(pkg, "tests/vitest.config.ts", { CONTRACT_REPORT_DIR: reports });
+    const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as { checks: Array<{ operation: string; check: string; state: string; reason?: string }> };
+    const skipped = summary.checks.filter((c) => c.state === "skipped").map((c) => `  ${c.operation} ${c.check}: ${c.reason ?? ""}`);
+    console.log(`independent scene editor: ${outcome.passed.length} passed, ${outcome.failed.length} failed, ${outcome.skipped.length} skipped\n${skipped.join("\n")}`);
+    expect(outcome.failed.map((f) => `${f.name}\n${f.message.split("\n    at ")[0]}`)).toEqual([]);
+    expect(outcome.passed.length).toBeGreaterThan(40);
+  }, 240_000);
+});
