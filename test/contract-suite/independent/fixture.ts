@@ -4,7 +4,7 @@
  * package by independent.test.ts, next to the server it starts (./scene-server.js).
  */
 import type { Fixture, Input } from "./runtime/harness.js";
-import { type SceneServer, startSceneServer } from "./scene-server.js";
+import { type SceneDefect, type SceneServer, startSceneServer } from "./scene-server.js";
 
 let server: SceneServer | undefined;
 const running = (): SceneServer => {
@@ -18,7 +18,9 @@ export const fixture: Fixture = {
   },
 
   async start() {
-    server = await startSceneServer();
+    // SCENES_DEFECT seeds one defect (independent.test.ts shows the suite catches it).
+    const defect = process.env.SCENES_DEFECT as SceneDefect | undefined;
+    server = await startSceneServer(defect ? { defect } : {});
   },
   async stop() {
     await server?.close();

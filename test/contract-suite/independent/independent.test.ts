@@ -39,4 +39,11 @@ describe("the generated suite against an independently written scene editor", ()
     expect(outcome.failed.map((f) => `${f.name}\n${f.message.split("\n    at ")[0]}`)).toEqual([]);
     expect(outcome.passed.length).toBeGreaterThan(40);
   }, 240_000);
+
+  it("sees replays under changed parameters on an operation with a precondition", () => {
+    const failing = "rename_scene changed parameters under a used key are refused";
+    const outcome = runSuiteIn(pkg, "tests/vitest.config.ts", { SCENES_DEFECT: "replays-changed-parameters" }, ["-t", "changed parameters under a used key"]);
+    expect(outcome.failed.map((f) => f.name).sort()).toEqual(["delete_scene changed parameters under a used key are refused", failing]);
+    expect(outcome.failed.find((f) => f.name === failing)!.message).toMatch(/other parameters under a used operation key must be refused/);
+  }, 240_000);
 });

@@ -162,7 +162,14 @@ interface KeyRecord {
   readonly answer: Answer;
 }
 
-export async function startSceneServer(port = 0): Promise<SceneServer> {
+/**
+ * One defect on purpose, to show the suite sees it on an operation with a precondition:
+ * "replays-changed-parameters" answers other parameters under a used key with the recorded outcome.
+ */
+export type SceneDefect = "replays-changed-parameters";
+
+export async function startSceneServer(options: { port?: number; defect?: SceneDefect } = {}): Promise<SceneServer> {
+  const { port = 0, defect } = options;
   let store = new Map<string, Scene>();
   let tokens = new Map<string, TokenRecord>();
   let keys = new Map<string, KeyRecord>();
@@ -228,7 +235,7 @@ export async function startSceneServer(port = 0): Promise<SceneServer> {
     return keyLocks.with(`${op}:${key}`, async () => {
       const recorded = keys.get(`${op}:${key}`);
       if (recorded) {
-        if (recorded.hash !== hash) throw new ApiError(409, "IDEMPOTENCY_KEY_REUSED", "This operation key was used with other parameters.");
+        if (recorded.hash !== hash && defect !== "replays-changed-parameters") throw new ApiError(409, "IDEMPOTENCY_KEY_REUSED", "This operation key was used with other parameters.");
         return { ...recorded.answer, replayed: true };
       }
       const t = checkToken(op, hash, token);
