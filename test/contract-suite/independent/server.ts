@@ -324,6 +324,8 @@ export async function startSceneServer(options: { port?: number; defect?: SceneD
     }
     if ((m = path.match(/^\/scenes\/([^/]+)$/)) && method === "DELETE") {
       onlyFields(input, ["dry_run", "confirm_token"]);
+      // A DELETE has no body: its fields arrive in the query, as text.
+      if (input.dry_run === "true" || input.dry_run === "false") input.dry_run = input.dry_run === "true";
       const id = sceneId(decodeURIComponent(m[1]!));
       optionalBoolean(input, "dry_run");
       optionalString(input, "confirm_token");
