@@ -167,6 +167,8 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:write"
@@ -225,6 +227,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:read"
@@ -324,6 +328,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -426,9 +432,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "revision",
         "field": "expected_revision",
-        "error": "REVISION_CONFLICT"
+        "error": "REVISION_CONFLICT",
+        "compares": "revision",
+        "required": true
       }
     ],
+    "readWith": "get_customer",
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:write"
@@ -488,6 +498,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.invoices:read"
@@ -620,6 +632,8 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "preconditions": [],
+    "readWith": null,
+    "destructive": true,
     "pagination": null,
     "scopes": [
       "billing.refunds:write"

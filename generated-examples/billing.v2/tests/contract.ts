@@ -246,6 +246,8 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:write"
@@ -304,6 +306,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:read"
@@ -403,6 +407,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -505,9 +511,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "revision",
         "field": "expected_revision",
-        "error": "REVISION_CONFLICT"
+        "error": "REVISION_CONFLICT",
+        "compares": "revision",
+        "required": true
       }
     ],
+    "readWith": "get_customer",
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:write"
@@ -567,6 +577,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.invoices:read"
@@ -714,9 +726,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "value",
         "field": "expected_refunded_cents",
-        "error": "INVOICE_CHANGED"
+        "error": "INVOICE_CHANGED",
+        "compares": "refunded_cents",
+        "required": false
       }
     ],
+    "readWith": "get_invoice",
+    "destructive": true,
     "pagination": null,
     "scopes": [
       "billing.refunds:write"

@@ -256,6 +256,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -420,6 +422,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "incidents:read"
@@ -489,6 +493,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "incidents:read"
@@ -580,9 +586,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "revision",
         "field": "expected_revision",
-        "error": "REVISION_CONFLICT"
+        "error": "REVISION_CONFLICT",
+        "compares": "revision",
+        "required": true
       }
     ],
+    "readWith": "get_incident",
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "incidents:write"

@@ -196,6 +196,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -295,6 +297,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "releases:read"
@@ -358,6 +362,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "releases:read"
