@@ -3,7 +3,7 @@
  * record, with the values an unprojected call returns; no selection returns what selecting every
  * selectable property returns. Same conventions as checks.ts.
  */
-import { type CheckResult, execute, sample } from "./checks.js";
+import { type CheckResult, execute, noSample, sample } from "./checks.js";
 import { type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
 
 type Projection = NonNullable<OperationSpec["projection"]>;
@@ -53,12 +53,12 @@ function baseInput(h: Harness, op: OperationSpec): Input | undefined {
 export async function projectionSelects(h: Harness, op: OperationSpec): Promise<CheckResult> {
   const projection = op.projection!;
   const base = baseInput(h, op);
-  if (!base) return { skip: "the fixture has no sample input" };
+  if (!base) return noSample(op);
   const selection = projectionSelection(projection);
   if (selection.length === 0) return { skip: "every selectable property is an identity property" };
   const full = await callFresh(h, op, base);
   const fullRecords = recordsOf(op, full.exchange, full.body);
-  if (fullRecords.length === 0) return { skip: "the sample call returns no records to project" };
+  if (fullRecords.length === 0) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) returns no records from the reset state — seed records in reset(), or give parameters that match some` };
   const byIdentity = new Map(fullRecords.map((r) => [identityOf(projection, r), r]));
   const projected = await callFresh(h, op, { ...base, [projection.field]: selection });
   const records = recordsOf(op, projected.exchange, projected.body);
@@ -87,10 +87,10 @@ export async function projectionSelects(h: Harness, op: OperationSpec): Promise<
 export async function projectionOmitted(h: Harness, op: OperationSpec): Promise<CheckResult> {
   const projection = op.projection!;
   const base = baseInput(h, op);
-  if (!base) return { skip: "the fixture has no sample input" };
+  if (!base) return noSample(op);
   const full = await callFresh(h, op, base);
   const fullRecords = recordsOf(op, full.exchange, full.body);
-  if (fullRecords.length === 0) return { skip: "the sample call returns no records to project" };
+  if (fullRecords.length === 0) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) returns no records from the reset state — seed records in reset(), or give parameters that match some` };
   const all = await callFresh(h, op, { ...base, [projection.field]: [...projection.selectable] });
   const allRecords = new Map(recordsOf(op, all.exchange, all.body).map((r) => [identityOf(projection, r), r]));
   for (const record of fullRecords) {

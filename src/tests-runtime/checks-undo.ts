@@ -4,7 +4,7 @@
  * change gives the previous values of the fields the call set, and after it the current values the
  * undo's preconditions expect; the fixture's undoInput is the fallback. Same conventions as checks.ts.
  */
-import { type CheckResult, execute, resolve, sample } from "./checks.js";
+import { type CheckResult, execute, noSample, readTarget, resolve, sample } from "./checks.js";
 import { type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
 
 type Record_ = Record<string, unknown>;
@@ -16,16 +16,6 @@ function inputSchema(op: OperationSpec): { properties: string[]; required: Set<s
   const s = resolve(op.input, op.input) ?? {};
   const properties = s.properties && typeof s.properties === "object" ? Object.keys(s.properties) : [];
   return { properties, required: new Set(Array.isArray(s.required) ? (s.required as string[]) : []) };
-}
-
-/** The target as `read` shows it, addressed by the fields of `params` its input takes; null when it cannot be addressed. */
-async function readTarget(h: Harness, read: OperationSpec, params: Input): Promise<Record_ | null> {
-  const { properties, required } = inputSchema(read);
-  const input: Input = {};
-  for (const f of properties) if (Object.hasOwn(params, f)) input[f] = params[f];
-  if ([...required].some((f) => !Object.hasOwn(input, f))) return null;
-  const exchange = await h.call(read, input);
-  return h.expectSuccess(read, exchange, read.output, `reading back the target with ${read.id}`);
 }
 
 /**
@@ -82,19 +72,22 @@ export async function doThenUndo(h: Harness, op: OperationSpec): Promise<CheckRe
   const spec = op.undo!;
   const undo = h.operation(spec.operation);
   const read = spec.readWith ? h.operation(spec.readWith) : null;
-  if (!h.fixture.observe && !read) return { skip: "nothing shows the state: no observe in the fixture, no target.readWith in the contract" };
+  if (!h.fixture.observe && !read) return { skip: `nothing shows the state: the fixture has no observe() and the contract no target.readWith for ${op.id} — add observe() (a snapshot of the state operations change) to the fixture` };
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const s0 = await h.snapshot();
   const r0 = read ? await readTarget(h, read, params) : null;
   const done = await execute(h, op, params);
   const output = h.expectSuccess(op, done);
   const s1 = await h.snapshot();
   const r1 = read ? await readTarget(h, read, params) : null;
-  if (s0 === s1 && JSON.stringify(r0) === JSON.stringify(r1)) return { skip: "the sample call changed nothing: nothing to undo" };
+  if (s0 === s1 && JSON.stringify(r0) === JSON.stringify(r1)) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) changes nothing from the reset state: nothing to undo — give parameters that change the target` };
   const undoInput = (r0 && r1 ? deriveUndoInput(op, undo, params, r0, r1) : undefined) ?? h.fixture.undoInput?.(op.id, { ...params }, output);
-  if (!undoInput) return { skip: `the undo's input cannot be derived from the contract (no target read back) and the fixture gives none (undoInput)` };
+  if (!undoInput) {
+    const member = h.fixture.undoInput ? `fixture.undoInput(${JSON.stringify(op.id)}, input, output) returned nothing` : "the fixture has no undoInput(operation, input, output)";
+    return { skip: `the ${undo.id} call that undoes ${op.id} cannot be derived from the contract (no target read back) and ${member} — return the input of the undo call` };
+  }
   // Time-of-change values must visibly move at the undo, or they would look "not restored".
   await new Promise((r) => setTimeout(r, 5));
   const undone = await execute(h, undo, undoInput);

@@ -42,6 +42,9 @@ async function contractgen(...args: string[]): Promise<{ code: number; stdout: s
   return { code, stdout, stderr };
 }
 
+/** The skip reason of a check of get_invoice, which has no sample: the fixture member that would enable it. */
+const NO_INVOICE_SAMPLE = 'fixture.sampleInput("get_invoice", 0) returned nothing — add parameters of get_invoice that succeed from the reset state';
+
 const platforms: RunningPlatform[] = [];
 async function platform(defect?: SeededDefect): Promise<string> {
   const p = await startBillingServer({ token: TOKEN, ...(defect ? { defect } : {}) });
@@ -71,10 +74,10 @@ describe("contractgen test against the billing reference platform", () => {
 
   it("reports what it could not check as skipped, with the reason", () => {
     // get_invoice has no sample; observe and the clock are not available on a live platform.
-    expect(correct.stdout).toMatch(/skipped \d+: the fixture has no sample input/);
-    expect(correct.stdout).toContain("the fixture cannot observe effects (observe)");
+    expect(correct.stdout).toMatch(/skipped \d+: fixture\.sampleInput\("[a-z_]+", 0\) returned nothing — add parameters of [a-z_]+ that succeed from the reset state/);
+    expect(correct.stdout).toContain("the fixture has no observe() — add it");
     const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as RunSummary;
-    expect(summary.checks.find((c) => c.operation === "get_invoice" && c.check === "schema conformance of a successful call")).toMatchObject({ state: "skipped", reason: "the fixture has no sample input" });
+    expect(summary.checks.find((c) => c.operation === "get_invoice" && c.check === "schema conformance of a successful call")).toMatchObject({ state: "skipped", reason: NO_INVOICE_SAMPLE });
   });
 
   it("writes a JUnit XML and a Markdown summary whose counts agree with the run", () => {
@@ -90,7 +93,7 @@ describe("contractgen test against the billing reference platform", () => {
     expect(summary.run).toBeGreaterThan(50);
     // The skip reason reaches the JUnit report as a property of the case.
     const skippedConformance = cases.find((c) => c.attributes.get("name") === "get_invoice > schema conformance of a successful call")!;
-    expect(descendants(skippedConformance, "property").map((p) => p.attributes.get("value"))).toContain("the fixture has no sample input");
+    expect(descendants(skippedConformance, "property").map((p) => p.attributes.get("value"))).toContain(NO_INVOICE_SAMPLE);
     const md = readFileSync(join(reports, "contract-summary.md"), "utf8");
     expect(md).toContain(`**all checks passed**: ${summary.run} checks, ${summary.passed} passed, 0 failed, ${summary.skipped} skipped.`);
     for (const o of summary.operations) expect(md).toContain(`| ${o.operation.replace(/_/g, "\\_")} | ${o.run} | ${o.passed} | ${o.failed} | ${o.skipped} |`);

@@ -144,7 +144,9 @@ describe("a provoked error must arrive as the taxonomy declares it", () => {
   });
 
   it("what neither the fixture nor the contract can provoke is skipped, saying so", async () => {
-    await expect(provokedError(h, take, "THING_NOT_FOUND")).resolves.toEqual({ skip: "the fixture cannot provoke THING_NOT_FOUND (errorInput)" });
+    await expect(provokedError(h, take, "THING_NOT_FOUND")).resolves.toEqual({
+      skip: `the fixture cannot provoke THING_NOT_FOUND: fixture.errorInput(${JSON.stringify(take.id)}, "THING_NOT_FOUND") returned nothing — return parameters that make ${take.id} fail with THING_NOT_FOUND from the reset state`,
+    });
   });
 });
 

@@ -167,6 +167,8 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:write"
@@ -225,6 +227,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:read"
@@ -324,6 +328,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -429,9 +435,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "revision",
         "field": "expected_revision",
-        "error": "REVISION_CONFLICT"
+        "error": "REVISION_CONFLICT",
+        "compares": "revision",
+        "required": true
       }
     ],
+    "readWith": "get_customer",
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:write"
@@ -491,6 +501,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.invoices:read"
@@ -623,6 +635,8 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "preconditions": [],
+    "readWith": null,
+    "destructive": true,
     "pagination": null,
     "scopes": [
       "billing.refunds:write"

@@ -246,6 +246,8 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:write"
@@ -304,6 +306,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:read"
@@ -403,6 +407,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -508,9 +514,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "revision",
         "field": "expected_revision",
-        "error": "REVISION_CONFLICT"
+        "error": "REVISION_CONFLICT",
+        "compares": "revision",
+        "required": true
       }
     ],
+    "readWith": "get_customer",
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.customers:write"
@@ -570,6 +580,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "billing.invoices:read"
@@ -717,9 +729,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "value",
         "field": "expected_refunded_cents",
-        "error": "INVOICE_CHANGED"
+        "error": "INVOICE_CHANGED",
+        "compares": "refunded_cents",
+        "required": false
       }
     ],
+    "readWith": "get_invoice",
+    "destructive": true,
     "pagination": null,
     "scopes": [
       "billing.refunds:write"

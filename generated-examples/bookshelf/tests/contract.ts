@@ -125,6 +125,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -219,6 +221,8 @@ const OPERATIONS: OperationSpec[] = [
     },
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [],
     "projection": null,
@@ -267,6 +271,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [],
     "projection": null,
@@ -341,9 +347,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "revision",
         "field": "expected_revision",
-        "error": "REVISION_CONFLICT"
+        "error": "REVISION_CONFLICT",
+        "compares": "revision",
+        "required": true
       }
     ],
+    "readWith": "get_book",
+    "destructive": false,
     "pagination": null,
     "scopes": [],
     "projection": null,
@@ -461,6 +471,8 @@ const OPERATIONS: OperationSpec[] = [
       }
     },
     "preconditions": [],
+    "readWith": null,
+    "destructive": true,
     "pagination": null,
     "scopes": [],
     "projection": null,

@@ -256,6 +256,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -428,6 +430,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "incidents:read"
@@ -505,6 +509,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "incidents:read"
@@ -596,9 +602,13 @@ const OPERATIONS: OperationSpec[] = [
       {
         "kind": "revision",
         "field": "expected_revision",
-        "error": "REVISION_CONFLICT"
+        "error": "REVISION_CONFLICT",
+        "compares": "revision",
+        "required": true
       }
     ],
+    "readWith": "get_incident",
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "incidents:write"

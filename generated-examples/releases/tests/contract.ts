@@ -196,6 +196,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": {
       "cursorField": "cursor",
       "nextCursorField": "next_cursor",
@@ -301,6 +303,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "releases:read"
@@ -367,6 +371,8 @@ const OPERATIONS: OperationSpec[] = [
     "idempotency": null,
     "preview": null,
     "preconditions": [],
+    "readWith": null,
+    "destructive": false,
     "pagination": null,
     "scopes": [
       "releases:read"

@@ -33,7 +33,9 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
     preview: op.preview
       ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, invalidTokenError: op.preview.invalidTokenError, ttlMs: op.preview.ttlMs, output: pool.pooled(op.preview.output?.schema ?? null) }
       : null,
-    preconditions: op.preconditions.map((c) => ({ kind: c.kind, field: c.field, error: c.error })),
+    preconditions: op.preconditions.map((c) => ({ kind: c.kind, field: c.field, error: c.error, compares: c.compares, required: c.required })),
+    readWith: op.target?.kind === "read" ? op.target.operation : null,
+    destructive: op.effects.destructive,
     pagination: p
       ? {
           // Cursor specs keep their original keys; the other styles add theirs.

@@ -10,6 +10,21 @@ import { derivedInputs } from "./samples.js";
 
 export type CheckResult = void | { readonly skip: string };
 
+// --- skip reasons: each names the fixture member (and what to give it) that would enable the check ---
+
+/** fixture.sampleInput(op, variant) gave nothing. */
+export function noSample(op: OperationSpec, variant = 0): { readonly skip: string } {
+  const add = variant === 0 ? `parameters of ${op.id} that succeed from the reset state` : `a second sample (other parameters of ${op.id} that also succeed from the reset state)`;
+  return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, ${variant}) returned nothing — add ${add}` };
+}
+
+/** The fixture lacks the optional member `member` (written as it is called); `what` says what it must do. */
+export function noMember(member: string, what: string): { readonly skip: string } {
+  return { skip: `the fixture has no ${member} — add it: ${what}` };
+}
+
+export const NO_OBSERVE = noMember("observe()", "a snapshot of everything an operation may change (compared as JSON to tell effects apart)");
+
 // --- calling ----------------------------------------------------------------------------------------
 
 /**
@@ -68,7 +83,7 @@ function expectCode(h: Harness, op: OperationSpec, exchange: Exchange, code: str
 export async function conformance(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   h.expectSuccess(op, await execute(h, op, params));
 }
 
@@ -173,7 +188,7 @@ export function negativeCases(op: OperationSpec): NegativeCase[] {
 export async function negativeInput(h: Harness, op: OperationSpec, c: NegativeCase): Promise<CheckResult> {
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const before = await h.snapshot();
   // A preview-capable operation is probed as a preview: validation comes before any token is needed.
   let input = withKey(op, params, randomUUID());
@@ -195,7 +210,7 @@ export async function negativeInput(h: Harness, op: OperationSpec, c: NegativeCa
 export async function previewHasNoEffect(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const before = await h.snapshot();
   const exchange = await h.call(op, { ...params, [op.preview!.dryRunField]: true });
   h.expectSuccess(op, exchange, op.preview!.output ?? true, "a preview");
@@ -206,7 +221,7 @@ export async function previewHasNoEffect(h: Harness, op: OperationSpec): Promise
 export async function executeWithoutToken(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const before = await h.snapshot();
   const exchange = await h.call(op, { ...withKey(op, params, randomUUID()), [op.preview!.dryRunField]: false });
   expectCode(h, op, exchange, op.preview!.invalidTokenError, "an execution without a confirm token must be refused");
@@ -217,8 +232,9 @@ export async function executeWithoutToken(h: Harness, op: OperationSpec): Promis
 export async function executeWithOtherParametersToken(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const params = sample(h, op);
+  if (!params) return noSample(op);
   const other = sample(h, op, 1);
-  if (!params || !other) return { skip: "the fixture has no second sample input (variant 1)" };
+  if (!other) return noSample(op, 1);
   const token = await confirmToken(h, op, other);
   const before = await h.snapshot();
   const p = op.preview!;
@@ -229,10 +245,10 @@ export async function executeWithOtherParametersToken(h: Harness, op: OperationS
 
 /** A token past its ttl authorises nothing. */
 export async function expiredToken(h: Harness, op: OperationSpec): Promise<CheckResult> {
-  if (!h.fixture.advanceTime) return { skip: "the fixture cannot move the clock (advanceTime)" };
+  if (!h.fixture.advanceTime) return noMember("advanceTime(ms)", `move the implementation's clock forward, so a confirm token can expire (${op.preview!.ttlMs} ms)`);
   await h.fixture.reset();
   const sampled = sample(h, op);
-  if (!sampled) return { skip: "the fixture has no sample input" };
+  if (!sampled) return noSample(op);
   const p = op.preview!;
   const token = await confirmToken(h, op, sampled);
   await h.fixture.advanceTime(p.ttlMs + 1000);
@@ -246,14 +262,19 @@ export async function expiredToken(h: Harness, op: OperationSpec): Promise<Check
 export async function tokenSingleUse(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const sampled = sample(h, op);
-  if (!sampled) return { skip: "the fixture has no sample input" };
-  const params = withoutOptionalExpectations(op, sampled);
+  if (!sampled) return noSample(op);
+  const prepared = await executionParams(h, op, sampled, false);
+  if ("skip" in prepared) return prepared;
   const p = op.preview!;
-  const first = await executionInput(h, op, params, randomUUID());
+  const first = await executionInput(h, op, prepared.params, randomUUID());
   h.expectSuccess(op, await h.call(op, first));
   const before = await h.snapshot();
   const exchange = await h.call(op, withKey(op, { ...first }, randomUUID()));
-  expectCode(h, op, exchange, p.invalidTokenError, "a used single-use confirm token must be refused");
+  // The token is bound to the first execution's parameters, so its required expectations are stale
+  // now by design: refusing them first (the precondition's error) is refusing the token's reuse too.
+  const stale = requiredExpectations(op).map((pre) => pre.error);
+  const refused = exchange.status >= 400 ? h.expectDeclaredError(op, exchange).code : null;
+  if (refused === null || !stale.includes(refused)) expectCode(h, op, exchange, p.invalidTokenError, "a used single-use confirm token must be refused");
   await expectNoEffect(h, op, before, "a second execution with a used token", exchange);
 }
 
@@ -270,9 +291,9 @@ export async function stalePrecondition(h: Harness, op: OperationSpec, index: nu
   const pre = op.preconditions[index]!;
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const staleValue = stale(params[pre.field]);
-  if (staleValue === undefined) return { skip: `the sample input has no ${pre.field}` };
+  if (staleValue === undefined) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) has no ${pre.field} (a number or a string) — add the current expectation to the sample` };
   const staleParams = { ...params, [pre.field]: staleValue };
   const before = await h.snapshot();
   if (op.preview) {
@@ -295,11 +316,69 @@ export async function stalePrecondition(h: Harness, op: OperationSpec, index: nu
  * expectation stale by design, which would hide the promise under test behind a precondition error.
  */
 function withoutOptionalExpectations(op: OperationSpec, params: Input): Input {
-  const root = typeof op.input === "object" ? op.input : {};
-  const required = new Set(Array.isArray(root.required) ? (root.required as string[]) : []);
+  const required = requiredInputs(op);
   const out = { ...params };
   for (const pre of op.preconditions) if (!required.has(pre.field)) delete out[pre.field];
   return out;
+}
+
+function requiredInputs(op: OperationSpec): Set<string> {
+  const root = resolve(op.input, op.input) ?? {};
+  return new Set(Array.isArray(root.required) ? (root.required as string[]) : []);
+}
+
+/** The expectations a caller cannot leave out (required input fields): a second execution must re-read them. */
+function requiredExpectations(op: OperationSpec): OperationSpec["preconditions"] {
+  const required = requiredInputs(op);
+  return op.preconditions.filter((pre) => pre.required === true || required.has(pre.field));
+}
+
+/** The target as `read` shows it, addressed by the fields of `params` its input takes; null when it cannot be addressed. */
+export async function readTarget(h: Harness, read: OperationSpec, params: Input): Promise<Record<string, unknown> | null> {
+  const s = resolve(read.input, read.input) ?? {};
+  const properties = s.properties && typeof s.properties === "object" ? Object.keys(s.properties) : [];
+  const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+  const input: Input = {};
+  for (const f of properties) if (Object.hasOwn(params, f)) input[f] = params[f];
+  if (required.some((f) => !Object.hasOwn(input, f))) return null;
+  const exchange = await h.call(read, input);
+  return h.expectSuccess(read, exchange, read.output, `reading back the target with ${read.id}`);
+}
+
+/** Parameters to send, or why the check cannot build them. */
+export type Prepared = { readonly params: Input } | { readonly skip: string };
+
+/**
+ * `params` as a correct caller sends them for an execution: every expectation it carries (a
+ * precondition's field) set to the target's current value of what it `compares`, read with the
+ * contract's `target.readWith`. `afterEffects`: earlier executions may have changed the target, so
+ * the read is needed and its absence is a skip reason; otherwise (right after a reset) the sampled
+ * expectation stands when the target cannot be read.
+ */
+export async function withFreshExpectations(h: Harness, op: OperationSpec, params: Input, afterEffects: boolean): Promise<Prepared> {
+  const carried = op.preconditions.filter((pre) => Object.hasOwn(params, pre.field));
+  if (carried.length === 0) return { params };
+  const fields = carried.map((pre) => pre.field).join(", ");
+  const read = op.readWith ? h.contract.operations.find((o) => o.id === op.readWith) : undefined;
+  const target = read ? await readTarget(h, read, params) : null;
+  const out = { ...params };
+  for (const pre of carried) {
+    const compares = pre.compares ?? (pre.kind === "revision" ? "revision" : undefined);
+    if (target && compares !== undefined && Object.hasOwn(target, compares)) {
+      out[pre.field] = target[compares];
+      continue;
+    }
+    if (!afterEffects) continue;
+    if (!read) return { skip: `${op.id}'s expectation ${fields} goes stale at the first execution and the contract names no read of its target to re-read it with — declare target.readWith` };
+    if (!target) return { skip: `${read.id} (target.readWith) cannot be addressed from fixture.sampleInput(${JSON.stringify(op.id)}, …) — give the sample the fields ${read.id} requires` };
+    return { skip: `${read.id} (target.readWith) does not show ${compares ?? "the compared value"}, so ${pre.field} cannot be re-read between executions — declare the precondition's compares` };
+  }
+  return { params: out };
+}
+
+/** The parameters of a new execution: optional expectations left out, required ones re-read from the target. */
+function executionParams(h: Harness, op: OperationSpec, sampled: Input, afterEffects: boolean): Promise<Prepared> {
+  return withFreshExpectations(h, op, withoutOptionalExpectations(op, sampled), afterEffects);
 }
 
 // --- idempotency --------------------------------------------------------------------------------------
@@ -307,12 +386,15 @@ function withoutOptionalExpectations(op: OperationSpec, params: Input): Input {
 /** The same key twice: one effect, and the second answer is the first one replayed. */
 export async function sameKeyReplays(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
-  const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
-  const request = await executionInput(h, op, params, randomUUID());
+  const sampled = sample(h, op);
+  if (!sampled) return noSample(op);
+  const prepared = await withFreshExpectations(h, op, sampled, false);
+  if ("skip" in prepared) return prepared;
+  const request = await executionInput(h, op, prepared.params, randomUUID());
   const first = await h.call(op, request);
   h.expectSuccess(op, first);
   const once = await h.snapshot();
+  // The very same request (key, expectations and token): answered from the record, before any of them is checked.
   const second = await h.call(op, request);
   h.expectSuccess(op, second, op.output, "the recorded outcome replayed");
   if (JSON.stringify(second.body) !== JSON.stringify(first.body)) throw violation(`${op.id}: a retry under the same key must replay the first response`, second);
@@ -320,34 +402,56 @@ export async function sameKeyReplays(h: Harness, op: OperationSpec): Promise<Che
   await expectNoEffect(h, op, once, "a retry under the same key", second);
 }
 
-/** Other parameters under a used key are refused with the mismatch error and change nothing. */
+/**
+ * Other parameters under a used key are refused with the mismatch error and change nothing. The
+ * other parameters are what a correct caller would send after the first execution: their
+ * expectations re-read from the target (the first execution made the sampled ones stale), and
+ * previewed for a token of their own where the operation asks for one.
+ */
 export async function changedParametersRejected(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const sampled = sample(h, op);
+  if (!sampled) return noSample(op);
   const otherSampled = sample(h, op, 1);
-  if (!sampled || !otherSampled) return { skip: "the fixture has no second sample input (variant 1)" };
-  const params = withoutOptionalExpectations(op, sampled);
-  const other = withoutOptionalExpectations(op, otherSampled);
+  if (!otherSampled) return noSample(op, 1);
+  const first = await executionParams(h, op, sampled, false);
+  if ("skip" in first) return first;
   const key = randomUUID();
-  h.expectSuccess(op, await execute(h, op, params, key));
+  h.expectSuccess(op, await execute(h, op, first.params, key));
+  const second = await executionParams(h, op, otherSampled, true);
+  if ("skip" in second) return second;
+  const other = second.params;
+  if (canonical(other) === canonical(first.params)) {
+    return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 1) asks for the same call as variant 0 once its expectations are re-read — give variant 1 other parameters (another value to set, another target)` };
+  }
   const before = await h.snapshot();
   const exchange = await h.call(op, await executionInput(h, op, other, key));
   expectCode(h, op, exchange, op.idempotency!.mismatchError, "other parameters under a used operation key must be refused");
   await expectNoEffect(h, op, before, "other parameters under a used key", exchange);
 }
 
+/** JSON with sorted keys: equal parameters compare equal whatever their order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
 /** Two concurrent calls with the same key: one executes, the other gets its outcome; one effect. */
 export async function concurrentSameKey(h: Harness, op: OperationSpec): Promise<CheckResult> {
-  if (!h.fixture.observe) return { skip: "the fixture cannot observe effects (observe)" };
+  if (!h.fixture.observe) return NO_OBSERVE;
   await h.fixture.reset();
   const sampled = sample(h, op);
-  if (!sampled) return { skip: "the fixture has no sample input" };
-  const params = withoutOptionalExpectations(op, sampled);
+  if (!sampled) return noSample(op);
+  const measured = await executionParams(h, op, sampled, false);
+  if ("skip" in measured) return measured;
   // The effect of one call, measured on a fresh state.
-  h.expectSuccess(op, await execute(h, op, params));
+  h.expectSuccess(op, await execute(h, op, measured.params));
   const single = await h.snapshot();
   await h.fixture.reset();
-  const request = await executionInput(h, op, params, randomUUID());
+  const prepared = await executionParams(h, op, sampled, false);
+  if ("skip" in prepared) return prepared;
+  const request = await executionInput(h, op, prepared.params, randomUUID());
   const [a, b] = await Promise.all([h.call(op, request), h.call(op, request)]);
   h.expectSuccess(op, a);
   h.expectSuccess(op, b);
@@ -362,12 +466,32 @@ function sameShape(a: string | undefined, b: string | undefined): boolean {
   return shape(a) === shape(b);
 }
 
-/** Two keys with equal parameters are two intents: two effects. */
+/**
+ * Why two executions with equal parameters cannot both succeed against a correct implementation, from
+ * the contract; null when they can. An operation that removes its target (DELETE) finds nothing the
+ * second time; a required expectation is stale by design after the first execution (re-reading it
+ * would make the parameters unequal, and the promise untested).
+ */
+export function whyNotTwoEffects(op: OperationSpec): string | null {
+  if (op.method === "DELETE") {
+    return `${op.id} removes its target (DELETE${op.destructive ? ", destructive" : ""}): after the first execution a second one with equal parameters has nothing to act on, so two keys cannot give two effects`;
+  }
+  const stale = requiredExpectations(op);
+  if (stale.length > 0) {
+    const named = stale.map((pre) => `${pre.field} (compares ${pre.compares ?? "revision"})`).join(", ");
+    return `${op.id} requires the expectation ${named}: the first execution makes it stale, so a second execution with equal parameters must fail with ${stale[0]!.error}; two keys with equal parameters cannot give two effects`;
+  }
+  return null;
+}
+
+/** Two keys with equal parameters are two intents: two effects (where the contract lets both succeed). */
 export async function distinctKeysTwoEffects(h: Harness, op: OperationSpec): Promise<CheckResult> {
-  if (!h.fixture.observe) return { skip: "the fixture cannot observe effects (observe)" };
+  const why = whyNotTwoEffects(op);
+  if (why !== null) return { skip: why };
+  if (!h.fixture.observe) return NO_OBSERVE;
   await h.fixture.reset();
   const sampled = sample(h, op);
-  if (!sampled) return { skip: "the fixture has no sample input" };
+  if (!sampled) return noSample(op);
   const params = withoutOptionalExpectations(op, sampled);
   const s0 = await h.snapshot();
   h.expectSuccess(op, await execute(h, op, params, randomUUID()));
@@ -386,12 +510,12 @@ export async function traversal(h: Harness, op: OperationSpec): Promise<CheckRes
   if (p.style !== undefined && p.style !== "cursor") {
     await h.fixture.reset();
     const params = sample(h, op);
-    return params ? styledTraversal(h, op, params) : { skip: "the fixture has no sample input" };
+    return params ? styledTraversal(h, op, params) : noSample(op);
   }
   if (p.cursorField === null || p.nextCursorField === null || p.itemsField === null || p.limitField === null || p.limitMax === null) return { skip: "the cursor pagination is incompletely described" };
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const limit = Math.min(2, p.limitMax);
   let cursor: unknown = undefined;
   let received = 0;
@@ -426,7 +550,7 @@ export async function traversal(h: Harness, op: OperationSpec): Promise<CheckRes
       if (p.totalField && declaredTotal !== received) {
         throw violation(`${op.id}: the traversal received ${received} items but the pages declare ${p.totalField} ${String(declaredTotal)}`, exchange);
       }
-      if (received === 0) return { skip: "the sample data set is empty: nothing to traverse" };
+      if (received === 0) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) matches no records after fixture.reset() — seed records in reset(), or give filters that match some` };
       return;
     }
     if (items.length === 0) throw violation(`${op.id}: an empty page must be the last one (${p.nextCursorField} null)`, exchange);

@@ -5,7 +5,7 @@
  * as checks.ts: reset first, return a skip reason, or throw a ContractViolation.
  */
 import { randomUUID } from "node:crypto";
-import { type CheckResult, executionInput, expectNoEffect, negativeCases, sample, withKey } from "./checks.js";
+import { type CheckResult, executionInput, expectNoEffect, negativeCases, noSample, sample, withKey } from "./checks.js";
 import { type ContractSpec, type ErrorSpec, type Exchange, type Harness, type OperationSpec, violation } from "./harness.js";
 
 /**
@@ -81,10 +81,10 @@ export async function provokedError(h: Harness, op: OperationSpec, code: string)
     await expectRejectedHasNoEffect(h, op, before, outcome, code, exchange);
     return;
   }
-  if (!spec) return { skip: `${code} is not in the taxonomy` };
+  if (!spec) return { skip: `${code} is not in the taxonomy, and ${errorInputCall(h, op, code)} — return parameters that make ${op.id} fail with ${code} from the reset state` };
   const params = sample(h, op);
   if (spec.class === "unauthenticated" && codeOfClass(h.contract, op, "unauthenticated") === code && needsCredential(h.contract, op)) {
-    if (!params) return { skip: "the fixture has no sample input" };
+    if (!params) return noSample(op);
     const request = withKey(op, op.preview ? { ...params, [op.preview.dryRunField]: true } : params, randomUUID());
     for (const [token, how] of [
       [null, "a call without a credential"],
@@ -97,9 +97,9 @@ export async function provokedError(h: Harness, op: OperationSpec, code: string)
     return;
   }
   if (spec.class === "invalid_input" && codeOfClass(h.contract, op, "invalid_input") === code) {
-    if (!params) return { skip: "the fixture has no sample input" };
+    if (!params) return noSample(op);
     const broken = negativeCases(op)[0];
-    if (!broken) return { skip: `the input schema has no constraint to break, and the fixture cannot provoke ${code} (errorInput)` };
+    if (!broken) return { skip: `the input schema has no constraint to break, and ${errorInputCall(h, op, code)} — return parameters that make ${op.id} fail with ${code} from the reset state` };
     let input = withKey(op, params, randomUUID());
     if (op.preview) input = { ...input, [op.preview.dryRunField]: true };
     const exchange = await h.call(op, broken.apply(input));
@@ -107,7 +107,12 @@ export async function provokedError(h: Harness, op: OperationSpec, code: string)
     await expectRejectedHasNoEffect(h, op, before, outcome, code, exchange);
     return;
   }
-  return { skip: `the fixture cannot provoke ${code} (errorInput)` };
+  return { skip: `the fixture cannot provoke ${code}: ${errorInputCall(h, op, code)} — return parameters that make ${op.id} fail with ${code} from the reset state` };
+}
+
+/** How the fixture answered (or could answer) the request for parameters provoking `code`. */
+function errorInputCall(h: Harness, op: OperationSpec, code: string): string {
+  return h.fixture.errorInput ? `fixture.errorInput(${JSON.stringify(op.id)}, ${JSON.stringify(code)}) returned nothing` : "the fixture has no errorInput(operation, code)";
 }
 
 /**
@@ -117,10 +122,13 @@ export async function provokedError(h: Harness, op: OperationSpec, code: string)
  */
 export async function missingScope(h: Harness, op: OperationSpec, scope: string): Promise<CheckResult> {
   const limited = h.fixture.tokenWithout?.(scope);
-  if (limited === undefined) return { skip: `the fixture has no credential lacking ${scope} (tokenWithout)` };
+  if (limited === undefined) {
+    const member = h.fixture.tokenWithout ? `fixture.tokenWithout(${JSON.stringify(scope)}) returned nothing` : "the fixture has no tokenWithout(scope)";
+    return { skip: `the fixture has no credential lacking ${scope}: ${member} — return a credential with every scope except ${scope}` };
+  }
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const request = await executionInput(h, op, params, randomUUID());
   const before = await h.snapshot();
   const exchange = await h.call(op, request, { token: limited });

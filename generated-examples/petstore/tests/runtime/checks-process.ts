@@ -5,7 +5,7 @@
  * implementation. The promise: exactly one effect, and the retry gets the recorded outcome.
  */
 import { randomUUID } from "node:crypto";
-import type { CheckResult } from "./checks.js";
+import { type CheckResult, noSample, withFreshExpectations } from "./checks.js";
 import { ContractViolation, type Exchange, type Fixture, Harness, type Input, type OperationSpec, violation } from "./harness.js";
 import { type RecordedAnswer, type RecordedRequest, retryFromSecondProcess, startDroppingProxy } from "./proxy.js";
 
@@ -52,8 +52,10 @@ async function keyedExecution(h: Harness, op: OperationSpec, params: Input): Pro
 export async function lostResponseRetriedElsewhere(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const sampled = h.fixture.sampleInput(op.id, 0);
-  if (!sampled) return { skip: "the fixture has no sample input" };
-  const request = await keyedExecution(h, op, { ...sampled });
+  if (!sampled) return noSample(op);
+  const prepared = await withFreshExpectations(h, op, { ...sampled }, false);
+  if ("skip" in prepared) return prepared;
+  const request = await keyedExecution(h, op, prepared.params);
   const proxy = await startDroppingProxy(() => h.fixture.baseUrl, h.limits);
   try {
     proxy.dropNext();

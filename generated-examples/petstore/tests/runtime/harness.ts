@@ -64,7 +64,20 @@ export interface OperationSpec {
     readonly ttlMs: number;
     readonly output: Schema | null;
   } | null;
-  readonly preconditions: ReadonlyArray<{ readonly kind: "revision" | "value"; readonly field: string; readonly error: string }>;
+  /**
+   * Each expectation: its input field, the target property it `compares` with, whether the input
+   * requires it, and the error a stale one fails with (`compares`/`required` absent in specs emitted
+   * before they were known).
+   */
+  readonly preconditions: ReadonlyArray<{ readonly kind: "revision" | "value"; readonly field: string; readonly error: string; readonly compares?: string; readonly required?: boolean }>;
+  /**
+   * The read operation whose output is the target the preconditions compare with (`target.readWith`,
+   * declared or inferred); null when none. A check re-reads the expected values with it before each
+   * execution it makes. Absent in specs emitted before it was known.
+   */
+  readonly readWith?: string | null;
+  /** `effects.destructive`; absent in specs emitted before it was known. */
+  readonly destructive?: boolean;
   readonly pagination: {
     /** Absent means cursor (specs emitted before styles existed). */
     readonly style?: "cursor" | "next-link" | "page" | "offset";
