@@ -5,7 +5,7 @@
  * state), aggregates the pages or answers itself the way the wire protocol defines completeness,
  * and throws a ContractViolation naming the broken promise.
  */
-import { type CheckResult, resolve } from "./checks.js";
+import { type CheckResult, noMember, noSample, resolve } from "./checks.js";
 import { ContractViolation, type Exchange, type Harness, type Input, type OperationSpec, type ResetOptions, violation } from "./harness.js";
 
 type Pagination = NonNullable<OperationSpec["pagination"]>;
@@ -25,8 +25,8 @@ function sampleOf(h: Harness, op: OperationSpec): Input | undefined {
 
 /** Reset into `options`, or say why the case cannot run. */
 async function resetInto(h: Harness, options: ResetOptions, what: string): Promise<{ skip: string } | null> {
-  if (!h.fixture.resetWith) return { skip: `the fixture cannot reset into other states (resetWith), so ${what} is not checked` };
-  if (!(await h.fixture.resetWith(options))) return { skip: `the fixture cannot provide ${what} (resetWith answered false)` };
+  if (!h.fixture.resetWith) return noMember("resetWith(state)", `a reset into another known state (a data set, a per-call bound), so ${what} can be checked`);
+  if (!(await h.fixture.resetWith(options))) return { skip: `fixture.resetWith(${JSON.stringify(options)}) answered false — make it provide ${what}` };
   return null;
 }
 
@@ -257,7 +257,7 @@ export async function emptyDataSet(h: Harness, op: OperationSpec): Promise<Check
   const skipped = await resetInto(h, { dataset: "empty" }, "the empty data set");
   if (skipped) return skipped;
   const params = sampleOf(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const t = await traverse(h, op, params, largest(op.pagination!), 2);
   const first = t.pages[0]!;
   if (t.pages.length !== 1 || t.items.length !== 0) {
@@ -276,7 +276,7 @@ export async function mixedDataSet(h: Harness, op: OperationSpec): Promise<Check
   const skipped = await resetInto(h, { dataset: "mixed" }, "the mixed data set");
   if (skipped) return skipped;
   const params = sampleOf(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const whole = await reference(h, op, params);
   if (whole.items.length === 0) return { skip: "the mixed data set holds nothing the sample input lists" };
   const cannot = unsized(op.pagination!);
@@ -300,7 +300,7 @@ export async function mixedDataSet(h: Harness, op: OperationSpec): Promise<Check
 export async function fullPageHasNext(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const params = sampleOf(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const whole = await reference(h, op, params);
   const n = whole.items.length;
   if (n < 2) return { skip: "the sample data set holds fewer than 2 records: no page can be full of a larger set" };
@@ -327,15 +327,15 @@ export async function fullPageHasNext(h: Harness, op: OperationSpec): Promise<Ch
 export async function degradedTraversal(h: Harness, op: OperationSpec): Promise<CheckResult> {
   const p = op.pagination!;
   if (!p.partialField && !p.errorsField) return { skip: "the contract's pages cannot say they are partial (no partial or errors field)" };
-  if (!h.fixture.degrade) return { skip: "the fixture cannot degrade the store (degrade), so partial pages are not checked" };
+  if (!h.fixture.degrade) return noMember("degrade(operation)", "make the store lose part of a page (answering true), so partial pages can be checked");
   await h.fixture.reset();
   const params = sampleOf(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const whole = await reference(h, op, params);
   const n = whole.items.length;
   if (n < 2) return { skip: "the sample data set holds fewer than 2 records" };
   // Reads changed nothing: the same state, degraded from here on.
-  if (!(await h.fixture.degrade(op.id))) return { skip: `the fixture cannot degrade ${op.id}` };
+  if (!(await h.fixture.degrade(op.id))) return { skip: `fixture.degrade(${JSON.stringify(op.id)}) answered false — make it degrade ${op.id}'s store` };
   const limit = p.limitField === null ? null : thirdOf(n, p.limitMax);
   const t = await traverse(h, op, params, limit);
   const last = t.pages[t.pages.length - 1]!.exchange;
@@ -422,7 +422,7 @@ export async function taskEmptyDataSet(h: Harness, op: OperationSpec): Promise<C
   const skipped = await resetInto(h, { dataset: "empty" }, "the empty data set");
   if (skipped) return skipped;
   const params = sampleOf(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const answers = await runTask(h, op, params);
   const first = answers[0]!;
   if (answers.length !== 1 || !first.complete) throw violation(`${op.id}: on the empty data set the first answer must be complete`, first.exchange);
@@ -440,7 +440,7 @@ export async function taskBounded(h: Harness, op: OperationSpec): Promise<CheckR
   const task = op.task!;
   await h.fixture.reset();
   const params = sampleOf(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const unbounded = await runTask(h, op, params);
   const whole = unbounded[unbounded.length - 1]!;
   if (!whole.complete) return { skip: `an unbounded run cannot complete without ${task.continuationField ?? "a continuation"}` };
@@ -485,7 +485,7 @@ export async function taskBounded(h: Harness, op: OperationSpec): Promise<CheckR
 export async function traversalEnds(h: Harness, op: OperationSpec): Promise<CheckResult> {
   await h.fixture.reset();
   const params = sampleOf(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const p = op.pagination!;
   const sizes = [...new Set(p.limitField !== null ? [Math.min(2, p.limitMax ?? 2), largest(p)] : [null])];
   let received = 0;
@@ -586,7 +586,7 @@ export async function filteredTraversals(h: Harness, op: OperationSpec): Promise
   if ((op.filters ?? []).length === 0) return { skip: "the operation declares no filters" };
   await h.fixture.reset();
   const params = sampleOf(h, op);
-  if (!params) return { skip: "the fixture has no sample input" };
+  if (!params) return noSample(op);
   const p = op.pagination!;
   const whole = await reference(h, op, params);
   const cases = filterCases(h, op, params, whole.items);
