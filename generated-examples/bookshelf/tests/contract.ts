@@ -138,6 +138,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -223,6 +230,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "key",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -271,6 +285,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -348,6 +369,15 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": "get_book",
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [
+        "revision"
+      ],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -465,6 +495,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": true,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": "expires_at"
+    },
     "task": null
   },
 ];

@@ -290,6 +290,13 @@ const OPERATIONS: OperationSpec[] = [
       ]
     },
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -426,6 +433,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": {
       "recordsExaminedField": "records_examined",
       "completeField": "complete",
@@ -495,6 +509,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -516,6 +537,11 @@ const OPERATIONS: OperationSpec[] = [
         "field": "expected_revision",
         "in": "header",
         "name": "If-Match"
+      },
+      {
+        "field": "expected_owner",
+        "in": "body",
+        "name": "expected_owner"
       }
     ],
     "successStatus": 200,
@@ -543,6 +569,12 @@ const OPERATIONS: OperationSpec[] = [
           "type": "integer",
           "minimum": 1,
           "description": "revision read from get_incident or list_incidents."
+        },
+        "expected_owner": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 63,
+          "description": "Optional: the owner as last read; the call fails with REVISION_CONFLICT if it changed (compared exactly)."
         }
       },
       "$defs": {
@@ -581,6 +613,11 @@ const OPERATIONS: OperationSpec[] = [
         "kind": "revision",
         "field": "expected_revision",
         "error": "REVISION_CONFLICT"
+      },
+      {
+        "kind": "value",
+        "field": "expected_owner",
+        "error": "REVISION_CONFLICT"
       }
     ],
     "pagination": null,
@@ -595,8 +632,22 @@ const OPERATIONS: OperationSpec[] = [
         {
           "field": "expected_revision",
           "compares": "revision"
+        },
+        {
+          "field": "expected_owner",
+          "compares": "owner"
         }
       ]
+    },
+    "behaviour": {
+      "readWith": "get_incident",
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [
+        "revision",
+        "owner"
+      ],
+      "expiresAtField": null
     },
     "task": null
   },
