@@ -116,6 +116,32 @@ function serverManaged(read: OperationSpec, op: OperationSpec): Set<string> {
   return managed;
 }
 
+/**
+ * The sample with each expectation it states set to the target's current value (what it compares), so
+ * a check starts from expectations that hold even where the implementation was not reset (a live
+ * platform under `contractgen test`).
+ */
+function withCurrentExpectations(op: OperationSpec, params: Input, record: Rec): Input {
+  const { compares } = behaviourOf(op);
+  const out = { ...params };
+  op.preconditions.forEach((p, i) => {
+    const c = compares[i];
+    if (c && Object.hasOwn(out, p.field) && Object.hasOwn(record, c)) out[p.field] = record[c];
+  });
+  return out;
+}
+
+/** The target as the operation's read shows it now, or null when the contract or the sample cannot address it. */
+async function currentTarget(h: Harness, op: OperationSpec, params: Input): Promise<Rec | null> {
+  const readWith = behaviourOf(op).readWith;
+  if (!readWith) return null;
+  const read = h.operation(readWith);
+  const address = readAddress(read, params);
+  if (!("input" in address)) return null;
+  const record = await readBack(h, read, address.input, "before the call");
+  return record === "gone" ? null : record;
+}
+
 function changedFields(before: Rec, after: Rec): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
@@ -216,12 +242,13 @@ export async function executionMatchesPreview(h: Harness, op: OperationSpec): Pr
   if (!facts.readWith) return { skip: "the contract names no read operation for the target (target.readWith)" };
   const read = h.operation(facts.readWith);
   await h.fixture.reset();
-  const params = sample(h, op);
+  let params = sample(h, op);
   if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
   const address = readAddress(read, params);
   if (!("input" in address)) return { skip: `the sample input does not address the target for ${read.id} (sampleInput(${op.id}) lacks ${address.missing.join(", ")})` };
   const r0 = await readBack(h, read, address.input, "before the preview");
   if (r0 === "gone") throw violation(`${op.id}: the sample's target is missing before any call (${read.id} answers not found)`);
+  params = withCurrentExpectations(op, params, r0);
   const announced = await previewOf(h, op, params);
   const exchange = await h.call(op, executionWith(op, params, announced.token));
   h.expectSuccess(op, exchange);
@@ -274,8 +301,10 @@ export async function preconditionComparedExactly(h: Harness, op: OperationSpec,
   const pre = op.preconditions[index];
   if (!pre) return { skip: `no precondition ${index}` };
   await h.fixture.reset();
-  const params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  const sampled = sample(h, op);
+  if (!sampled) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  const target = await currentTarget(h, op, sampled);
+  const params = target ? withCurrentExpectations(op, sampled, target) : sampled;
   const current = params[pre.field];
   if (current === undefined) return { skip: `the sample input has no ${pre.field} (sampleInput(${op.id}))` };
   const root = op.input;
@@ -337,7 +366,7 @@ export async function revisionAdvances(h: Harness, op: OperationSpec): Promise<C
   if (!("input" in address)) return { skip: `the sample input does not address the target for ${read.id} (sampleInput(${op.id}) lacks ${address.missing.join(", ")})` };
   const r0 = await readBack(h, read, address.input, "before the execution");
   if (r0 === "gone") throw violation(`${op.id}: the sample's target is missing before any call (${read.id} answers not found)`);
-  const exchange = await execute(h, op, params);
+  const exchange = await execute(h, op, withCurrentExpectations(op, params, r0));
   h.expectSuccess(op, exchange);
   const r1 = await readBack(h, read, address.input, "after the execution");
   if (r1 === "gone") return { skip: `the sample's execution removed the target: no revision to compare (give a sampleInput(${op.id}) that changes it)` };
