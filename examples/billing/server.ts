@@ -214,7 +214,7 @@ const handlers: Handlers = {
     execute(input: UpdateCustomerInput, ctx: HandlerContext, current: CustomerRow): Customer {
       if (input.email !== undefined) requireEmailFree(ctx.db, input.email, current.id);
       ctx.db
-        .prepare("UPDATE customers SET email = ?, name = ?, revision = revision + 1 WHERE id = ?")
+        .prepare(`UPDATE customers SET email = ?, name = ?, revision = revision ${ctx.seededDefect === "revision-not-bumped" ? "" : "+ 1"} WHERE id = ?`)
         .run(input.email ?? current.email, input.name ?? current.name, current.id);
       return customerOf(requireCustomer(ctx.db, current.id));
     },
@@ -241,7 +241,7 @@ const handlers: Handlers = {
       const invoice = requireInvoice(ctx.db, input.invoice_id);
       const balanceAfter = refundableAfter(invoice, input.amount);
       ctx.db
-        .prepare("UPDATE invoices SET refunded_cents = refunded_cents + ?, status = CASE WHEN ? = 0 THEN 'refunded' ELSE status END WHERE id = ?")
+        .prepare(`UPDATE invoices SET refunded_cents = refunded_cents + ?, status = CASE WHEN ? = 0 THEN 'refunded' ELSE ${ctx.seededDefect === "execution-exceeds-preview" ? "'open'" : "status"} END WHERE id = ?`)
         .run(input.amount, balanceAfter, invoice.id);
       const refund: Refund = { id: randomId("re_"), invoice_id: invoice.id, amount: input.amount, status: "succeeded" };
       ctx.db

@@ -139,12 +139,16 @@ const handlers: Handlers = {
   },
 
   delete_book: {
-    target: (input: DeleteBookInput, ctx: HandlerContext): BookRow => requireBook(ctx.db, input.book_id),
+    target: (input: DeleteBookInput, ctx: HandlerContext): BookRow =>
+      // Seeded defect: a book already gone is "deleted" again (previews still call requireBook).
+      ctx.seededDefect === "delete-missing-succeeds"
+        ? ((ctx.db.prepare("SELECT * FROM books WHERE id = ?").get(input.book_id) as BookRow | undefined) ?? { seq: 0, id: input.book_id, title: "(deleted)", author: "(unknown)", pages: null, revision: 1 })
+        : requireBook(ctx.db, input.book_id),
     preview(input: DeleteBookInput, ctx: HandlerContext, confirmation: Confirmation) {
       return { book: bookOf(requireBook(ctx.db, input.book_id)), deleted: false, confirm_token: confirmation.token, expires_at: confirmation.expiresAt };
     },
-    execute(input: DeleteBookInput, ctx: HandlerContext) {
-      const book = bookOf(requireBook(ctx.db, input.book_id));
+    execute(input: DeleteBookInput, ctx: HandlerContext, current: BookRow) {
+      const book = bookOf(ctx.seededDefect === "delete-missing-succeeds" ? current : requireBook(ctx.db, input.book_id));
       ctx.db.prepare("DELETE FROM books WHERE id = ?").run(book.id);
       return { book, deleted: true };
     },

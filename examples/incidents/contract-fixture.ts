@@ -24,7 +24,8 @@ export const fixture = platformFixture({
       case "get_incident":
         return { incident_id: "INC-017" };
       case "assign_incident":
-        return { incident_id: "INC-017", owner: "platform-oncall", expected_revision: 3 };
+        // expected_owner: INC-017's current owner (a string expectation, compared exactly).
+        return { incident_id: "INC-017", owner: "platform-oncall", expected_revision: 3, expected_owner: "payments-oncall" };
       default:
         return undefined;
     }

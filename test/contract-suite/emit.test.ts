@@ -22,6 +22,7 @@ describe("generated tests/", () => {
       "tests/contract.test.ts",
       "tests/contract.ts",
       "tests/fixture.ts",
+      "tests/runtime/checks-behaviour.ts",
       "tests/runtime/checks-errors.ts",
       "tests/runtime/checks-paging.ts",
       "tests/runtime/checks-process.ts",

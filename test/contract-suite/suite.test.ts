@@ -67,6 +67,13 @@ describe("generated contract suites pass against the reference platforms", () =>
       "refund_invoice error taxonomy a credential without billing.refunds:write is refused as permission and changes nothing",
       "create_customer a response lost after commit, retried from a second process: one effect, the recorded outcome",
       "refund_invoice a response lost after commit, retried from a second process: one effect, the recorded outcome",
+      "create_customer a key is scoped to its operation: a key used on another operation executes this one anew",
+      "refund_invoice a key is scoped to its operation: a key used on another operation executes this one anew",
+      "refund_invoice not-found at execution too: executing against a missing object is refused as not found",
+      "refund_invoice an execution changes exactly what its preview said",
+      "update_customer a near expected_revision (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing",
+      "refund_invoice a near expected_refunded_cents (a case variant, an integer one off) fails with INVOICE_CHANGED and changes nothing",
+      "update_customer record revisions advance on every mutation",
       ...["create_customer", "get_customer", "list_customers", "update_customer", "get_invoice", "refund_invoice"].map(
         (op) => `${op} adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)`,
       ),
@@ -109,6 +116,9 @@ describe("generated contract suites pass against the reference platforms", () =>
       "assign_incident error taxonomy INCIDENT_NOT_FOUND (not_found) arrives as declared and changes nothing",
       "list_incidents error taxonomy CURSOR_EXPIRED (not_found) arrives as declared and changes nothing",
       "assign_incident error taxonomy a credential without incidents:write is refused as permission and changes nothing",
+      "assign_incident a near expected_revision (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing",
+      "assign_incident a near expected_owner (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing",
+      "assign_incident record revisions advance on every mutation",
     ]) {
       expect(outcome.passed).toContain(name);
     }

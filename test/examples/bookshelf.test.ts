@@ -116,6 +116,9 @@ describe("bookshelf: the generated contract suite", () => {
       "delete_book a token from a preview of other parameters is refused",
       "delete_book an expired confirm token is refused",
       "delete_book a used single-use confirm token is refused",
+      "delete_book not-found at execution too: executing against a missing object is refused as not found",
+      "rename_book a near expected_revision (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing",
+      "rename_book record revisions advance on every mutation",
       ...["list_books", "create_book", "get_book", "rename_book", "delete_book"].map(
         (op) => `${op} adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)`,
       ),

@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BILLING_SEED_CUSTOMERS, startBillingServer } from "../../examples/billing/server.js";
 import { startIncidentsServer } from "../../examples/incidents/server.js";
+import { startBookshelfServer } from "../../examples/bookshelf/server.js";
 import { type Faults, type RunningPlatform, SEEDED_DEFECT_IDS, SEEDED_DEFECTS, type SeededDefect, startPlatform } from "../../examples/shared/host.js";
 import { openDatabase } from "../../examples/shared/sqlite.js";
 import { type Call, client, expectError, type Json, MINUTE, type QueryValue, TestClock } from "./http.js";
@@ -27,7 +28,7 @@ interface Platform {
 }
 
 interface Case {
-  readonly platform: "billing" | "incidents";
+  readonly platform: "billing" | "incidents" | "bookshelf";
   /** incidents: examined per count_incidents call. */
   readonly countMaxExamined?: number;
   /** The scenario: asserts the promise when `seeded` is false, the broken promise when true. */
@@ -47,7 +48,9 @@ async function withPlatform(c: Case, defect: SeededDefect | undefined, body: (p:
   const server =
     c.platform === "billing"
       ? await startBillingServer({ ...common, credentials: { [READER_TOKEN]: { caller: "reader", scopes: ["billing.customers:read", "billing.invoices:read"] } } })
-      : await startIncidentsServer({ ...common, ...(c.countMaxExamined ? { countMaxExamined: c.countMaxExamined } : {}) });
+      : c.platform === "bookshelf"
+        ? await startBookshelfServer(common)
+        : await startIncidentsServer({ ...common, ...(c.countMaxExamined ? { countMaxExamined: c.countMaxExamined } : {}) });
   try {
     await body({ server, call: client(server.url, TOKEN), reader: client(server.url, READER_TOKEN), clock, faults });
   } finally {
@@ -422,6 +425,89 @@ const CASES: Readonly<Record<SeededDefect, Case>> = {
         expect(first.body).toMatchObject({ complete: true, continuation: null });
         expect(first.body.count).toBeLessThan(all.items.length);
       }
+    },
+  },
+
+  "key-shared-across-operations": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      // One key, first on create_customer, then on refund_invoice: keys are scoped to their operation.
+      const key = randomUUID();
+      expect((await createCustomer(call, key, { email: "keyed@example.com", name: "Keyed" })).status).toBe(201);
+      const token = await confirmToken(call, { amount: 1_000 });
+      const reply = await refund(call, key, { amount: 1_000, dry_run: false, confirm_token: token });
+      if (!seeded) {
+        expect(reply.status).toBe(200);
+        expect(reply.body).toMatchObject({ invoice_id: INVOICE, amount: 1_000 });
+      } else {
+        // The refund finds create_customer's entry under the key: other parameters, refused.
+        expectError(reply, 409, "IDEMPOTENCY_KEY_REUSED");
+      }
+      expect(await refunded(call)).toBe(seeded ? 0 : 1_000);
+    },
+  },
+
+  "delete-missing-succeeds": {
+    platform: "bookshelf",
+    async check({ call }, seeded) {
+      const path = "/books/bk_hobbit37";
+      const tokens: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const preview = await call("DELETE", path, { query: { dry_run: true } });
+        expect(preview.status).toBe(200);
+        tokens.push(preview.body.confirm_token);
+      }
+      expect((await call("DELETE", path, { query: { dry_run: false, confirm_token: tokens[0]! } })).status).toBe(200);
+      // The second token is valid (same parameters, unused), but the book is gone.
+      const again = await call("DELETE", path, { query: { dry_run: false, confirm_token: tokens[1]! } });
+      if (!seeded) {
+        expect(again.status).toBe(404);
+      } else {
+        expect(again.status).toBe(200);
+        expect(again.body.deleted).toBe(true);
+      }
+      // A preview says not found either way.
+      expect((await call("DELETE", path, { query: { dry_run: true } })).status).toBe(404);
+    },
+  },
+
+  "execution-exceeds-preview": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const before = (await call("GET", `/invoices/${INVOICE}`)).body;
+      const token = await confirmToken(call, { amount: 1_000 });
+      expect((await refund(call, randomUUID(), { amount: 1_000, dry_run: false, confirm_token: token })).status).toBe(200);
+      const after = (await call("GET", `/invoices/${INVOICE}`)).body;
+      // The refund leaves a balance: only refunded_cents moves, the status stays.
+      expect(after).toEqual({ ...before, refunded_cents: before.refunded_cents + 1_000, status: seeded ? "open" : before.status });
+      expect(before.status).not.toBe("open");
+    },
+  },
+
+  "precondition-case-insensitive": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      const before = (await call("GET", "/incidents/INC-017")).body;
+      const reply = await call("PUT", "/incidents/INC-017/owner", {
+        headers: { "If-Match": String(before.revision) },
+        body: { owner: "platform-oncall", expected_owner: String(before.owner).toUpperCase() },
+      });
+      const after = (await call("GET", "/incidents/INC-017")).body;
+      if (!seeded) {
+        expectError(reply, 412, "REVISION_CONFLICT", "expected_owner");
+        expect(after).toEqual(before);
+      } else {
+        expect(reply.status).toBe(200);
+        expect(after.owner).toBe("platform-oncall");
+      }
+    },
+  },
+
+  "revision-not-bumped": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      expect((await call("PATCH", `/customers/${ADA}`, { headers: { "If-Match": "1" }, body: { name: "Rev Two" } })).status).toBe(200);
+      expect((await call("GET", `/customers/${ADA}`)).body).toMatchObject({ name: "Rev Two", revision: seeded ? 1 : 2 });
     },
   },
 };

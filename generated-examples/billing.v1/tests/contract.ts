@@ -175,6 +175,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "key",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -235,6 +242,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -348,6 +362,13 @@ const OPERATIONS: OperationSpec[] = [
     "filters": [
       "email"
     ],
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -448,6 +469,15 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": "get_customer",
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [
+        "revision"
+      ],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -509,6 +539,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -643,6 +680,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": true,
+      "idempotent": "key",
+      "compares": [],
+      "expiresAtField": "expires_at"
+    },
     "task": null
   },
 ];

@@ -13,6 +13,7 @@ import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
+import * as behaviour from "./runtime/checks-behaviour.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -62,6 +63,7 @@ describe("create_customer", () => {
   it("changed parameters under a used key are refused", (t) => run(t, check.changedParametersRejected(h, op)));
   it("distinct keys with equal parameters: two effects", (t) => run(t, check.distinctKeysTwoEffects(h, op)));
   it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));
+  it("a key is scoped to its operation: a key used on another operation executes this one anew", (t) => run(t, behaviour.keyScopedToOperation(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
@@ -138,6 +140,8 @@ describe("update_customer", () => {
     if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("a stale expected_revision fails with REVISION_CONFLICT and changes nothing", (t) => run(t, check.stalePrecondition(h, op, 0)));
+  it("a near expected_revision (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing", (t) => run(t, behaviour.preconditionComparedExactly(h, op, 0)));
+  it("record revisions advance on every mutation", (t) => run(t, behaviour.revisionAdvances(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
@@ -193,6 +197,10 @@ describe("refund_invoice", () => {
   it("changed parameters under a used key are refused", (t) => run(t, check.changedParametersRejected(h, op)));
   it("distinct keys with equal parameters: two effects", (t) => run(t, check.distinctKeysTwoEffects(h, op)));
   it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));
+  it("a key is scoped to its operation: a key used on another operation executes this one anew", (t) => run(t, behaviour.keyScopedToOperation(h, op)));
+  it("not-found at execution too: executing against a missing object is refused as not found", (t) => run(t, behaviour.notFoundAtExecution(h, op)));
+  it("an execution changes exactly what its preview said", (t) => run(t, behaviour.executionMatchesPreview(h, op)));
+  it("a near expected_refunded_cents (a case variant, an integer one off) fails with INVOICE_CHANGED and changes nothing", (t) => run(t, behaviour.preconditionComparedExactly(h, op, 0)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));

@@ -254,6 +254,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "key",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -314,6 +321,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -427,6 +441,13 @@ const OPERATIONS: OperationSpec[] = [
     "filters": [
       "email"
     ],
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -527,6 +548,15 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": "get_customer",
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [
+        "revision"
+      ],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -588,6 +618,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -742,6 +779,15 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": "get_invoice",
+      "destructive": true,
+      "idempotent": "key",
+      "compares": [
+        "refunded_cents"
+      ],
+      "expiresAtField": "expires_at"
+    },
     "task": null
   },
 ];

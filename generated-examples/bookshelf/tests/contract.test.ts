@@ -13,6 +13,7 @@ import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
+import * as behaviour from "./runtime/checks-behaviour.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -137,6 +138,8 @@ describe("rename_book", () => {
     if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("a stale expected_revision fails with REVISION_CONFLICT and changes nothing", (t) => run(t, check.stalePrecondition(h, op, 0)));
+  it("a near expected_revision (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing", (t) => run(t, behaviour.preconditionComparedExactly(h, op, 0)));
+  it("record revisions advance on every mutation", (t) => run(t, behaviour.revisionAdvances(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
@@ -164,6 +167,7 @@ describe("delete_book", () => {
   it("a token from a preview of other parameters is refused", (t) => run(t, check.executeWithOtherParametersToken(h, op)));
   it("an expired confirm token is refused", (t) => run(t, check.expiredToken(h, op)));
   it("a used single-use confirm token is refused", (t) => run(t, check.tokenSingleUse(h, op)));
+  it("not-found at execution too: executing against a missing object is refused as not found", (t) => run(t, behaviour.notFoundAtExecution(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));

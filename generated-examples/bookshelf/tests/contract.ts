@@ -140,6 +140,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -227,6 +234,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "key",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -277,6 +291,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -358,6 +379,15 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": "get_book",
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [
+        "revision"
+      ],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -477,6 +507,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": true,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": "expires_at"
+    },
     "task": null
   },
 ];

@@ -183,6 +183,10 @@ export interface AssignIncidentInput {
    * revision read from get_incident or list_incidents.
    */
   expected_revision: number;
+  /**
+   * Optional: the owner as last read; the call fails with REVISION_CONFLICT if it changed (compared exactly).
+   */
+  expected_owner?: string;
 }
 
 export type GetIncidentOutput = Incident;

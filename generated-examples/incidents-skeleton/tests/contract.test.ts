@@ -13,6 +13,7 @@ import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
+import * as behaviour from "./runtime/checks-behaviour.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -140,6 +141,10 @@ describe("assign_incident", () => {
     if (negative.length === 0) nothingToCheck("none derivable", "the input schema has no constraint the wire can express");
   });
   it("a stale expected_revision fails with REVISION_CONFLICT and changes nothing", (t) => run(t, check.stalePrecondition(h, op, 0)));
+  it("a stale expected_owner fails with REVISION_CONFLICT and changes nothing", (t) => run(t, check.stalePrecondition(h, op, 1)));
+  it("a near expected_revision (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing", (t) => run(t, behaviour.preconditionComparedExactly(h, op, 0)));
+  it("a near expected_owner (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing", (t) => run(t, behaviour.preconditionComparedExactly(h, op, 1)));
+  it("record revisions advance on every mutation", (t) => run(t, behaviour.revisionAdvances(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));

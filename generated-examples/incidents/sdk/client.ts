@@ -104,12 +104,13 @@ export class IncidentsClient {
    * Sets owner to the given team only when the incident's current revision equals expected_revision;
    * otherwise fails with REVISION_CONFLICT and changes nothing. If the incident is already owned by
    * that team the call succeeds without a change, whatever expected_revision says, so a retry after
-   * a lost response is safe. Resolved incidents cannot be reassigned (INCIDENT_RESOLVED). A
+   * a lost response is safe. An optional expected_owner is compared with the current owner the same
+   * way (exactly, case included). Resolved incidents cannot be reassigned (INCIDENT_RESOLVED). A
    * successful change increments revision and sets updated_at (UTC). Reversible by assigning the
    * previous team.
    *
    * Preconditions: `expected_revision` must match the current revision (else REVISION_CONFLICT, no
-   * change).
+   * change); `expected_owner` must match the current owner (else REVISION_CONFLICT, no change).
    *
    * Effects: mutating, non-destructive, reversible, naturally idempotent.
    *

@@ -300,6 +300,13 @@ const OPERATIONS: OperationSpec[] = [
       "owner",
       "opened_after"
     ],
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -446,6 +453,13 @@ const OPERATIONS: OperationSpec[] = [
       "owner",
       "opened_after"
     ],
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": {
       "recordsExaminedField": "records_examined",
       "completeField": "complete",
@@ -517,6 +531,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -538,6 +559,11 @@ const OPERATIONS: OperationSpec[] = [
         "field": "expected_revision",
         "in": "header",
         "name": "If-Match"
+      },
+      {
+        "field": "expected_owner",
+        "in": "body",
+        "name": "expected_owner"
       }
     ],
     "successStatus": 200,
@@ -565,6 +591,12 @@ const OPERATIONS: OperationSpec[] = [
           "type": "integer",
           "minimum": 1,
           "description": "revision read from get_incident or list_incidents."
+        },
+        "expected_owner": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 63,
+          "description": "Optional: the owner as last read; the call fails with REVISION_CONFLICT if it changed (compared exactly)."
         }
       },
       "$defs": {
@@ -605,6 +637,13 @@ const OPERATIONS: OperationSpec[] = [
         "error": "REVISION_CONFLICT",
         "compares": "revision",
         "required": true
+      },
+      {
+        "kind": "value",
+        "field": "expected_owner",
+        "error": "REVISION_CONFLICT",
+        "compares": "owner",
+        "required": false
       }
     ],
     "readWith": "get_incident",
@@ -621,8 +660,22 @@ const OPERATIONS: OperationSpec[] = [
         {
           "field": "expected_revision",
           "compares": "revision"
+        },
+        {
+          "field": "expected_owner",
+          "compares": "owner"
         }
       ]
+    },
+    "behaviour": {
+      "readWith": "get_incident",
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [
+        "revision",
+        "owner"
+      ],
+      "expiresAtField": null
     },
     "task": null
   },

@@ -89,6 +89,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -161,6 +168,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -199,6 +213,13 @@ const OPERATIONS: OperationSpec[] = [
     "scopes": [],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
 ];

@@ -13,6 +13,7 @@ import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
+import * as behaviour from "./runtime/checks-behaviour.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 

@@ -219,6 +219,13 @@ const OPERATIONS: OperationSpec[] = [
       "tag_prefix",
       "published_after"
     ],
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
   {
@@ -314,6 +321,13 @@ const OPERATIONS: OperationSpec[] = [
     "filters": [
       "tag_prefix"
     ],
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": {
       "recordsExaminedField": "records_examined",
       "completeField": "complete",
@@ -379,6 +393,13 @@ const OPERATIONS: OperationSpec[] = [
     ],
     "projection": null,
     "undo": null,
+    "behaviour": {
+      "readWith": null,
+      "destructive": false,
+      "idempotent": "natural",
+      "compares": [],
+      "expiresAtField": null
+    },
     "task": null
   },
 ];

@@ -54,6 +54,7 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
       : null,
     ...errorSpecMembers(op, operations),
     ...(op.filters.length > 0 ? { filters: op.filters } : {}),
+    ...behaviourSpecMembers(op),
     task: op.task
       ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
       : null,
@@ -74,6 +75,47 @@ function errorSpecMembers(op: OperationModel, operations: readonly OperationMode
         }
       : null,
   };
+}
+
+/** The OperationSpec member the behaviour checks read (tests/runtime/checks-behaviour.ts). */
+function behaviourSpecMembers(op: OperationModel): Record<string, unknown> {
+  return {
+    behaviour: {
+      readWith: op.target?.kind === "read" ? op.target.operation : null,
+      destructive: op.effects.destructive,
+      idempotent: op.effects.idempotent,
+      compares: op.preconditions.map((c) => c.compares),
+      expiresAtField: op.preview?.expiresAtField ?? null,
+    },
+  };
+}
+
+/**
+ * Cases of the behaviour checks: a key scoped to its operation (keyed operations, when the contract has
+ * another), not-found at execution (previews with a not_found code), an execution changing exactly what
+ * its preview said (previews with a target read), preconditions compared exactly, revisions advancing.
+ */
+function behaviourCases(op: OperationModel, model: ContractModel): string[] {
+  const cases: string[] = [];
+  const keyed = (o: OperationModel) => o.idempotency !== null && o.effects.idempotent === "key";
+  const other = model.operations.find((o) => o !== op && keyed(o));
+  if (keyed(op) && other) {
+    cases.push(`  it("a key is scoped to its operation: a key used on another operation executes this one anew", (t) => run(t, behaviour.keyScopedToOperation(h, op)));`);
+  }
+  const readWith = op.target?.kind === "read" ? op.target.operation : null;
+  if (op.preview && op.errors.some((e) => model.errors.find((d) => d.code === e.code)?.class === "not_found")) {
+    cases.push(`  it("not-found at execution too: executing against a missing object is refused as not found", (t) => run(t, behaviour.notFoundAtExecution(h, op)));`);
+  }
+  if (op.preview && readWith !== null) {
+    cases.push(`  it("an execution changes exactly what its preview said", (t) => run(t, behaviour.executionMatchesPreview(h, op)));`);
+  }
+  op.preconditions.forEach((c, i) => {
+    cases.push(`  it(${literal(`a near ${c.field} (a case variant, an integer one off) fails with ${c.error} and changes nothing`)}, (t) => run(t, behaviour.preconditionComparedExactly(h, op, ${i})));`);
+  });
+  if (readWith !== null && op.preconditions.some((c) => c.kind === "revision")) {
+    cases.push(`  it("record revisions advance on every mutation", (t) => run(t, behaviour.revisionAdvances(h, op)));`);
+  }
+  return cases;
 }
 
 /** Cases of the error taxonomy (provoked), permission, projection and reversibility checks. */
@@ -149,7 +191,7 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   return [["tests/contract.ts", contract], [TEST_SCHEMA_DEFS_FILE, `${escapeInvisible(JSON.stringify(pool.entries(), null, 2))}\n`]];
 }
 
-function operationBlock(op: OperationModel, operations: readonly OperationModel[]): string {
+function operationBlock(op: OperationModel, model: ContractModel): string {
   const id = literal(op.names.id);
   const cases: string[] = [`  it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));`];
   if (op.effects.kind === "read") {
@@ -185,9 +227,10 @@ function operationBlock(op: OperationModel, operations: readonly OperationModel[
         : `  it("multi-page traversal: totals match, ends on the style's last page", (t) => run(t, check.traversal(h, op)));`,
     );
   }
+  cases.push(...behaviourCases(op, model));
   cases.push(...errorCases(op));
   cases.push(...processAndParityCases(op));
-  cases.push(...completenessCases(op, operations));
+  cases.push(...completenessCases(op, model.operations));
   return `describe(${id}, () => {
   const op = h.operation(${id});
 ${cases.join("\n")}
@@ -260,6 +303,7 @@ import * as processCheck from "./runtime/checks-process.js";
 import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
+import * as behaviour from "./runtime/checks-behaviour.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -297,7 +341,7 @@ function nothingToCheck(name: string, reason: string): void {
   it(name, (t) => run(t, Promise.resolve({ skip: reason })));
 }
 
-${model.operations.map((op) => operationBlock(op, model.operations)).join("\n\n")}
+${model.operations.map((op) => operationBlock(op, model)).join("\n\n")}
 `;
 }
 

@@ -8,9 +8,11 @@ import type { AssignIncidentHandler } from "../handler-types.js";
  *
  * Hand an unresolved incident to another on-call team if it is still at the expected revision.
  *
- * Sets owner to the given team only when the incident's current revision equals expected_revision; otherwise fails with REVISION_CONFLICT and changes nothing. If the incident is already owned by that team the call succeeds without a change, whatever expected_revision says, so a retry after a lost response is safe. Resolved incidents cannot be reassigned (INCIDENT_RESOLVED). A successful change increments revision and sets updated_at (UTC). Reversible by assigning the previous team.
+ * Sets owner to the given team only when the incident's current revision equals expected_revision; otherwise fails with REVISION_CONFLICT and changes nothing. If the incident is already owned by that team the call succeeds without a change, whatever expected_revision says, so a retry after a lost response is safe. An optional expected_owner is compared with the current owner the same way (exactly, case included). Resolved incidents cannot be reassigned (INCIDENT_RESOLVED). A successful change increments revision and sets updated_at (UTC). Reversible by assigning the previous team.
  *
  * expected_revision must equal the current revision (read it with get_incident), else REVISION_CONFLICT, nothing changed.
+ *
+ * expected_owner must equal the current owner (read it with get_incident), else REVISION_CONFLICT, nothing changed.
  *
  * Errors: INVALID_FIELD → fix the named field; UNKNOWN_TEAM, INCIDENT_NOT_FOUND → check the identifier; INCIDENT_RESOLVED, REVISION_CONFLICT → re-read, then decide again; TOKEN_INVALID, ROLE_FORBIDDEN → stop and tell the user; RATE_LIMITED → wait, then retry; UPSTREAM_TIMEOUT → retry with the same arguments.
  *
@@ -18,6 +20,7 @@ import type { AssignIncidentHandler } from "../handler-types.js";
  * - input validated against the contract before this runs
  * - output checked against the contract (and projected) after
  * - expected_revision compared with target().revision; a mismatch is REVISION_CONFLICT and execute() is not called
+ * - expected_owner compared with target().owner; a mismatch is REVISION_CONFLICT and execute() is not called
  * - runs in one SQLite transaction with the host's records (journal entry, spent token): a throw rolls everything back; must return synchronously
  *
  * Fail with `new PlatformError(code, message, { field, details })` using a code the operation lists.

@@ -316,7 +316,8 @@ export class ContractHost {
 
   private async executeOnce(op: HostOperation, idempotency: HostIdempotency, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
     const ref: JournalKey = {
-      operation: op.names.id,
+      // Keys are scoped to their operation: one key space per operation.
+      operation: this.defect === "key-shared-across-operations" ? "" : op.names.id,
       scope: idempotency.scope === "global" ? "" : ctx.caller.id,
       key: String(input[idempotency.keyField]),
     };
@@ -397,7 +398,8 @@ export class ContractHost {
       const expected = input[p.field];
       if (expected === undefined) continue;
       const current = record[p.compares];
-      if (canonicalJson(expected) !== canonicalJson(current)) {
+      const loose = this.defect === "precondition-case-insensitive" && typeof expected === "string" && typeof current === "string";
+      if (loose ? expected.toLowerCase() !== current.toLowerCase() : canonicalJson(expected) !== canonicalJson(current)) {
         throw this.hostError(p.error, `${p.field} is ${canonicalJson(expected)} but the current ${p.compares} is ${canonicalJson(current)}; nothing was changed. Re-read and decide again.`, {
           field: p.field,
           details: { [p.compares]: current },

@@ -39,6 +39,15 @@ export const SEEDED_DEFECTS = {
     "Filters: list_incidents answers 500 for one enum value of a filter (severity P4); shows only when that value is sent (incidents server).",
   "count-stops-early":
     "Task-level count: the first call reports complete=true with no continuation although records remain unexamined; shows when the per-call bound is below the data set (paging).",
+  "key-shared-across-operations":
+    "Idempotency: one key space for every operation, so a key used on one keyed operation is found again on another, which is refused (or replayed) instead of executed (host: the journal key).",
+  "delete-missing-succeeds":
+    "Not found: executing a delete of a book that is no longer there answers 200 as if it had deleted it; previews still answer not found (bookshelf delete_book target).",
+  "execution-exceeds-preview":
+    "Preview/confirm: a refund's execution also resets the invoice's status to open, an effect its preview did not announce (billing refund_invoice handler).",
+  "precondition-case-insensitive":
+    "Preconditions: a string expectation is compared ignoring case, so a stale value differing only in case passes (host).",
+  "revision-not-bumped": "Revisions: a customer update changes the record but leaves its revision where it was (billing update_customer handler).",
 } as const satisfies Readonly<Record<string, string>>;
 
 export type SeededDefect = keyof typeof SEEDED_DEFECTS;

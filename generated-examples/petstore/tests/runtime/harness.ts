@@ -124,6 +124,19 @@ export interface OperationSpec {
     readonly continuationField: string | null;
     readonly answerField: string | null;
   } | null;
+  /**
+   * What the behaviour checks (checks-behaviour.ts) read: the read operation showing the target
+   * (`target.readWith`, declared or inferred; null when none), `effects.destructive` and
+   * `effects.idempotent`, the target property each precondition compares (by index), and the
+   * preview output's expiry field. Absent in specs emitted before it existed.
+   */
+  readonly behaviour?: {
+    readonly readWith: string | null;
+    readonly destructive: boolean;
+    readonly idempotent: string;
+    readonly compares: readonly string[];
+    readonly expiresAtField: string | null;
+  } | null;
 }
 
 export interface ContractSpec {
