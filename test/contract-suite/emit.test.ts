@@ -35,6 +35,7 @@ describe("generated tests/", () => {
       "tests/runtime/proxy.ts",
       "tests/runtime/report.ts",
       "tests/runtime/retry-child.mjs",
+      "tests/runtime/samples.ts",
       "tests/schema-defs.json",
       "tests/vitest.config.ts",
     ]);
