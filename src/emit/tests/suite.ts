@@ -195,8 +195,8 @@ function operationBlock(op: OperationModel, model: ContractModel): string {
   const id = literal(op.names.id);
   const cases: string[] = [`  it("schema conformance of a successful call", (t) => run(t, check.conformance(h, op)));`];
   if (op.effects.kind === "read") {
-    // Only where the contract alone gives values to vary (samples.ts): no identifier, an enum or a bound.
-    cases.push(`  if (samples.derivedInputs(op).length > 1) it("every enum value and bound the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));`);
+    // Only where the contract alone gives values to vary (samples.ts): no identifier; an enum, a bound or a projection.
+    cases.push(`  if (samples.derivedInputs(op).length > 1) it("every enum value, bound and projectable property the input declares is answered as declared", (t) => run(t, samples.declaredValuesAnswered(h, op)));`);
   }
   cases.push(`  describe("negative inputs", () => {
     const negative = check.negativeCases(op);

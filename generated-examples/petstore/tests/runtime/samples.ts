@@ -40,8 +40,8 @@ function declaredValue(s: Record<string, unknown>): { value: unknown } | undefin
 
 /**
  * Inputs for `op` derived from its contract, the first the plain one (required fields only), then one
- * per enum value of each optional filter-like field (a value the contract lists must be answered), and
- * the bounds of its numeric fields. Empty when the operation is not a read, takes a path parameter,
+ * per enum value of each optional filter-like field (a value the contract lists must be answered), the
+ * bounds of its numeric fields, and each property its projection may select. Empty when the operation is not a read, takes a path parameter,
  * or has a required field the schema does not fill.
  */
 export function derivedInputs(op: OperationSpec): Input[] {
@@ -71,17 +71,20 @@ export function derivedInputs(op: OperationSpec): Input[] {
       if (typeof s[bound] === "number" && (s.type === "integer" || s.type === "number")) inputs.push({ ...base, [field]: s[bound] });
     }
   }
+  // Each property a projection may select, alone (the projection checks compare what comes back).
+  const projection = op.projection;
+  if (projection && !required.has(projection.field)) for (const name of projection.selectable) inputs.push({ ...base, [projection.field]: [name] });
   return inputs.slice(0, MAX_VARIANTS);
 }
 
 /**
  * Every value the contract lists for a read's input (each enum value of an optional field, each
- * numeric bound) is answered as declared: a success whose body has the output schema. A 500 on one
+ * numeric bound, each projectable property) is answered as declared: a success whose body has the output schema. A 500 on one
  * filter value shows here, whatever samples the fixture author happened to pick.
  */
 export async function declaredValuesAnswered(h: Harness, op: OperationSpec): Promise<CheckResult> {
   const inputs = derivedInputs(op).slice(1);
-  if (inputs.length === 0) return { skip: "the input declares no enum value or numeric bound on an optional field of a read without identifiers (nothing to vary from the contract alone)" };
+  if (inputs.length === 0) return { skip: "the input declares no enum value, numeric bound or projection on an optional field of a read without identifiers (nothing to vary from the contract alone)" };
   await h.fixture.reset();
   for (const input of inputs) h.expectSuccess(op, await h.call(op, input), op.output, `the declared value ${JSON.stringify(input)}`);
 }
