@@ -47,7 +47,8 @@ const CAUGHT_BY: Readonly<Partial<Record<SeededDefect, string>>> = {
   "cursor-restarts": "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first",
   "total-ignores-filter": "each filter value: every item matches it, the total counts exactly the filtered items",
   "count-ignores-filter": "the answer agrees with the list declaring the same filters, for each filter value",
-  "filter-value-fails": "each filter value: every item matches it, the total counts exactly the filtered items",
+  // The derived-value check runs first and tries every enum value, P4 included (--bail stops at it).
+  "filter-value-fails": "list_incidents every enum value, bound and projectable property the input declares is answered as declared",
   "key-shared-across-operations": "a key is scoped to its operation",
   "delete-missing-succeeds": "delete_book not-found at execution too",
   "execution-exceeds-preview": "refund_invoice an execution changes exactly what its preview said",
