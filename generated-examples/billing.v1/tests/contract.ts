@@ -180,7 +180,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "key",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -247,7 +248,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -367,7 +369,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -476,7 +479,8 @@ const OPERATIONS: OperationSpec[] = [
       "compares": [
         "revision"
       ],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": "revision"
     },
     "task": null
   },
@@ -544,7 +548,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -685,7 +690,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": true,
       "idempotent": "key",
       "compares": [],
-      "expiresAtField": "expires_at"
+      "expiresAtField": "expires_at",
+      "revisionField": null
     },
     "task": null
   },

@@ -259,7 +259,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "key",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -326,7 +327,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -446,7 +448,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -555,7 +558,8 @@ const OPERATIONS: OperationSpec[] = [
       "compares": [
         "revision"
       ],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": "revision"
     },
     "task": null
   },
@@ -623,7 +627,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -786,7 +791,8 @@ const OPERATIONS: OperationSpec[] = [
       "compares": [
         "refunded_cents"
       ],
-      "expiresAtField": "expires_at"
+      "expiresAtField": "expires_at",
+      "revisionField": null
     },
     "task": null
   },

@@ -145,7 +145,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -239,7 +240,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "key",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -296,7 +298,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -386,7 +389,8 @@ const OPERATIONS: OperationSpec[] = [
       "compares": [
         "revision"
       ],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": "revision"
     },
     "task": null
   },
@@ -512,7 +516,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": true,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": "expires_at"
+      "expiresAtField": "expires_at",
+      "revisionField": null
     },
     "task": null
   },

@@ -305,7 +305,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -458,7 +459,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": {
       "recordsExaminedField": "records_examined",
@@ -536,7 +538,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -675,7 +678,8 @@ const OPERATIONS: OperationSpec[] = [
         "revision",
         "owner"
       ],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": "revision"
     },
     "task": null
   },

@@ -94,7 +94,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -173,7 +174,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },
@@ -218,7 +220,8 @@ const OPERATIONS: OperationSpec[] = [
       "destructive": false,
       "idempotent": "natural",
       "compares": [],
-      "expiresAtField": null
+      "expiresAtField": null,
+      "revisionField": null
     },
     "task": null
   },

@@ -54,7 +54,7 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
       : null,
     ...errorSpecMembers(op, operations),
     ...(op.filters.length > 0 ? { filters: op.filters } : {}),
-    ...behaviourSpecMembers(op),
+    ...behaviourSpecMembers(op, operations),
     task: op.task
       ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
       : null,
@@ -78,7 +78,7 @@ function errorSpecMembers(op: OperationModel, operations: readonly OperationMode
 }
 
 /** The OperationSpec member the behaviour checks read (tests/runtime/checks-behaviour.ts). */
-function behaviourSpecMembers(op: OperationModel): Record<string, unknown> {
+function behaviourSpecMembers(op: OperationModel, operations: readonly OperationModel[]): Record<string, unknown> {
   return {
     behaviour: {
       readWith: op.target?.kind === "read" ? op.target.operation : null,
@@ -86,8 +86,27 @@ function behaviourSpecMembers(op: OperationModel): Record<string, unknown> {
       idempotent: op.effects.idempotent,
       compares: op.preconditions.map((c) => c.compares),
       expiresAtField: op.preview?.expiresAtField ?? null,
+      revisionField: revisionField(op, operations),
     },
   };
+}
+
+/**
+ * The field a mutation of `op` must advance: a revision precondition's `compares`, else a `revision`
+ * property of what the target read answers (the contract's default `compares`), for a mutation that
+ * keeps its target (not destructive); null when the record declares none.
+ */
+function revisionField(op: OperationModel, operations: readonly OperationModel[]): string | null {
+  const declared = op.preconditions.find((c) => c.kind === "revision");
+  if (declared) return declared.compares;
+  if (op.effects.kind !== "mutating" || op.effects.destructive || op.target?.kind !== "read") return null;
+  const readWith = op.target.operation;
+  const schema = operations.find((o) => o.names.id === readWith)?.output.schema as Record<string, unknown> | undefined;
+  const ref = typeof schema?.$ref === "string" && schema.$ref.startsWith("#/$defs/") ? schema.$ref.slice("#/$defs/".length) : undefined;
+  const defs = schema?.$defs as Record<string, unknown> | undefined;
+  const shown = (ref !== undefined && defs && Object.hasOwn(defs, ref) ? defs[ref] : schema) as Record<string, unknown> | undefined;
+  const properties = shown?.properties as Record<string, unknown> | undefined;
+  return properties && Object.hasOwn(properties, "revision") ? "revision" : null;
 }
 
 /**
@@ -112,7 +131,7 @@ function behaviourCases(op: OperationModel, model: ContractModel): string[] {
   op.preconditions.forEach((c, i) => {
     cases.push(`  it(${literal(`a near ${c.field} (a case variant, an integer one off) fails with ${c.error} and changes nothing`)}, (t) => run(t, behaviour.preconditionComparedExactly(h, op, ${i})));`);
   });
-  if (readWith !== null && op.preconditions.some((c) => c.kind === "revision")) {
+  if (readWith !== null && revisionField(op, model.operations) !== null) {
     cases.push(`  it("record revisions advance on every mutation", (t) => run(t, behaviour.revisionAdvances(h, op)));`);
   }
   return cases;

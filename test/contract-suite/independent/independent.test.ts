@@ -52,6 +52,11 @@ describe("the generated suite against an independently written scene editor", ()
     expect(skipped.map((s) => s.split(":")[0])).toEqual(["  rename_scene > distinct keys with equal parameters", "  delete_scene > distinct keys with equal parameters"]);
   }, 240_000);
 
+  it("sees a rename that keeps the record's revision, by name, though no precondition compares it", () => {
+    const outcome = runSuiteIn(pkg, "tests/vitest.config.ts", { SCENES_DEFECT: "rename-keeps-revision" }, ["-t", "record revisions advance"]);
+    expect(outcome.failed.map((f) => f.name)).toEqual(["rename_scene record revisions advance on every mutation"]);
+  }, 240_000);
+
   it("sees replays under changed parameters on an operation with a precondition", () => {
     const failing = "rename_scene changed parameters under a used key are refused";
     const outcome = runSuiteIn(pkg, "tests/vitest.config.ts", { SCENES_DEFECT: "replays-changed-parameters" }, ["-t", "changed parameters under a used key"]);

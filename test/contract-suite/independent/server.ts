@@ -12,16 +12,18 @@ export interface Scene {
   id: string;
   name: string;
   act: number;
+  /** Goes up by one on every change. */
+  revision: number;
 }
 
 export const SEED_SCENES: readonly Scene[] = [
-  { id: "scn_001", name: "Opening", act: 1 },
-  { id: "scn_002", name: "The storm", act: 1 },
-  { id: "scn_003", name: "Harbour at night", act: 2 },
-  { id: "scn_004", name: "The letter", act: 2 },
-  { id: "scn_005", name: "Chase", act: 2 },
-  { id: "scn_006", name: "Reunion", act: 3 },
-  { id: "scn_007", name: "Finale", act: 3 },
+  { id: "scn_001", name: "Opening", act: 1, revision: 1 },
+  { id: "scn_002", name: "The storm", act: 1, revision: 1 },
+  { id: "scn_003", name: "Harbour at night", act: 2, revision: 1 },
+  { id: "scn_004", name: "The letter", act: 2, revision: 1 },
+  { id: "scn_005", name: "Chase", act: 2, revision: 1 },
+  { id: "scn_006", name: "Reunion", act: 3, revision: 1 },
+  { id: "scn_007", name: "Finale", act: 3, revision: 1 },
 ];
 
 const SCENE_ID = /^scn_[a-z0-9]{3,}$/;
@@ -164,9 +166,10 @@ interface KeyRecord {
 
 /**
  * One defect on purpose, to show the suite sees it on an operation with a precondition:
- * "replays-changed-parameters" answers other parameters under a used key with the recorded outcome.
+ * "replays-changed-parameters" answers other parameters under a used key with the recorded outcome;
+ * "rename-keeps-revision" renames a scene without advancing its revision.
  */
-export type SceneDefect = "replays-changed-parameters";
+export type SceneDefect = "replays-changed-parameters" | "rename-keeps-revision";
 
 export async function startSceneServer(options: { port?: number; defect?: SceneDefect } = {}): Promise<SceneServer> {
   const { port = 0, defect } = options;
@@ -316,7 +319,8 @@ export async function startSceneServer(options: { port?: number; defect?: SceneD
           sceneLocks.with(id, async () => {
             const scene = await current();
             await tick();
-            const renamed = { ...scene, name };
+            // The seeded defect rename-keeps-revision forgets to bump the revision.
+            const renamed = { ...scene, name, revision: defect === "rename-keeps-revision" ? scene.revision : scene.revision + 1 };
             store.set(id, renamed);
             return { status: 200, body: renamed };
           }),

@@ -136,6 +136,12 @@ export interface OperationSpec {
     readonly idempotent: string;
     readonly compares: readonly string[];
     readonly expiresAtField: string | null;
+    /**
+     * The target's revision field when the record has one (a revision precondition's `compares`, or
+     * a `revision` property of what the target read answers: the contract's default): every mutation
+     * must advance it. Absent in specs emitted before it existed.
+     */
+    readonly revisionField?: string | null;
   } | null;
 }
 

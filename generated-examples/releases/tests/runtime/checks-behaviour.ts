@@ -12,7 +12,7 @@ import { type Exchange, type Harness, type Input, type OperationSpec, type Schem
 type Rec = Record<string, unknown>;
 
 /** The members of OperationSpec.behaviour, with the defaults of specs emitted before it existed. */
-function behaviourOf(op: OperationSpec): { readWith: string | null; destructive: boolean; idempotent: string | null; compares: readonly string[]; expiresAtField: string | null } {
+function behaviourOf(op: OperationSpec): { readWith: string | null; destructive: boolean; idempotent: string | null; compares: readonly string[]; expiresAtField: string | null; revisionField: string | null } {
   const b = op.behaviour ?? null;
   return {
     readWith: b?.readWith ?? null,
@@ -20,6 +20,7 @@ function behaviourOf(op: OperationSpec): { readWith: string | null; destructive:
     idempotent: b?.idempotent ?? null,
     compares: b?.compares ?? op.preconditions.map((p) => (p.kind === "revision" ? "revision" : "")),
     expiresAtField: b?.expiresAtField ?? null,
+    revisionField: b?.revisionField ?? null,
   };
 }
 
@@ -102,16 +103,19 @@ async function readBack(h: Harness, read: OperationSpec, address: Input, when: s
  */
 function serverManaged(read: OperationSpec, op: OperationSpec): Set<string> {
   const managed = new Set<string>();
-  const { compares } = behaviourOf(op);
+  const { compares, revisionField } = behaviourOf(op);
   op.preconditions.forEach((p, i) => {
     if (p.kind === "revision") managed.add(compares[i] || "revision");
   });
+  // The record's revision goes up on every change, whether or not a precondition compares it.
+  if (revisionField) managed.add(revisionField);
   const root = read.output;
   const s = resolve(root, root);
   const properties = s && isRecord(s.properties) ? s.properties : {};
   for (const [name, schema] of Object.entries(properties)) {
     const p = resolve(root, schema);
-    if (p && (p.readOnly === true || p.format === "date-time")) managed.add(name);
+    // readOnly, a timestamp, or `revision` (the contract's default revision field, which every change advances).
+    if (p && (p.readOnly === true || p.format === "date-time" || name === "revision")) managed.add(name);
   }
   return managed;
 }
@@ -355,8 +359,8 @@ function advanced(before: unknown, after: unknown): boolean {
  */
 export async function revisionAdvances(h: Harness, op: OperationSpec): Promise<CheckResult> {
   const facts = behaviourOf(op);
-  const fields = [...new Set(op.preconditions.map((p, i) => (p.kind === "revision" ? facts.compares[i] || "revision" : null)).filter((f): f is string => f !== null))];
-  if (fields.length === 0) return { skip: "the operation declares no revision precondition" };
+  const fields = [...new Set([...op.preconditions.map((p, i) => (p.kind === "revision" ? facts.compares[i] || "revision" : null)), facts.revisionField].filter((f): f is string => f !== null))];
+  if (fields.length === 0) return { skip: "the target has no revision field (no revision precondition, no revision property in what the target read answers)" };
   if (!facts.readWith) return { skip: "the contract names no read operation for the target (target.readWith)" };
   const read = h.operation(facts.readWith);
   await h.fixture.reset();
