@@ -18,6 +18,8 @@ export interface ProvocationContext {
   advanceTime(ms: number): void;
   /** GET `path` (with query) from the platform with the full credential; the parsed JSON body. */
   get(path: string): Promise<Record<string, unknown>>;
+  /** Restart the platform with a per-call bound for its task operations (boundedTasks), so a task can stop incomplete. */
+  restartBounded(maxExaminedPerCall: number): Promise<void>;
 }
 
 /** What a platform is started with; `dataset` and `countMaxExamined` only when the suite asks (resetWith). */
@@ -135,8 +137,14 @@ export function platformFixture<D extends string = never>(options: PlatformFixtu
     tokenWithout: (scope) => (scopes.includes(scope) ? tokenWithout(scope) : undefined),
     async errorInput(operation, code) {
       const ctx: ProvocationContext = {
-        platform: platform(),
+        get platform() {
+          return platform();
+        },
         advanceTime: (ms) => void (offsetMs += ms),
+        async restartBounded(maxExaminedPerCall) {
+          if (!options.boundedTasks) throw new Error("this platform takes no per-call bound (boundedTasks)");
+          await restart({ countMaxExamined: maxExaminedPerCall });
+        },
         async get(path) {
           const response = await fetch(`${platform().url}${path}`, { headers: { authorization: `Bearer ${CONTRACT_TEST_TOKEN}` } });
           if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
