@@ -36,8 +36,14 @@ export const fixture = platformFixture({
         ctx.advanceTime(11 * 60_000);
         return { limit: 1, cursor: page.next_cursor };
       }
+      case "count_stable_releases CURSOR_EXPIRED": {
+        // An incomplete count (a per-call bound below the project's releases) gives a continuation; it lives 10 minutes too.
+        await ctx.restartBounded(2);
+        const first = await ctx.get("/stable-release-count");
+        ctx.advanceTime(11 * 60_000);
+        return { continuation: first.continuation };
+      }
       default:
-        // count_stable_releases CURSOR_EXPIRED needs an incomplete count: the seeded project fits in one call.
         return undefined;
     }
   },
