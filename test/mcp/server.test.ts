@@ -173,6 +173,30 @@ describe("reads (incidents)", () => {
     }
   });
 
+  it("logging: setLevel is answered; a failed call is logged with its tool, code and class, at the level asked for", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      const logged: Array<{ level: string; logger?: string; data: unknown }> = [];
+      const { LoggingMessageNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+      c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(n.params as never));
+      await c.client.setLoggingLevel("warning");
+      await c.call("get_incident", { incident_id: "not-an-id" });
+      const waitFor = async (n: number) => {
+        for (let i = 0; i < 100 && logged.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      };
+      await waitFor(1);
+      expect(logged).toEqual([{ level: "warning", logger: "incidents-mcp", data: { tool: "get_incident", code: "CLIENT_INVALID_INPUT", class: "invalid_input", outcome: "rejected" } }]);
+      // Asked for errors only, the next warning is not sent; a successful call is never logged.
+      await c.client.setLoggingLevel("error");
+      await c.call("get_incident", { incident_id: "not-an-id" });
+      await c.call("get_incident", { incident_id: "INC-017" });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(logged).toHaveLength(1);
+    } finally {
+      await c.close();
+    }
+  });
+
   it("stale revision ⇒ isError conflict with class and action; nothing changed", async () => {
     const c = await connect("incidents", { baseUrl: incidents.url });
     try {

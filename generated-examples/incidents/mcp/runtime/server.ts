@@ -364,7 +364,12 @@ export interface McpService {
  * package. The handlers state their own result types instead.
  */
 interface ServerMembers {
-  setRequestHandler(schema: unknown, handler: (request: { params: { name: string; arguments?: Record<string, unknown> } }) => Promise<{ tools: unknown[] } | CallToolResult>): void;
+  setRequestHandler(
+    schema: unknown,
+    handler: (request: { params: { name: string; arguments?: Record<string, unknown> } }, extra?: { sessionId?: string }) => Promise<{ tools: unknown[] } | CallToolResult>,
+  ): void;
+  /** A `notifications/message` to the client, unless it asked (logging/setLevel) for less severe ones only. */
+  sendLoggingMessage(params: { level: "error" | "warning" | "info"; logger: string; data: unknown }, sessionId?: string): Promise<void>;
   onclose?: () => void;
   connect(transport: Transport): Promise<void>;
   close(): Promise<void>;
@@ -383,13 +388,16 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
   const instructions = options.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
   return {
     newServer() {
-      const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {} }, instructions });
+      // logging: the SDK answers logging/setLevel per session; failed calls are logged below.
+      const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {}, logging: {} }, instructions });
       serverMembers(server).setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...catalogue.listed] }));
-      serverMembers(server).setRequestHandler(CallToolRequestSchema, async (request) => {
+      serverMembers(server).setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         const run = catalogue.lookup(request.params.name);
         // An unknown or filtered-out tool is a protocol error (the request itself is wrong), not a tool failure.
         if (!run) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name).slice(0, 200)}${unknown}`);
-        return run((request.params.arguments ?? {}) as JsonObject);
+        const result = await run((request.params.arguments ?? {}) as JsonObject);
+        if (result.isError) void logFailure(serverMembers(server), def.name, request.params.name, result, extra?.sessionId);
+        return result;
       });
       return server;
     },
@@ -398,6 +406,26 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
       client = undefined;
     },
   };
+}
+
+/**
+ * A failed call as a log message for the client's operator: the tool and the error's code, class and
+ * outcome (never its message or details, which carry the platform's words). An unknown outcome or an
+ * internal or transient failure is an error; the rest (the caller's input, a conflict…) a warning.
+ */
+async function logFailure(server: ServerMembers, logger: string, tool: string, result: CallToolResult, sessionId: string | undefined): Promise<void> {
+  const first = result.content[0];
+  let error: Record<string, unknown> = {};
+  try {
+    const parsed = first?.type === "text" ? (JSON.parse(first.text) as { error?: Record<string, unknown> }) : {};
+    error = parsed.error ?? {};
+  } catch {
+    // Not the runtime's own error text: logged without its fields.
+  }
+  const serious = error.outcome === "unknown" || error.class === "internal" || error.class === "transient";
+  const data = { tool, code: error.code ?? null, class: error.class ?? null, outcome: error.outcome ?? null };
+  // A client that has gone, or a transport that cannot take notifications, loses only the log line.
+  await server.sendLoggingMessage({ level: serious ? "error" : "warning", logger, data }, sessionId).catch(() => undefined);
 }
 
 /** The low-level MCP server of a generated package (no transport attached); closing it closes its SDK client. */
