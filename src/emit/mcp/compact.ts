@@ -280,3 +280,29 @@ export function mergedChoice(a: JsonObject, b: JsonObject): JsonObject | null {
   for (const name of Object.keys(merged).sort()) defineOwn(sorted, name, merged[name]);
   return { type: "object", anyOf: bodies, ...(Object.keys(sorted).length > 0 ? { $defs: sorted } : {}) };
 }
+
+/**
+ * An output schema as a draft-07 validator reads it the way 2020-12 does: the official MCP TypeScript
+ * client validates results with draft-07 Ajv, where two 2020-12 forms refuse valid results.
+ * - A tuple: `items` after `prefixItems` applies to every item in draft-07, not only to those after
+ *   the prefix. `items: false` becomes `maxItems` (the same rule in 2020-12); another `items` becomes
+ *   `anyOf` of itself and the prefix schemas, which every item of a valid result satisfies in either
+ *   dialect (2020-12 readers check later items a little less strictly; the server has checked them).
+ * - `contains` with `minContains: 0` accepts any array in 2020-12; draft-07 would ask for one match.
+ *   Other 2020-12 keywords are unknown to draft-07 and ignored there: weaker, never a refusal.
+ */
+export function draft07Tolerant(schema: JsonObject): JsonObject {
+  return reviseSchema(schema, (node) => {
+    let out: SchemaObject = node;
+    const prefix = out.prefixItems;
+    if (Array.isArray(prefix) && Object.hasOwn(out, "items") && out.items !== true) {
+      const { items, ...rest } = out;
+      out = items === false ? { ...rest, maxItems: typeof rest.maxItems === "number" ? Math.min(rest.maxItems, prefix.length) : prefix.length } : { ...rest, items: { anyOf: [items, ...prefix] } };
+    }
+    if (out.minContains === 0 && Object.hasOwn(out, "contains") && !Object.hasOwn(out, "maxContains")) {
+      const { contains: _contains, minContains: _min, ...rest } = out;
+      out = rest;
+    }
+    return out;
+  }) as JsonObject;
+}

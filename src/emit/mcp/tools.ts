@@ -8,7 +8,7 @@ import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type
 import { baseUrlEnvOf, mcpBearerEnv } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
-import { DefinitionInliner, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
+import { DefinitionInliner, draft07Tolerant, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { commentText, generatedHeader, literal, literalBlock, plainText } from "../shared/literals.js";
 
@@ -178,7 +178,8 @@ function computeServedTools(model: ContractModel): Array<{ op: OperationModel; t
       const input = inliner.inline(withContinuationArgument(servedSchema(op.input.schema) ?? { type: "object" }, continuationArgument(op)));
       const description = toolDescription(model, op);
       const rawOutput = servedOutputSchema(model, op);
-      const output = rawOutput ? inliner.inline(withoutServedAnnotations(rawOutput, servedTexts(description, input))) : null;
+      // In a form the official clients' draft-07 validator reads as 2020-12 does (compact.ts).
+      const output = rawOutput ? draft07Tolerant(inliner.inline(withoutServedAnnotations(rawOutput, servedTexts(description, input)))) : null;
       return {
         op,
         tool: {
