@@ -5,8 +5,8 @@
  * derived input can never fail on a correct server; anything that needs an identifier, or changes the
  * world, still waits for the fixture's own sample.
  */
-import type { CheckResult } from "./checks.js";
-import type { Harness, Input, OperationSpec, Schema } from "./harness.js";
+import { type CheckResult, resolve } from "./checks.js";
+import type { Harness, Input, OperationSpec } from "./harness.js";
 
 /** Fields whose values name a record: never invented, since only the fixture knows which exist. */
 const IDENTIFIER = /(^id$|_id$|Id$|^key$|_key$|token$)/;
@@ -16,17 +16,6 @@ const MAX_VARIANTS = 64;
 
 function object(schema: unknown): Record<string, unknown> | undefined {
   return schema !== null && typeof schema === "object" && !Array.isArray(schema) ? (schema as Record<string, unknown>) : undefined;
-}
-
-/** The schema a `$ref` into the bundled `$defs` names (followed a few steps, never in a loop). */
-function resolved(root: Schema, schema: unknown): Record<string, unknown> | undefined {
-  let s = object(schema);
-  for (let hops = 0; s && typeof s.$ref === "string" && hops < 8; hops++) {
-    const ref = s.$ref as string;
-    const defs = object(object(root)?.$defs);
-    s = ref.startsWith("#/$defs/") && defs && Object.hasOwn(defs, ref.slice(8)) ? object(defs[ref.slice(8)]) : undefined;
-  }
-  return s;
 }
 
 /** A value the schema itself gives for a field: a const, a default, an example, or its first enum value. */
@@ -48,13 +37,13 @@ export function derivedInputs(op: OperationSpec): Input[] {
   if (op.kind !== "read") return [];
   if (op.bindings.some((b) => b.in === "path")) return [];
   const root = op.input;
-  const schema = resolved(root, root);
+  const schema = resolve(root, root);
   if (!schema) return [];
   const properties = object(schema.properties) ?? {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const base: Input = {};
   for (const field of required) {
-    const s = resolved(root, properties[field]);
+    const s = resolve(root, properties[field]);
     const value = s && !IDENTIFIER.test(field) ? declaredValue(s) : undefined;
     if (value === undefined) return [];
     base[field] = value.value;
@@ -64,7 +53,7 @@ export function derivedInputs(op: OperationSpec): Input[] {
   const inputs: Input[] = [base];
   for (const field of Object.keys(properties).sort()) {
     if (required.has(field) || IDENTIFIER.test(field)) continue;
-    const s = resolved(root, properties[field]);
+    const s = resolve(root, properties[field]);
     if (!s) continue;
     if (Array.isArray(s.enum)) for (const value of s.enum) if (value !== null) inputs.push({ ...base, [field]: value });
     for (const bound of ["minimum", "maximum"] as const) {
