@@ -160,9 +160,20 @@ export class DefinitionInliner {
       return forms.get(key);
     };
 
-    const out = reviseSchema(body, substitute) as SchemaObject;
+    let out = reviseSchema(body, substitute) as SchemaObject;
+    // A root that is only a reference (beside the same `type`) to a definition nothing else uses is
+    // that definition: `{type: object, $ref: T, $defs: {T: …}}` is served as T itself.
+    const rootName = typeof out.$ref === "string" ? byRef.get(out.$ref) : undefined;
+    const rootDef = rootName !== undefined ? finalDef(rootName) : undefined;
+    const rootInPlace =
+      rootName !== undefined &&
+      !inline(rootName) &&
+      sites.get(rootName)?.length === 1 &&
+      isSchemaObject(rootDef) &&
+      Object.keys(out).every((k) => k === "$ref" || (k === "type" && out.type === rootDef.type));
+    if (rootInPlace) out = rootDef as SchemaObject;
     const remaining: SchemaObject = {};
-    for (const name of names) if (!inline(name)) defineOwn(remaining, name, finalDef(name));
+    for (const name of names) if (!inline(name) && !(rootInPlace && name === rootName)) defineOwn(remaining, name, finalDef(name));
     // A copy: `out` may be a shared final form (a root that is only a reference).
     const result: SchemaObject = { ...out };
     if (Object.keys(remaining).length > 0) defineOwn(result, "$defs", remaining);
@@ -305,4 +316,146 @@ export function draft07Tolerant(schema: JsonObject): JsonObject {
     }
     return out;
   }) as JsonObject;
+}
+
+/**
+ * Keywords that annotate and never decide what a schema accepts: JSON Schema's meta-data vocabulary,
+ * OpenAPI's documentation keywords, and extensions (`x-…`).
+ */
+const NON_VALIDATING = new Set(["description", "title", "examples", "example", "default", "deprecated", "readOnly", "writeOnly", "$comment", "externalDocs", "xml", "discriminator"]);
+
+/**
+ * An output schema as clients use it: to validate results. Every annotation goes (what a field means
+ * is said to the model by the description and the input schema, and to programs by the SDK's types);
+ * what the schema accepts is unchanged.
+ */
+export function validationOnly(schema: JsonObject, shared: WeakMap<object, unknown> = new WeakMap()): JsonObject {
+  const strip = (value: unknown) =>
+    reviseSchema(value, (node) => {
+      if (!Object.keys(node).some((k) => NON_VALIDATING.has(k) || k.startsWith("x-"))) return node;
+      const out: SchemaObject = {};
+      for (const [k, v] of Object.entries(node)) if (!NON_VALIDATING.has(k) && !k.startsWith("x-")) defineOwn(out, k, v);
+      return out;
+    });
+  const root = schema as SchemaObject;
+  if (!isSchemaObject(root.$defs)) return strip(root) as JsonObject;
+  // A shared type reaches many tools as one object: stripped once (`shared` spans a catalogue), so
+  // the tools keep sharing it and the definition inliner's knowledge of it.
+  const defs: SchemaObject = {};
+  for (const [name, def] of Object.entries(root.$defs)) {
+    let stripped = isSchemaObject(def) ? shared.get(def) : def;
+    if (stripped === undefined) shared.set(def as object, (stripped = strip(def)));
+    defineOwn(defs, name, stripped);
+  }
+  const { $defs: _defs, ...body } = root;
+  return { ...(strip(body) as SchemaObject), $defs: defs };
+}
+
+/** The JSON type of an enum or const value, as `type` names it (an integral number is also a `number`). */
+function valueFits(value: unknown, type: string): boolean {
+  if (type === "integer") return typeof value === "number" && Number.isInteger(value);
+  if (type === "number") return typeof value === "number";
+  if (type === "null") return value === null;
+  if (type === "array") return Array.isArray(value);
+  if (type === "object") return value !== null && typeof value === "object" && !Array.isArray(value);
+  return typeof value === type;
+}
+
+/** Whether a node's `type` (one name) is one that every value its `enum` or `const` allows already has. */
+function typeImplied(node: SchemaObject): boolean {
+  const values = Array.isArray(node.enum) ? (node.enum as unknown[]) : Object.hasOwn(node, "const") ? [node.const] : null;
+  return typeof node.type === "string" && values !== null && values.length > 0 && values.every((v) => valueFits(v, node.type as string));
+}
+
+/**
+ * A validation schema in fewer characters, accepting the same values: a `type` implied by the node's
+ * `enum` or `const` goes, and so does a branch's `type` that the node holding the `anyOf`/`oneOf`
+ * already requires.
+ */
+export function withoutRedundantTypes(schema: JsonObject): JsonObject {
+  return reviseSchema(schema, (node) => {
+    let out = node;
+    if (typeImplied(out)) {
+      const { type: _type, ...rest } = out;
+      out = rest;
+    }
+    const type = out.type;
+    for (const key of ["anyOf", "oneOf"] as const) {
+      const branches = out[key];
+      if (typeof type !== "string" || !Array.isArray(branches) || !branches.some((b) => isSchemaObject(b) && b.type === type)) continue;
+      out = { ...out, [key]: branches.map((b) => (isSchemaObject(b) && b.type === type ? Object.fromEntries(Object.entries(b).filter(([k]) => k !== "type")) : b)) };
+    }
+    return out;
+  }) as JsonObject;
+}
+
+/**
+ * An input schema as the model reads it, the same accepted values in fewer tokens: extension keywords
+ * go, a unit (`x-unit`) is said in words in the field's description, and a `type` that every `enum` or
+ * `const` value already has is not repeated.
+ */
+export function modelFacing(schema: JsonObject): JsonObject {
+  return reviseSchema(schema, (node) => {
+    const unit = typeof node["x-unit"] === "string" ? (node["x-unit"] as string) : null;
+    const impliedType = typeImplied(node);
+    if (unit === null && !impliedType && !Object.keys(node).some((k) => k.startsWith("x-"))) return node;
+    const out: SchemaObject = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k.startsWith("x-") || (k === "type" && impliedType)) continue;
+      defineOwn(out, k, v);
+    }
+    if (unit !== null) {
+      const said = typeof out.description === "string" ? out.description : "";
+      if (!said.toLowerCase().includes(unit.toLowerCase())) defineOwn(out, "description", said === "" ? `In ${unit}.` : `${said} (in ${unit})`);
+    }
+    return out;
+  }) as JsonObject;
+}
+
+/**
+ * A schema whose local definitions are kept, in the order a breadth-first walk from the root reaches
+ * them, while the whole stays within `maxChars` of JSON; a reference to a definition left out loses
+ * its `$ref` (it then accepts any value its siblings accept: weaker, never refusing a valid one). So a
+ * tool that reaches a web of shared types (Stripe's expandable objects reach 560 of them) serves its
+ * own shape and its nearest types, not the transitive closure. null when even the root alone is larger.
+ * Unchanged when within the limit, or when references leave the root's own `$defs`.
+ */
+export function boundedDefinitions(schema: JsonObject, maxChars: number): JsonObject | null {
+  const whole = JSON.stringify(schema).length;
+  if (whole <= maxChars) return schema;
+  const root = schema as SchemaObject;
+  const defs = isSchemaObject(root.$defs) ? root.$defs : {};
+  const { $defs: _defs, ...body } = root;
+  const byRef = new Map(Object.keys(defs).map((name) => [refOf(name), name]));
+  const bodyFacts = factsOf(body, body);
+  if (bodyFacts.scoped || [...bodyFacts.sites.keys()].some((ref) => !byRef.has(ref))) return whole <= maxChars ? schema : null;
+  let size = JSON.stringify(body).length + '"$defs":{},'.length;
+  if (size > maxChars) return null;
+  const kept = new Set<string>();
+  const queue = [...bodyFacts.sites.keys()].map((ref) => byRef.get(ref)!);
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const name = queue.shift()!;
+    const cost = JSON.stringify({ [name]: defs[name] }).length;
+    if (size + cost > maxChars) continue;
+    size += cost;
+    kept.add(name);
+    for (const ref of factsOf(defs[name]).sites.keys()) {
+      const next = byRef.get(ref);
+      if (next !== undefined && !seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  const cut = (node: SchemaObject): SchemaObject => {
+    if (typeof node.$ref !== "string" || kept.has(byRef.get(node.$ref) ?? "")) return node;
+    const { $ref: _ref, ...rest } = node;
+    return rest;
+  };
+  const out = { ...(reviseSchema(body, cut) as SchemaObject) };
+  const keptDefs: SchemaObject = {};
+  for (const name of Object.keys(defs)) if (kept.has(name)) defineOwn(keptDefs, name, reviseSchema(defs[name], cut));
+  if (kept.size > 0) defineOwn(out, "$defs", keptDefs);
+  return out;
 }

@@ -14,7 +14,7 @@ import type { AuthModel, ContractModel, OperationModel } from "../../model/types
 import { mcpDatabaseEnv, safeIdentifier } from "../../model/naming.js";
 import { DefPool } from "../shared/def-pool.js";
 import { commentText, escapeInvisible, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
-import { mcpName, serverInstructions, toolDescription } from "./tools.js";
+import { mcpName, operationGuide, serverInstructions } from "./tools.js";
 
 /** Longest handler file stem: far under every file system's name limit, with room for a suffix. */
 const MAX_STEM = 80;
@@ -198,7 +198,7 @@ export function emitHandlerStub(model: ContractModel, op: OperationModel): strin
   const doc = [
     commentText(op.names.id),
     "",
-    ...commentText(toolDescription(model, op)).split("\n"),
+    ...commentText(operationGuide(model, op)).split("\n"),
     "",
     "The host does this around the handler (do not do it again here):",
     ...hostDuties(op).map((d) => `- ${commentText(d)}`),

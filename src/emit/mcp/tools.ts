@@ -8,7 +8,7 @@ import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type
 import { baseUrlEnvOf, mcpBearerEnv } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
-import { DefinitionInliner, draft07Tolerant, mergedChoice, servedTexts, withoutServedAnnotations } from "./compact.js";
+import { boundedDefinitions, DefinitionInliner, draft07Tolerant, mergedChoice, modelFacing, validationOnly, withoutRedundantTypes } from "./compact.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { commentText, generatedHeader, literal, literalBlock, plainText } from "../shared/literals.js";
 
@@ -147,13 +147,80 @@ function errorGuide(model: ContractModel, op: OperationModel): string {
 }
 
 /**
- * The description a model reads to choose a tool: the summary first, then what it does, units and
- * defaults, the steps and preconditions, and what each error means for the next step. No schema is
- * pasted into the prose (the schemas are served beside it).
+ * The description a model reads to choose a tool: what it does (the contract's description, else its
+ * summary, as a plain generator serves it) and the effects annotations cannot say. Nothing else costs
+ * every request its tokens: what a field needs (its unit, the value a precondition compares, a
+ * preview's token) is said in that field's description (modelFacingInput); how to recover is in each
+ * failure's result (class, action, next step), and how to continue in each page's or preview's result.
  */
 export function toolDescription(model: ContractModel, op: OperationModel): string {
+  const what = oneLine(op.description) || oneLine(op.summary);
+  const effects: string[] = [];
+  if (op.effects.kind === "mutating" && !op.effects.reversible) effects.push("Irreversible.");
+  if (op.deprecated) effects.push(`Deprecated since ${oneLine(op.deprecated.since)}${op.deprecated.replacement ? `; use ${oneLine(op.deprecated.replacement)}` : ""}.`);
+  return [what, ...effects].filter(Boolean).join(" ");
+}
+
+/**
+ * The whole guide to one operation, for whoever implements it (the skeleton's handler comments): the
+ * summary, the description, units and defaults, the steps and preconditions, and what each error means
+ * for the caller's next step.
+ */
+export function operationGuide(model: ContractModel, op: OperationModel): string {
   return [oneLine(op.summary), oneLine(op.description), unitsAndDefaults(op), ...behaviour(model, op).map(oneLine), errorGuide(model, op)].filter(Boolean).join("\n\n");
 }
+
+/** The tool that reads the record an operation's preconditions compare with (null when none is declared). */
+function targetReader(model: ContractModel, op: OperationModel): string | null {
+  const target = op.target?.kind === "read" ? op.target.operation : null;
+  return target === null ? null : (model.operations.find((o) => o.names.id === target)?.names.tool ?? target);
+}
+
+/**
+ * The served input schema with what the behaviour fields need said where the model fills them in:
+ * a precondition field names the value it must equal and the tool that reads it, and the preview's
+ * fields say the two steps, each only where the contract's own description does not already.
+ */
+function withFieldGuidance(model: ContractModel, op: OperationModel, schema: JsonObject): JsonObject {
+  const properties = schema.properties;
+  if (!isSchemaObject(properties)) return schema;
+  const notes = new Map<string, string>();
+  const reader = targetReader(model, op);
+  for (const pre of op.preconditions) {
+    notes.set(pre.field, `Must equal the current ${pre.compares}${reader ? ` (read it with ${reader})` : ""}, else ${pre.error} and nothing changes.`);
+  }
+  if (op.preview) {
+    const p = op.preview;
+    notes.set(p.dryRunField, `true: preview only, changing nothing; the result carries ${p.confirmTokenField} (valid ${p.ttl}).`);
+    notes.set(p.confirmTokenField, `From a preview of the same arguments; required with ${p.dryRunField}=false to execute.`);
+  }
+  let revised: SchemaObject | null = null;
+  for (const [field, note] of notes) {
+    const property = Object.hasOwn(properties, field) ? properties[field] : undefined;
+    if (!isSchemaObject(property)) continue;
+    const said = typeof property.description === "string" ? property.description : "";
+    // The contract's words stand when they already name what the note would (the reader tool, the token).
+    const known = op.preconditions.some((pre) => pre.field === field) ? (reader === null || said.includes(reader)) && said !== "" : said !== "";
+    if (known) continue;
+    revised ??= { ...properties };
+    defineOwn(revised, field, { ...property, description: said === "" ? note : `${said} ${note}` });
+  }
+  return revised === null ? schema : { ...schema, properties: revised };
+}
+
+/**
+ * The input schema without `additionalProperties: false` at its root: a model sends the arguments a
+ * schema lists, and one it invents is refused by the server's validator (the contract's schema, with
+ * the field named, nothing sent), so the keyword buys the model nothing for its tokens on every tool.
+ */
+function openRoot(schema: JsonObject): JsonObject {
+  if (schema.additionalProperties !== false || !isSchemaObject(schema.properties)) return schema;
+  const { additionalProperties: _closed, ...rest } = schema;
+  return rest;
+}
+
+/** Largest output schema served, in characters of JSON (about 4,000 tokens): see boundedDefinitions. */
+export const MAX_OUTPUT_SCHEMA_CHARS = 16_000;
 
 /** servedTools per model: the package files, the contract data and the budget all read them; computing them once matters at a thousand operations. */
 const servedByModel = new WeakMap<ContractModel, ReadonlyArray<{ op: OperationModel; tool: ServedTool }>>();
@@ -170,16 +237,20 @@ export function servedTools(model: ContractModel): ReadonlyArray<{ op: Operation
 
 function computeServedTools(model: ContractModel): Array<{ op: OperationModel; tool: ServedTool }> {
   const inliner = new DefinitionInliner();
+  const stripped = new WeakMap<object, unknown>();
   return model.operations
     .filter((op) => op.mcp.exposed)
     .map((op) => {
       // Served compactly: definitions in place where shorter; the output schema without the sentences
       // the description or the input schema already say (clients validate results exactly as before).
-      const input = inliner.inline(withContinuationArgument(servedSchema(op.input.schema) ?? { type: "object" }, continuationArgument(op)));
+      const input = openRoot(modelFacing(inliner.inline(withFieldGuidance(model, op, withContinuationArgument(servedSchema(op.input.schema) ?? { type: "object" }, continuationArgument(op))))));
       const description = toolDescription(model, op);
       const rawOutput = servedOutputSchema(model, op);
-      // In a form the official clients' draft-07 validator reads as 2020-12 does (compact.ts).
-      const output = rawOutput ? draft07Tolerant(inliner.inline(withoutServedAnnotations(rawOutput, servedTexts(description, input)))) : null;
+      // For validation only (annotations are for the model, which reads the input side); bounded, so a
+      // web of shared types cannot balloon one tool; in a form the official clients' draft-07 validator
+      // reads as 2020-12 does (compact.ts).
+      const bounded = rawOutput ? boundedDefinitions(validationOnly(rawOutput, stripped), MAX_OUTPUT_SCHEMA_CHARS) : null;
+      const output = bounded ? withoutRedundantTypes(draft07Tolerant(inliner.inline(bounded))) : null;
       return {
         op,
         tool: {
