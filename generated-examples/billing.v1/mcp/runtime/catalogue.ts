@@ -33,15 +33,33 @@ export class CatalogueError extends Error {
   }
 }
 
-/** The tools/list entry of a descriptor: the contract's schemas as they are, annotations always explicit. */
+/** What a client assumes of a hint the server does not send (the MCP specification's defaults). */
+const HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
+
+/**
+ * The hints that say something: a hint equal to its default is left out, and so are the destructive
+ * and idempotent hints of a read-only tool (the specification gives them meaning only for tools that
+ * write). Clients read the same behaviour from fewer tokens.
+ */
+export function servedAnnotations(hints: ToolSpec["annotations"]): NonNullable<Tool["annotations"]> {
+  const out: Record<string, boolean> = {};
+  for (const key of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+    if (hints.readOnlyHint && (key === "destructiveHint" || key === "idempotentHint")) continue;
+    if (hints[key] !== HINT_DEFAULTS[key]) out[key] = hints[key];
+  }
+  return out;
+}
+
+/** The tools/list entry of a descriptor: its served schemas and the hints that differ from the defaults. */
 export function toolEntry(spec: ToolSpec): Tool {
+  const annotations = servedAnnotations(spec.annotations);
   return {
     name: spec.name,
     ...(spec.title !== null ? { title: spec.title } : {}),
     description: spec.description,
     inputSchema: spec.inputSchema as Tool["inputSchema"],
     ...(spec.outputSchema ? { outputSchema: spec.outputSchema as NonNullable<Tool["outputSchema"]> } : {}),
-    annotations: { ...spec.annotations },
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
   };
 }
 
