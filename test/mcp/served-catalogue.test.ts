@@ -7,9 +7,9 @@ import addFormatsM from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { catalogTokens, countTokens, countTokensCl100k } from "../../src/budget/catalog.js";
 import { servedCatalogue, servedCost } from "../../src/budget/served.js";
-import { DefinitionInliner, inlineDefinitions, mergedChoice, withoutServedAnnotations } from "../../src/emit/mcp/compact.js";
+import { boundedDefinitions, DefinitionInliner, inlineDefinitions, mergedChoice, modelFacing, validationOnly, withoutRedundantTypes } from "../../src/emit/mcp/compact.js";
 import { servedOutputSchema, servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
-import { summaryText } from "../../src/mcp-runtime/server.js";
+import { compactText } from "../../src/mcp-runtime/server.js";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract, parseContractText } from "../../src/spec/parse.js";
 
@@ -141,21 +141,15 @@ describe("compact schemas accept exactly what the contract's schemas accept", ()
     const props = out.$defs.Box.properties;
     expect(Object.keys(props)).toEqual(["description", "__proto__", "note", "size"]);
     expect(props.note.enum).toEqual([{ description: "data, not an annotation" }, "plain"]);
-    expect(props.size["x-unit"]).toBe("bytes");
+    // Output schemas are for validation: annotations and extensions go, data that looks like them stays.
+    expect(props.size).toEqual({ type: "integer", minimum: 0 });
+    expect(props.description).toEqual({ type: "string" });
   });
 
-  it("drops from an output schema only the annotations the tool already serves, word for word", () => {
-    for (const [, { tool }] of tools) {
-      if (!tool.outputSchema) continue;
-      const served = `${tool.description}\n${JSON.stringify(tool.inputSchema)}`;
-      const before = JSON.stringify(servedOutputSchema(model, model.operations.find((o) => o.names.tool === tool.name)!));
-      for (const [, text] of before.matchAll(/"description":("(?:[^"\\]|\\.)*")/g)) {
-        const kept = JSON.stringify(tool.outputSchema).includes(text!);
-        expect(kept || served.includes(JSON.parse(text!) as string) || served.includes(text!.slice(1, -1)), text).toBe(true);
-      }
-    }
-    // "A property called description." is said only by the output: it stays.
-    expect(JSON.stringify(tools.get("read_tree")!.tool.outputSchema)).toContain("A tree node (recursive).");
+  it("serves output schemas without annotations, and says a unit in words on the input side", () => {
+    for (const [, { tool }] of tools) if (tool.outputSchema) expect(JSON.stringify(tool.outputSchema)).not.toMatch(/"(description|title|x-unit)":"/);
+    const box = tools.get("put_box")!.tool.inputSchema as Record<string, any>;
+    expect(JSON.stringify(box)).not.toContain("x-unit");
   });
 
   it("every example tool's served schemas validate the same instances as the contract's (examples from the platforms' seeds)", () => {
@@ -226,9 +220,38 @@ describe("inlineDefinitions leaves alone what it cannot prove equivalent", () =>
     expect(mergedChoice(a, a)).toEqual({ type: "object", anyOf: [{ type: "object", $ref: "#/$defs/T" }, { type: "object", $ref: "#/$defs/T" }], $defs: a.$defs });
   });
 
-  it("withoutServedAnnotations drops only exact repeats, never a property named description", () => {
-    const s = { type: "object", description: "said", properties: { description: { type: "string", description: "said" }, title: { type: "string", title: "kept" } } };
-    expect(withoutServedAnnotations(s, new Set(["said"]))).toEqual({ type: "object", properties: { description: { type: "string" }, title: { type: "string", title: "kept" } } });
+  it("validationOnly drops annotations and extensions, never a property named description", () => {
+    const s = { type: "object", description: "said", "x-unit": "s", properties: { description: { type: "string", description: "said" }, title: { type: "string", title: "gone", default: "d" } } };
+    expect(validationOnly(s)).toEqual({ type: "object", properties: { description: { type: "string" }, title: { type: "string" } } });
+  });
+
+  it("modelFacing says a unit in words, once, and leaves out a type every enum value has", () => {
+    const s = { type: "object", properties: { a: { type: "integer", "x-unit": "cents" }, b: { type: "integer", "x-unit": "cents", description: "Amount in cents." }, c: { type: "string", enum: ["x", "y"] }, d: { type: "integer", enum: [1, 1.5] } } };
+    expect(modelFacing(s)).toEqual({ type: "object", properties: { a: { type: "integer", description: "In cents." }, b: { type: "integer", description: "Amount in cents." }, c: { enum: ["x", "y"] }, d: { type: "integer", enum: [1, 1.5] } } });
+  });
+
+  it("withoutRedundantTypes keeps what a schema accepts", () => {
+    const s = { type: "object", anyOf: [{ type: "object", required: ["a"] }, { type: "string" }], properties: { k: { type: "string", const: "v" } } };
+    const out = withoutRedundantTypes(s);
+    expect(out).toEqual({ type: "object", anyOf: [{ required: ["a"] }, { type: "string" }], properties: { k: { const: "v" } } });
+    const [before, after] = [ajv().compile(s), ajv().compile(out)];
+    for (const v of [{ a: 1 }, {}, "s", { a: 1, k: "w" }, { a: 1, k: "v" }, 3]) expect(after(v), JSON.stringify(v)).toBe(before(v));
+  });
+
+  it("boundedDefinitions keeps the nearest shared types within the limit and drops the references to the rest (weaker, never stricter)", () => {
+    const big = { type: "object", properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field_${i}`, { type: "string", maxLength: i + 1 }])) };
+    const s = { type: "object", properties: { near: { $ref: "#/$defs/Near" } }, $defs: { Near: { type: "object", properties: { far: { $ref: "#/$defs/Far" } } }, Far: big } };
+    expect(boundedDefinitions(s, 100_000)).toBe(s);
+    const bounded = boundedDefinitions(s, 300)!;
+    expect(Object.keys(bounded.$defs as object)).toEqual(["Near"]);
+    expect(JSON.stringify(bounded).length).toBeLessThanOrEqual(300);
+    const [before, after] = [ajv().compile(s), ajv().compile(bounded)];
+    const valid = { near: { far: { field_0: "a" } } };
+    expect(before(valid)).toBe(true);
+    expect(after(valid)).toBe(true);
+    expect(after({ near: { far: { field_0: "too long" } } })).toBe(true);
+    expect(after({ near: 3 })).toBe(false);
+    expect(boundedDefinitions(s, 10)).toBeNull();
   });
 });
 
@@ -239,20 +262,14 @@ describe("countTokens", () => {
   });
 });
 
-describe("summaryText (summary text mode)", () => {
-  const spec = {
-    name: "put_thing",
-    page: null,
-    task: null,
-  } as unknown as Parameters<typeof summaryText>[0];
-
-  it("quotes keys and values that are not plain words, so a result cannot forge the line", () => {
-    const line = summaryText(spec, { id: "t\n1", "a, b=c\nd": "x", long: "y".repeat(200), nested: { id: 1 } }, null);
-    expect(line).toBe('id="t\\n1", "a, b=c\\nd"="x".');
-    expect(line).not.toContain("\n");
+describe("compactText (compact text mode)", () => {
+  it("writes records as rows under one header; every key and value is JSON, so a result cannot forge a line", () => {
+    const text = compactText({ "a\nb": "x\ny", items: [{ id: "1", n: 2 }, { id: "2\n", n: 3 }], mixed: [{ id: 1 }, { other: 2 }] }, null);
+    expect(text.split("\n")).toEqual(['"a\\nb": "x\\ny"', '"items" (2 records, each ["id","n"]):', '["1",2]', '["2\\n",3]', '"mixed": [{"id":1},{"other":2}]']);
   });
 
-  it("says what it did when the result has no scalar to show", () => {
-    expect(summaryText(spec, { items: [] }, null)).toBe("put_thing succeeded.");
+  it("states completeness in words, with the exact continuation", () => {
+    expect(compactText({ items: [] }, { complete: false, continuation: "c\"1", reasons: ["more pages"] })).toBe('"items": []\nIncomplete: more pages (continuation: "c\\"1").');
+    expect(compactText({ n: 1 }, { complete: true, continuation: null, reasons: [] })).toBe('"n": 1\nComplete.');
   });
 });

@@ -11,8 +11,7 @@ import { startBillingServer } from "../../examples/billing/server.js";
 import { startIncidentsServer } from "../../examples/incidents/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
 import { catalogTokens, countTokens } from "../../src/budget/catalog.js";
-import { inlineDefinitions, servedTexts, withoutServedAnnotations } from "../../src/emit/mcp/compact.js";
-import { servedOutputSchema, servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
+import { servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract } from "../../src/spec/parse.js";
 import { built, countingFetch, freshJournal, newClient, removeJournals, text, TOKEN } from "./support.js";
@@ -21,10 +20,10 @@ const SPECS = ["billing.v1", "billing.v2", "incidents", "releases"] as const;
 
 type McpServerLike = { connect(t: unknown): Promise<void>; close(): Promise<void> };
 type ServerModule = { createServer(options?: Record<string, unknown>): McpServerLike; mcpDefinition(options?: Record<string, unknown>): unknown };
-type RuntimeModule = { createMcpServer(def: unknown, serve?: { text?: "json" | "summary" }): McpServerLike };
+type RuntimeModule = { createMcpServer(def: unknown, serve?: { text?: "json" | "compact" }): McpServerLike };
 
 /** Connect a client to the generated server of `name` in memory; `requests` counts what reaches the platform. */
-async function connect(name: string, options: Record<string, unknown>, serve?: { text?: "json" | "summary" }) {
+async function connect(name: string, options: Record<string, unknown>, serve?: { text?: "json" | "compact" }) {
   const mod = (await import(built(name, "mcp/server.js"))) as ServerModule;
   const runtime = (await import(built(name, "mcp/runtime/server.js"))) as RuntimeModule;
   const counting = countingFetch();
@@ -72,19 +71,23 @@ describe("tools/list", () => {
       expect(tools.map((t) => t.name)).toEqual(exposed.map((op) => op.names.tool));
       for (const op of exposed) {
         const tool = tools.find((t) => t.name === op.names.tool)!;
-        // The contract's schemas in their compact served form (test/mcp/catalogue.test.ts: same instances accepted).
-        expect(tool.inputSchema).toEqual(inlineDefinitions(servedSchema(op.input.schema)!));
-        const output = servedOutputSchema(model, op)!;
-        expect(tool.outputSchema).toEqual(inlineDefinitions(withoutServedAnnotations(output, servedTexts(tool.description!, tool.inputSchema))));
+        // The contract's arguments, in their model-facing form (test/mcp/catalogue.test.ts: the same
+        // instances accepted); the output schema in its validation form.
+        const input = servedSchema(op.input.schema)!;
+        expect(Object.keys((tool.inputSchema.properties ?? {}) as object)).toEqual(Object.keys(input.properties as object));
+        expect(tool.inputSchema.required).toEqual(input.required);
+        expect(JSON.stringify(tool.outputSchema)).not.toMatch(/"(description|title|x-unit)":/);
         if (op.preview) expect((tool.outputSchema as { anyOf: unknown[] }).anyOf).toHaveLength(2);
-        expect(tool.annotations).toEqual({
-          readOnlyHint: op.effects.kind === "read",
-          destructiveHint: op.effects.kind === "mutating" && op.effects.destructive,
-          idempotentHint: op.effects.kind === "read" || op.effects.idempotent !== "none",
-          openWorldHint: op.effects.openWorld,
-        });
-        expect(tool.annotations).toEqual(op.annotations);
-        expect(tool.description!.startsWith(op.summary)).toBe(true);
+        // The hints as a client reads them (an absent hint is the specification's default; a read-only
+        // tool's destructive and idempotent hints have no meaning).
+        const hints = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true, ...tool.annotations };
+        expect(hints.readOnlyHint).toBe(op.effects.kind === "read");
+        expect(hints.openWorldHint).toBe(op.effects.openWorld);
+        if (op.effects.kind === "mutating") {
+          expect(hints.destructiveHint).toBe(op.effects.destructive);
+          expect(hints.idempotentHint).toBe(op.effects.idempotent !== "none");
+        }
+        expect(tool.description!.startsWith((op.description || op.summary).replace(/\s+/g, " ").trim())).toBe(true);
         expect(tool.description).not.toContain(TOKEN);
       }
     } finally {
@@ -213,15 +216,19 @@ describe("reads (incidents)", () => {
   });
 });
 
-describe("summary text mode", () => {
+describe("compact text mode", () => {
   const line = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
-  it("a complete page: one short line stating completeness; the data is in structuredContent", async () => {
-    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "summary" });
+  it("a complete page: the text alone holds every record's data and says it is complete", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "compact" });
     try {
       const r = await c.call("list_incidents", { status: "open", severity: "P1", service: "checkout", environment: "production", fields: ["id", "owner"] });
-      expect(line(r)).toBe("2 incidents, complete.");
-      expect((r.structuredContent as { incidents: Array<{ id: string }> }).incidents.map((i) => i.id)).toEqual(["INC-017", "INC-088"]);
+      const incidents = (r.structuredContent as { incidents: Array<{ id: string; owner: string }> }).incidents;
+      expect(incidents.map((i) => i.id)).toEqual(["INC-017", "INC-088"]);
+      // Each record is a row of JSON values under one header naming the keys.
+      expect(line(r)).toContain('"incidents" (2 records, each ["id","owner"]):');
+      for (const i of incidents) expect(line(r)).toContain(JSON.stringify([i.id, i.owner]));
+      expect(line(r).endsWith("Complete.")).toBe(true);
       // Said once in words; the page fields are in structuredContent; no third copy in _meta.
       expect(r._meta?.["contractgen/completeness"]).toBeUndefined();
     } finally {
@@ -229,43 +236,53 @@ describe("summary text mode", () => {
     }
   });
 
-  it("a first page says incomplete, why, and the exact continuation, which reads on", async () => {
-    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "summary" });
+  it("a full page costs fewer tokens than its JSON, and says incomplete, why, and the exact continuation, which reads on", async () => {
+    const compactServer = await connect("incidents", { baseUrl: incidents.url }, { text: "compact" });
+    const jsonServer = await connect("incidents", { baseUrl: incidents.url });
     try {
-      const r = await c.call("list_incidents", { fields: ["id"] });
+      const r = await compactServer.call("list_incidents", {});
+      const asJson = await jsonServer.call("list_incidents", {});
+      const records = (r.structuredContent as { incidents: Array<Record<string, unknown>> }).incidents;
+      expect(records).toHaveLength(40);
+      for (const record of records) expect(line(r)).toContain(JSON.stringify(record.id));
+      expect(countTokens(line(r))).toBeLessThan(countTokens(line(asJson)));
       const next = (r.structuredContent as { next_cursor: string }).next_cursor;
-      expect(line(r)).toMatch(/^40 incidents, incomplete: more pages: call list_incidents again with the same arguments and cursor = next_cursor/);
-      expect(line(r)).toContain(JSON.stringify(next));
-      const later = await c.call("list_incidents", { fields: ["id"], cursor: next });
-      expect(line(later)).toMatch(/^40 incidents, incomplete: .*earlier/);
+      expect(line(r)).toMatch(/\nIncomplete: more pages: call list_incidents again with the same arguments and cursor = next_cursor/);
+      expect(line(r)).toContain(`(continuation: ${JSON.stringify(next)})`);
+      const later = await compactServer.call("list_incidents", { cursor: next });
+      expect(line(later)).toMatch(/\nIncomplete: .*earlier/);
     } finally {
-      await c.close();
+      await compactServer.close();
+      await jsonServer.close();
     }
   });
 
-  it("a task states its answer and completeness; a write names its identifiers; a preview carries its confirm token", async () => {
-    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "summary" });
+  it("a task states its answer and completeness; a read its fields; a preview its confirm token and expiry", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "compact" });
     try {
       const r = await c.call("count_incidents", { status: "open", severity: "P1", service: "checkout", environment: "production" });
-      expect(line(r)).toBe("count=2, records_examined=120, complete.");
+      expect(line(r)).toContain('"count": 2\n"records_examined": 120');
+      expect(line(r).endsWith("Complete.")).toBe(true);
       const one = await c.call("get_incident", { incident_id: "INC-088" });
-      expect(line(one)).toMatch(/^id="INC-088", /);
+      expect(line(one)).toMatch(/^"id": "INC-088"\n/);
+      expect(line(one)).toContain(`"owner": ${JSON.stringify((one.structuredContent as { owner: string }).owner)}`);
     } finally {
       await c.close();
     }
-    const b = await connect("billing.v2", { baseUrl: billing.url }, { text: "summary" });
+    const b = await connect("billing.v2", { baseUrl: billing.url }, { text: "compact" });
     try {
       const preview = await b.call("refund_invoice", { invoice_id: "inv_1003", amount: 100 });
-      const token = (preview.structuredContent as { confirm_token: string }).confirm_token;
-      expect(line(preview)).toContain('invoice_id="inv_1003"');
-      expect(line(preview)).toContain(`confirm_token=${JSON.stringify(token)}`);
+      const { confirm_token: token, expires_at: expires } = preview.structuredContent as { confirm_token: string; expires_at: string };
+      expect(line(preview)).toContain('"invoice_id": "inv_1003"');
+      expect(line(preview)).toContain(`"confirm_token": ${JSON.stringify(token)}`);
+      expect(line(preview)).toContain(`"expires_at": ${JSON.stringify(expires)}`);
     } finally {
       await b.close();
     }
   });
 
   it("failures stay JSON with their recovery information", async () => {
-    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "summary" });
+    const c = await connect("incidents", { baseUrl: incidents.url }, { text: "compact" });
     try {
       const r = await c.call("get_incident", { incident_id: "INC-999" });
       expect(r.isError).toBe(true);

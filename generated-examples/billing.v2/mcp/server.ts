@@ -13,7 +13,7 @@ export function mcpDefinition(options: ClientOptions = {}): McpDefinition {
   return {
     name: "billing-mcp",
     version: "2.0.0",
-    instructions: "Billing: one tool per operation of contract billing 2.0.0. Results carry structuredContent, and as text the same JSON (or a one-line summary when the server is started in summary mode); list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.",
+    instructions: "Billing: one tool per operation of contract billing 2.0.0. Results carry structuredContent, and as text the same data (JSON, or a compact form when the server is started with --text compact); list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.",
     tools: TOOLS,
     toolsets: TOOLSETS,
     createClient: () => new BillingClient(options),

@@ -241,31 +241,6 @@ export function inlineDefinitions(schema: JsonObject): JsonObject {
   return new DefinitionInliner().inline(schema);
 }
 
-/** Annotation keywords a schema can lose without changing what it accepts. */
-const ANNOTATIONS = ["description", "title"];
-
-/**
- * An output schema without the annotations the tool already serves word for word (in its description
- * or input schema): a reader sees each sentence once, and validation is unchanged.
- */
-export function withoutServedAnnotations(schema: JsonObject, served: ReadonlySet<string>): JsonObject {
-  return reviseSchema(schema, (node) => {
-    if (!ANNOTATIONS.some((k) => typeof node[k] === "string" && served.has(node[k] as string))) return node;
-    const out: SchemaObject = {};
-    for (const [k, v] of Object.entries(node)) if (!(ANNOTATIONS.includes(k) && typeof v === "string" && served.has(v))) defineOwn(out, k, v);
-    return out;
-  }) as JsonObject;
-}
-
-/** The annotation texts a schema serves, and those of the tool description's paragraphs. */
-export function servedTexts(description: string, schema: JsonObject): Set<string> {
-  const texts = new Set<string>(description.split("\n\n"));
-  forEachSubschema(schema, (node) => {
-    for (const k of ANNOTATIONS) if (typeof node[k] === "string") texts.add(node[k] as string);
-  });
-  return texts;
-}
-
 /**
  * Two object schemas as one choice with shared definitions, when their definitions agree name for name
  * and every reference is to them; null otherwise (the caller then scopes each under its own `$id`).
@@ -292,30 +267,85 @@ export function mergedChoice(a: JsonObject, b: JsonObject): JsonObject | null {
   return { type: "object", anyOf: bodies, ...(Object.keys(sorted).length > 0 ? { $defs: sorted } : {}) };
 }
 
+/** 2020-12 keywords a draft-07 validator ignores or reads otherwise (there, a schema holding one may accept other values). */
+const DRAFT07_DIVERGENT = ["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentRequired", "dependentSchemas", "minContains", "maxContains", "$dynamicRef", "$dynamicAnchor", "$anchor"];
+
 /**
- * An output schema as a draft-07 validator reads it the way 2020-12 does: the official MCP TypeScript
- * client validates results with draft-07 Ajv, where two 2020-12 forms refuse valid results.
+ * An output schema as the official MCP TypeScript client's draft-07 validator can read it without
+ * refusing a result that 2020-12 accepts. Where a draft-07 reading would be stricter, the schema is
+ * made exact or weaker (the server has validated the result against the contract's own schema):
  * - A tuple: `items` after `prefixItems` applies to every item in draft-07, not only to those after
  *   the prefix. `items: false` becomes `maxItems` (the same rule in 2020-12); another `items` becomes
- *   `anyOf` of itself and the prefix schemas, which every item of a valid result satisfies in either
- *   dialect (2020-12 readers check later items a little less strictly; the server has checked them).
- * - `contains` with `minContains: 0` accepts any array in 2020-12; draft-07 would ask for one match.
- *   Other 2020-12 keywords are unknown to draft-07 and ignored there: weaker, never a refusal.
+ *   `anyOf` of itself and the prefix schemas, which every item of a valid result satisfies.
+ * - `contains` with `minContains: 0` accepts any array in 2020-12; draft-07 would ask for one match:
+ *   the three keywords go.
+ * - Draft-07 ignores the other 2020-12 keywords, which makes a schema weaker, except where being
+ *   weaker refuses more: inside `not`, an `if`, or one branch of a `oneOf`. A `not` over such a
+ *   subschema goes, such an `if`/`then`/`else` becomes `anyOf` of its branches, and such a `oneOf`
+ *   becomes `anyOf` (each weaker, never stricter). Local references are followed to decide.
  */
 export function draft07Tolerant(schema: JsonObject): JsonObject {
-  return reviseSchema(schema, (node) => {
+  const root = schema as SchemaObject;
+  const defs = isSchemaObject(root.$defs) ? root.$defs : {};
+  const byRef = new Map(Object.keys(defs).map((name) => [refOf(name), name]));
+  const divergentDefs = new Map<string, boolean>();
+  const divergent = (node: unknown): boolean => {
+    let found = false;
+    forEachSubschema(node, (n) => {
+      if (found) return;
+      if (DRAFT07_DIVERGENT.some((k) => Object.hasOwn(n, k))) found = true;
+      else if (typeof n.$ref === "string") {
+        const name = byRef.get(n.$ref);
+        if (name === undefined) return;
+        if (!divergentDefs.has(name)) {
+          divergentDefs.set(name, false); // a cycle reached again adds nothing
+          divergentDefs.set(name, divergent(defs[name]));
+        }
+        found = divergentDefs.get(name)!;
+      }
+    });
+    return found;
+  };
+  // Top-down, so each decision reads the contract's subschema as written, before any rewrite below it.
+  const rewrite = (node: unknown, depth: number): unknown => {
+    if (!isSchemaObject(node) || depth > MAX_SCHEMA_DEPTH) return node;
     let out: SchemaObject = node;
+    if (Object.hasOwn(out, "not") && divergent(out.not)) {
+      const { not: _not, ...rest } = out;
+      out = rest;
+    }
+    if (Object.hasOwn(out, "if") && divergent(out.if)) {
+      const { if: _if, then: thenBranch, else: elseBranch, ...rest } = out;
+      // Either branch may apply: anyOf of the two (a missing branch accepts everything: nothing is left).
+      out = thenBranch !== undefined && elseBranch !== undefined ? { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), { anyOf: [thenBranch, elseBranch] }] } : rest;
+    }
+    if (Array.isArray(out.oneOf) && out.oneOf.some(divergent)) {
+      const { oneOf, ...rest } = out;
+      out = { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), { anyOf: oneOf }] };
+    }
     const prefix = out.prefixItems;
     if (Array.isArray(prefix) && Object.hasOwn(out, "items") && out.items !== true) {
       const { items, ...rest } = out;
       out = items === false ? { ...rest, maxItems: typeof rest.maxItems === "number" ? Math.min(rest.maxItems, prefix.length) : prefix.length } : { ...rest, items: { anyOf: [items, ...prefix] } };
     }
-    if (out.minContains === 0 && Object.hasOwn(out, "contains") && !Object.hasOwn(out, "maxContains")) {
-      const { contains: _contains, minContains: _min, ...rest } = out;
+    if (out.minContains === 0 && Object.hasOwn(out, "contains")) {
+      const { contains: _contains, minContains: _min, maxContains: _max, ...rest } = out;
       out = rest;
     }
-    return out;
-  }) as JsonObject;
+    const result: SchemaObject = {};
+    for (const [key, value] of Object.entries(out)) {
+      const kind = SUBSCHEMA_KIND.get(key);
+      if (kind === "single") defineOwn(result, key, rewrite(value, depth + 1));
+      else if (kind === "list" && Array.isArray(value)) defineOwn(result, key, value.map((v) => rewrite(v, depth + 1)));
+      else if (kind === "map" && isSchemaObject(value)) {
+        const map: SchemaObject = {};
+        for (const [name, sub] of Object.entries(value)) defineOwn(map, name, rewrite(sub, depth + 1));
+        defineOwn(result, key, map);
+      } else defineOwn(result, key, value);
+    }
+    return result;
+  };
+  return rewrite(schema, 0) as JsonObject;
 }
 
 /**

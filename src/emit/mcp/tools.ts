@@ -3,6 +3,7 @@
  * (name, title, description, schemas, annotations) is computed here once, and the catalogue budget
  * (src/budget/catalog.ts) counts exactly these entries, so the estimate is what a client loads.
  */
+import { servedAnnotations } from "../../mcp-runtime/catalogue.js";
 import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
 import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type PaginationModel, type RecoveryAction } from "../../model/types.js";
 import { baseUrlEnvOf, mcpBearerEnv } from "../../model/naming.js";
@@ -21,7 +22,8 @@ export interface ServedTool {
   readonly description: string;
   readonly inputSchema: JsonObject;
   readonly outputSchema?: JsonObject;
-  readonly annotations: OperationModel["annotations"];
+  /** The hints that differ from what a client assumes (servedAnnotations); absent when none does. */
+  readonly annotations?: Partial<OperationModel["annotations"]>;
 }
 
 /** What each recovery action means for the caller's next step (short: every tool's description pays for it). */
@@ -251,6 +253,7 @@ function computeServedTools(model: ContractModel): Array<{ op: OperationModel; t
       // reads as 2020-12 does (compact.ts).
       const bounded = rawOutput ? boundedDefinitions(validationOnly(rawOutput, stripped), MAX_OUTPUT_SCHEMA_CHARS) : null;
       const output = bounded ? withoutRedundantTypes(draft07Tolerant(inliner.inline(bounded))) : null;
+      const annotations = servedAnnotations(op.annotations);
       return {
         op,
         tool: {
@@ -259,7 +262,7 @@ function computeServedTools(model: ContractModel): Array<{ op: OperationModel; t
           description,
           inputSchema: input,
           ...(output ? { outputSchema: output } : {}),
-          annotations: { ...op.annotations },
+          ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
         },
       };
     });
@@ -279,7 +282,7 @@ export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spe
       description: tool.description,
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema ?? null,
-      annotations: tool.annotations,
+      annotations: { ...op.annotations },
       sdkMethod: m.call,
       previewMethod: m.preview,
       dryRunField: op.preview?.dryRunField ?? null,
@@ -329,7 +332,7 @@ export function mcpName(model: ContractModel): string {
 
 /** The server's `instructions` (the same in every mode; part of what `initialize` serves). */
 export function serverInstructions(model: ContractModel): string {
-  return `${oneLine(model.title)}: one tool per operation of contract ${oneLine(model.name)} ${oneLine(model.version)}. Results carry structuredContent, and as text the same JSON (or a one-line summary when the server is started in summary mode); list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.`;
+  return `${oneLine(model.title)}: one tool per operation of contract ${oneLine(model.name)} ${oneLine(model.version)}. Results carry structuredContent, and as text the same data (JSON, or a compact form when the server is started with --text compact); list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.`;
 }
 
 /** `mcp/server.ts`: the server definition (adapter mode: the generated SDK handles every call). */

@@ -46,7 +46,7 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     bearerEnv: mcpBearerEnv(model.name),
     skeleton: mcpMode === "skeleton",
     databaseEnv: mcpDatabaseEnv(model.name),
-    tools: servedTools(model).map(({ tool }) => ({ name: tool.name, annotations: Object.entries(tool.annotations).filter(([, on]) => on).map(([hint]) => hint).join(", ") || "none" })),
+    tools: servedTools(model).map(({ op, tool }) => ({ name: tool.name, annotations: Object.entries(op.annotations).filter(([, on]) => on).map(([hint]) => hint).join(", ") || "none" })),
     exitCodes: EXIT_CODE_TABLE,
     typesBetterSqlite3: v["@types/better-sqlite3"],
     typesNode: v["@types/node"],

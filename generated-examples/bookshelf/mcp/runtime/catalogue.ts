@@ -207,36 +207,18 @@ export function discoveryTools(selected: readonly ToolSpec[]): Tool[] {
           offset: { type: "integer", minimum: 0, default: 0, description: "Skip this many results (from next_offset)." },
         },
       },
-      outputSchema: {
-        type: "object",
-        required: ["tools", "total", "complete", "next_offset"],
-        properties: {
-          tools: {
-            type: "array",
-            items: {
-              type: "object",
-              required: ["name", "toolset", "summary"],
-              properties: { name: { type: "string" }, toolset: { type: ["string", "null"] }, summary: { type: "string" } },
-            },
-          },
-          total: { type: "integer", description: "Tools matching, over all pages." },
-          complete: { type: "boolean", description: "false: more matches; search again with offset = next_offset." },
-          next_offset: { type: ["integer", "null"] },
-        },
-      },
       annotations: { ...READ_ONLY },
     },
     {
       name: DESCRIBE_TOOL,
       title: "Describe a tool",
-      description: `A tool's full definition, as a tools/list entry: description (effects, preconditions, what each error means), inputSchema, outputSchema and annotations. Read it before ${CALL_TOOL}.`,
+      description: `A tool's definition, as a tools/list entry: its description, inputSchema and annotations. Read it before ${CALL_TOOL}.`,
       inputSchema: {
         type: "object",
         additionalProperties: false,
         required: ["name"],
         properties: { name: { type: "string", maxLength: 200, description: `A tool name from ${SEARCH_TOOL}.` } },
       },
-      outputSchema: { type: "object", required: ["tool"], properties: { tool: { type: "object", required: ["name", "description", "inputSchema", "annotations"] } } },
       annotations: { ...READ_ONLY },
     },
     {
@@ -298,11 +280,8 @@ function discoveryCatalogue(selected: readonly ToolSpec[], run: RunTool): Catalo
           ...(next !== null ? [`more matches: call ${SEARCH_TOOL} again with the same arguments and offset = ${next}`] : []),
           ...(start > 0 ? ["this page continues a search: the answer is this page with the earlier ones"] : []),
         ];
-        return {
-          content: [{ type: "text", text: compact(result) }],
-          structuredContent: result,
-          _meta: { "contractgen/completeness": { complete: result.complete, continuation: next === null ? null : String(next), reasons } },
-        };
+        // Once, as text: the page's own fields and its completeness in words (no structured or _meta copy).
+        return { content: [{ type: "text", text: compact(reasons.length > 0 ? { ...result, incomplete: reasons } : result) }] };
       },
     ],
     [
@@ -312,8 +291,10 @@ function discoveryCatalogue(selected: readonly ToolSpec[], run: RunTool): Catalo
         if (typeof name !== "string") return metaError(DESCRIBE_TOOL, "name", "name must be a tool name (a string).");
         const spec = byName.get(name);
         if (!spec) return unknownTool(DESCRIBE_TOOL, name);
-        const result = { tool: toolEntry(spec) };
-        return { content: [{ type: "text", text: compact(result) }], structuredContent: result };
+        // What the model needs to call it, once, as text (the output schema is for a client validating
+        // the tool's own results; through call_tool nothing validates them against it).
+        const { outputSchema: _output, ...tool } = toolEntry(spec);
+        return { content: [{ type: "text", text: compact({ tool }) }] };
       },
     ],
     [

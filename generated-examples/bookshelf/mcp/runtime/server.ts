@@ -215,55 +215,51 @@ export function errorResult(spec: ToolSpec, e: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: compact({ error }) }] };
 }
 
-const SUMMARY_VALUE_MAX = 80;
-const SUMMARY_FIELDS_MAX = 6;
-
-/** A scalar as the summary shows it: short strings quoted, long ones elided (the data is in structuredContent). */
-function scalar(value: unknown): string | undefined {
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (typeof value === "string") return value.length <= SUMMARY_VALUE_MAX ? JSON.stringify(value) : undefined;
-  return value === null ? "null" : undefined;
+/** Whether every item is an object with the same keys in the same order (then it is written as rows). */
+function sameShape(items: readonly unknown[]): string[] | null {
+  if (items.length === 0) return null;
+  let keys: string[] | null = null;
+  for (const item of items) {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return null;
+    const own = Object.keys(item);
+    if (keys === null) keys = own;
+    else if (own.length !== keys.length || own.some((k, i) => k !== keys![i])) return null;
+  }
+  return keys;
 }
 
 /**
- * The summary text of a result: for a page, how many items and whether the answer is complete (with
- * the exact continuation when it is not); for a task, its answer fields and completeness; for anything
- * else its identifying scalars (ids first). Completeness is always stated in words, never implied.
+ * The compact text of a result: all of its data, in fewer tokens than its JSON, so that a host that
+ * shows the model only the text block loses nothing. Each top-level field is a line `name: <JSON>`;
+ * a list of records that share their keys is written as a header line of those keys and one JSON
+ * array of values per record (keys are not repeated per record). Completeness, when the tool has it,
+ * closes the text in words, with the exact continuation. Every value is JSON-encoded, so a value
+ * cannot forge a line of its own.
  */
-export function summaryText(spec: ToolSpec, result: unknown, completeness: Completeness | null): string {
-  const parts: string[] = [];
+export function compactText(result: unknown, completeness: Completeness | null): string {
+  const lines: string[] = [];
   if (result !== null && typeof result === "object" && !Array.isArray(result)) {
-    const out = result as JsonObject;
-    const entries = Object.entries(out);
-    const items = spec.page ? entries.find(([k, v]) => Array.isArray(v) && k !== spec.page!.errorsField) : undefined;
-    if (items) {
-      const n = (items[1] as unknown[]).length;
-      parts.push(`${n} ${items[0]}${spec.page!.partialField && out[spec.page!.partialField] === true ? " (partial page)" : ""}`);
-    } else {
-      // Identifiers first, then the other scalars the result holds at its top level, in its own order.
-      const idLike = (k: string) => k === "id" || k.endsWith("_id") || k.endsWith("Id");
-      const shown = [...entries.filter(([k]) => idLike(k)), ...entries.filter(([k]) => !idLike(k))]
-        .filter(([k]) => !spec.page || ("style" in spec.page ? k !== spec.page.nextLinkField : k !== spec.page.nextCursorField && k !== spec.page.cursorField))
-        // The completeness statement below says these in words.
-        .filter(([k]) => !spec.task || (k !== spec.task.continuationField && k !== spec.task.completeField))
-        .map(([k, v]) => [k, scalar(v)] as const)
-        .filter(([, v]) => v !== undefined)
-        .slice(0, SUMMARY_FIELDS_MAX);
-      // A key that is not a plain word is quoted, so a platform's field name cannot forge the line's structure.
-      const key = (k: string) => (/^[A-Za-z0-9_.-]+$/.test(k) ? k : JSON.stringify(k));
-      parts.push(shown.length > 0 ? shown.map(([k, v]) => `${key(k)}=${v}`).join(", ") : `${spec.name} succeeded`);
+    for (const [key, value] of Object.entries(result)) {
+      const keys = Array.isArray(value) ? sameShape(value) : null;
+      if (keys !== null && keys.length > 1) {
+        const rows = value as Array<Record<string, unknown>>;
+        lines.push(`${JSON.stringify(key)} (${rows.length} records, each ${compact(keys)}):`);
+        for (const row of rows) lines.push(compact(keys.map((k) => row[k])));
+      } else {
+        lines.push(`${JSON.stringify(key)}: ${compact(value)}`);
+      }
     }
   } else {
-    parts.push(compact(result));
+    lines.push(compact(result));
   }
   if (completeness) {
-    parts.push(
+    lines.push(
       completeness.complete
-        ? "complete."
-        : `incomplete: ${completeness.reasons.join("; ")}${completeness.continuation !== null ? ` (${JSON.stringify(completeness.continuation)})` : ""}.`,
+        ? "Complete."
+        : `Incomplete: ${completeness.reasons.join("; ")}${completeness.continuation !== null ? ` (continuation: ${JSON.stringify(completeness.continuation)})` : ""}.`,
     );
   }
-  return `${parts.join(", ")}${completeness ? "" : "."}`;
+  return lines.join("\n");
 }
 
 /** The SDK client's core (ContractClient), which reads next-link pages; null for a client without one. */
@@ -325,13 +321,13 @@ export async function callTool(client: () => McpClient, spec: ToolSpec, given: J
     }
     const completeness = completenessOf(spec, result, args, linked);
     const structured = result !== null && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
-    const text = options.text === "summary" && structured && spec.outputSchema ? summaryText(spec, result, completeness) : completeness ? compact({ result, completeness }) : compact(result);
+    const text = options.text === "compact" ? compactText(result, completeness) : completeness ? compact({ result, completeness }) : compact(result);
     return {
       content: [{ type: "text", text }],
       ...(structured && spec.outputSchema ? { structuredContent: structured } : {}),
-      // In summary mode the text already states completeness in words and structuredContent holds the
+      // In compact mode the text already states completeness in words and structuredContent holds the
       // contract's own page fields: a third copy in _meta would cost every page ~23 tokens (bench/mcp.mjs).
-      ...(completeness && options.text !== "summary" ? { _meta: { [COMPLETENESS_META]: completeness } } : {}),
+      ...(completeness && options.text !== "compact" ? { _meta: { [COMPLETENESS_META]: completeness } } : {}),
     };
   } catch (e) {
     return errorResult(spec, e);
@@ -341,11 +337,12 @@ export async function callTool(client: () => McpClient, spec: ToolSpec, given: J
 /** How a server presents its tools and results (set by the bin's flags). */
 export interface ServeOptions extends CatalogueOptions {
   /**
-   * "json" (default): the text is the result as compact JSON, with the completeness statement, which
-   * `_meta` repeats for programs; "summary": one short line that states completeness (and the exact
-   * continuation) in words, the data in structuredContent only, no `_meta` copy.
+   * How the text block carries the result; in either mode the text alone answers (many hosts show
+   * the model nothing else). "json" (default): the result as compact JSON with the completeness
+   * statement, which `_meta` repeats for programs; "compact": the same data in fewer tokens (records
+   * as rows under one header, compactText) with completeness in words, no `_meta` copy.
    */
-  readonly text?: "json" | "summary";
+  readonly text?: "json" | "compact";
 }
 
 /**

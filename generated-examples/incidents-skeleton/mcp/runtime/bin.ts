@@ -90,7 +90,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     .option("--toolsets <names>", "serve only the tools of these toolsets, comma-separated", nameList)
     .option("--tools <names>", "serve only these tools (besides those of --toolsets), comma-separated", nameList)
     .option("--discovery", "list three tools (search_tools, describe_tool, call_tool) instead of every tool")
-    .addOption(new Option("--text <mode>", "text block of a result: the JSON (default) or a short summary").choices(["json", "summary"]))
+    .addOption(new Option("--text <mode>", "text block of a result: the JSON (default), or compact: the same data in fewer tokens").choices(["json", "compact"]))
     .addHelpText("after", `\nEnvironment:\n${env.join("\n")}\n\nExit codes: 0 stopped by SIGINT/SIGTERM or end of input, 1 could not serve, 2 usage error.\n`);
   let shown = false;
   try {
@@ -100,7 +100,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     else throw e;
   }
   if (shown) return null;
-  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; text?: "json" | "summary" }>();
+  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; text?: "json" | "compact" }>();
   if (!o.http) {
     const stray = (["host", "port", "allowOrigins"] as const).find((k) => o[k] !== undefined);
     if (stray) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: --${stray === "allowOrigins" ? "allow-origins" : stray} needs --http`);
