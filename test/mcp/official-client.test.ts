@@ -8,7 +8,14 @@
  * seeded data): no call may throw, fail, or lack structuredContent.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsM from "ajv-formats";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -17,6 +24,10 @@ import { BOOKSHELF_SEED_BOOKS, startBookshelfServer } from "../../examples/books
 import { INCIDENT_TEAMS, OPEN_P1_CHECKOUT_PRODUCTION, startIncidentsServer } from "../../examples/incidents/server.js";
 import { releaseSeed, startReleasesServer } from "../../examples/releases/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
+import { emitPackage } from "../../src/emit/index.js";
+import { servedOutputSchema } from "../../src/emit/mcp/tools.js";
+import type { ContractModel } from "../../src/model/types.js";
+import { parseContractText } from "../../src/spec/parse.js";
 import { built, freshJournal, removeJournals } from "./support.js";
 
 const TOKEN = "official-client-token-7e21";
@@ -205,7 +216,7 @@ describe("every tool of every example, through the official client with its defa
     try {
       const { listed, calls } = await callEveryTool(client, seeds);
       if (process.env.OFFICIAL_CLIENT_DEBUG) console.log(calls.map((c) => `${c.tool} ${JSON.stringify(c.args)} -> ${JSON.stringify(c.result?.structuredContent).slice(0, 160)}`).join("\n"));
-      console.log(`${name}: ${listed.length} tools listed, ${new Set(calls.map((c) => c.tool)).size} called, ${calls.length} calls`);
+      if (process.env.OFFICIAL_CLIENT_DEBUG) console.log(`${name}: ${listed.length} tools listed, ${new Set(calls.map((c) => c.tool)).size} called, ${calls.length} calls`);
       expect(problems(calls)).toEqual([]);
       expect([...new Set(calls.map((c) => c.tool))].sort()).toEqual([...listed].sort());
       expect(listed.length).toBeGreaterThan(0);
@@ -214,5 +225,367 @@ describe("every tool of every example, through the official client with its defa
       await server.close();
       await platform.close();
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The 2020-12 keywords in output schemas
+
+/**
+ * A contract whose output schemas use the 2020-12 keywords a draft-07 reader sees differently
+ * (prefixItems, contains counts, dependent*, unevaluated*) beside those it shares (propertyNames,
+ * patternProperties, if/then/else, const, exclusive bounds, nullable types, formats, $ref to shared
+ * and recursive types; $anchor, which the contract model drops). Every operation is a read answered
+ * by the fake platform below with a result valid in 2020-12 that exercises its keywords.
+ */
+const KEYWORDS = `
+contract: keywords
+version: 1.0.0
+title: Keywords
+description: Read-only results whose schemas use the JSON Schema 2020-12 keywords a draft-07 reader sees differently.
+changelog: [{ version: 1.0.0, date: 2026-01-01 }]
+transport: { http: { baseUrl: "http://127.0.0.1:4999" } }
+types:
+  Point:
+    $anchor: point
+    type: array
+    description: An x, y pair.
+    prefixItems: [{ type: number }, { type: number }]
+    items: false
+    minItems: 2
+  Node:
+    type: object
+    required: [name]
+    additionalProperties: false
+    properties:
+      name: { type: string, minLength: 1 }
+      children: { type: array, items: { $ref: "#/types/Node" } }
+errors:
+  NOT_FOUND: { class: not_found, action: verify_identifier, http: 404 }
+operations:
+  read_tuples:
+    summary: Tuples, closed and with rest items.
+    http: { method: GET, path: /tuples }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [closed, short, rest, rest_only_prefix, unevaluated_rest, unevaluated_closed, at]
+      additionalProperties: false
+      properties:
+        closed: { type: array, prefixItems: [{ type: string }, { type: integer }], items: false }
+        short: { type: array, prefixItems: [{ type: string }, { type: integer }], items: false }
+        rest: { type: array, prefixItems: [{ type: string }], items: { type: integer } }
+        rest_only_prefix: { type: array, prefixItems: [{ type: string }], items: { type: integer } }
+        unevaluated_rest: { type: array, prefixItems: [{ type: string }], unevaluatedItems: { type: integer } }
+        unevaluated_closed: { type: array, prefixItems: [{ type: string }], unevaluatedItems: false }
+        at: { $ref: "#/types/Point" }
+    errors: [NOT_FOUND]
+  read_contains:
+    summary: Arrays with contains, minContains and maxContains.
+    http: { method: GET, path: /contains }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [none_pinned, two_numbers, one_flag]
+      additionalProperties: false
+      properties:
+        none_pinned: { type: array, items: { type: string }, contains: { const: pinned }, minContains: 0 }
+        two_numbers: { type: array, contains: { type: integer }, minContains: 2, maxContains: 3 }
+        one_flag: { type: array, items: { type: string }, contains: { const: flag }, maxContains: 1 }
+    errors: [NOT_FOUND]
+  read_objects:
+    summary: Objects with dependent, unevaluated, name and pattern keywords.
+    http: { method: GET, path: /objects }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [payment, merged, labels]
+      additionalProperties: false
+      properties:
+        payment:
+          type: object
+          properties:
+            card: { type: string }
+            billing_address: { type: string }
+            cvc_checked: { type: boolean }
+          dependentRequired: { card: [billing_address] }
+          dependentSchemas: { card: { required: [cvc_checked], properties: { cvc_checked: { const: true } } } }
+        merged:
+          type: object
+          allOf: [{ properties: { a: { type: string } } }]
+          properties: { b: { type: integer } }
+          unevaluatedProperties: false
+        labels:
+          type: object
+          propertyNames: { pattern: "^[a-z_]+$", maxLength: 20 }
+          patternProperties: { "^x_": { type: integer } }
+          additionalProperties: { type: string }
+    errors: [NOT_FOUND]
+  read_scalars:
+    summary: Conditionals, constants, bounds, nulls and formats.
+    http: { method: GET, path: /scalars }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [method, version, ratio, note, when, id, site, tree]
+      additionalProperties: false
+      properties:
+        method:
+          type: object
+          required: [kind]
+          properties:
+            kind: { enum: [card, bank] }
+            last4: { type: string, pattern: "^[0-9]{4}$" }
+            iban: { type: string }
+          if: { properties: { kind: { const: card } } }
+          then: { required: [last4] }
+          else: { required: [iban] }
+        version: { const: 2 }
+        ratio: { type: number, exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 }
+        note: { type: [string, "null"], maxLength: 10 }
+        when: { type: string, format: date-time }
+        id: { type: string, format: uuid }
+        site: { type: string, format: uri }
+        tree: { $ref: "#/types/Node" }
+    errors: [NOT_FOUND]
+  read_bounded_contains:
+    summary: contains with minContains 0 and maxContains.
+    http: { method: GET, path: /bounded-contains }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [at_most_one_pinned]
+      additionalProperties: false
+      properties:
+        at_most_one_pinned: { type: array, items: { type: string }, contains: { const: pinned }, minContains: 0, maxContains: 1 }
+    errors: [NOT_FOUND]
+  read_tuple_choice:
+    summary: One of two tuples, told apart by their first item.
+    http: { method: GET, path: /tuple-choice }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [shape]
+      additionalProperties: false
+      properties:
+        shape:
+          oneOf:
+            - { type: array, prefixItems: [{ const: point }, { type: number }], items: false }
+            - { type: array, prefixItems: [{ const: line }, { type: number }], items: false }
+    errors: [NOT_FOUND]
+  read_closed_choice:
+    summary: One of two closed objects, closed with unevaluatedProperties.
+    http: { method: GET, path: /closed-choice }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [item]
+      additionalProperties: false
+      properties:
+        item:
+          oneOf:
+            - { type: object, properties: { a: { type: string } }, unevaluatedProperties: false }
+            - { type: object, properties: { b: { type: string } }, unevaluatedProperties: false }
+    errors: [NOT_FOUND]
+  read_conditional_tuple:
+    summary: A condition on a tuple's first item.
+    http: { method: GET, path: /conditional-tuple }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [pair]
+      additionalProperties: false
+      properties:
+        pair: { type: array, prefixItems: [{ type: string }, { type: integer }], items: false }
+        unit: { type: string }
+      if: { properties: { pair: { prefixItems: [{ const: length }] } } }
+      then: { required: [unit] }
+    errors: [NOT_FOUND]
+  read_excluded_tuple:
+    summary: A pair that is not a zero pair.
+    http: { method: GET, path: /excluded-tuple }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [pair]
+      additionalProperties: false
+      properties:
+        pair:
+          type: array
+          prefixItems: [{ type: integer }, { type: integer }]
+          items: false
+          not: { prefixItems: [{ const: 0 }] }
+    errors: [NOT_FOUND]
+  read_unverified_contact:
+    summary: A contact whose email is not verified yet, said with not and dependentRequired.
+    http: { method: GET, path: /unverified-contact }
+    effects: { kind: read }
+    input: { type: object, additionalProperties: false, properties: {} }
+    output:
+      type: object
+      required: [contact]
+      additionalProperties: false
+      properties:
+        contact:
+          type: object
+          required: [email]
+          properties: { email: { type: string }, verified: { type: boolean } }
+          not: { dependentRequired: { email: [verified] } }
+    errors: [NOT_FOUND]
+`;
+
+/** What the fake platform answers, by path: each valid against its operation's output in 2020-12. */
+const RESULTS: Readonly<Record<string, Json>> = {
+  "/tuples": { closed: ["a", 1], short: ["a"], rest: ["id", 1, 2], rest_only_prefix: ["id"], unevaluated_rest: ["x", 3], unevaluated_closed: ["y"], at: [1.5, -2] },
+  // No "pinned" at all (minContains 0); two integers among other items; one "flag" (maxContains 1).
+  "/contains": { none_pinned: ["a", "b"], two_numbers: ["x", 1, 2], one_flag: ["flag", "other"] },
+  "/objects": { payment: { card: "4242", billing_address: "1 Main St", cvc_checked: true }, merged: { a: "x", b: 1 }, labels: { x_count: 3, name: "shelf" } },
+  "/scalars": {
+    method: { kind: "bank", iban: "DE89370400440532013000" },
+    version: 2,
+    ratio: 0.75,
+    note: null,
+    when: "2026-01-01T00:00:00Z",
+    id: "5b0c6d2e-4f1a-4b3c-9d8e-7f6a5b4c3d2e",
+    site: "https://example.com/shelf",
+    tree: { name: "root", children: [{ name: "leaf", children: [] }] },
+  },
+  // Below: keyword uses in positions where draft-07 reading them weaker makes a schema stricter.
+  "/bounded-contains": { at_most_one_pinned: ["a"] },
+  "/tuple-choice": { shape: ["point", 1] },
+  "/closed-choice": { item: { a: "x" } },
+  "/conditional-tuple": { pair: ["count", 3] },
+  "/excluded-tuple": { pair: [1, 0] },
+  "/unverified-contact": { contact: { email: "ada@example.com" } },
+};
+
+/**
+ * Tools the default client refuses though the result is valid in 2020-12: failing cases of
+ * src/emit/mcp/compact.ts draft07Tolerant, asserted as refusals so that a fix shows up here (then
+ * move the tool out of this list, and every call must succeed).
+ */
+const KNOWN_REFUSED: readonly string[] = [
+  // contains with minContains 0 and maxContains: left as it is, draft-07 asks for one match.
+  "read_bounded_contains",
+  // Weaker in draft-07 becomes stricter where a schema's failure is what makes the result valid:
+  // two oneOf branches both match, an `if` holds, a `not` fails.
+  "read_tuple_choice",
+  "read_closed_choice",
+  "read_conditional_tuple",
+  "read_excluded_tuple",
+  "read_unverified_contact",
+];
+
+/** A fetch that answers each GET with RESULTS[path]. */
+const fakePlatform: typeof fetch = async (input) => {
+  const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+  const body = RESULTS[url.pathname];
+  if (body === undefined) return new Response(JSON.stringify({ code: "NOT_FOUND", message: `no ${url.pathname}` }), { status: 404, headers: { "content-type": "application/json" } });
+  return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+};
+
+function keywordsModel(): ContractModel {
+  const r = parseContractText("keywords.yaml", KEYWORDS);
+  if (!r.model) throw new Error(r.diagnostics.map((d) => `${d.code}: ${d.message}`).join("\n"));
+  expect(r.diagnostics.filter((d) => d.severity !== "info").map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+  return r.model;
+}
+
+/**
+ * The generated package of `model`, in a temporary folder, its TypeScript transpiled file by file
+ * (no type check: the checked-in examples are type-checked by the global setup; this only needs to
+ * run), with the repository's dependencies.
+ */
+async function buildPackage(model: ContractModel, dir: string): Promise<string> {
+  const files = await emitPackage(model);
+  for (const [path, content] of files) {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    if (path.endsWith(".ts") && !path.endsWith(".d.ts")) {
+      const js = ts.transpileModule(content, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, verbatimModuleSyntax: false }, fileName: path }).outputText;
+      writeFileSync(target.replace(/\.ts$/, ".js"), js);
+    } else writeFileSync(target, content);
+  }
+  symlinkSync(resolve("node_modules"), join(dir, "node_modules"), "dir");
+  return join(dir, "mcp/server.js");
+}
+
+describe("2020-12 keywords in output schemas, through the official client with its default settings", () => {
+  const dir = mkdtempSync(join(tmpdir(), "official-client-"));
+  let model: ContractModel;
+  let client: Client;
+  let server: { connect(t: unknown): Promise<void>; close(): Promise<void> };
+  let tools: Tool[];
+  let calls: Call[];
+  beforeAll(async () => {
+    model = keywordsModel();
+    const mod = (await import(await buildPackage(model, dir))) as ServerModule;
+    server = mod.createServer({ fetch: fakePlatform, journal: false });
+    client = await defaultClient(server);
+    const run = await callEveryTool(client, {});
+    tools = (await client.listTools()).tools;
+    calls = run.calls;
+    expect(run.listed.sort()).toEqual(model.operations.map((op) => op.names.tool).sort());
+  }, 30_000);
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ajv2020 = new Ajv2020({ strict: false });
+  (addFormatsM as unknown as { default: (a: Ajv2020) => void }).default(ajv2020);
+  const sdkDefault = new AjvJsonSchemaValidator();
+  const opOf = (tool: string) => model.operations.find((op) => op.names.tool === tool)!;
+  const resultOf = (tool: string) => RESULTS[(opOf(tool).http as { path: string }).path]!;
+
+  it("every tool is called once, and the fake platform's results are valid in 2020-12 against the contract's output", () => {
+    expect(calls.map((c) => c.tool).sort()).toEqual(tools.map((t) => t.name).sort());
+    for (const t of tools) {
+      const contract = servedOutputSchema(model, opOf(t.name))!;
+      expect(ajv2020.validate(contract, resultOf(t.name)), `${t.name}: ${ajv2020.errorsText()}`).toBe(true);
+    }
+  });
+
+  const TOOLS = () => parseContractText("keywords.yaml", KEYWORDS).model!.operations.map((op) => op.names.tool);
+  for (const name of TOOLS()) {
+    if (KNOWN_REFUSED.includes(name)) {
+      // A failing case kept visible: when the served schema is fixed this fails; move the tool out of KNOWN_REFUSED.
+      it(`${name}: KNOWN BUG, the default client refuses a valid result with -32602`, () => {
+        const call = calls.find((c) => c.tool === name)!;
+        expect(call.problem).toMatch(/^threw -32602 .*Structured content does not match the tool's output schema/);
+        const tool = tools.find((t) => t.name === name)!;
+        expect(sdkDefault.getValidator(tool.outputSchema as never)(resultOf(name)).valid).toBe(false);
+        expect(ajv2020.validate(tool.outputSchema as object, resultOf(name)), ajv2020.errorsText()).toBe(true);
+        expect(ajv2020.validate(servedOutputSchema(model, opOf(name))!, resultOf(name)), ajv2020.errorsText()).toBe(true);
+      });
+      continue;
+    }
+    it(`${name}: the default client accepts the result; the SDK's default validator accepts it against the served outputSchema`, () => {
+      const call = calls.find((c) => c.tool === name)!;
+      expect(problems([call])).toEqual([]);
+      expect(call.result!.structuredContent).toEqual(resultOf(name));
+      const tool = tools.find((t) => t.name === name)!;
+      expect(tool.outputSchema).toBeDefined();
+      const verdict = sdkDefault.getValidator(tool.outputSchema as never)(resultOf(name));
+      expect(verdict.errorMessage, JSON.stringify(tool.outputSchema)).toBeUndefined();
+      expect(verdict.valid).toBe(true);
+      // The served schema still means the contract's schema to a 2020-12 reader: it accepts the result.
+      expect(ajv2020.validate(tool.outputSchema as object, resultOf(name)), ajv2020.errorsText()).toBe(true);
+    });
+  }
+
+  it("the results exercise the keywords: the contract's output schemas as written would be refused by the default validator", () => {
+    const refusedRaw = tools.filter((t) => !sdkDefault.getValidator(servedOutputSchema(model, opOf(t.name)) as never)(resultOf(t.name)).valid).map((t) => t.name);
+    expect(refusedRaw).toEqual(expect.arrayContaining(["read_tuples", "read_contains"]));
   });
 });
