@@ -38,7 +38,7 @@ type Json = Record<string, any>;
 type ServerModule = { createServer(options?: Record<string, unknown>): { connect(t: unknown): Promise<void>; close(): Promise<void> } };
 
 /** A client exactly as a user writes it: no options, so the SDK's default (draft-07 Ajv) validator. */
-export async function defaultClient(server: { connect(t: unknown): Promise<void> }): Promise<Client> {
+async function defaultClient(server: { connect(t: unknown): Promise<void> }): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "official-client-test", version: "1.0.0" });
@@ -55,7 +55,7 @@ interface Call {
 }
 
 /** Call a tool through the client; a thrown McpError, an isError result or missing structuredContent is a problem. */
-export async function callChecked(client: Client, tool: Tool, args: Json): Promise<Call> {
+async function callChecked(client: Client, tool: Tool, args: Json): Promise<Call> {
   let result: CallToolResult;
   try {
     result = (await client.callTool({ name: tool.name, arguments: args })) as CallToolResult;
@@ -189,7 +189,7 @@ async function argumentsFor(tool: Tool, tools: readonly Tool[], seeds: Readonly<
  * called as it is (the preview), then executed with the preview's confirmation (both result forms are
  * checked). Destructive tools run last, so nothing they delete is needed afterwards.
  */
-export async function callEveryTool(client: Client, seeds: Readonly<Record<string, unknown>>): Promise<{ listed: string[]; calls: Call[] }> {
+async function callEveryTool(client: Client, seeds: Readonly<Record<string, unknown>>): Promise<{ listed: string[]; calls: Call[] }> {
   const { tools } = await client.listTools();
   const calls: Call[] = [];
   const run = async (tool: Tool, args: Json) => {
@@ -223,7 +223,7 @@ export async function callEveryTool(client: Client, seeds: Readonly<Record<strin
 }
 
 /** The problems of `calls`, one line each, for an assertion that prints them all. */
-export const problems = (calls: readonly Call[]) => calls.filter((c) => c.problem !== undefined).map((c) => `${c.tool}(${JSON.stringify(c.args)}): ${c.problem}`);
+const problems = (calls: readonly Call[]) => calls.filter((c) => c.problem !== undefined).map((c) => `${c.tool}(${JSON.stringify(c.args)}): ${c.problem}`);
 
 describe("every tool of every example, through the official client with its default settings", () => {
   afterAll(() => removeJournals());
