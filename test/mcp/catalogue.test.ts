@@ -134,13 +134,19 @@ describe("progressive discovery", () => {
     try {
       const found = await d.call("search_tools", { query: "count open incidents" });
       expect(found.isError).toBeFalsy();
-      const page = found.structuredContent as { tools: Array<{ name: string; toolset: string | null; summary: string }>; total: number; complete: boolean; next_offset: number | null };
+      const page = text(found) as { tools: Array<{ name: string; toolset: string | null; summary: string }>; total: number; complete: boolean; next_offset: number | null };
       expect(page.tools[0]).toMatchObject({ name: "count_incidents", toolset: "triage" });
       expect(page).toMatchObject({ complete: true, next_offset: null, total: page.tools.length });
-      expect(text(found)).toEqual(page);
+      // Each thing once: the text is the answer, with no structured or _meta copy.
+      expect(found.structuredContent).toBeUndefined();
+      expect(found._meta).toBeUndefined();
 
       const described = await d.call("describe_tool", { name: "list_incidents" });
-      expect((described.structuredContent as { tool: Tool }).tool).toEqual(direct.tools.find((t) => t.name === "list_incidents"));
+      // What the model needs to call it (the output schema is for clients validating direct results).
+      const { outputSchema: _output, ...entry } = direct.tools.find((t) => t.name === "list_incidents")!;
+      expect((text(described) as { tool: Tool }).tool).toEqual(entry);
+      expect(described.structuredContent).toBeUndefined();
+      expect(described.content).toHaveLength(1);
 
       const question = { status: "open", severity: "P1", service: "checkout", environment: "production", fields: ["id", "owner", "title"] };
       const viaDiscovery = await d.call("call_tool", { name: "list_incidents", arguments: question });
@@ -165,15 +171,16 @@ describe("progressive discovery", () => {
   it("search pages state their completeness; unknown names and toolsets are isError results", async () => {
     const d = await connect("incidents", { discovery: true });
     try {
-      const all = (await d.call("search_tools", {})).structuredContent as { tools: Array<{ name: string }>; total: number; complete: boolean };
+      const all = text(await d.call("search_tools", {})) as { tools: Array<{ name: string }>; total: number; complete: boolean };
       expect(all).toMatchObject({ total: 4, complete: true });
-      const first = await d.call("search_tools", { limit: 3 });
-      expect(first.structuredContent).toMatchObject({ total: 4, complete: false, next_offset: 3 });
-      expect(first._meta?.["contractgen/completeness"]).toMatchObject({ complete: false, continuation: "3" });
-      const rest = (await d.call("search_tools", { limit: 3, offset: 3 })).structuredContent as { tools: Array<{ name: string }>; complete: boolean; next_offset: number | null };
+      expect(all).not.toHaveProperty("incomplete");
+      const first = text(await d.call("search_tools", { limit: 3 }));
+      expect(first).toMatchObject({ total: 4, complete: false, next_offset: 3 });
+      expect(first.incomplete).toEqual(["more matches: call search_tools again with the same arguments and offset = 3"]);
+      const rest = text(await d.call("search_tools", { limit: 3, offset: 3 })) as { tools: Array<{ name: string }>; complete: boolean; next_offset: number | null };
       expect(rest).toMatchObject({ complete: false, next_offset: null });
-      expect([...(first.structuredContent as { tools: Array<{ name: string }> }).tools, ...rest.tools].map((t) => t.name)).toEqual(all.tools.map((t) => t.name));
-      expect(((await d.call("search_tools", { toolset: "ownership" })).structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["assign_incident"]);
+      expect([...(first.tools as Array<{ name: string }>), ...rest.tools].map((t) => t.name)).toEqual(all.tools.map((t) => t.name));
+      expect((text(await d.call("search_tools", { toolset: "ownership" })).tools as Array<{ name: string }>).map((t) => t.name)).toEqual(["assign_incident"]);
 
       const unknownSet = await d.call("search_tools", { toolset: "nope" });
       expect(unknownSet.isError).toBe(true);
@@ -191,7 +198,7 @@ describe("progressive discovery", () => {
   it("allow-lists apply: a filtered tool is neither found, described nor called", async () => {
     const d = await connect("incidents", { discovery: true, toolsets: ["triage"] });
     try {
-      const all = (await d.call("search_tools", { query: "assign" })).structuredContent as { tools: Array<{ name: string }> };
+      const all = text(await d.call("search_tools", { query: "assign" })) as { tools: Array<{ name: string }> };
       expect(all.tools.map((t) => t.name)).not.toContain("assign_incident");
       expect((await d.call("describe_tool", { name: "assign_incident" })).isError).toBe(true);
       const call = await d.call("call_tool", { name: "assign_incident", arguments: { incident_id: "INC-017", owner: "payments-oncall", expected_revision: 1 } });

@@ -14,6 +14,7 @@ import { startBillingServer } from "../../examples/billing/server.js";
 import { startIncidentsServer } from "../../examples/incidents/server.js";
 import { startReleasesServer } from "../../examples/releases/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
+import { servedAnnotations } from "../../src/mcp-runtime/catalogue.js";
 import { parseContract } from "../../src/spec/parse.js";
 import { built } from "./support.js";
 
@@ -77,7 +78,7 @@ describe.concurrent("the MCP Inspector CLI", () => {
     const tools = (JSON.parse(list.stdout) as { tools: Array<{ name: string; annotations: unknown }> }).tools;
     const exposed = model.operations.filter((op) => op.mcp.exposed);
     expect(tools.map((t) => t.name)).toEqual(exposed.map((op) => op.names.tool));
-    expect(tools.map((t) => t.annotations)).toEqual(exposed.map((op) => op.annotations));
+    expect(tools.map((t) => t.annotations)).toEqual(exposed.map((op) => servedAnnotations(op.annotations)));
 
     expect(read.code, read.stderr + read.stdout).toBe(0);
     const result = JSON.parse(read.stdout) as { isError?: boolean; structuredContent: Record<string, unknown> };

@@ -161,7 +161,8 @@ describe("the served catalogue of next-link tools", () => {
       const props = t.inputSchema.properties as Record<string, unknown>;
       expect(props.next_page).toMatchObject({ type: "string" });
       expect((t.inputSchema.required as string[] | undefined) ?? []).not.toContain("next_page");
-      expect(t.description).toMatch(/call again with the same arguments and next_page = that continuation/);
+      // Said on the argument; each page's result says when to use it (its completeness reasons).
+      expect(props.next_page).toMatchObject({ description: expect.stringMatching(/previous result's continuation/) });
     }
     const byPage = served.get("list_by_page")!;
     expect(continuationArgument(byPage.op)).toBeNull();

@@ -490,23 +490,6 @@ const RESULTS: Readonly<Record<string, Json>> = {
   "/unverified-contact": { contact: { email: "ada@example.com" } },
 };
 
-/**
- * Tools the default client refuses though the result is valid in 2020-12: failing cases of
- * src/emit/mcp/compact.ts draft07Tolerant, asserted as refusals so that a fix shows up here (then
- * move the tool out of this list, and every call must succeed).
- */
-const KNOWN_REFUSED: readonly string[] = [
-  // contains with minContains 0 and maxContains: left as it is, draft-07 asks for one match.
-  "read_bounded_contains",
-  // Weaker in draft-07 becomes stricter where a schema's failure is what makes the result valid:
-  // two oneOf branches both match, an `if` holds, a `not` fails.
-  "read_tuple_choice",
-  "read_closed_choice",
-  "read_conditional_tuple",
-  "read_excluded_tuple",
-  "read_unverified_contact",
-];
-
 /** A fetch that answers each GET with RESULTS[path]. */
 const fakePlatform: typeof fetch = async (input) => {
   const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
@@ -580,18 +563,6 @@ describe("2020-12 keywords in output schemas, through the official client with i
 
   const TOOLS = () => parseContractText("keywords.yaml", KEYWORDS).model!.operations.map((op) => op.names.tool);
   for (const name of TOOLS()) {
-    if (KNOWN_REFUSED.includes(name)) {
-      // A failing case kept visible: when the served schema is fixed this fails; move the tool out of KNOWN_REFUSED.
-      it(`${name}: KNOWN BUG, the default client refuses a valid result with -32602`, () => {
-        const call = calls.find((c) => c.tool === name)!;
-        expect(call.problem).toMatch(/^threw -32602 .*Structured content does not match the tool's output schema/);
-        const tool = tools.find((t) => t.name === name)!;
-        expect(sdkDefault.getValidator(tool.outputSchema as never)(resultOf(name)).valid).toBe(false);
-        expect(ajv2020.validate(tool.outputSchema as object, resultOf(name)), ajv2020.errorsText()).toBe(true);
-        expect(ajv2020.validate(servedOutputSchema(model, opOf(name))!, resultOf(name)), ajv2020.errorsText()).toBe(true);
-      });
-      continue;
-    }
     it(`${name}: the default client accepts the result; the SDK's default validator accepts it against the served outputSchema`, () => {
       const call = calls.find((c) => c.tool === name)!;
       expect(problems([call])).toEqual([]);

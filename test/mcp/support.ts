@@ -13,6 +13,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsM from "ajv-formats";
+import { forEachSubschema } from "../../src/spec/schema-walk.js";
 
 export const TOKEN = "mcp-test-token-5f1c";
 
@@ -99,4 +100,11 @@ export async function connectStdio(name: string, env: Record<string, string>): P
     call: async (tool, args) => (await client.callTool({ name: tool, arguments: args })) as CallToolResult,
     close: () => client.close(),
   };
+}
+
+/** The annotation keywords (and extensions) anywhere in a schema (property names are not keywords). */
+export function annotationKeywords(schema: unknown): string[] {
+  const found: string[] = [];
+  forEachSubschema(schema, (node) => found.push(...Object.keys(node).filter((k) => ["description", "title", "default", "examples"].includes(k) || k.startsWith("x-"))));
+  return found;
 }

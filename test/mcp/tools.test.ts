@@ -1,7 +1,7 @@
 /** The model side of the generated MCP server: served schemas and descriptions (pure functions of the model). */
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { servedSchema, servedTools, toolDescription } from "../../src/emit/mcp/tools.js";
+import { operationGuide, servedSchema, servedTools, toolDescription } from "../../src/emit/mcp/tools.js";
 import { parseContract } from "../../src/spec/parse.js";
 
 describe("servedSchema", () => {
@@ -38,14 +38,31 @@ describe("toolDescription", () => {
   const refund = model.operations.find((op) => op.names.id === "refund_invoice")!;
   const text = toolDescription(model, refund);
 
-  it("puts the summary first, then units, defaults, the two steps, the precondition and each error's next step", () => {
-    expect(text.startsWith(refund.summary)).toBe(true);
-    expect(text).toContain("amount in cents");
-    expect(text).toContain("dry_run defaults to true");
-    expect(text).toContain("Two steps: dry_run=true (default) previews");
-    expect(text).toContain("expected_refunded_cents must equal the current refunded_cents (read it with get_invoice), else INVOICE_CHANGED");
-    expect(text).toMatch(/INVOICE_CHANGED[^;]*→ re-read, then decide again/);
-    expect(text).toContain("INVOICE_NOT_FOUND → check the identifier");
+  it("says what the operation does and its effects; the guidance a field needs is on that field, recovery in the results", () => {
+    expect(text.startsWith(refund.description.replace(/\s+/g, " ").trim())).toBe(true);
+    expect(text.endsWith("Irreversible.")).toBe(true);
+    expect(text).not.toContain("Errors:");
+    const tool = servedTools(model).find((t) => t.tool.name === refund.names.tool)!.tool;
+    const props = tool.inputSchema.properties as Record<string, { description?: string }>;
+    // The contract's own words name the precondition; the reading tool is added where they do not.
+    expect(props.expected_refunded_cents!.description).toContain("Must equal the current refunded_cents (read it with get_invoice), else INVOICE_CHANGED");
+    // The unit, once, in words (the contract's description of amount already says cents).
+    expect(props.amount!.description).toContain("cents");
+    expect(JSON.stringify(tool.inputSchema)).not.toContain("x-unit");
+    expect(tool.inputSchema.properties).toHaveProperty("dry_run.default", true);
+  });
+
+  it("is the operation's summary when the contract gives no description", () => {
+    const get = model.operations.find((op) => op.names.id === "get_invoice")!;
+    expect(get.description.trim()).toBe("");
+    expect(toolDescription(model, get)).toBe(get.summary.trim());
+  });
+
+  it("keeps the whole guide (steps, preconditions, each error's next step) for whoever implements the operation", () => {
+    const guide = operationGuide(model, refund);
+    expect(guide).toContain("Two steps: dry_run=true (default) previews");
+    expect(guide).toMatch(/INVOICE_CHANGED[^;]*→ re-read, then decide again/);
+    expect(guide).toContain("INVOICE_NOT_FOUND → check the identifier");
   });
 
   it("pastes no schema into the prose, and is what the catalogue serves", () => {

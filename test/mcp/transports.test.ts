@@ -207,7 +207,7 @@ describe("the built bin with --http", () => {
       const client = await connect(bin.url);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["search_tools", "describe_tool", "call_tool"]);
       const found = (await client.callTool({ name: "search_tools", arguments: {} })) as CallToolResult;
-      expect((found.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["assign_incident"]);
+      expect((JSON.parse((found.content[0] as { text: string }).text) as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["assign_incident"]);
       await client.close();
     } finally {
       bin.child.kill("SIGINT");

@@ -170,7 +170,9 @@ export class DefinitionInliner {
       !inline(rootName) &&
       sites.get(rootName)?.length === 1 &&
       isSchemaObject(rootDef) &&
-      Object.keys(out).every((k) => k === "$ref" || (k === "type" && out.type === rootDef.type));
+      Object.keys(out).every((k) => k === "$ref" || (k === "type" && out.type === rootDef.type)) &&
+      // MCP clients parse a root's `properties` into a plain object, losing a property named `__proto__`.
+      !(isSchemaObject(rootDef.properties) && Object.hasOwn(rootDef.properties, "__proto__"));
     if (rootInPlace) out = rootDef as SchemaObject;
     const remaining: SchemaObject = {};
     for (const name of names) if (!inline(name) && !(rootInPlace && name === rootName)) defineOwn(remaining, name, finalDef(name));

@@ -221,6 +221,18 @@ function openRoot(schema: JsonObject): JsonObject {
   return rest;
 }
 
+/**
+ * A served schema's root keys in the order an MCP client re-serialises them (its schema for tools
+ * lists `type`, `properties` and `required` first): what the budget counts is byte for byte what a
+ * client holds.
+ */
+function clientOrder(schema: JsonObject): JsonObject {
+  const out: SchemaObject = {};
+  for (const key of ["type", "properties", "required"]) if (Object.hasOwn(schema, key)) defineOwn(out, key, schema[key]);
+  for (const [key, value] of Object.entries(schema)) if (!Object.hasOwn(out, key)) defineOwn(out, key, value);
+  return out;
+}
+
 /** Largest output schema served, in characters of JSON (about 4,000 tokens): see boundedDefinitions. */
 export const MAX_OUTPUT_SCHEMA_CHARS = 16_000;
 
@@ -245,14 +257,14 @@ function computeServedTools(model: ContractModel): Array<{ op: OperationModel; t
     .map((op) => {
       // Served compactly: definitions in place where shorter; the output schema without the sentences
       // the description or the input schema already say (clients validate results exactly as before).
-      const input = openRoot(modelFacing(inliner.inline(withFieldGuidance(model, op, withContinuationArgument(servedSchema(op.input.schema) ?? { type: "object" }, continuationArgument(op))))));
+      const input = clientOrder(openRoot(modelFacing(inliner.inline(withFieldGuidance(model, op, withContinuationArgument(servedSchema(op.input.schema) ?? { type: "object" }, continuationArgument(op)))))));
       const description = toolDescription(model, op);
       const rawOutput = servedOutputSchema(model, op);
       // For validation only (annotations are for the model, which reads the input side); bounded, so a
       // web of shared types cannot balloon one tool; in a form the official clients' draft-07 validator
       // reads as 2020-12 does (compact.ts).
       const bounded = rawOutput ? boundedDefinitions(validationOnly(rawOutput, stripped), MAX_OUTPUT_SCHEMA_CHARS) : null;
-      const output = bounded ? withoutRedundantTypes(draft07Tolerant(inliner.inline(bounded))) : null;
+      const output = bounded ? clientOrder(withoutRedundantTypes(draft07Tolerant(inliner.inline(bounded)))) : null;
       const annotations = servedAnnotations(op.annotations);
       return {
         op,
