@@ -34,7 +34,8 @@ export function catalogueDefinition(model: ContractModel): McpDefinition {
 
 /** `tools/list` as a client receives it from the generated server (started with `serve`'s flags). */
 export async function servedCatalogue(model: ContractModel, serve: ServeOptions = {}): Promise<Tool[]> {
-  const server = createMcpServer(catalogueDefinition(model), serve);
+  // The catalogue as listed, whatever its size (a server over its limit would discover instead).
+  const server = createMcpServer(catalogueDefinition(model), { maxCatalogueTokens: Number.MAX_SAFE_INTEGER, ...serve });
   // Listing is all this client does: it need not compile the output schemas to check tool results.
   const client = new Client({ name: "contractgen-budget", version: "1.0.0" }, { jsonSchemaValidator: NO_RESULT_VALIDATION });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -260,6 +260,40 @@ describe("discovery catalogue size", () => {
     })();
   });
 
+  it("a catalogue over its limit is never sent: the server discovers instead and says how to narrow it", async () => {
+    const spec = (i: number, toolset: string): ToolSpec =>
+      ({ operation: `op_${i}`, name: `op_${i}`, title: null, summary: "S.", toolset, description: "A long description. ".repeat(20), inputSchema: { type: "object" }, outputSchema: null, annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } }) as unknown as ToolSpec;
+    const tools = Array.from({ length: 200 }, (_, i) => spec(i, i < 5 ? "small" : "rest"));
+    const listedBy = async (def: McpDefinition, serve: Record<string, unknown>) => {
+      const notices: string[] = [];
+      const server = createMcpServer(def, { ...serve, notice: (line: string) => notices.push(line) });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = newClient();
+      await client.connect(clientSide);
+      const listed = names((await client.listTools()).tools);
+      const instructions = client.getInstructions() ?? "";
+      await client.close();
+      return { listed, notices, instructions };
+    };
+    const def: McpDefinition = { name: "t", version: "1", instructions: "", tools, createClient: () => ({ close() {} }) };
+    // 200 tools of ~100 tokens: over a 5,000-token limit, within the default one.
+    expect((await listedBy(def, {})).listed).toHaveLength(200);
+    const over = await listedBy(def, { maxCatalogueTokens: 5000 });
+    expect(over.listed).toEqual(["search_tools", "describe_tool", "call_tool"]);
+    expect(over.instructions).toContain("Discovery mode");
+    expect(over.notices).toHaveLength(1);
+    expect(over.notices[0]).toMatch(/^the 200 tools cost about \d+ tokens, over --max-catalogue-tokens of 5000: serving discovery mode .*--toolsets or --tools/);
+    // Narrowed under the limit: listed directly, nothing said.
+    const narrowed = await listedBy(def, { maxCatalogueTokens: 5000, toolsets: ["small"] });
+    expect(narrowed.listed).toEqual(["op_0", "op_1", "op_2", "op_3", "op_4"]);
+    expect(narrowed.notices).toEqual([]);
+    // The contract's budget is the limit when the flag is not given.
+    const budgeted = await listedBy({ ...def, catalogueBudget: 5000 }, {});
+    expect(budgeted.listed).toHaveLength(3);
+    expect(budgeted.notices[0]).toContain("over the contract's budget.catalogTokens of 5000");
+  });
+
   it("CatalogueError is what the runtime throws for unknown names", () => {
     const def: McpDefinition = { name: "t", version: "1", instructions: "", tools: [], createClient: () => ({ close() {} }) };
     expect(() => createMcpServer(def, { tools: ["x"] })).toThrow(CatalogueError);

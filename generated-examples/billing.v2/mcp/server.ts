@@ -16,6 +16,7 @@ export function mcpDefinition(options: ClientOptions = {}): McpDefinition {
     instructions: "Billing: one tool per operation of contract billing 2.0.0. Results carry structuredContent, and as text the same data (JSON, or a compact form when the server is started with --text compact); list and task results state whether they are complete. Failures are isError results whose JSON names the code, class, recovery action and field.",
     tools: TOOLS,
     toolsets: TOOLSETS,
+    catalogueBudget: 2800,
     createClient: () => new BillingClient(options),
   };
 }

@@ -256,6 +256,7 @@ export function mcpDefinition(options: HostedOptions = {}): McpDefinition {
     instructions: ${literal(serverInstructions(model))},
     tools: TOOLS,
     toolsets: TOOLSETS,
+    catalogueBudget: ${model.budget.catalogTokens === null ? "null" : String(model.budget.catalogTokens)},
     createClient: () => hostClient(CONTRACT, HANDLERS, TOOLS, { database: process.env[${literal(env)}] || ":memory:", ...options }),
   };
 }

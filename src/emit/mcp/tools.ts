@@ -367,6 +367,7 @@ export function mcpDefinition(options: ClientOptions = {}): McpDefinition {
     instructions: ${literal(instructions)},
     tools: TOOLS,
     toolsets: TOOLSETS,
+    catalogueBudget: ${model.budget.catalogTokens === null ? "null" : String(model.budget.catalogTokens)},
     createClient: () => new ${clientClassName(model)}(options),
   };
 }

@@ -89,6 +89,8 @@ export interface McpDefinition {
   readonly tools: readonly ToolSpec[];
   /** The contract's declared toolsets (so a toolset without exposed tools is still a valid name). */
   readonly toolsets?: readonly ToolsetSpec[];
+  /** The contract's `budget.catalogTokens` (null or absent: none): a larger catalogue is served in discovery mode. */
+  readonly catalogueBudget?: number | null;
   /** Builds the generated SDK client (it reads the credential from the environment itself). */
   readonly createClient: () => McpClient;
 }
@@ -380,9 +382,9 @@ export function serverMembers(server: Server): ServerMembers {
 export function createMcpService(def: McpDefinition, options: ServeOptions = {}): McpService {
   let client: McpClient | undefined;
   const sdk = () => (client ??= def.createClient());
-  const catalogue = buildCatalogue(def.tools, def.toolsets, options, (spec, args) => callTool(sdk, spec, args, options));
-  const unknown = options.discovery ? ` (discovery mode: run tools through call_tool)` : "";
-  const instructions = options.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
+  const catalogue = buildCatalogue(def.tools, def.toolsets, options, (spec, args) => callTool(sdk, spec, args, options), def.catalogueBudget ?? null);
+  const unknown = catalogue.discovery ? ` (discovery mode: run tools through call_tool)` : "";
+  const instructions = catalogue.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
   return {
     newServer() {
       // logging: the SDK answers logging/setLevel per session; failed calls are logged below.

@@ -50,6 +50,11 @@ function nameList(raw: string): string[] {
   return names;
 }
 
+function positiveInteger(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new InvalidArgumentError("expected a whole number of at least 1.");
+  return Number(raw);
+}
+
 function port(raw: string): number {
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new InvalidArgumentError("expected a port number from 0 to 65535 (0: any free port).");
   return Number(raw);
@@ -90,6 +95,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     .option("--toolsets <names>", "serve only the tools of these toolsets, comma-separated", nameList)
     .option("--tools <names>", "serve only these tools (besides those of --toolsets), comma-separated", nameList)
     .option("--discovery", "list three tools (search_tools, describe_tool, call_tool) instead of every tool")
+    .option("--max-catalogue-tokens <n>", "most tokens the listed tools may cost; a larger catalogue is served in discovery mode (default: the contract's budget, else 100000)", positiveInteger)
     .addOption(new Option("--text <mode>", "text block of a result: the JSON (default), or compact: the same data in fewer tokens").choices(["json", "compact"]))
     .addHelpText("after", `\nEnvironment:\n${env.join("\n")}\n\nExit codes: 0 stopped by SIGINT/SIGTERM or end of input, 1 could not serve, 2 usage error.\n`);
   let shown = false;
@@ -100,7 +106,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     else throw e;
   }
   if (shown) return null;
-  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; text?: "json" | "compact" }>();
+  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; maxCatalogueTokens?: number; text?: "json" | "compact" }>();
   if (!o.http) {
     const stray = (["host", "port", "allowOrigins"] as const).find((k) => o[k] !== undefined);
     if (stray) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: --${stray === "allowOrigins" ? "allow-origins" : stray} needs --http`);
@@ -109,6 +115,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     ...(o.toolsets ? { toolsets: o.toolsets } : {}),
     ...(o.tools ? { tools: o.tools } : {}),
     ...(o.discovery ? { discovery: true } : {}),
+    ...(o.maxCatalogueTokens !== undefined ? { maxCatalogueTokens: o.maxCatalogueTokens } : {}),
     ...(o.text ? { text: o.text } : {}),
   };
   const fromEnv = info.baseUrlEnv ? io.env[info.baseUrlEnv] : undefined;
@@ -160,6 +167,8 @@ export async function runMcpMain(
     if (short) return fail(EXIT_USAGE, `${name}: ${short}.`);
   }
 
+  // Said on stderr (stdout is the JSON-RPC channel on stdio) when the catalogue is served by discovery.
+  const serve: ServeOptions = { ...plan.serve, notice: (line) => io.stderr(`${def.name}: ${line}\n`) };
   let stop: (() => Promise<void>) | undefined;
   let stopping = false;
   const shutdown = (): void => {
@@ -175,7 +184,7 @@ export async function runMcpMain(
       const raw = io.env[info.bearerEnv];
       if (raw !== undefined && raw.trim() === "") return fail(EXIT_USAGE, `${info.bearerEnv} is set but empty: set a token or unset it.`);
       const bearer = raw ?? null;
-      const service = createMcpService(def, plan.serve);
+      const service = createMcpService(def, serve);
       let running;
       try {
         running = await serveHttp(service, { ...plan.http, bearer, log: (line) => io.stderr(`${def.name}: ${line}\n`) });
@@ -190,7 +199,7 @@ export async function runMcpMain(
     } else {
       // A client that closed our stdout has gone: stop as at the end of input, quietly.
       whenReaderGone(process.stdout, () => shutdown());
-      const server = await runStdio(def, plan.serve);
+      const server = await runStdio(def, serve);
       stop = () => server.close();
     }
   } catch (e) {
