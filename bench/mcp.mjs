@@ -58,10 +58,10 @@ const platform = await startIncidentsServer({ token: TOKEN });
 // -- (a) the incident lab ----------------------------------------------------------------------------
 
 /** Spawn a server, connect a client over its stdio, record every line both ways. */
-async function stdioSession({ text, tools }) {
+async function stdioSession({ text, tools, discovery = false }) {
   // The generated bin, as a user starts it: compact text and the one-tool catalogue (as the article's
   // lab server had) are its own flags.
-  const flags = [...(text === "compact" ? ["--text", "compact"] : []), ...(tools ? ["--tools", tools.join(",")] : [])];
+  const flags = [...(text === "compact" ? ["--text", "compact"] : []), ...(tools ? ["--tools", tools.join(",")] : []), ...(discovery ? ["--discovery"] : [])];
   const child = spawn(process.execPath, [join(BUILT, "incidents/mcp/main.js"), ...flags], {
     env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "journal.sqlite") },
     stdio: ["pipe", "pipe", "inherit"],
@@ -174,6 +174,30 @@ async function runVariant(name, { text, tools }) {
   };
 }
 
+/**
+ * The incident question (B2) by progressive discovery: search → describe → call, every message counted,
+ * next to the same question with the four tools listed directly.
+ */
+async function discoveryB2(text) {
+  const s = await stdioSession({ text, tools: null, discovery: true });
+  const search = await s.client.callTool({ name: "search_tools", arguments: { query: "list incidents" } });
+  const describe = await s.client.callTool({ name: "describe_tool", arguments: { name: "list_incidents" } });
+  const call = await s.client.callTool({ name: "call_tool", arguments: { name: "list_incidents", arguments: VARIANTS.B2.args } });
+  const wire = await s.close();
+  const tok = (ws) => ws.reduce((n, w) => n + countTokens(w.line), 0);
+  const byId = (id) => wire.filter((w) => w.dir === "server→client" && w.msg.id === id);
+  const callIds = wire.filter((w) => w.msg.method === "tools/call").map((w) => w.msg.id);
+  return {
+    text,
+    allMessageTokens: tok(wire),
+    searchResponseTokens: tok(byId(callIds[0])),
+    describeResponseTokens: tok(byId(callIds[1])),
+    callResponseTokens: tok(byId(callIds[2])),
+    accepted: accept([call.structuredContent], VARIANTS.B2).accepted,
+    eachOnce: search.structuredContent === undefined && describe.structuredContent === undefined && describe.content.length === 1,
+  };
+}
+
 const lab = [];
 for (const text of ["json", "compact"]) {
   for (const tools of [null, ["list_incidents"]]) {
@@ -198,6 +222,7 @@ async function anchorGenerator() {
   }
   return (await import(entry)).getToolsFromOpenApi;
 }
+const discoveryLab = [await discoveryB2("json"), await discoveryB2("compact")];
 const getToolsFromOpenApi = await anchorGenerator();
 
 // Every example (the OpenAPI-first bookshelf with its overlay), and a synthetic 1,000-operation contract
@@ -406,7 +431,7 @@ for (const d of dirs) rmSync(d, { recursive: true, force: true });
 
 // -- report ----------------------------------------------------------------------------------------------
 
-const report = { date: new Date().toISOString(), node: process.version, tokenizer: "o200k_base (gpt-tokenizer)", article: ARTICLE, lab, catalogue, imported, budgetCli, latency };
+const report = { date: new Date().toISOString(), node: process.version, tokenizer: "o200k_base (gpt-tokenizer)", article: ARTICLE, lab, discoveryLab, catalogue, imported, budgetCli, latency };
 mkdirSync("bench/results", { recursive: true });
 writeFileSync("bench/results/mcp.json", `${JSON.stringify(report, null, 2)}\n`);
 
@@ -446,6 +471,14 @@ const md = [
   `B2 goal ≤ 150 tool-response tokens with the answer accepted: json ${b2("json", "all tools").toolResponseTokens} (${b2("json", "all tools").ifNoMeta} without its \`_meta\` copy of the completeness), compact ${b2("compact", "all tools").toolResponseTokens} (${b2("compact", "all tools").ifNoStructured} for hosts that drop structuredContent; the text alone holds the answer), accepted: ${b2("compact", "all tools").accepted}.`,
   "\"same twice\": each variant is run twice on fresh server processes; A and C differ by a token or two between runs because the platform's cursors carry their issue time.",
   `B2 compact text: \`${b2("compact", "all tools").lastStatement.text.replace(/\n/g, " ⏎ ")}\``,
+  "",
+  "### The incident question (B2) by progressive discovery: search_tools → describe_tool → call_tool",
+  "",
+  "| text | all-message tokens | with the 4 tools listed directly | search response | describe response | call response | each thing once | accepted |",
+  "|---|---:|---:|---:|---:|---:|---|---|",
+  ...discoveryLab.map((d) => `| ${d.text} | ${d.allMessageTokens} | ${b2(d.text, "all tools").allMessageTokens} | ${d.searchResponseTokens} | ${d.describeResponseTokens} | ${d.callResponseTokens} | ${d.eachOnce ? "yes" : "no"} | ${d.accepted} |`),
+  "",
+  "Before issue 27 (json): 4,239 all-message tokens by discovery (describe_tool answered its ~1,270-token entry both as text and as structured content) against 3,883 listing directly.",
   "",
   "## (b) Catalogue tokens (tools/list as served, read through an MCP client)",
   "",
