@@ -28,11 +28,16 @@
  *     OpenID metadata, /register, /authorize, /token) answer 404 before any credential is asked
  *     for, with an OAuth error body saying there is no OAuth here: a client that does try OAuth
  *     after a 401 finds no metadata, and its registration fails with that sentence.
+ *
+ * The body is read here (bounded as the SDK bounds it) and handed to the transport parsed, so that
+ * valid JSON that is not a JSON-RPC message is answered -32600 Invalid Request (the SDK transport
+ * says -32700 Parse error, which JSON-RPC keeps for JSON that does not parse).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type McpService, serverMembers } from "./server.js";
 
 export interface HttpOptions {
@@ -128,6 +133,44 @@ function noOAuth(res: ServerResponse): void {
   res.end(JSON.stringify({ error: "invalid_request", error_description: NO_OAUTH }));
 }
 
+/** The SDK transport's default bound on a request body (4 MiB). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The request body as text, or null when it is over `max` bytes (declared or received). */
+function readBody(req: IncomingMessage, max: number): Promise<string | null> {
+  if (Number(req.headers["content-length"]) > max) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.pause();
+        resolve(null);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString("utf8"));
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("error", reject);
+  });
+}
+
+/** What the SDK transport checks before it parses a POST (406 and 415 stay its answers). */
+function acceptsJsonRpc(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? "";
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  return accept.includes("application/json") && accept.includes("text/event-stream") && type === "application/json";
+}
+
+/** Parsed JSON that is a JSON-RPC message or a non-empty batch of them. */
+function isJsonRpc(value: unknown): boolean {
+  const messages = Array.isArray(value) ? value : [value];
+  return messages.length > 0 && messages.every((m) => JSONRPCMessageSchema.safeParse(m).success);
+}
+
 /** Host header's name without the port (`[::1]:8080` → `[::1]`). */
 function hostName(header: string | undefined): string {
   if (!header) return "";
@@ -155,6 +198,16 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
     }
     if (req.method !== "POST") return refuse(res, 405, "Method not allowed: this server is stateless; POST JSON-RPC messages.", { allow: "POST" });
 
+    const text = await readBody(req, MAX_BODY_BYTES);
+    if (text === null) return refuse(res, 413, `Payload Too Large: a request body must not exceed ${MAX_BODY_BYTES} bytes.`, { connection: "close" });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined; // the transport reads the (spent) body as empty and answers -32700
+    }
+    if (parsed !== undefined && acceptsJsonRpc(req) && !isJsonRpc(parsed)) return refuse(res, 400, "Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (or a non-empty batch of them).", {}, -32600);
+
     const server = serverMembers(service.newServer());
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
@@ -162,7 +215,7 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsed);
   };
 
   const http: HttpServer = createServer((req, res) => {
