@@ -5,8 +5,12 @@
  * whatever the WWW-Authenticate error says. So a wrong token gets 403 + error="invalid_token" (the SDK
  * reports that as the HTTP error it is) and the OAuth paths answer 404 with an OAuth error body
  * saying there is no OAuth here (src/mcp-runtime/http.ts). The generated server built from
- * generated-examples/ (test/e2e/global-setup), against the reference incidents platform.
+ * generated-examples/ (test/e2e/global-setup), against the reference incidents platform; and the
+ * MCP Inspector's CLI (the devDependency) against the built bin with --http.
  */
+import { execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -198,5 +202,50 @@ describe("a static bearer and the official SDK client", () => {
     await viaProvider.close();
     expect(calls).toEqual([]);
     expect(server.requests()).toBe(before + 1);
+  });
+});
+
+/** The Inspector's own bin, as npx would run it (no network). */
+const INSPECTOR_PACKAGE = resolve("node_modules/@modelcontextprotocol/inspector");
+const INSPECTOR = join(INSPECTOR_PACKAGE, (JSON.parse(readFileSync(join(INSPECTOR_PACKAGE, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["mcp-inspector"]!);
+
+describe("the MCP Inspector CLI against the built bin with --http and a bearer", () => {
+  it("a wrong token is reported as refused (403, invalid_token), not as an OAuth flow; the right one lists the tools", async () => {
+    const journal = freshJournal();
+    const child = spawn(process.execPath, [built("incidents", "mcp/main.js"), "--http"], {
+      env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: incidents.url, INCIDENTS_JOURNAL: journal, INCIDENTS_MCP_BEARER: BEARER },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const exited = new Promise((r) => child.once("exit", r));
+    try {
+      let stderr = "";
+      const url = await new Promise<string>((res, rej) => {
+        child.stderr!.on("data", (d) => {
+          stderr += String(d);
+          const m = /serving MCP over Streamable HTTP at (\S+)/.exec(stderr);
+          if (m) res(m[1]!);
+        });
+        child.once("exit", (code) => rej(new Error(`bin exited ${code}`)));
+      });
+      // No TTY here: an Inspector that started OAuth would stop at "Interactive OAuth requires a TTY".
+      const inspect = (header: string) =>
+        new Promise<{ code: number; out: string; stdout: string }>((res) =>
+          execFile(process.execPath, [INSPECTOR, "--cli", "--transport", "http", "--server-url", url, "--header", header, "--method", "tools/list"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: join(journal, "..") }, timeout: 60_000 }, (e, stdout, stderr) =>
+            res({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}`, stdout }),
+          ),
+        );
+      const wrong = await inspect("Authorization: Bearer not-the-token");
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.out).toMatch(/bearer token was refused \(invalid_token\)/);
+      expect(wrong.out).toMatch(/"status":\s*403/);
+      expect(wrong.out).not.toMatch(/OAuth requires a TTY/);
+      expectNoCredential(wrong.out);
+      const right = await inspect(`Authorization: Bearer ${BEARER}`);
+      expect(right.code, right.out.replaceAll(BEARER, "<token>")).toBe(0);
+      expect((JSON.parse(right.stdout) as { tools: unknown[] }).tools).toHaveLength(4);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 });

@@ -167,7 +167,7 @@ describe("Streamable HTTP, in process", () => {
     const bearer = "bearer-7d1e-secret";
     const server = await serve({ bearer });
     try {
-      for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: `Bearer ${bearer}x` }, { authorization: bearer }, { authorization: `Basic ${bearer}` }]) {
+      for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: `Bearer ${bearer}x` }, { authorization: bearer }, { authorization: `Basic ${bearer}` }] as Record<string, string>[]) {
         const res = await post(server.url, headers);
         expect(res.status, "authorization" in headers ? "a wrong credential" : "none").toBe("authorization" in headers ? 403 : 401);
         expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
