@@ -138,13 +138,38 @@ describe("Streamable HTTP, in process", () => {
     }
   });
 
-  it("with a bearer token: missing or wrong ⇒ 401, nothing called; the right one works", async () => {
+  it("JSON-RPC framing: invalid JSON -32700, JSON that is no JSON-RPC message -32600, over 4 MiB 413; 406/415 stay the transport's", async () => {
+    const server = await serve();
+    try {
+      const raw = (body: string, headers: Record<string, string> = {}) =>
+        fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body });
+      const codeOf = async (res: Response) => ((await res.json()) as { error?: { code: number } }).error?.code;
+      const parse = await raw("{not json");
+      expect([parse.status, await codeOf(parse)]).toEqual([400, -32700]);
+      for (const body of ['{"hello":"world"}', "null", "[]", '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2}]', '{"jsonrpc":"1.0","id":1,"method":"ping"}']) {
+        const res = await raw(body);
+        expect([res.status, await codeOf(res)], body).toEqual([400, -32600]);
+      }
+      const big = await raw(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(4 * 1024 * 1024) } }));
+      expect(big.status).toBe(413);
+      expect((await raw('{"hello":"world"}', { accept: "application/json" })).status).toBe(406);
+      expect((await raw('{"hello":"world"}', { "content-type": "text/plain" })).status).toBe(415);
+      const batch = await raw(JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }]));
+      expect(batch.status).toBe(200);
+      expect(((await batch.json()) as unknown[]).length).toBe(2);
+      expect(server.requests()).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with a bearer token: missing ⇒ 401, wrong ⇒ 403 invalid_token (see bearer.test.ts), nothing called; the right one works", async () => {
     const bearer = "bearer-7d1e-secret";
     const server = await serve({ bearer });
     try {
-      for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: `Bearer ${bearer}x` }, { authorization: bearer }, { authorization: `Basic ${bearer}` }]) {
+      for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: `Bearer ${bearer}x` }, { authorization: bearer }, { authorization: `Basic ${bearer}` }] as Record<string, string>[]) {
         const res = await post(server.url, headers);
-        expect(res.status, JSON.stringify(headers)).toBe(401);
+        expect(res.status, "authorization" in headers ? "a wrong credential" : "none").toBe("authorization" in headers ? 403 : 401);
         expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
         expect(await res.text()).not.toContain(bearer);
       }

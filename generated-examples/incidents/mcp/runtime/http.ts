@@ -9,13 +9,35 @@
  *
  * Before the transport sees a request: the Host must be a loopback name when the server is bound to
  * loopback (DNS rebinding), an `Origin`, when present, must be a loopback origin or one allowed
- * explicitly (403), and, when a bearer token is configured, `Authorization: Bearer <token>` must
- * match it, compared in constant time (401). The token is never written anywhere.
+ * explicitly (403), the path must be /mcp (404), and, when a bearer token is configured,
+ * `Authorization: Bearer <token>` must match it, compared in constant time. The token is never
+ * written anywhere.
+ *
+ * The token is static: this server is no OAuth protected resource, and its refusals are shaped so
+ * that MCP clients say so instead of starting an OAuth flow. In MCP a 401 means "authorize with
+ * OAuth": the official SDK client (1.32.x), given an auth provider, answers any 401 by discovery,
+ * client registration and an authorization redirect, whatever the `WWW-Authenticate` error says
+ * (the MCP Inspector then stops at "Interactive OAuth requires a TTY"). So:
+ *   - no Authorization header: 401 with `WWW-Authenticate: Bearer realm="mcp"` (RFC 6750 §3: no
+ *     error code when no credential was sent);
+ *   - an Authorization header that does not carry the token: 403 with
+ *     `WWW-Authenticate: Bearer realm="mcp", error="invalid_token", error_description="…"`, the
+ *     refusal named in the JSON-RPC error body too. A 403 whose error is not `insufficient_scope`
+ *     is reported by the SDK client as the HTTP error it is, with the body, and starts no OAuth;
+ *   - the OAuth discovery and endpoint paths (RFC 9728 protected resource metadata, RFC 8414 /
+ *     OpenID metadata, /register, /authorize, /token) answer 404 before any credential is asked
+ *     for, with an OAuth error body saying there is no OAuth here: a client that does try OAuth
+ *     after a 401 finds no metadata, and its registration fails with that sentence.
+ *
+ * The body is read here (bounded as the SDK bounds it) and handed to the transport parsed, so that
+ * valid JSON that is not a JSON-RPC message is answered -32600 Invalid Request (the SDK transport
+ * says -32700 Parse error, which JSON-RPC keeps for JSON that does not parse).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type McpService, serverMembers } from "./server.js";
 
 export interface HttpOptions {
@@ -68,10 +90,85 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return timingSafeEqual(digest(m ? m[1]! : ""), digest(token)) && m !== null;
 }
 
+/** How a request's Authorization header stands against the configured token. */
+export type BearerCheck = "accepted" | "missing" | "refused";
+
+export function checkBearer(header: string | undefined, token: string): BearerCheck {
+  if (bearerMatches(header, token)) return "accepted";
+  return header === undefined || header.trim() === "" ? "missing" : "refused";
+}
+
+/** JSON-RPC error code of a request refused before it reached the protocol layer (implementation-defined range). */
+export const REFUSED = -32000;
+/** JSON-RPC error code of a request refused for its credentials (as several MCP servers use). */
+export const UNAUTHORIZED = -32001;
+
 /** A JSON-RPC error answer with no id (the request never reached the protocol layer). */
-function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = REFUSED): void {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+const NO_OAUTH = "This MCP server offers no OAuth: it takes the static bearer token its operator configured, sent as Authorization: Bearer <token>.";
+const MISSING = `Unauthorized: no bearer token. ${NO_OAUTH}`;
+const REFUSED_TOKEN = "Forbidden: the bearer token was refused (invalid_token). Check the token the client sends: this MCP server takes the static token its operator configured and offers no OAuth.";
+
+/** The refusals of a configured bearer (see the header comment for why a wrong token gets 403). */
+function refuseCredential(res: ServerResponse, check: Exclude<BearerCheck, "accepted">): void {
+  if (check === "missing") return refuse(res, 401, MISSING, { "www-authenticate": 'Bearer realm="mcp"' }, UNAUTHORIZED);
+  refuse(res, 403, REFUSED_TOKEN, { "www-authenticate": 'Bearer realm="mcp", error="invalid_token", error_description="The bearer token was refused"' }, UNAUTHORIZED);
+}
+
+/**
+ * The paths an OAuth client probes or calls on the MCP server's origin (RFC 9728 protected resource
+ * metadata, path-aware or not; RFC 8414 and OpenID metadata; the legacy default endpoints).
+ */
+export function isOAuthPath(path: string): boolean {
+  return /^\/\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration)(?:\/|$)/.test(path) || /\/\.well-known\/openid-configuration$/.test(path) || ["/register", "/authorize", "/token"].includes(path);
+}
+
+/** 404 with an RFC 6749 error body, which an OAuth client reports as its message. */
+function noOAuth(res: ServerResponse): void {
+  res.writeHead(404, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(JSON.stringify({ error: "invalid_request", error_description: NO_OAUTH }));
+}
+
+/** The SDK transport's default bound on a request body (4 MiB). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The request body as text, or null when it is over `max` bytes (declared or received). */
+function readBody(req: IncomingMessage, max: number): Promise<string | null> {
+  if (Number(req.headers["content-length"]) > max) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.pause();
+        resolve(null);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString("utf8"));
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("error", reject);
+  });
+}
+
+/** What the SDK transport checks before it parses a POST (406 and 415 stay its answers). */
+function acceptsJsonRpc(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? "";
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  return accept.includes("application/json") && accept.includes("text/event-stream") && type === "application/json";
+}
+
+/** Parsed JSON that is a JSON-RPC message or a non-empty batch of them. */
+function isJsonRpc(value: unknown): boolean {
+  const messages = Array.isArray(value) ? value : [value];
+  return messages.length > 0 && messages.every((m) => JSONRPCMessageSchema.safeParse(m).success);
 }
 
 /** Host header's name without the port (`[::1]:8080` → `[::1]`). */
@@ -93,10 +190,23 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
     if (loopbackOnly && !isLoopbackHost(hostName(req.headers.host))) return refuse(res, 403, "Forbidden: Host is not a loopback name.");
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, allowed)) return refuse(res, 403, "Forbidden: Origin not allowed.");
-    if (bearer !== null && !bearerMatches(req.headers.authorization, bearer)) return refuse(res, 401, "Unauthorized.", { "www-authenticate": 'Bearer realm="mcp"' });
-    const path = (req.url ?? "").split("?")[0];
-    if (path !== MCP_PATH) return refuse(res, 404, `Not found: MCP is served at ${MCP_PATH}.`);
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    if (path !== MCP_PATH) return isOAuthPath(path) ? noOAuth(res) : refuse(res, 404, `Not found: MCP is served at ${MCP_PATH}.`);
+    if (bearer !== null) {
+      const check = checkBearer(req.headers.authorization, bearer);
+      if (check !== "accepted") return refuseCredential(res, check);
+    }
     if (req.method !== "POST") return refuse(res, 405, "Method not allowed: this server is stateless; POST JSON-RPC messages.", { allow: "POST" });
+
+    const text = await readBody(req, MAX_BODY_BYTES);
+    if (text === null) return refuse(res, 413, `Payload Too Large: a request body must not exceed ${MAX_BODY_BYTES} bytes.`, { connection: "close" });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined; // the transport reads the (spent) body as empty and answers -32700
+    }
+    if (parsed !== undefined && acceptsJsonRpc(req) && !isJsonRpc(parsed)) return refuse(res, 400, "Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (or a non-empty batch of them).", {}, -32600);
 
     const server = serverMembers(service.newServer());
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -105,7 +215,7 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsed);
   };
 
   const http: HttpServer = createServer((req, res) => {
