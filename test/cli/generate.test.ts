@@ -144,7 +144,7 @@ describe("contractgen generate", () => {
       expect(watch.stderr()).toContain("bookshelf.overlay.yaml");
       writeFileSync(overlay, readFileSync(overlay, "utf8").replace("x-unit: pages", "x-unit: sheets"));
       await watch.waitFor(() => watch.generations() === 2);
-      expect(readFileSync(join(out, "sdk", "contract.json"), "utf8")).toContain('"x-unit": "sheets"');
+      expect(readFileSync(join(out, "sdk", "schemas.json"), "utf8")).toContain('"x-unit": "sheets"');
       expect(watch.stderr()).not.toContain("contractgen:");
     } finally {
       watch.stop();

@@ -8,7 +8,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { type ContractClient, inputRejected, type LinkedPage, type OperationSpec, type Validator } from "../../sdk/runtime/client.js";
 import { CLIENT_CODES, ContractError, InvalidInputError } from "../../sdk/runtime/errors.js";
 import { buildCatalogue, type CatalogueOptions, type ToolsetSpec } from "./catalogue.js";
@@ -358,6 +359,23 @@ export interface McpService {
 }
 
 /**
+ * The two requests the tools handlers take, matched by method only. The SDK parses a request with the
+ * schema it was registered with before anything else, and a request that fails that parse is answered
+ * -32603 (internal error) with the parser's dump; with these, malformed params reach the SDK's own
+ * tools/call check and the handlers here, which answer -32602 (invalid params).
+ */
+const LENIENT_CALL_TOOL = z.looseObject({ method: z.literal("tools/call"), params: z.optional(z.unknown()) });
+const LENIENT_LIST_TOOLS = z.looseObject({ method: z.literal("tools/list"), params: z.optional(z.unknown()) });
+
+/**
+ * A JSON-RPC invalid-params error. Not McpError, whose message already carries "MCP error -32602:",
+ * which clients prefix again.
+ */
+function invalidParams(message: string): Error {
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+}
+
+/**
  * The members of the SDK's `Server` this runtime uses, typed plainly. The SDK types them through its
  * zod schemas: checking the calls below against those cost about 0.5 s of `tsc` in every generated
  * package. The handlers state their own result types instead.
@@ -389,11 +407,17 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
     newServer() {
       // logging: the SDK answers logging/setLevel per session; failed calls are logged below.
       const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {}, logging: {} }, instructions });
-      serverMembers(server).setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...catalogue.listed] }));
-      serverMembers(server).setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      serverMembers(server).setRequestHandler(LENIENT_LIST_TOOLS, async (request) => {
+        // One page holds every tool: no cursor was ever issued, so any cursor is invalid.
+        const params = request.params as { cursor?: unknown } | undefined;
+        if (params !== undefined && (params === null || typeof params !== "object" || params.cursor !== undefined)) throw invalidParams("tools/list takes no cursor: every tool is listed in one page.");
+        return { tools: [...catalogue.listed] };
+      });
+      // The SDK checks the request against its tools/call schema before this handler runs (-32602).
+      serverMembers(server).setRequestHandler(LENIENT_CALL_TOOL, async (request, extra) => {
         const run = catalogue.lookup(request.params.name);
         // An unknown or filtered-out tool is a protocol error (the request itself is wrong), not a tool failure.
-        if (!run) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name).slice(0, 200)}${unknown}`);
+        if (!run) throw invalidParams(`Unknown tool: ${JSON.stringify(request.params.name).slice(0, 200)}${unknown}`);
         const result = await run((request.params.arguments ?? {}) as JsonObject);
         if (result.isError) void logFailure(serverMembers(server), def.name, request.params.name, result, extra?.sessionId);
         return result;
