@@ -72,13 +72,8 @@ const SCENARIOS = {
   "prompts-get-with-image": { applies: false, why: `prompts: none (${TOOLS_ONLY})` },
 };
 
-// Protocol checks that fail today, each with the change it waits for (outside this script's files).
-const BASELINE = {
-  "tools/call with non-object arguments": "src/mcp-runtime/server.ts: the SDK parses tools/call params with zod before the handler and a ZodError becomes -32603; validate the request in the handler (register with a lenient schema, throw McpError(InvalidParams))",
-  "tools/call without a tool name": "src/mcp-runtime/server.ts: as above (a ZodError from the SDK's request parsing is answered -32603)",
-  "logging/setLevel with an unknown level": "src/mcp-runtime/server.ts: the SDK's own logging/setLevel handler lets its ZodError through (-32603); wrap it to answer -32602",
-  "tools/list with an unknown cursor": "src/mcp-runtime/server.ts: tools/list ignores params.cursor and returns the whole list; an invalid cursor SHOULD be -32602 (spec: utilities/pagination)",
-};
+// Protocol checks that fail today, each with the change it waits for (none since issue 27).
+const BASELINE = {};
 
 // -- install the suite on demand, outside the project's dependencies ----------------------------------
 const suiteDir = resolve("test-results/bench-conformance");

@@ -201,6 +201,29 @@ describe("reads (incidents)", () => {
     }
   });
 
+  it("malformed requests are invalid params (-32602), never an internal error", async () => {
+    const c = await connect("incidents", { baseUrl: incidents.url });
+    try {
+      const { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
+      const refused = async (request: { method: string; params?: Record<string, unknown> }, schema: unknown) => {
+        try {
+          await c.client.request(request as never, schema as never);
+        } catch (e) {
+          return (e as { code?: number }).code;
+        }
+        return "answered";
+      };
+      expect(await refused({ method: "logging/setLevel", params: { level: "loud" } }, EmptyResultSchema)).toBe(-32602);
+      expect(await refused({ method: "tools/call", params: { name: "get_incident", arguments: '{"incident_id":"INC-017"}' } }, CallToolResultSchema)).toBe(-32602);
+      expect(await refused({ method: "tools/call", params: { arguments: {} } }, CallToolResultSchema)).toBe(-32602);
+      expect(await refused({ method: "tools/list", params: { cursor: "made-up" } }, ListToolsResultSchema)).toBe(-32602);
+      expect(await refused({ method: "tools/list", params: {} }, ListToolsResultSchema)).toBe("answered");
+      await expect(c.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/^MCP error -32602: Unknown tool: "no_such_tool"$/);
+    } finally {
+      await c.close();
+    }
+  });
+
   it("stale revision ⇒ isError conflict with class and action; nothing changed", async () => {
     const c = await connect("incidents", { baseUrl: incidents.url });
     try {

@@ -366,6 +366,10 @@ export interface McpService {
  */
 const LENIENT_CALL_TOOL = z.looseObject({ method: z.literal("tools/call"), params: z.optional(z.unknown()) });
 const LENIENT_LIST_TOOLS = z.looseObject({ method: z.literal("tools/list"), params: z.optional(z.unknown()) });
+const LENIENT_SET_LEVEL = z.looseObject({ method: z.literal("logging/setLevel"), params: z.optional(z.unknown()) });
+
+/** MCP's log levels (RFC 5424's), least severe first. */
+const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 /**
  * A JSON-RPC invalid-params error. Not McpError, whose message already carries "MCP error -32602:",
@@ -383,9 +387,9 @@ function invalidParams(message: string): Error {
 interface ServerMembers {
   setRequestHandler(
     schema: unknown,
-    handler: (request: { params: { name: string; arguments?: Record<string, unknown> } }, extra?: { sessionId?: string }) => Promise<{ tools: unknown[] } | CallToolResult>,
+    handler: (request: { params: { name: string; arguments?: Record<string, unknown> } }, extra?: { sessionId?: string }) => Promise<{ tools: unknown[] } | CallToolResult | Record<string, never>>,
   ): void;
-  /** A `notifications/message` to the client, unless it asked (logging/setLevel) for less severe ones only. */
+  /** A `notifications/message` to the client (the level filter is this runtime's: see newServer). */
   sendLoggingMessage(params: { level: "error" | "warning" | "info"; logger: string; data: unknown }, sessionId?: string): Promise<void>;
   onclose?: () => void;
   connect(transport: Transport): Promise<void>;
@@ -405,8 +409,17 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
   const instructions = catalogue.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
   return {
     newServer() {
-      // logging: the SDK answers logging/setLevel per session; failed calls are logged below.
       const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {}, logging: {} }, instructions });
+      // logging/setLevel, per session: the least severe level the client wants (the SDK's own handler
+      // answers an unknown level -32603; this one -32602). Failed calls are logged below.
+      const minimum = new Map<string | undefined, number>();
+      serverMembers(server).setRequestHandler(LENIENT_SET_LEVEL, async (request, extra) => {
+        const level = (request.params as { level?: unknown } | undefined)?.level;
+        const rank = typeof level === "string" ? LOG_LEVELS.indexOf(level as (typeof LOG_LEVELS)[number]) : -1;
+        if (rank < 0) throw invalidParams(`logging/setLevel: level must be one of ${LOG_LEVELS.join(", ")}.`);
+        minimum.set(extra?.sessionId, rank);
+        return {};
+      });
       serverMembers(server).setRequestHandler(LENIENT_LIST_TOOLS, async (request) => {
         // One page holds every tool: no cursor was ever issued, so any cursor is invalid.
         const params = request.params as { cursor?: unknown } | undefined;
@@ -419,7 +432,7 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
         // An unknown or filtered-out tool is a protocol error (the request itself is wrong), not a tool failure.
         if (!run) throw invalidParams(`Unknown tool: ${JSON.stringify(request.params.name).slice(0, 200)}${unknown}`);
         const result = await run((request.params.arguments ?? {}) as JsonObject);
-        if (result.isError) void logFailure(serverMembers(server), def.name, request.params.name, result, extra?.sessionId);
+        if (result.isError) void logFailure(serverMembers(server), def.name, request.params.name, result, extra?.sessionId, minimum.get(extra?.sessionId) ?? 0);
         return result;
       });
       return server;
@@ -436,7 +449,7 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
  * outcome (never its message or details, which carry the platform's words). An unknown outcome or an
  * internal or transient failure is an error; the rest (the caller's input, a conflict…) a warning.
  */
-async function logFailure(server: ServerMembers, logger: string, tool: string, result: CallToolResult, sessionId: string | undefined): Promise<void> {
+async function logFailure(server: ServerMembers, logger: string, tool: string, result: CallToolResult, sessionId: string | undefined, minimum: number): Promise<void> {
   const first = result.content[0];
   let error: Record<string, unknown> = {};
   try {
@@ -446,9 +459,11 @@ async function logFailure(server: ServerMembers, logger: string, tool: string, r
     // Not the runtime's own error text: logged without its fields.
   }
   const serious = error.outcome === "unknown" || error.class === "internal" || error.class === "transient";
+  const level = serious ? "error" : "warning";
+  if (LOG_LEVELS.indexOf(level) < minimum) return;
   const data = { tool, code: error.code ?? null, class: error.class ?? null, outcome: error.outcome ?? null };
   // A client that has gone, or a transport that cannot take notifications, loses only the log line.
-  await server.sendLoggingMessage({ level: serious ? "error" : "warning", logger, data }, sessionId).catch(() => undefined);
+  await server.sendLoggingMessage({ level, logger, data }, sessionId).catch(() => undefined);
 }
 
 /** The low-level MCP server of a generated package (no transport attached); closing it closes its SDK client. */
