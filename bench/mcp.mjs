@@ -8,9 +8,9 @@
 // (c) tools/call latency against a direct SDK call on loopback (median over N reads), in memory and stdio.
 // Writes bench/results/mcp.json and mcp.md.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -23,6 +23,8 @@ import { incidentSeed, OPEN_P1_CHECKOUT_PRODUCTION, startIncidentsServer } from 
 import { countTokens, countTokensCl100k } from "../dist/src/budget/catalog.js";
 import { catalogueDefinition, servedCatalogue, servedCost } from "../dist/src/budget/served.js";
 import { openContract } from "../dist/src/import/open.js";
+import { PACKAGE_DATA_FILES } from "../dist/src/emit/package/package.js";
+import { TEST_SCHEMA_DEFS_FILE } from "../dist/src/emit/tests/suite.js";
 import { createMcpService } from "../dist/src/mcp-runtime/server.js";
 import { parseContract } from "../dist/src/spec/parse.js";
 import { contractToOpenApi } from "./openapi.mjs";
@@ -53,6 +55,14 @@ function newClient() {
 // -- build: the generated packages exactly as the tests build them (test/e2e/global-setup.ts) --------
 console.error("building generated-examples into test-results/sdk …");
 execFileSync(process.execPath, [resolve("node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
+// The data files tsc does not emit, copied as a generated package's build copies them (test/support/sdk-data.ts).
+for (const name of readdirSync("generated-examples")) {
+  for (const file of [...PACKAGE_DATA_FILES, TEST_SCHEMA_DEFS_FILE]) {
+    const source = join("generated-examples", name, file);
+    const target = join(BUILT, name, file);
+    if (existsSync(source) && existsSync(dirname(target))) copyFileSync(source, target);
+  }
+}
 const platform = await startIncidentsServer({ token: TOKEN });
 
 // -- (a) the incident lab ----------------------------------------------------------------------------
