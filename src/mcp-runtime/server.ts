@@ -355,6 +355,13 @@ export interface ServeOptions extends CatalogueOptions {
  */
 export interface McpService {
   newServer(): Server;
+  /**
+   * Resolves when no tool call is running (true), or after `ms` with calls still running (false):
+   * a stopping server lets what it started finish, so each outcome reaches the journal.
+   */
+  drain(ms: number): Promise<boolean>;
+  /** Tool calls running now. */
+  inFlight(): number;
   close(): void;
 }
 
@@ -404,7 +411,18 @@ export function serverMembers(server: Server): ServerMembers {
 export function createMcpService(def: McpDefinition, options: ServeOptions = {}): McpService {
   let client: McpClient | undefined;
   const sdk = () => (client ??= def.createClient());
-  const catalogue = buildCatalogue(def.tools, def.toolsets, options, (spec, args) => callTool(sdk, spec, args, options), def.catalogueBudget ?? null);
+  // Every tool call is counted while it runs (discovery's call_tool goes through the same function).
+  let running = 0;
+  let idle: Array<() => void> = [];
+  const counted = async (spec: ToolSpec, args: JsonObject): Promise<CallToolResult> => {
+    running++;
+    try {
+      return await callTool(sdk, spec, args, options);
+    } finally {
+      if (--running === 0) for (const wake of idle.splice(0)) wake();
+    }
+  };
+  const catalogue = buildCatalogue(def.tools, def.toolsets, options, counted, def.catalogueBudget ?? null);
   const unknown = catalogue.discovery ? ` (discovery mode: run tools through call_tool)` : "";
   const instructions = catalogue.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
   return {
@@ -436,6 +454,21 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
         return result;
       });
       return server;
+    },
+    inFlight: () => running,
+    drain(ms) {
+      if (running === 0) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          idle = idle.filter((w) => w !== wake);
+          resolve(false);
+        }, ms);
+        const wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        idle.push(wake);
+      });
     },
     close() {
       client?.close();
@@ -474,9 +507,26 @@ export function createMcpServer(def: McpDefinition, options: ServeOptions = {}):
   return server;
 }
 
+/** A stdio server, and a way to stop it that lets running calls finish first. */
+export interface RunningStdio {
+  readonly server: Server;
+  /** Stop: wait up to `drainMs` for running calls (their outcomes recorded), then close. Resolves to how many were cut short. */
+  stop(drainMs: number): Promise<number>;
+}
+
 /** Serve over stdio: JSON-RPC on stdin/stdout; nothing else is written to stdout. */
-export async function runStdio(def: McpDefinition, options: ServeOptions = {}): Promise<Server> {
-  const server = createMcpServer(def, options);
+export async function runStdio(def: McpDefinition, options: ServeOptions = {}): Promise<RunningStdio> {
+  const service = createMcpService(def, options);
+  const server = service.newServer();
+  serverMembers(server).onclose = () => service.close();
   await serverMembers(server).connect(new StdioServerTransport());
-  return server;
+  return {
+    server,
+    async stop(drainMs) {
+      await service.drain(drainMs);
+      const cut = service.inFlight();
+      await serverMembers(server).close();
+      return cut;
+    },
+  };
 }

@@ -240,3 +240,80 @@ describe("the built bin with --http", () => {
     expect(await bin.exit).toBe(0);
   });
 });
+
+/** A platform in front of the reference one that holds each request until `release()` (or forever). */
+async function heldPlatform(target: string) {
+  const { createServer } = await import("node:http");
+  const waiting: Array<() => void> = [];
+  let arrived = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      arrived++;
+      waiting.push(() => {
+        void fetch(new URL(req.url ?? "/", target), { method: req.method, headers: req.headers as Record<string, string>, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) }).then(async (r) => {
+          res.writeHead(r.status, Object.fromEntries(r.headers));
+          res.end(Buffer.from(await r.arrayBuffer()));
+        }).catch(() => res.destroy());
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    arrived: () => arrived,
+    release: () => waiting.splice(0).forEach((go) => go()),
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+const until = async (condition: () => boolean) => {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+};
+
+describe("stopping the built bin (--http)", () => {
+  it("SIGTERM with calls in flight: no new requests, every running call completes, exit 0", async () => {
+    const held = await heldPlatform(incidents.url);
+    const bin = await startBin(["--http", "--drain-timeout", "30"], { INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: held.url, INCIDENTS_JOURNAL: freshJournal() });
+    try {
+      const clients = await Promise.all(Array.from({ length: 5 }, () => connect(bin.url)));
+      const calls = clients.flatMap((c) => ["INC-017", "INC-088"].map((id) => c.callTool({ name: "get_incident", arguments: { incident_id: id } }) as Promise<CallToolResult>));
+      await until(() => held.arrived() === 10);
+      bin.child.kill("SIGTERM");
+      await until(() => bin.stderr().includes("SIGTERM: no new requests"));
+      // A new request is refused while the running ones finish.
+      const late = await post(bin.url, {}).then((r) => r.status, () => "refused");
+      expect([503, "refused"]).toContain(late);
+      held.release();
+      const results = await Promise.all(calls);
+      expect(results.map((r) => r.isError ?? false)).toEqual(Array(10).fill(false));
+      expect(results.map((r) => (r.structuredContent as { id: string }).id).sort()).toEqual([...Array(5).fill("INC-017"), ...Array(5).fill("INC-088")]);
+      expect(await bin.exit).toBe(0);
+      expect(bin.stderr()).not.toContain("cut short");
+    } finally {
+      bin.child.kill("SIGKILL");
+      await held.close();
+    }
+  });
+
+  it("a call still running at the drain deadline is cut short and said so; exit 1", async () => {
+    const held = await heldPlatform(incidents.url);
+    const bin = await startBin(["--http", "--drain-timeout", "0.2"], { INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: held.url, INCIDENTS_JOURNAL: freshJournal() });
+    try {
+      const client = await connect(bin.url);
+      const call = client.callTool({ name: "get_incident", arguments: { incident_id: "INC-017" } }).then(() => "answered", () => "failed");
+      await until(() => held.arrived() === 1);
+      bin.child.kill("SIGTERM");
+      expect(await bin.exit).toBe(1);
+      expect(bin.stderr()).toMatch(/1 call\(s\) still running at the deadline were cut short: their outcome is unknown/);
+      expect(await call).toBe("failed");
+    } finally {
+      bin.child.kill("SIGKILL");
+      held.release();
+      await held.close();
+    }
+  });
+});

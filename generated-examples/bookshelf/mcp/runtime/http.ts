@@ -56,8 +56,13 @@ export interface HttpOptions {
 export interface RunningHttp {
   /** The endpoint, e.g. http://127.0.0.1:43121/mcp. */
   readonly url: string;
-  /** Stop accepting connections, end open ones, and close the SDK client. */
-  close(): Promise<void>;
+  /**
+   * Stop accepting requests (a request still arriving on an open connection gets 503), let running
+   * ones finish for up to `drainMs` (default 0) so each outcome is recorded, then end every
+   * connection and close the SDK client. Resolves to how many requests were still running when the
+   * deadline cut them short.
+   */
+  close(drainMs?: number): Promise<number>;
 }
 
 /** The one path MCP is served on. */
@@ -218,7 +223,14 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
     await transport.handleRequest(req, res, parsed);
   };
 
+  // Requests being answered: each is done when its response is (a JSON response is written after the call).
+  const running = new Set<Promise<void>>();
+  let draining = false;
   const http: HttpServer = createServer((req, res) => {
+    if (draining) return refuse(res, 503, "Service Unavailable: the server is shutting down; retry on another instance.", { connection: "close", "retry-after": "1" });
+    const done = new Promise<void>((resolve) => res.once("close", resolve));
+    running.add(done);
+    void done.then(() => running.delete(done));
     handle(req, res).catch((e: unknown) => {
       log(`request failed: ${e instanceof Error ? e.name : "error"}`);
       if (!res.headersSent) refuse(res, 500, "Internal error.");
@@ -236,12 +248,19 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}${MCP_PATH}`,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
+    close: async (drainMs = 0) => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
+      await Promise.race([Promise.all([...running]), deadline]);
+      clearTimeout(timer);
+      const cut = running.size;
+      http.closeAllConnections();
+      await closed;
       service.close();
+      return cut;
     },
   };
 }

@@ -39,7 +39,12 @@ export interface McpBinPlan {
   readonly http: { readonly host: string; readonly port: number; readonly allowedOrigins: readonly string[] } | null;
   /** The platform's base URL (--base-url, else the base URL variable), or null: the contract's. */
   readonly baseUrl: string | null;
+  /** How long a stopping server lets running calls finish (--drain-timeout), in ms. */
+  readonly drainMs: number;
 }
+
+/** Default of --drain-timeout, in seconds: inside the 30 s most orchestrators allow between SIGTERM and SIGKILL. */
+export const DEFAULT_DRAIN_SECONDS = 20;
 
 export const EXIT_USAGE = 2;
 
@@ -52,6 +57,11 @@ function nameList(raw: string): string[] {
 
 function positiveInteger(raw: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new InvalidArgumentError("expected a whole number of at least 1.");
+  return Number(raw);
+}
+
+function seconds(raw: string): number {
+  if (!/^\d{1,6}(\.\d{1,3})?$/.test(raw)) throw new InvalidArgumentError("expected a number of seconds, e.g. 20 or 0.5.");
   return Number(raw);
 }
 
@@ -96,6 +106,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     .option("--tools <names>", "serve only these tools (besides those of --toolsets), comma-separated", nameList)
     .option("--discovery", "list three tools (search_tools, describe_tool, call_tool) instead of every tool")
     .option("--max-catalogue-tokens <n>", "most tokens the listed tools may cost; a larger catalogue is served in discovery mode (default: the contract's budget, else 100000)", positiveInteger)
+    .option("--drain-timeout <seconds>", `on SIGTERM/SIGINT, how long running calls may finish before the server exits (default ${DEFAULT_DRAIN_SECONDS}; a second signal stops at once)`, seconds)
     .addOption(new Option("--text <mode>", "text block of a result: the JSON (default), or compact: the same data in fewer tokens").choices(["json", "compact"]))
     .addHelpText("after", `\nEnvironment:\n${env.join("\n")}\n\nExit codes: 0 stopped by SIGINT/SIGTERM or end of input, 1 could not serve, 2 usage error.\n`);
   let shown = false;
@@ -106,7 +117,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     else throw e;
   }
   if (shown) return null;
-  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; maxCatalogueTokens?: number; text?: "json" | "compact" }>();
+  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; maxCatalogueTokens?: number; drainTimeout?: number; text?: "json" | "compact" }>();
   if (!o.http) {
     const stray = (["host", "port", "allowOrigins"] as const).find((k) => o[k] !== undefined);
     if (stray) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: --${stray === "allowOrigins" ? "allow-origins" : stray} needs --http`);
@@ -124,7 +135,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     const problem = baseUrlProblem(baseUrl);
     if (problem) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: the base URL ${o.baseUrl !== undefined ? "(--base-url)" : `(${info.baseUrlEnv})`} cannot be used: ${problem}`);
   }
-  return { serve, baseUrl, http: o.http ? { host: o.host ?? "127.0.0.1", port: o.port ?? 0, allowedOrigins: o.allowOrigins ?? [] } : null };
+  return { serve, baseUrl, drainMs: Math.round((o.drainTimeout ?? DEFAULT_DRAIN_SECONDS) * 1000), http: o.http ? { host: o.host ?? "127.0.0.1", port: o.port ?? 0, allowedOrigins: o.allowOrigins ?? [] } : null };
 }
 
 // Output to a reader that has gone is dropped, never a stack trace (runtime/stdio.ts).
@@ -169,13 +180,26 @@ export async function runMcpMain(
 
   // Said on stderr (stdout is the JSON-RPC channel on stdio) when the catalogue is served by discovery.
   const serve: ServeOptions = { ...plan.serve, notice: (line) => io.stderr(`${def.name}: ${line}\n`) };
-  let stop: (() => Promise<void>) | undefined;
+  // Stopping: no new requests; running calls finish (each outcome recorded in the journal) until the
+  // drain deadline; a second signal stops at once.
+  let stop: ((drainMs: number) => Promise<number>) | undefined;
   let stopping = false;
-  const shutdown = (): void => {
-    if (stopping) return;
+  const drainMs = plan.drainMs;
+  const shutdown = (signal?: string): void => {
+    if (stopping) {
+      if (signal) {
+        io.stderr(`${def.name}: ${signal} again: stopping now; calls still running have an unknown outcome (a retry with the same arguments recovers it from the journal).\n`);
+        process.exit(1);
+      }
+      return;
+    }
     stopping = true;
-    (stop ? stop() : Promise.resolve()).then(
-      () => process.exit(process.exitCode ?? 0),
+    if (signal) io.stderr(`${def.name}: ${signal}: no new requests; letting running calls finish (up to ${drainMs / 1000} s).\n`);
+    (stop ? stop(drainMs) : Promise.resolve(0)).then(
+      (cut) => {
+        if (cut > 0) io.stderr(`${def.name}: ${cut} call(s) still running at the deadline were cut short: their outcome is unknown (a retry with the same arguments recovers it from the journal).\n`);
+        process.exit(cut > 0 ? 1 : (process.exitCode ?? 0));
+      },
       () => process.exit(1),
     );
   };
@@ -195,17 +219,17 @@ export async function runMcpMain(
       if (bearer === null && !["127.0.0.1", "localhost", "::1"].includes(plan.http.host)) {
         io.stderr(`${def.name}: warning: listening on ${plan.http.host} without a bearer token; set ${info.bearerEnv} to require one.\n`);
       }
-      stop = running.close;
+      stop = (ms) => running.close(ms);
     } else {
       // A client that closed our stdout has gone: stop as at the end of input, quietly.
       whenReaderGone(process.stdout, () => shutdown());
-      const server = await runStdio(def, serve);
-      stop = () => server.close();
+      const stdio = await runStdio(def, serve);
+      stop = (ms) => stdio.stop(ms);
     }
   } catch (e) {
     if (e instanceof CatalogueError) return fail(EXIT_USAGE, e.message);
     throw e;
   }
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
