@@ -7,6 +7,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -411,6 +412,7 @@ export function serverMembers(server: Server): ServerMembers {
 export function createMcpService(def: McpDefinition, options: ServeOptions = {}): McpService {
   let client: McpClient | undefined;
   const sdk = () => (client ??= def.createClient());
+  let validator: AjvJsonSchemaValidator | undefined;
   // Every tool call is counted while it runs (discovery's call_tool goes through the same function).
   let running = 0;
   let idle: Array<() => void> = [];
@@ -427,7 +429,9 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
   const instructions = catalogue.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
   return {
     newServer() {
-      const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {}, logging: {} }, instructions });
+      // One validator for every Server of the service: the SDK builds a new Ajv for each Server
+      // otherwise, and over HTTP there is a Server per request (this runtime never asks it to validate).
+      const server = new Server({ name: def.name, version: def.version }, { capabilities: { tools: {}, logging: {} }, instructions, jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()) });
       // logging/setLevel, per session: the least severe level the client wants (the SDK's own handler
       // answers an unknown level -32603; this one -32602). Failed calls are logged below.
       const minimum = new Map<string | undefined, number>();
