@@ -15,18 +15,16 @@
 // Writes bench/results/mcp-conformance.json and .md. Exits 1 when a scenario that applies does not
 // pass, a protocol check fails outside the baseline or passes inside it (update the baseline), or the
 // suite has a scenario this script does not classify.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { startIncidentsServer } from "../dist/examples/incidents/server.js";
-import { PACKAGE_DATA_FILES } from "../dist/src/emit/package/package.js";
-import { TEST_SCHEMA_DEFS_FILE } from "../dist/src/emit/tests/suite.js";
+import { BUILT, buildExamples } from "./built-examples.mjs";
 
 // 0.1.14 and later import `globSync` from node:fs (Node 22): 0.1.13 is the newest that runs on Node 20.
 const SUITE = { name: "@modelcontextprotocol/conformance", version: "0.1.13" };
 const TOKEN = "bench-conformance-token-7e2a";
-const BUILT = resolve("test-results/sdk");
 const dirs = [];
 const tempDir = (prefix) => {
   const d = mkdtempSync(join(tmpdir(), prefix));
@@ -97,19 +95,8 @@ if (installed() !== SUITE.version) {
 }
 const conformance = (args, options = {}) => spawnSync(process.execPath, [suiteEntry, ...args], { encoding: "utf8", timeout: 600_000, ...options });
 
-// -- build: the generated packages exactly as the tests build them (test/e2e/global-setup.ts) ---------
-if (!process.argv.includes("--no-build")) {
-  console.error("building generated-examples into test-results/sdk …");
-  execFileSync(process.execPath, [resolve("node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
-}
-// The data files tsc does not emit, as a generated package's build copies them (test/support/sdk-data.ts).
-for (const name of readdirSync("generated-examples")) {
-  for (const file of [...PACKAGE_DATA_FILES, TEST_SCHEMA_DEFS_FILE]) {
-    const source = join("generated-examples", name, file);
-    const target = join(BUILT, name, file);
-    if (existsSync(source) && existsSync(dirname(target))) copyFileSync(source, target);
-  }
-}
+// -- build: the generated packages exactly as the tests build them --------------------------------------
+buildExamples({ build: !process.argv.includes("--no-build") });
 
 // -- the server under test: the generated bin over Streamable HTTP, against the reference platform ----
 const platform = await startIncidentsServer({ token: TOKEN });

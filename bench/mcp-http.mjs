@@ -6,17 +6,15 @@
 // shared machine hits both alike; the figures are the p50 and p99 over all rounds, and their ratios.
 // `--profile` also writes a CPU profile of the MCP server (test-results/mcp-http.cpuprofile).
 // Writes bench/results/mcp-http.json and mcp-http.md.
-import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { PACKAGE_DATA_FILES } from "../dist/src/emit/package/package.js";
-import { TEST_SCHEMA_DEFS_FILE } from "../dist/src/emit/tests/suite.js";
+import { BUILT, buildExamples } from "./built-examples.mjs";
 
 const TOKEN = "bench-token-http-7e21";
-const BUILT = resolve("test-results/sdk");
 const CLIENTS = 20;
 const PER_CLIENT = 10;
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -24,17 +22,7 @@ const PROFILE = process.argv.includes("--profile");
 const READ = { incident_id: "INC-017" };
 const work = mkdtempSync(join(tmpdir(), "contractgen-bench-http-"));
 
-if (!process.argv.includes("--no-build")) {
-  console.error("building generated-examples into test-results/sdk …");
-  execFileSync(process.execPath, [resolve("node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
-}
-for (const name of readdirSync("generated-examples")) {
-  for (const file of [...PACKAGE_DATA_FILES, TEST_SCHEMA_DEFS_FILE]) {
-    const source = join("generated-examples", name, file);
-    const target = join(BUILT, name, file);
-    if (existsSync(source) && existsSync(dirname(target))) copyFileSync(source, target);
-  }
-}
+buildExamples({ build: !process.argv.includes("--no-build") });
 
 /** A child process that prints `pattern` on a line once it serves; resolves with the match. */
 function startChild(args, pattern, env = {}) {

@@ -7,10 +7,10 @@
 //     measures them, next to openapi-mcp-generator's catalogue for the same operations.
 // (c) tools/call latency against a direct SDK call on loopback (median over N reads), in memory and stdio.
 // Writes bench/results/mcp.json and mcp.md.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -23,15 +23,13 @@ import { incidentSeed, OPEN_P1_CHECKOUT_PRODUCTION, startIncidentsServer } from 
 import { countTokens, countTokensCl100k } from "../dist/src/budget/catalog.js";
 import { catalogueDefinition, servedCatalogue, servedCost } from "../dist/src/budget/served.js";
 import { openContract } from "../dist/src/import/open.js";
-import { PACKAGE_DATA_FILES } from "../dist/src/emit/package/package.js";
-import { TEST_SCHEMA_DEFS_FILE } from "../dist/src/emit/tests/suite.js";
 import { createMcpService } from "../dist/src/mcp-runtime/server.js";
 import { parseContract } from "../dist/src/spec/parse.js";
+import { BUILT, buildExamples } from "./built-examples.mjs";
 import { contractToOpenApi } from "./openapi.mjs";
 import { syntheticContract } from "./synthetic.mjs";
 
 const TOKEN = "bench-token-3b9d";
-const BUILT = resolve("test-results/sdk");
 const ARTICLE = {
   A: { toolCalls: 3, records: 120, toolResponseTokens: 44626, allMessageTokens: 45476, outcome: "Accepted" },
   B1: { toolCalls: 1, records: 2, toolResponseTokens: 820, allMessageTokens: 1516, outcome: "Accepted" },
@@ -52,17 +50,8 @@ function newClient() {
   return new Client({ name: "contractgen-bench", version: "1.0.0" }, { jsonSchemaValidator: new AjvJsonSchemaValidator(ajv) });
 }
 
-// -- build: the generated packages exactly as the tests build them (test/e2e/global-setup.ts) --------
-console.error("building generated-examples into test-results/sdk …");
-execFileSync(process.execPath, [resolve("node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
-// The data files tsc does not emit, copied as a generated package's build copies them (test/support/sdk-data.ts).
-for (const name of readdirSync("generated-examples")) {
-  for (const file of [...PACKAGE_DATA_FILES, TEST_SCHEMA_DEFS_FILE]) {
-    const source = join("generated-examples", name, file);
-    const target = join(BUILT, name, file);
-    if (existsSync(source) && existsSync(dirname(target))) copyFileSync(source, target);
-  }
-}
+// -- build: the generated packages exactly as the tests build them --------------------------------------
+buildExamples();
 const platform = await startIncidentsServer({ token: TOKEN });
 
 // -- (a) the incident lab ----------------------------------------------------------------------------
