@@ -21,6 +21,7 @@ import {
 } from "./errors.js";
 import { hashValue, intentParameters } from "./hash.js";
 import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
+import { isPostgresUrl, PostgresJournal } from "./journal-postgres.js";
 import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
 import { type AuthAlternatives, type ContractAuth, type CredentialParts, credentialFieldNames, credentialSecrets, type CredentialValues, resolveCredentials, withCredentials } from "./credentials.js";
 import { isSensitiveField, Redactor } from "./redact.js";
@@ -248,6 +249,13 @@ export class ContractClient {
       else if (typeof option === "object" && option !== null) this.journalInstance = option;
       else {
         const envName = `${this.contract.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_JOURNAL`;
+        // A PostgreSQL URL (the option, <CONTRACT>_JOURNAL_URL or <CONTRACT>_JOURNAL) selects the
+        // shared store that replicas need; anything else is a SQLite file.
+        const url = option ?? process.env[`${envName}_URL`] ?? process.env[envName];
+        if (url !== undefined && isPostgresUrl(url)) {
+          this.journalInstance = new PostgresJournal(url);
+          return this.journalInstance;
+        }
         const path = option ?? process.env[envName] ?? join(homedir(), ".contractgen", `${this.contract.name}-journal.sqlite`);
         if (option === undefined && !process.env[envName]) {
           try {
@@ -311,18 +319,23 @@ export class ContractClient {
     try {
       return this.journal;
     } catch (e) {
-      if (!(e instanceof JournalUnusableError)) throw e;
-      throw new InvalidInputError({
-        code: CLIENT_CODES.journalUnusable,
-        errorClass: "invalid_input",
-        action: "fix_field",
-        message: `${e.message} Nothing was sent.`,
-        field: null,
-        operation: op.id,
-        outcome: "rejected",
-        details: { path: e.path, problem: e.problem },
-      });
+      throw this.journalProblem(op, e);
     }
+  }
+
+  /** A journal that cannot be used (a file, or a database found unusable on first use): nothing was sent. */
+  private journalProblem(op: OperationSpec, e: unknown): unknown {
+    if (!(e instanceof JournalUnusableError)) return e;
+    return new InvalidInputError({
+      code: CLIENT_CODES.journalUnusable,
+      errorClass: "invalid_input",
+      action: "fix_field",
+      message: `${e.message} Nothing was sent.`,
+      field: null,
+      operation: op.id,
+      outcome: "rejected",
+      details: { path: e.path, problem: e.problem },
+    });
   }
 
   /** Every credential value this client sends, to keep them out of results, errors and the journal. */
@@ -461,15 +474,23 @@ export class ContractClient {
     // intent's key and its recorded result, where the platform would refuse the spent token.
     const token = op.preview ? field(input, op.preview.confirmTokenField) : undefined;
     const confirmHash = typeof token === "string" ? hashValue(token) : null;
-    const replayed = () =>
-      confirmHash !== null && op.keyRetentionMs !== undefined ? journal?.findCompleted(op.id, target, paramsHash, confirmHash, Date.now() - op.keyRetentionMs)?.key : undefined;
-    const key = callerKey ?? journal?.findUnfinished(op.id, target, paramsHash)?.key ?? replayed() ?? randomUUID();
+    const replayed = async () =>
+      confirmHash !== null && op.keyRetentionMs !== undefined ? (await journal?.findCompleted(op.id, target, paramsHash, confirmHash, Date.now() - op.keyRetentionMs))?.key : undefined;
+    // A shared journal found unusable here (before anything is sent) is the caller's to fix, like a bad file.
+    const beforeSending = async <T>(step: () => Promise<T>): Promise<T> => {
+      try {
+        return await step();
+      } catch (e) {
+        throw this.journalProblem(op, e);
+      }
+    };
+    const key = callerKey ?? (await beforeSending(async () => (await journal?.findUnfinished(op.id, target, paramsHash))?.key ?? (await replayed()))) ?? randomUUID();
     const keyed = { ...input, [keyField]: key };
     this.validateInput(op, keyed, key);
     if (!journal) return (await this.sendWithRetries(op, keyed, options, key, op.validateOutput)) as O;
 
     const intent = { operation: op.id, target, key, paramsHash, confirmHash };
-    const { entry, created } = journal.begin(intent);
+    const { entry, created } = await beforeSending(async () => journal.begin(intent));
     if (!created && entry.paramsHash !== paramsHash) {
       throw errorForClass({
         code: CLIENT_CODES.keyReused,
@@ -487,7 +508,9 @@ export class ContractClient {
     }
     try {
       const result = await this.sendWithRetries(op, keyed, options, key, op.validateOutput);
-      journal.settle(intent, "completed", result);
+      // The effect happened: a store that fails now leaves the intent unfinished (a retry reuses its
+      // key and gets the platform's recorded answer), which is no reason to lose this result.
+      await Promise.resolve(journal.settle(intent, "completed", result)).catch(() => undefined);
       return result as O;
     } catch (e) {
       const error = e as ContractError;
@@ -495,7 +518,7 @@ export class ContractClient {
       // executed): nothing proves the intent was rejected, so it stays unfinished.
       const status =
         typeof error?.outcome !== "string" || error.outcome === "unknown" || error.errorClass === "transient" ? "unknown" : error.outcome === "completed" ? "completed" : "rejected";
-      journal.settle(intent, status, this.redactor().value(typeof error?.toJSON === "function" ? error.toJSON() : { message: String(e) }, true));
+      await Promise.resolve(journal.settle(intent, status, this.redactor().value(typeof error?.toJSON === "function" ? error.toJSON() : { message: String(e) }, true))).catch(() => undefined);
       throw e;
     }
   }

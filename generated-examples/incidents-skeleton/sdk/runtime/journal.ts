@@ -27,19 +27,26 @@ export interface JournalEntry extends Intent {
   readonly updatedAt: number;
 }
 
+/** A value now (an embedded store) or later (a database across the network). */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * Where keyed intents and their outcomes are recorded. Embedded stores (memory, SQLite) answer at
+ * once; a shared database (PostgreSQL, journal-postgres.ts) answers with promises: callers await.
+ */
 export interface OperationJournal {
   /**
    * Record the intent unless its key is known; returns the entry as stored and whether it is new.
    * A key whose last attempt was rejected (nothing executed) is free again: it is re-bound.
    */
-  begin(intent: Intent, now?: number): { entry: JournalEntry; created: boolean };
+  begin(intent: Intent, now?: number): Awaitable<{ entry: JournalEntry; created: boolean }>;
   /** The newest unfinished entry for the same operation, target and parameters (to reuse its key). */
-  findUnfinished(operation: string, target: string, paramsHash: string): JournalEntry | undefined;
+  findUnfinished(operation: string, target: string, paramsHash: string): Awaitable<JournalEntry | undefined>;
   /** The newest completed entry for the same operation, target, parameters and confirm token, begun at or after `since` (ms). */
-  findCompleted(operation: string, target: string, paramsHash: string, confirmHash: string, since: number): JournalEntry | undefined;
+  findCompleted(operation: string, target: string, paramsHash: string, confirmHash: string, since: number): Awaitable<JournalEntry | undefined>;
   /** Record how an intent ended. */
-  settle(intent: Pick<Intent, "operation" | "target" | "key">, status: Exclude<JournalStatus, "sending">, result: unknown, now?: number): void;
-  get(intent: Pick<Intent, "operation" | "target" | "key">): JournalEntry | undefined;
+  settle(intent: Pick<Intent, "operation" | "target" | "key">, status: Exclude<JournalStatus, "sending">, result: unknown, now?: number): Awaitable<void>;
+  get(intent: Pick<Intent, "operation" | "target" | "key">): Awaitable<JournalEntry | undefined>;
   close(): void;
 }
 
