@@ -145,6 +145,11 @@ export function mcpBearerEnv(contract: string): string {
   return `${envPrefix(contract)}_MCP_BEARER`;
 }
 
+/** The SDK journal's environment variable: a SQLite file, or (also as `<it>_URL`) a postgres:// URL. */
+export function journalEnv(contract: string): string {
+  return `${envPrefix(contract)}_JOURNAL`;
+}
+
 /**
  * The environment variable the CLI and the MCP server read the base URL from: the contract's
  * `baseUrlEnv`, else `<CONTRACT>_BASE_URL` (`BILLING_BASE_URL`), so every deployment is reachable.

@@ -116,7 +116,8 @@ export interface ClientOptions {
   readonly retry?: Partial<RetryPolicy>;
   /**
    * Where operation keys and outcomes are recorded before and after each keyed mutation: a journal,
-   * a SQLite file path, or `false` for none. Default: `$<CONTRACT>_JOURNAL` or
+   * a SQLite file path, a `postgres://` URL (the store replicas share), or `false` for none.
+   * Default: `$<CONTRACT>_JOURNAL_URL`, `$<CONTRACT>_JOURNAL`, else
    * `~/.contractgen/<contract>-journal.sqlite`.
    */
   readonly journal?: OperationJournal | string | false;

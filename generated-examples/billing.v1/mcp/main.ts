@@ -9,5 +9,6 @@ await runMcpMain(mcpDefinition, {
   "credentialEnv": [
     "BILLING_TOKEN"
   ],
-  "baseUrlEnv": "BILLING_BASE_URL"
+  "baseUrlEnv": "BILLING_BASE_URL",
+  "journalEnv": "BILLING_JOURNAL"
 });

@@ -7,5 +7,6 @@ import { mcpDefinition } from "./server.js";
 await runMcpMain(mcpDefinition, {
   "bearerEnv": "BOOKSHELF_MCP_BEARER",
   "credentialEnv": [],
-  "baseUrlEnv": "BOOKSHELF_BASE_URL"
+  "baseUrlEnv": "BOOKSHELF_BASE_URL",
+  "journalEnv": "BOOKSHELF_JOURNAL"
 });

@@ -9,5 +9,6 @@ await runMcpMain(mcpDefinition, {
   "credentialEnv": [
     "INCIDENTS_TOKEN"
   ],
-  "baseUrlEnv": "INCIDENTS_BASE_URL"
+  "baseUrlEnv": "INCIDENTS_BASE_URL",
+  "journalEnv": "INCIDENTS_JOURNAL"
 });

@@ -14,5 +14,6 @@ await runMcpMain(mcpDefinition, {
     "PETSTORE_PASSWORD",
     "PETSTORE_TOKEN"
   ],
-  "baseUrlEnv": "PETSTORE_BASE_URL"
+  "baseUrlEnv": "PETSTORE_BASE_URL",
+  "journalEnv": "PETSTORE_JOURNAL"
 });

@@ -9,5 +9,6 @@ await runMcpMain(mcpDefinition, {
   "credentialEnv": [
     "RELEASES_TOKEN"
   ],
-  "baseUrlEnv": "RELEASES_BASE_URL"
+  "baseUrlEnv": "RELEASES_BASE_URL",
+  "journalEnv": "RELEASES_JOURNAL"
 });

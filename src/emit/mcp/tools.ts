@@ -6,7 +6,7 @@
 import { servedAnnotations } from "../../mcp-runtime/catalogue.js";
 import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
 import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type PaginationModel, type RecoveryAction } from "../../model/types.js";
-import { baseUrlEnvOf, mcpBearerEnv } from "../../model/naming.js";
+import { baseUrlEnvOf, journalEnv, mcpBearerEnv } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
 import { boundedDefinitions, DefinitionInliner, draft07Tolerant, mergedChoice, modelFacing, validationOnly, withoutRedundantTypes } from "./compact.js";
@@ -392,7 +392,7 @@ import { mcpDefinition } from "./server.js";
 await runMcpMain(mcpDefinition(), ${literalBlock(info, 0)});
 `;
   }
-  const info = { bearerEnv: mcpBearerEnv(model.name), credentialEnv: authEnvVars(auth), baseUrlEnv: baseUrlEnvOf(model.name, model.transport.baseUrlEnv) };
+  const info = { bearerEnv: mcpBearerEnv(model.name), credentialEnv: authEnvVars(auth), baseUrlEnv: baseUrlEnvOf(model.name, model.transport.baseUrlEnv), journalEnv: journalEnv(model.name) };
   return `#!/usr/bin/env node
 ${generatedHeader(model.name, model.version)}import { runMcpMain } from "./runtime/bin.js";
 import { mcpDefinition } from "./server.js";

@@ -20,6 +20,8 @@ export interface McpBinInfo {
   readonly credentialEnv?: readonly string[];
   /** The base URL's environment variable: the contract's `baseUrlEnv`, else `<CONTRACT>_BASE_URL`. */
   readonly baseUrlEnv: string | null;
+  /** The journal's environment variable (`<CONTRACT>_JOURNAL`; with `_URL`, a database URL), for the help text. */
+  readonly journalEnv?: string | null;
 }
 
 /** The credential variables a bin reads, whichever generation wrote its info. */
@@ -41,6 +43,8 @@ export interface McpBinPlan {
   readonly baseUrl: string | null;
   /** How long a stopping server lets running calls finish (--drain-timeout), in ms. */
   readonly drainMs: number;
+  /** Where the SDK records operation keys and outcomes (--journal: a SQLite file or a postgres:// URL), or null: its default. */
+  readonly journal: string | null;
 }
 
 /** Default of --drain-timeout, in seconds: inside the 30 s most orchestrators allow between SIGTERM and SIGKILL. */
@@ -106,6 +110,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     .option("--tools <names>", "serve only these tools (besides those of --toolsets), comma-separated", nameList)
     .option("--discovery", "list three tools (search_tools, describe_tool, call_tool) instead of every tool")
     .option("--max-catalogue-tokens <n>", "most tokens the listed tools may cost; a larger catalogue is served in discovery mode (default: the contract's budget, else 100000)", positiveInteger)
+    .option("--journal <path|url>", `where operation keys and outcomes are recorded: a SQLite file, or a postgres:// URL that replicas share (default: ${info.journalEnv ? `$${info.journalEnv}_URL, $${info.journalEnv}, else ` : ""}a file under ~/.contractgen)`)
     .option("--drain-timeout <seconds>", `on SIGTERM/SIGINT, how long running calls may finish before the server exits (default ${DEFAULT_DRAIN_SECONDS}; a second signal stops at once)`, seconds)
     .addOption(new Option("--text <mode>", "text block of a result: the JSON (default), or compact: the same data in fewer tokens").choices(["json", "compact"]))
     .addHelpText("after", `\nEnvironment:\n${env.join("\n")}\n\nExit codes: 0 stopped by SIGINT/SIGTERM or end of input, 1 could not serve, 2 usage error.\n`);
@@ -117,7 +122,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     else throw e;
   }
   if (shown) return null;
-  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; maxCatalogueTokens?: number; drainTimeout?: number; text?: "json" | "compact" }>();
+  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; maxCatalogueTokens?: number; drainTimeout?: number; journal?: string; text?: "json" | "compact" }>();
   if (!o.http) {
     const stray = (["host", "port", "allowOrigins"] as const).find((k) => o[k] !== undefined);
     if (stray) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: --${stray === "allowOrigins" ? "allow-origins" : stray} needs --http`);
@@ -135,7 +140,8 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     const problem = baseUrlProblem(baseUrl);
     if (problem) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: the base URL ${o.baseUrl !== undefined ? "(--base-url)" : `(${info.baseUrlEnv})`} cannot be used: ${problem}`);
   }
-  return { serve, baseUrl, drainMs: Math.round((o.drainTimeout ?? DEFAULT_DRAIN_SECONDS) * 1000), http: o.http ? { host: o.host ?? "127.0.0.1", port: o.port ?? 0, allowedOrigins: o.allowOrigins ?? [] } : null };
+  if (o.journal !== undefined && o.journal.trim() === "") throw new CommanderError(EXIT_USAGE, "contractgen.usage", "error: --journal is empty: give a SQLite file or a postgres:// URL.");
+  return { serve, baseUrl, journal: o.journal ?? null, drainMs: Math.round((o.drainTimeout ?? DEFAULT_DRAIN_SECONDS) * 1000), http: o.http ? { host: o.host ?? "127.0.0.1", port: o.port ?? 0, allowedOrigins: o.allowOrigins ?? [] } : null };
 }
 
 // Output to a reader that has gone is dropped, never a stack trace (runtime/stdio.ts).
@@ -146,7 +152,7 @@ const processIo: McpBinIo = { stdout: (t) => writeTo(process.stdout, t), stderr:
  * of input), then close the transport and the SDK client. Sets process.exitCode on failure.
  */
 export async function runMcpMain(
-  definition: McpDefinition | ((options: { baseUrl?: string }) => McpDefinition),
+  definition: McpDefinition | ((options: { baseUrl?: string; journal?: string }) => McpDefinition),
   info: McpBinInfo,
   argv: readonly string[] = process.argv.slice(2),
   io: McpBinIo = processIo,
@@ -170,7 +176,11 @@ export async function runMcpMain(
   }
   if (!plan) return;
   // The definition builds the SDK client: given the base URL the command line or environment chose.
-  if (typeof definition === "function" && plan.baseUrl !== null) def = definition({ baseUrl: plan.baseUrl });
+  if (typeof definition === "function" && (plan.baseUrl !== null || plan.journal !== null)) {
+    def = definition({ ...(plan.baseUrl !== null ? { baseUrl: plan.baseUrl } : {}), ...(plan.journal !== null ? { journal: plan.journal } : {}) });
+  }
+  // A skeleton server keeps its records in its host's database, not in an SDK journal.
+  if (typeof definition !== "function" && plan.journal !== null) return fail(EXIT_USAGE, "--journal applies to a server that calls the platform through the SDK (adapter mode); a skeleton records in its database.");
   // Checked here, where the credentials enter, rather than on each tool call: a value too short to
   // redact is refused before anything is served.
   for (const name of [...credentialVars(info), plan.http ? info.bearerEnv : null]) {
