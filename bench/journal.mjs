@@ -1,0 +1,98 @@
+// Journal overhead per keyed call: what the SDK adds around one mutation (find an unfinished intent,
+// record the intent, record the outcome), in memory, in a SQLite file and in PostgreSQL on loopback.
+// Usage: npm run bench:journal (part of npm run bench). Rounds alternate the stores, so load on this
+// shared machine hits them alike; the figure is the median per call over all rounds.
+// PostgreSQL: CONTRACTGEN_TEST_PG_URL, else postgres://postgres@127.0.0.1:5432/postgres (a schema of
+// its own, dropped at the end); the row is left out when no server answers.
+// Writes bench/results/journal.json and journal.md.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { MemoryJournal, SqliteJournal } from "../dist/src/runtime/journal.js";
+import { PostgresJournal } from "../dist/src/runtime/journal-postgres.js";
+
+const CALLS = Number(process.env.CALLS ?? 500);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const PG_URL = process.env.CONTRACTGEN_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const work = mkdtempSync(join(tmpdir(), "contractgen-bench-journal-"));
+
+async function postgresSchemaUrl() {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    const name = `cg_bench_${process.pid}`;
+    await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+    await client.query(`CREATE SCHEMA ${name}`);
+    const url = new URL(PG_URL);
+    url.searchParams.set("options", `-c search_path=${name}`);
+    return { url: url.toString(), drop: () => dropSchema(name) };
+  } catch (e) {
+    console.error(`no PostgreSQL at ${PG_URL.replace(/:[^:@/]*@/, ":***@")} (${e.code ?? e.message}): its row is left out`);
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function dropSchema(name) {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+const schema = await postgresSchemaUrl();
+const stores = [
+  { name: "memory", journal: new MemoryJournal() },
+  { name: "SQLite file (WAL)", journal: new SqliteJournal(join(work, "journal.sqlite")) },
+  ...(schema ? [{ name: "PostgreSQL (loopback)", journal: new PostgresJournal(schema.url) }] : []),
+];
+
+let serial = 0;
+/** One keyed call's journal work, as src/runtime/client.ts does it around a mutation. */
+async function keyedCall(journal) {
+  const n = serial++;
+  const intent = { operation: "create_customer", target: "https://api.example.test", key: `key-${n}`, paramsHash: `hash-${n}`, confirmHash: null };
+  await journal.findUnfinished(intent.operation, intent.target, intent.paramsHash);
+  await journal.begin(intent);
+  await journal.settle(intent, "completed", { id: `cus_${n}`, email: "a@example.com", name: "A" });
+}
+
+const samples = new Map(stores.map((s) => [s.name, []]));
+for (const s of stores) for (let i = 0; i < 50; i++) await keyedCall(s.journal); // warm-up (PostgreSQL: connect and migrate)
+for (let r = 0; r < ROUNDS; r++) {
+  for (const s of r % 2 === 0 ? stores : [...stores].reverse()) {
+    for (let i = 0; i < CALLS; i++) {
+      const t = performance.now();
+      await keyedCall(s.journal);
+      samples.get(s.name).push(performance.now() - t);
+    }
+  }
+}
+for (const s of stores) s.journal.close();
+await schema?.drop();
+rmSync(work, { recursive: true, force: true });
+
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const rows = stores.map((s) => ({ store: s.name, p50Ms: pct(samples.get(s.name), 50), p99Ms: pct(samples.get(s.name), 99) }));
+const sqlite = rows.find((r) => r.store.startsWith("SQLite"));
+const report = { date: new Date().toISOString(), node: process.version, callsPerRound: CALLS, rounds: ROUNDS, rows, loadAverage: loadavg() };
+writeFileSync("bench/results/journal.json", `${JSON.stringify(report, null, 2)}\n`);
+const md = [
+  "# Journal overhead per keyed call",
+  "",
+  `Node ${process.version}. One keyed call's journal work as the SDK does it (find an unfinished intent with the same parameters, record the intent before sending, record the outcome), ${CALLS} calls per round, ${ROUNDS} rounds alternating the stores, after 50 warm-up calls each. PostgreSQL runs on this machine (loopback), as in the tests.`,
+  "",
+  "| store | p50 per call (ms) | p99 per call (ms) | p50 vs SQLite |",
+  "|---|---:|---:|---:|",
+  ...rows.map((r) => `| ${r.store} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(3)} | ${(r.p50Ms / sqlite.p50Ms).toFixed(2)} |`),
+  "",
+  `Load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (shared 2-core machine).`,
+  "",
+];
+writeFileSync("bench/results/journal.md", md.join("\n"));
+console.log(md.join("\n"));
