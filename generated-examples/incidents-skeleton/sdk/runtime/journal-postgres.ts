@@ -12,7 +12,7 @@
  * no silent fallback to a local file.
  */
 import type { Intent, JournalEntry, JournalStatus, OperationJournal } from "./journal.js";
-import { JournalUnusableError } from "./journal.js";
+import { journalEntry, JournalUnusableError } from "./journal.js";
 
 /** The part of `pg` this journal uses (loaded only when a PostgreSQL URL is configured). */
 interface PgQueryable {
@@ -60,17 +60,7 @@ interface Row {
 }
 
 function toEntry(row: Row): JournalEntry {
-  return {
-    operation: row.operation,
-    target: row.target,
-    key: row.key,
-    paramsHash: row.params_hash,
-    confirmHash: row.confirm_hash ?? null,
-    status: row.status,
-    result: row.result ?? null,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
+  return journalEntry(row, row.result ?? null);
 }
 
 /** Load `pg` by a name tsc does not resolve: only a configuration that uses PostgreSQL needs it installed. */

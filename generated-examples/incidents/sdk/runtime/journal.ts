@@ -247,6 +247,14 @@ export class SqliteJournal implements OperationJournal {
 }
 
 function toEntry(row: Row): JournalEntry {
+  return journalEntry(row, row.result === null ? null : (JSON.parse(row.result) as unknown));
+}
+
+/** A stored row as an entry, its result already decoded (every store names its columns alike). */
+export function journalEntry(
+  row: { operation: string; target: string; key: string; params_hash: string; confirm_hash: string | null; status: JournalStatus; created_at: number | string; updated_at: number | string },
+  result: unknown,
+): JournalEntry {
   return {
     operation: row.operation,
     target: row.target,
@@ -254,8 +262,8 @@ function toEntry(row: Row): JournalEntry {
     paramsHash: row.params_hash,
     confirmHash: row.confirm_hash ?? null,
     status: row.status,
-    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    result,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
   };
 }
