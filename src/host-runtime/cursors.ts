@@ -1,19 +1,12 @@
 /**
  * Opaque, tamper-proof cursors and continuations: a JSON payload plus an HMAC. The signing secret is
- * kept in the database, so cursors stay valid across a restart on the same database file.
+ * kept in the host's store, so cursors stay valid across a restart and from one replica to another.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Database } from "./sqlite.js";
+import { createHmac, timingSafeEqual } from "node:crypto";
 
 export class CursorCodec {
-  private constructor(private readonly secret: Buffer) {}
-
-  static forDatabase(db: Database): CursorCodec {
-    db.exec("CREATE TABLE IF NOT EXISTS platform_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    db.prepare("INSERT OR IGNORE INTO platform_meta (key, value) VALUES ('cursor_secret', ?)").run(randomBytes(32).toString("hex"));
-    const row = db.prepare("SELECT value FROM platform_meta WHERE key = 'cursor_secret'").get() as { value: string };
-    return new CursorCodec(Buffer.from(row.value, "hex"));
-  }
+  /** `secret` comes from the host's store (HostStore.cursorSecret), shared by every process on it. */
+  constructor(private readonly secret: Buffer) {}
 
   encode(payload: Readonly<Record<string, unknown>>): string {
     const body = Buffer.from(JSON.stringify(payload)).toString("base64url");

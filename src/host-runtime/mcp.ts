@@ -11,12 +11,16 @@ import { ContractHost, type Credential, type Handlers, makeCaller, newRequestId 
 import type { HostContract, HostOperation } from "./contract.js";
 import { FALLBACK_ERRORS } from "./errors.js";
 import { type Database, openDatabase } from "./sqlite.js";
+import type { HostStore } from "./store.js";
+import { PostgresHostStore } from "./store-postgres.js";
+import { SqliteHostStore } from "./store-sqlite.js";
+import { isPostgresUrl } from "../runtime/postgres.js";
 
 export interface HostedOptions {
   /**
-   * Where the host keeps its idempotency journal, confirm tokens and cursor secret (and what
-   * handlers get as `ctx.db`): a SQLite file path, an open database, or ":memory:" (the default;
-   * nothing survives a restart). Servers sharing one file share one journal.
+   * Where the host keeps its idempotency journal, confirm tokens and cursor secret: a SQLite file
+   * path, an open database, ":memory:" (the default; nothing survives a restart), or a postgres://
+   * URL that replicas share. Handlers reach it as `ctx.db` (SQLite) or `ctx.sql` (PostgreSQL).
    */
   readonly database?: string | Database;
   /** Who the MCP client acts as: its id scopes idempotency keys and confirm tokens. Default: "mcp", every scope. */
@@ -66,20 +70,37 @@ function contractError(contract: HostContract, op: HostOperation, status: number
   });
 }
 
+/** The store a database setting names, and how to let go of it (a database given open stays open). */
+function hostStore(database: string | Database): { store: HostStore; close(): Promise<void> } {
+  if (typeof database === "string" && isPostgresUrl(database)) {
+    const store = new PostgresHostStore(database);
+    return { store, close: () => store.close() };
+  }
+  const owned = typeof database === "string";
+  const db = typeof database === "string" ? openDatabase(database) : database;
+  const store = new SqliteHostStore(db);
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      if (owned && db.open) db.close();
+    },
+  };
+}
+
 /**
  * An in-process client of a ContractHost with the generated SDK client's method names (from the
  * tool descriptors), for `McpDefinition.createClient`.
  */
 export function hostClient(contract: HostContract, handlers: Handlers, tools: readonly ToolSpec[], options: HostedOptions = {}): McpClient {
-  const ownsDatabase = typeof options.database !== "object";
-  const db = typeof options.database === "object" ? options.database : openDatabase(options.database ?? ":memory:");
+  const store = hostStore(options.database ?? ":memory:");
   // No wire between this client and the host: the host answers in its envelope, which carries the most
   // (operation id, outcome, details), whatever format the platform's HTTP errors take.
   const { errorFormat: _wireFormat, ...transport } = contract.transport;
   const host = new ContractHost({
     model: { ...contract, transport },
     handlers,
-    db,
+    store: store.store,
     credentials: new Map(),
     ...(options.now ? { now: options.now } : {}),
     ...(options.log ? { log: options.log } : {}),
@@ -106,9 +127,7 @@ export function hostClient(contract: HostContract, handlers: Handlers, tools: re
       client[tool.previewMethod] = (input: Readonly<Record<string, unknown>>) => invoke(op, { ...input, [preview.dryRunField]: true });
     }
   }
-  client.close = () => {
-    if (ownsDatabase && db.open) db.close();
-  };
+  client.close = store.close;
   return client as unknown as McpClient;
 }
 

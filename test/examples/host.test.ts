@@ -117,10 +117,48 @@ describe("contract host", () => {
     expect((await call("POST", "/customers", { headers: { "Idempotency-Key": key }, body: { email: "b@example.com", name: "B" } })).status).toBe(201);
   });
 
-  it("mutation handlers must be synchronous (one transaction with the journal)", async () => {
-    const call = await serve(stubHandlers({ create_customer: async () => customer("cus_4") }));
-    expectError(await call("POST", "/customers", { headers: { "Idempotency-Key": randomUUID() }, body: { email: "a@example.com", name: "A" } }), 500, "INTERNAL");
-    expect(logged.join("\n")).toContain("must be synchronous");
+  it("async mutation handlers commit with the journal entry: a retry replays, one effect", async () => {
+    const call = await serve(
+      stubHandlers({
+        create_customer: async (_input: unknown, ctx: HandlerContext) => {
+          ctx.db.exec("CREATE TABLE IF NOT EXISTS marks (n INTEGER)");
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          ctx.db.prepare("INSERT INTO marks (n) VALUES (1)").run();
+          await Promise.resolve();
+          return customer("cus_4");
+        },
+      }),
+    );
+    const key = randomUUID();
+    const create = () => call("POST", "/customers", { headers: { "Idempotency-Key": key }, body: { email: "a@example.com", name: "A" } });
+    const [a, b] = await Promise.all([create(), create()]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect([a, b].filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(1);
+    expect((await create()).headers.get("idempotent-replayed")).toBe("true");
+    expect((platform!.db.prepare("SELECT COUNT(*) AS n FROM marks").get() as { n: number }).n).toBe(1);
+  });
+
+  it("an async mutation that fails after writing is rolled back with its journal entry: the key stays free", async () => {
+    let calls = 0;
+    const call = await serve(
+      stubHandlers({
+        create_customer: async (_input: unknown, ctx: HandlerContext) => {
+          calls++;
+          ctx.db.exec("CREATE TABLE IF NOT EXISTS marks (n INTEGER)");
+          ctx.db.prepare("INSERT INTO marks (n) VALUES (?)").run(calls);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          if (calls === 1) throw new Error("the payment provider hung up");
+          return customer("cus_5");
+        },
+      }),
+    );
+    const key = randomUUID();
+    const create = () => call("POST", "/customers", { headers: { "Idempotency-Key": key }, body: { email: "a@example.com", name: "A" } });
+    expectError(await create(), 500, "INTERNAL");
+    const retry = await create();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect(platform!.db.prepare("SELECT n FROM marks").all()).toEqual([{ n: 2 }]);
   });
 
   it("the preview's confirm token is set by the host", async () => {

@@ -195,7 +195,7 @@ describe("skeleton: generated stubs", () => {
     expect(refund).toContain("export const handler: RefundInvoiceHandler = {");
     expect(refund).toContain("Refund a failed or disputed invoice, once.");
     expect(refund).toContain("throw new NotImplementedError(");
-    expect(readFileSync(join(BILLING, "mcp/handler-types.ts"), "utf8")).toContain("preview(input: T.RefundInvoiceInput, ctx: HandlerContext, confirmation: Confirmation): Omit<T.RefundInvoicePreview, \"confirm_token\">;");
+    expect(readFileSync(join(BILLING, "mcp/handler-types.ts"), "utf8")).toContain("preview(input: T.RefundInvoiceInput, ctx: HandlerContext, confirmation: Confirmation): Omit<T.RefundInvoicePreview, \"confirm_token\"> | Promise<Omit<T.RefundInvoicePreview, \"confirm_token\">>;");
     expect(readFileSync(join(BILLING, "mcp/handlers.ts"), "utf8")).toContain('REGISTERED.set("refund_invoice", refundInvoice);');
     const manifest = JSON.parse(readFileSync(join(BILLING, ".contractgen.json"), "utf8")) as { files: Record<string, string>; writeOnce: string[] };
     expect(manifest.writeOnce).toContain("mcp/handlers/refund-invoice.ts");

@@ -17,8 +17,8 @@ export type GetIncidentHandler = (input: T.GetIncidentInput, ctx: HandlerContext
 /** assign_incident: Hand an unresolved incident to another on-call team if it is still at the expected revision. */
 export interface AssignIncidentHandler<Target extends object = object> {
   /** The record the preconditions are checked against (expected_revision ↔ revision, expected_owner ↔ owner), by the host, before preview and execute. */
-  target(input: T.AssignIncidentInput, ctx: HandlerContext): Target;
+  target(input: T.AssignIncidentInput, ctx: HandlerContext): Target | Promise<Target>;
   /** True when the input would change nothing on the target: preconditions are then skipped, so a retry succeeds. */
   unchanged?(input: T.AssignIncidentInput, target: Target): boolean;
-  execute(input: T.AssignIncidentInput, ctx: HandlerContext, target: Target): T.AssignIncidentOutput;
+  execute(input: T.AssignIncidentInput, ctx: HandlerContext, target: Target): T.AssignIncidentOutput | Promise<T.AssignIncidentOutput>;
 }

@@ -130,8 +130,8 @@ export function emitHostContractData(model: ContractModel): string {
 function handlerDeclaration(model: ContractModel, op: OperationModel): string {
   const types = op.names.types;
   const input = `T.${types.input}`;
-  // Mutations run inside the host's SQLite transaction with the journal entry: they answer synchronously.
-  const output = op.effects.kind === "read" ? `T.${types.output} | Promise<T.${types.output}>` : `T.${types.output}`;
+  // Any handler may await: a mutation's transaction (with the journal entry) stays open until it answers.
+  const output = `T.${types.output} | Promise<T.${types.output}>`;
   const doc = `/** ${lineCommentText(op.names.id)}: ${lineCommentText(op.summary)} */`;
   const name = handlerType(op);
   if (!op.preview && op.preconditions.length === 0) return `${doc}\nexport type ${name} = (input: ${input}, ctx: HandlerContext) => ${output};`;
@@ -139,12 +139,12 @@ function handlerDeclaration(model: ContractModel, op: OperationModel): string {
   if (op.preview) {
     const preview = types.preview ? `Omit<T.${types.preview}, ${literal(op.preview.confirmTokenField)}>` : "object";
     members.push(`  /** The dry run: the expected effect, changing nothing (the host adds ${commentText(op.preview.confirmTokenField)} and stores the token). */`);
-    members.push(`  preview(input: ${input}, ctx: HandlerContext, confirmation: Confirmation): ${preview};`);
+    members.push(`  preview(input: ${input}, ctx: HandlerContext, confirmation: Confirmation): ${preview} | Promise<${preview}>;`);
   }
   if (op.preconditions.length > 0) {
     const compared = op.preconditions.map((p) => `${p.field} ↔ ${p.compares}`).join(", ");
     members.push(`  /** The record the preconditions are checked against (${commentText(compared)}), by the host, before preview and execute. */`);
-    members.push(`  target(input: ${input}, ctx: HandlerContext): Target;`);
+    members.push(`  target(input: ${input}, ctx: HandlerContext): Target | Promise<Target>;`);
     members.push(`  /** True when the input would change nothing on the target: preconditions are then skipped, so a retry succeeds. */`);
     members.push(`  unchanged?(input: ${input}, target: Target): boolean;`);
     members.push(`  execute(input: ${input}, ctx: HandlerContext, target: Target): ${output};`);
@@ -173,7 +173,7 @@ function hostDuties(op: OperationModel): string[] {
   if (op.preview) duties.push(`${op.preview.confirmTokenField}: issued after preview(), bound to the parameters, checked and spent before execute()`);
   for (const p of op.preconditions) duties.push(`${p.field} compared with target().${p.compares}; a mismatch is ${p.error} and execute() is not called`);
   if (op.pagination) duties.push(`${op.pagination.limitField} bounded to ${op.pagination.limitMax}; the page is returned as this handler builds it (cursor, items, total)`);
-  if (op.effects.kind === "mutating") duties.push("runs in one SQLite transaction with the host's records (journal entry, spent token): a throw rolls everything back; must return synchronously");
+  if (op.effects.kind === "mutating") duties.push("runs in one transaction with the host's records (journal entry, spent token), reached as ctx.db (SQLite) or ctx.sql (PostgreSQL): a throw rolls everything back; may be async");
   return duties;
 }
 

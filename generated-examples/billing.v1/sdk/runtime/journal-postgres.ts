@@ -13,39 +13,36 @@
  */
 import type { Intent, JournalEntry, JournalStatus, OperationJournal } from "./journal.js";
 import { journalEntry, JournalUnusableError } from "./journal.js";
+import { maskedUrl, openPool, type PgPool, type PgSchema } from "./postgres.js";
 
-/** The part of `pg` this journal uses (loaded only when a PostgreSQL URL is configured). */
-interface PgQueryable {
-  query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
-}
-interface PgPool extends PgQueryable {
-  connect(): Promise<PgQueryable & { release(): void }>;
-  end(): Promise<void>;
-  on(event: "error", listener: (e: Error) => void): unknown;
-}
-type PgModule = { Pool: new (config: { connectionString: string; max?: number; connectionTimeoutMillis?: number }) => PgPool };
+export { isPostgresUrl, maskedUrl } from "./postgres.js";
 
 /** Schema version this runtime writes (stored in contractgen_journal_schema; migrations go up from 1). */
 export const POSTGRES_JOURNAL_SCHEMA = 1;
-/** Advisory lock key (any constant) held while the schema is created or migrated. */
-const MIGRATION_LOCK = 7_301_947_112;
 
-/** Whether a journal setting names a PostgreSQL database rather than a file. */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(value);
-}
-
-/** The URL as it may be shown: the password (and a password query parameter) replaced by ***. */
-export function maskedUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    for (const key of [...u.searchParams.keys()]) if (/pass|secret|token/i.test(key)) u.searchParams.set(key, "***");
-    return u.toString();
-  } catch {
-    return "(a PostgreSQL URL that cannot be parsed)";
-  }
-}
+const JOURNAL_SCHEMA: PgSchema = {
+  versionTable: "contractgen_journal_schema",
+  lockKey: 7_301_947_112,
+  what: "journal",
+  steps: [
+    [
+      `CREATE TABLE IF NOT EXISTS operation_journal (
+        target TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        key TEXT NOT NULL,
+        params_hash TEXT NOT NULL,
+        confirm_hash TEXT,
+        status TEXT NOT NULL,
+        result JSONB,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        seq BIGSERIAL,
+        PRIMARY KEY (target, operation, key)
+      )`,
+      "CREATE INDEX IF NOT EXISTS operation_journal_intent ON operation_journal (operation, target, params_hash, status)",
+    ],
+  ],
+};
 
 interface Row {
   operation: string;
@@ -61,13 +58,6 @@ interface Row {
 
 function toEntry(row: Row): JournalEntry {
   return journalEntry(row, row.result ?? null);
-}
-
-/** Load `pg` by a name tsc does not resolve: only a configuration that uses PostgreSQL needs it installed. */
-async function loadPg(): Promise<PgModule> {
-  const name = "pg";
-  const loaded = (await import(name)) as PgModule & { default?: PgModule };
-  return loaded.default ?? loaded;
 }
 
 export class PostgresJournal implements OperationJournal {
@@ -88,64 +78,14 @@ export class PostgresJournal implements OperationJournal {
 
   /** The pool, with the schema created or migrated (once per journal). */
   private db(): Promise<PgPool> {
-    this.ready ??= (async () => {
-      let pg: PgModule;
-      try {
-        pg = await loadPg();
-      } catch {
-        throw this.unusable("the pg package is not installed (npm install pg)");
-      }
-      const pool = new pg.Pool({ connectionString: this.url, max: 10, connectionTimeoutMillis: 5000 });
-      // An idle client that the server drops is replaced by the pool; it must not crash the process.
-      pool.on("error", () => undefined);
-      this.pool = pool;
-      try {
-        await this.migrate(pool);
-      } catch (e) {
+    this.ready ??= openPool(this.url, JOURNAL_SCHEMA, (problem) => this.unusable(problem)).then(
+      (pool) => (this.pool = pool),
+      (e: unknown) => {
         this.ready = null;
-        await pool.end().catch(() => undefined);
-        this.pool = null;
-        throw e instanceof JournalUnusableError ? e : this.unusable(describe(e));
-      }
-      return pool;
-    })();
+        throw e;
+      },
+    );
     return this.ready;
-  }
-
-  private async migrate(pool: PgPool): Promise<void> {
-    // One connection for the whole transaction (a pool may run each query on another).
-    const db = await pool.connect();
-    await db.query("BEGIN");
-    try {
-      await db.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      await db.query("CREATE TABLE IF NOT EXISTS contractgen_journal_schema (version INTEGER NOT NULL)");
-      const { rows } = await db.query<{ version: number }>("SELECT max(version) AS version FROM contractgen_journal_schema");
-      const version = rows[0]?.version ?? 0;
-      if (version > POSTGRES_JOURNAL_SCHEMA) throw this.unusable(`its journal schema is version ${version}, newer than this runtime's ${POSTGRES_JOURNAL_SCHEMA}: upgrade the generated package`);
-      if (version < 1) {
-        await db.query(`CREATE TABLE IF NOT EXISTS operation_journal (
-          target TEXT NOT NULL,
-          operation TEXT NOT NULL,
-          key TEXT NOT NULL,
-          params_hash TEXT NOT NULL,
-          confirm_hash TEXT,
-          status TEXT NOT NULL,
-          result JSONB,
-          created_at BIGINT NOT NULL,
-          updated_at BIGINT NOT NULL,
-          seq BIGSERIAL,
-          PRIMARY KEY (target, operation, key)
-        )`);
-        await db.query("CREATE INDEX IF NOT EXISTS operation_journal_intent ON operation_journal (operation, target, params_hash, status)");
-        await db.query("INSERT INTO contractgen_journal_schema (version) VALUES (1)");
-      }
-      await db.query("COMMIT");
-    } catch (e) {
-      await db.query("ROLLBACK").catch(() => undefined);
-      throw e;
-    } finally {
-      db.release();
-    }
   }
 
   async begin(intent: Intent, now = Date.now()): Promise<{ entry: JournalEntry; created: boolean }> {
@@ -208,15 +148,4 @@ export class PostgresJournal implements OperationJournal {
     this.ready = null;
     void pool?.end().catch(() => undefined);
   }
-}
-
-/** A driver error as a short reason, never with the URL's credentials (pg's messages do not carry them). */
-function describe(e: unknown): string {
-  const code = (e as { code?: string }).code;
-  const message = e instanceof Error ? e.message : String(e);
-  if (code === "ECONNREFUSED") return "nothing accepts connections there (is PostgreSQL running?)";
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "its host name does not resolve";
-  if (code === "28P01" || code === "28000") return "the database refused the credentials";
-  if (code === "3D000") return "the database does not exist";
-  return `it cannot be used as a journal (${code ?? message.slice(0, 200)})`;
 }

@@ -21,7 +21,7 @@ import type { AssignIncidentHandler } from "../handler-types.js";
  * - output checked against the contract (and projected) after
  * - expected_revision compared with target().revision; a mismatch is REVISION_CONFLICT and execute() is not called
  * - expected_owner compared with target().owner; a mismatch is REVISION_CONFLICT and execute() is not called
- * - runs in one SQLite transaction with the host's records (journal entry, spent token): a throw rolls everything back; must return synchronously
+ * - runs in one transaction with the host's records (journal entry, spent token), reached as ctx.db (SQLite) or ctx.sql (PostgreSQL): a throw rolls everything back; may be async
  *
  * Fail with `new PlatformError(code, message, { field, details })` using a code the operation lists.
  */

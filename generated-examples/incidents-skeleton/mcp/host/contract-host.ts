@@ -9,17 +9,20 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type ErrorClass, type HostContract, type HostIdempotency, type HostOperation, type HostPreview, hostAuthKind, type JsonSchema } from "./contract.js";
 import { canonicalJson, hashValue, without } from "./canonical.js";
-import { type Confirmation, ConfirmTokens, type TokenRefusal } from "./confirm-tokens.js";
+import { type Confirmation, newConfirmation, type TokenRefusal } from "./confirm-tokens.js";
 import { CursorCodec } from "./cursors.js";
 import { FALLBACK_ERRORS, NotImplementedError, PlatformError, type PlatformErrorOptions, codeForClass } from "./errors.js";
-import { IdempotencyJournal, type JournalKey } from "./idempotency-journal.js";
+import type { JournalKey } from "./idempotency-journal.js";
 import type { SeededDefect } from "./seeded-defects.js";
 import type { Database } from "./sqlite.js";
+import type { HostStore, KeyLease, SqlClient, StoreAccess, StoreTransaction } from "./store.js";
+import { SqliteHostStore } from "./store-sqlite.js";
 import { type FieldProblem, SchemaValidator } from "./validation.js";
 import { ENVELOPE_FORMAT, encodeError } from "../../sdk/runtime/wire-errors.js";
 
 export type { Confirmation } from "./confirm-tokens.js";
 export type { SeededDefect } from "./seeded-defects.js";
+export type { HostStore, SqlClient } from "./store.js";
 
 // ---------------------------------------------------------------------------------------------
 // What handlers see and provide
@@ -43,7 +46,17 @@ export interface Credential {
 export interface HandlerContext {
   readonly model: HostContract;
   readonly operation: HostOperation;
+  /**
+   * The SQLite database the host keeps its records in (SQLite store). Inside a mutation, statements
+   * run in the transaction that also records the response. On the PostgreSQL store, reading it throws: use `sql`.
+   */
   readonly db: Database;
+  /**
+   * The PostgreSQL session (PostgreSQL store; null on SQLite): inside a mutation, the connection of
+   * the transaction that also records the response and spends the confirm token, so a throw (or a
+   * crash) rolls the handler's writes back with them.
+   */
+  readonly sql: SqlClient | null;
   readonly caller: Caller;
   readonly requestId: string;
   /** The platform clock (injectable, so tests can expire tokens, keys and cursors). */
@@ -64,9 +77,9 @@ export interface HandlerContext {
  * - `target` for operations with `preconditions` (the record the expectations are compared with).
  *
  * Input parameters are typed `never` here so a handler can declare its own input type: the host only
- * calls it with input that passed the contract's input schema. Handlers of mutating operations must
- * be synchronous: the host runs them inside one SQLite transaction with the precondition check,
- * the token redemption and the journal entry.
+ * calls it with input that passed the contract's input schema. Any stage may be async. A mutation's
+ * stages run inside one store transaction with the precondition check, the token redemption and the
+ * journal entry; on SQLite an async stage holds the database's queue while it awaits.
  */
 export type HandlerFunction = (input: never, ctx: HandlerContext) => unknown;
 
@@ -147,8 +160,12 @@ export interface Invocation {
 export interface ContractHostOptions {
   readonly model: HostContract;
   readonly handlers: Handlers;
-  /** Holds the platform's tables and the host's own (journal, confirm tokens, cursor secret). */
-  readonly db: Database;
+  /**
+   * Where the host keeps its records (journal, confirm tokens, cursor secret): a SQLite database
+   * (which also holds the platform's tables, as `ctx.db`), or a store (store-postgres.ts for replicas).
+   */
+  readonly db?: Database;
+  readonly store?: HostStore;
   /** Accepted credentials by token. */
   readonly credentials: ReadonlyMap<string, Credential>;
   readonly now?: () => Date;
@@ -166,26 +183,33 @@ export interface ContractHostOptions {
 
 const KEY_POLL_MS = 10;
 
+/** One request, as the steps of invoke() pass it on. */
+interface RequestScope {
+  readonly op: HostOperation;
+  readonly caller: Caller;
+  readonly requestId: string;
+  readonly cursors: CursorCodec;
+}
+
 export class ContractHost {
   readonly model: HostContract;
   readonly faults: Faults;
   private readonly handlers: ReadonlyMap<string, OperationHandler>;
-  private readonly db: Database;
+  private readonly store: HostStore;
   private readonly credentials: ReadonlyMap<string, Credential>;
   private readonly now: () => Date;
   private readonly keyWaitMs: number;
   private readonly log: (line: string) => void;
   private readonly defect: SeededDefect | null;
   private readonly validator = new SchemaValidator();
-  private readonly journal: IdempotencyJournal;
-  private readonly confirmTokens: ConfirmTokens;
-  private readonly cursors: CursorCodec;
+  private readonly cursors: Promise<CursorCodec>;
   private readonly raisedByHost = new WeakSet<PlatformError>();
 
   constructor(options: ContractHostOptions) {
     this.model = options.model;
     this.handlers = handlerMap(options.handlers);
-    this.db = options.db;
+    if ((options.db === undefined) === (options.store === undefined)) throw new Error("A contract host needs a database or a store (one of them).");
+    this.store = options.store ?? new SqliteHostStore(options.db as Database);
     this.credentials = new Map([...options.credentials].map(([token, credential]) => [digest(token), credential]));
     this.now = options.now ?? (() => new Date());
     this.faults = options.faults ?? {};
@@ -193,9 +217,8 @@ export class ContractHost {
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.defect = options.seededDefect ?? null;
     checkHandlers(this.model, this.handlers);
-    this.journal = new IdempotencyJournal(this.db, this.now);
-    this.confirmTokens = new ConfirmTokens(this.db, this.now);
-    this.cursors = CursorCodec.forDatabase(this.db);
+    this.cursors = this.store.cursorSecret().then((secret) => new CursorCodec(secret));
+    this.cursors.catch(() => undefined); // Reported by the first invoke() that awaits it.
   }
 
   /** The caller a presented token identifies, or null. Contracts without auth admit everyone. */
@@ -216,11 +239,14 @@ export class ContractHost {
       const caller = this.authorize(op, call.caller);
       const input = this.validInput(op, call.input, call.decodeProblems ?? []);
       this.injectFaults(op);
-      const ctx = this.context(op, caller, call.requestId);
-      if (op.preview && isDryRun(op.preview, input)) return await this.preview(op, op.preview, input, ctx);
-      if (op.idempotency) return await this.executeOnce(op, op.idempotency, input, ctx);
-      const body = await this.perform(op, input, ctx, null);
-      return respond(op.http.successStatus, body);
+      const request: RequestScope = { op, caller, requestId: call.requestId, cursors: await this.cursors };
+      if (op.preview && isDryRun(op.preview, input)) return await this.preview(request, op.preview, input);
+      if (op.idempotency) return await this.executeOnce(request, op.idempotency, input);
+      const status = op.http.successStatus;
+      if (op.effects.kind === "read") {
+        return respond(status, await this.store.read(async (access) => this.encodeOutput(op, input, await this.runHandler(input, this.context(request, access)), op.output.schema)));
+      }
+      return respond(status, await this.store.transaction((tx) => this.mutate(request, input, tx)));
     } catch (error) {
       return this.failure(op, error, operationId);
     }
@@ -284,48 +310,67 @@ export class ContractHost {
     }
   }
 
-  private context(op: HostOperation, caller: Caller, requestId: string): HandlerContext {
+  /** What a handler sees, reaching the store through `access` (a transaction inside a mutation). */
+  private context(request: RequestScope, access: StoreAccess): HandlerContext {
+    const { op, caller, requestId, cursors } = request;
     const invalidCode = codeForClass(this.model, op, "invalid_input");
-    return {
+    const ctx = {
       model: this.model,
       operation: op,
-      db: this.db,
+      sql: access.sql,
       caller,
       requestId,
       now: this.now,
-      cursors: this.cursors,
+      cursors,
       faults: this.faults,
       ...(this.defect ? { seededDefect: this.defect } : {}),
-      invalidInput: (field, message, details) => new PlatformError(invalidCode, message, { field, details: details ?? null }),
+      invalidInput: (field: string | null, message: string, details?: Readonly<Record<string, unknown>>) => new PlatformError(invalidCode, message, { field, details: details ?? null }),
     };
+    const db = access.db;
+    return Object.defineProperty(ctx, "db", {
+      enumerable: true,
+      get: (): Database => {
+        if (db === null) throw new Error(`${op.names.id}: this host keeps its records in ${this.store.kind}, not SQLite: the handler reaches it as ctx.sql.`);
+        return db;
+      },
+    }) as HandlerContext;
   }
 
-  private async preview(op: HostOperation, preview: HostPreview, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
+  private async preview(request: RequestScope, preview: HostPreview, input: Record<string, unknown>): Promise<HostResponse> {
+    const op = request.op;
     const handler = this.handlers.get(op.names.id) as StagedHandler & Required<Pick<StagedHandler, "preview">>;
-    // A preview fails on a stale expectation exactly as the execution would, before any token exists.
-    if (this.defect !== "precondition-only-at-execution") this.checkedTarget(op, handler, input, ctx);
-    const confirmation = this.confirmTokens.prepare(preview.ttlMs);
-    const output = await handler.preview(input as never, ctx, confirmation);
-    if (output === null || typeof output !== "object" || Array.isArray(output)) {
-      throw new Error(`The preview handler of ${op.names.id} returned no object.`);
-    }
-    const body = this.encodeOutput(op, input, { ...output, [preview.confirmTokenField]: confirmation.token }, preview.output?.schema ?? true);
-    this.confirmTokens.store(confirmation, op.names.id, ctx.caller.id, paramsHash(op, input));
+    const confirmation = newConfirmation(this.now().getTime(), preview.ttlMs);
+    const body = await this.store.read(async (access) => {
+      const ctx = this.context(request, access);
+      // A preview fails on a stale expectation exactly as the execution would, before any token exists.
+      if (this.defect !== "precondition-only-at-execution") await this.checkedTarget(op, handler, input, ctx);
+      const output = await handler.preview(input as never, ctx, confirmation);
+      if (output === null || typeof output !== "object" || Array.isArray(output)) {
+        throw new Error(`The preview handler of ${op.names.id} returned no object.`);
+      }
+      return this.encodeOutput(op, input, { ...output, [preview.confirmTokenField]: confirmation.token }, preview.output?.schema ?? true);
+    });
+    await this.store.storeToken(confirmation, op.names.id, request.caller.id, paramsHash(op, input), this.now().getTime());
     return respond(200, body);
   }
 
-  private async executeOnce(op: HostOperation, idempotency: HostIdempotency, input: Record<string, unknown>, ctx: HandlerContext): Promise<HostResponse> {
+  private async executeOnce(request: RequestScope, idempotency: HostIdempotency, input: Record<string, unknown>): Promise<HostResponse> {
+    const op = request.op;
     const ref: JournalKey = {
       // Keys are scoped to their operation: one key space per operation.
       operation: this.defect === "key-shared-across-operations" ? "" : op.names.id,
-      scope: idempotency.scope === "global" ? "" : ctx.caller.id,
+      scope: idempotency.scope === "global" ? "" : request.caller.id,
       key: String(input[idempotency.keyField]),
     };
     const hash = paramsHash(op, input);
     const giveUpAt = Date.now() + this.keyWaitMs;
+    let lease: KeyLease;
     for (;;) {
-      const claim = this.journal.claim(ref, hash, idempotency.retentionMs, this.defect);
-      if (claim.kind === "claimed") break;
+      const claim = await this.store.claimKey(ref, hash, idempotency.retentionMs, this.now().getTime(), this.defect);
+      if (claim.kind === "claimed") {
+        lease = claim.lease;
+        break;
+      }
       if (claim.kind === "replay") return respond(claim.status, claim.body, { "Idempotent-Replayed": "true" });
       if (claim.kind === "mismatch") {
         throw this.hostError(
@@ -343,47 +388,45 @@ export class ContractHost {
       const delay = this.faults.executionDelayMs?.[op.names.id];
       if (delay) await sleep(delay);
       const status = op.http.successStatus;
-      const body = await this.perform(op, input, ctx, (text) => this.journal.complete(ref, status, text));
-      return respond(status, body);
+      return respond(status, await lease.execute(status, (tx) => this.mutate(request, input, tx)));
     } catch (error) {
-      this.journal.release(ref);
+      await lease.release();
       throw error;
     }
   }
 
   /**
-   * Run the handler and encode its output. Mutations run in one transaction with everything that
-   * must commit or roll back with them: confirm-token redemption, the precondition check and the
-   * journal entry (`record`).
+   * A mutation inside its store transaction, with everything that must commit or roll back with it:
+   * the confirm-token redemption, the precondition check and (the caller's) journal entry.
    */
-  private async perform(op: HostOperation, input: Record<string, unknown>, ctx: HandlerContext, record: ((body: string) => void) | null): Promise<string> {
-    if (op.effects.kind === "read") return this.encodeOutput(op, input, await this.runHandler(op, input, ctx), op.output.schema);
-    return this.db.transaction(() => {
-      if (op.preview) this.redeemConfirmToken(op, op.preview, input, ctx);
-      const output = assertSynchronous(this.runHandler(op, input, ctx), op);
-      const body = this.encodeOutput(op, input, output, op.output.schema);
-      record?.(body);
-      return body;
-    })();
+  private async mutate(request: RequestScope, input: Record<string, unknown>, tx: StoreTransaction): Promise<string> {
+    const op = request.op;
+    if (op.preview) await this.redeemConfirmToken(op, op.preview, input, request.caller, tx);
+    const output = await this.runHandler(input, this.context(request, tx));
+    return this.encodeOutput(op, input, output, op.output.schema);
   }
 
-  private runHandler(op: HostOperation, input: Record<string, unknown>, ctx: HandlerContext): unknown {
+  private async runHandler(input: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> {
+    const op = ctx.operation;
     const handler = this.handlers.get(op.names.id);
-    if (typeof handler === "function") return handler(input as never, ctx);
+    if (typeof handler === "function") return await handler(input as never, ctx);
     if (!handler) throw new Error(`No handler for ${op.names.id}.`);
-    return handler.execute(input as never, ctx, this.checkedTarget(op, handler, input, ctx) as never);
+    return await handler.execute(input as never, ctx, (await this.checkedTarget(op, handler, input, ctx)) as never);
   }
 
   /** The handler's target record, with the operation's preconditions checked against it (previews and executions alike). */
-  private checkedTarget(op: HostOperation, handler: StagedHandler, input: Record<string, unknown>, ctx: HandlerContext): unknown {
+  private async checkedTarget(op: HostOperation, handler: StagedHandler, input: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> {
     if (!handler.target) return undefined;
-    const target = assertSynchronous(handler.target(input as never, ctx), op);
+    const target = await handler.target(input as never, ctx);
     if (!handler.unchanged?.(input as never, target as never)) this.checkPreconditions(op, input, target);
     return target;
   }
 
-  private redeemConfirmToken(op: HostOperation, preview: HostPreview, input: Record<string, unknown>, ctx: HandlerContext): void {
-    const refusal = this.confirmTokens.redeem(input[preview.confirmTokenField], op.names.id, ctx.caller.id, paramsHash(op, input), preview.singleUse, this.defect);
+  private async redeemConfirmToken(op: HostOperation, preview: HostPreview, input: Record<string, unknown>, caller: Caller, tx: StoreTransaction): Promise<void> {
+    const refusal = await tx.redeemToken(
+      { token: input[preview.confirmTokenField], operation: op.names.id, caller: caller.id, paramsHash: paramsHash(op, input), singleUse: preview.singleUse, defect: this.defect },
+      this.now().getTime(),
+    );
     if (refusal) {
       throw this.hostError(preview.invalidTokenError ?? "CONFIRMATION_REQUIRED", `${refusalText(refusal, preview.confirmTokenField)} Nothing was executed: preview these exact parameters (${preview.dryRunField}: true) and pass back its ${preview.confirmTokenField}.`, {
         details: { reason: refusal },
@@ -525,14 +568,6 @@ function checkHandlers(model: HostContract, handlers: ReadonlyMap<string, Operat
   }
   for (const id of handlers.keys()) if (!model.operations.some((op) => op.names.id === id)) problems.push(`${id} is not an operation of ${model.name}`);
   if (problems.length > 0) throw new Error(`Handlers for ${model.name}: ${problems.join("; ")}.`);
-}
-
-function assertSynchronous<T>(value: T, op: HostOperation): T {
-  if (value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function") {
-    (value as unknown as Promise<unknown>).catch(() => undefined);
-    throw new Error(`${op.names.id} is a mutation: its handler must be synchronous so the change commits in one transaction.`);
-  }
-  return value;
 }
 
 function refusalText(refusal: TokenRefusal, field: string): string {
