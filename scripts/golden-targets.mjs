@@ -9,7 +9,7 @@ export function goldenTargets() {
   const targets = specs.map((name) => ({ name, spec: `specs/${name}.yaml`, args: [] }));
   // An OpenAPI document plus an overlay, imported in memory: the OpenAPI-first team's package.
   targets.push({ name: "bookshelf", spec: "specs/openapi/bookshelf.yaml", args: ["--overlay", "specs/openapi/bookshelf.overlay.yaml"] });
-  // The MCP server in skeleton mode: handler stubs (write-once) served through the contract host.
-  targets.push({ name: "incidents-skeleton", spec: "specs/incidents.yaml", args: ["--mcp", "skeleton"] });
+  // Skeleton mode: handler stubs (write-once) served through the contract host, over MCP and over HTTP.
+  targets.push({ name: "incidents-skeleton", spec: "specs/incidents.yaml", args: ["--server", "skeleton"] });
   return targets.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

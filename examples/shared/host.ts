@@ -1,16 +1,15 @@
 /**
- * Serve a contract over HTTP on 127.0.0.1: routing and request decoding per the contract's HTTP
- * binding (http-binding.ts), execution by the transport-agnostic ContractHost (contract-host.ts).
+ * Serve a contract over HTTP on 127.0.0.1 through the contract host's HTTP front end
+ * (src/host-runtime/http.ts), as a generated server skeleton does, with the example platforms' extras:
+ * faults, seeded defects, a model parsed from the contract file.
  * This module is the public entry point of the shared host; example platforms import from here.
  */
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract } from "../../src/spec/parse.js";
 import { openContract } from "../../src/import/open.js";
-import { ContractHost, type Credential, type Faults, type Handlers, type HostResponse, newRequestId } from "../../src/host-runtime/contract-host.js";
+import { ContractHost, type Credential, type Faults, type Handlers } from "../../src/host-runtime/contract-host.js";
+import { serveHttp } from "../../src/host-runtime/http.js";
 import { SEEDED_DEFECT_IDS, type SeededDefect, isSeededDefect } from "../../src/host-runtime/seeded-defects.js";
-import { compileRoutes, decodeInput, matchRoute } from "./http-binding.js";
 import type { Database } from "./sqlite.js";
 
 export {
@@ -30,6 +29,7 @@ export {
   paramsHash,
 } from "../../src/host-runtime/contract-host.js";
 export { PlatformError, type PlatformErrorOptions, codeForClass } from "../../src/host-runtime/errors.js";
+export { basePathOf } from "../../src/host-runtime/http.js";
 export { SEEDED_DEFECT_IDS, SEEDED_DEFECTS, type SeededDefect, isSeededDefect } from "../../src/host-runtime/seeded-defects.js";
 
 export interface PlatformOptions {
@@ -66,9 +66,6 @@ export interface RunningPlatform {
   /** Stop listening and drop open connections. The database stays open. */
   close(): Promise<void>;
 }
-
-/** Largest request body accepted. */
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Parse a contract and fail loudly if it has errors. */
 export function loadContract(path: string): ContractModel {
@@ -115,130 +112,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.log ? { log: options.log } : {}),
     ...(options.defect ? { seededDefect: options.defect } : {}),
   });
-  const routes = compileRoutes(model.operations);
-  const basePath = basePathOf(model.transport.baseUrl);
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = headerOf(req, "x-request-id") ?? newRequestId();
-    const [requestPath = "/", search = ""] = (req.url ?? "/").split(/\?(.*)/s);
-    // Operations live under the base URL's path (e.g. /v1): anything outside it is no route.
-    const rawPath = underBasePath(basePath, requestPath);
-    const match = rawPath === null ? ({ kind: "not_found" } as const) : matchRoute(routes, req.method ?? "GET", rawPath);
-    if (match.kind === "not_found") return send(res, requestId, host.rejectRequest("ROUTE_NOT_FOUND", `No operation of ${model.name} is served at ${requestPath}.`, requestId));
-    if (match.kind === "method_not_allowed") {
-      const allowed = match.allowed.join(", ");
-      return send(res, requestId, host.rejectRequest("METHOD_NOT_ALLOWED", `${requestPath} takes ${allowed}.`, requestId, { Allow: allowed }));
-    }
-    const body = await readBody(req);
-    if (body === null) return send(res, requestId, host.rejectRequest("PAYLOAD_TOO_LARGE", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, requestId));
-    const operation = match.route.operation;
-    const decoded = decodeInput(operation, {
-      rawPathValues: match.rawPathValues,
-      query: new URLSearchParams(search),
-      header: (name) => headerOf(req, name),
-      body,
-    });
-    const response = await host.invoke({
-      operation,
-      input: decoded.input,
-      decodeProblems: decoded.problems,
-      caller: host.authenticate(credentialOf(req, model)),
-      requestId,
-    });
-    send(res, requestId, response);
-  }
-
-  const server = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => {
-      log(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!res.headersSent) send(res, "", host.rejectRequest("INTERNAL", "The platform failed unexpectedly.", newRequestId()));
-      else res.destroy();
-    });
-  });
-  const port = await listen(server, options.port ?? 0);
+  const http = await serveHttp(host, { port: options.port ?? 0, ...(options.log ? { log: options.log } : {}) });
   return {
-    url: `http://127.0.0.1:${port}${basePath}`,
-    port,
+    url: http.url,
+    port: http.port,
     model,
     db: options.db,
     faults: host.faults,
     host,
     defect: options.defect ?? null,
-    close: () => stop(server),
+    close: async () => void (await http.close()),
   };
-}
-
-/** The path of a base URL without its trailing slash: "" for http://host:port, "/v1" for http://host:port/v1/. */
-export function basePathOf(baseUrl: string): string {
-  let path: string;
-  try {
-    path = new URL(baseUrl).pathname;
-  } catch {
-    return "";
-  }
-  return path.replace(/\/+$/, "");
-}
-
-/** The request path relative to the base path, or null when it lies outside it. */
-function underBasePath(basePath: string, path: string): string | null {
-  if (basePath === "") return path;
-  if (path === basePath) return "/";
-  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : null;
-}
-
-function credentialOf(req: IncomingMessage, model: ContractModel): string | null {
-  const auth = model.transport.auth;
-  const single = auth.form === "apiKey" ? auth.schemes[0] : undefined;
-  if (single?.type === "apiKey") return headerOf(req, single.paramName) ?? null;
-  const header = headerOf(req, "authorization");
-  const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
-  return match?.[1] ?? null;
-}
-
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-/** The body as text, or null when it exceeds the limit. */
-async function readBody(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function send(res: ServerResponse, requestId: string, response: HostResponse): void {
-  res.writeHead(response.status, {
-    "Content-Type": "application/json; charset=utf-8",
-    // A 204 carries neither a body nor Content-Length (RFC 9110 §8.6).
-    ...(response.status === 204 ? {} : { "Content-Length": Buffer.byteLength(response.body) }),
-    ...(requestId ? { "X-Request-Id": requestId } : {}),
-    ...response.headers,
-  });
-  res.end(response.body);
-}
-
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function stop(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    // Keep-alive connections would hold close() open until they time out.
-    server.closeAllConnections();
-  });
 }

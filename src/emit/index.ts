@@ -5,6 +5,7 @@ import { commandSpecs, emitCliMain, emitCommands } from "./cli/commands.js";
 import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitHostContractData, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
 import { emitMcpMain, emitMcpServer, emitTools, toolSpecs, toolsetSpecs } from "./mcp/tools.js";
 import { emitPackageFiles } from "./package/package.js";
+import { emitHttpServer, emitHttpServerMain } from "./server/server.js";
 import { clientClassName, emitClient } from "./sdk/client.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperationData, emitOperations } from "./sdk/operations.js";
@@ -22,8 +23,13 @@ export type FileTree = ReadonlyMap<string, string>;
 /** How the generated MCP server handles calls: through the SDK (adapter) or handlers the team writes (skeleton). */
 export type McpMode = "adapter" | "skeleton";
 
+/** Whether an HTTP server for the contract's own API is generated (skeleton: handlers you fill in, shared with the MCP skeleton). */
+export type ServerMode = "none" | "skeleton";
+
 export interface EmitOptions {
+  /** Ignored as "adapter" when `server` is "skeleton": the HTTP server and the MCP server run the same handlers. */
   readonly mcp?: McpMode;
+  readonly server?: ServerMode;
   /**
    * Told as each artefact starts ("emit sdk", "emit cli", "emit mcp", "emit tests", "emit package":
    * artefacts done / total) and once more when all are done. Emitters never print; the CLI shows it.
@@ -61,7 +67,12 @@ function copiedRuntime(from: string, to: string, sdkRuntime: string, mcpRuntime?
 
 /** The files a platform team fills in (skeleton mode): created when absent, never replaced or compared. */
 export function writeOnceFiles(model: ContractModel, options: EmitOptions = {}): Set<string> {
-  return new Set([FIXTURE_FILE, ...(options.mcp === "skeleton" ? model.operations.map(handlerFile) : [])]);
+  return new Set([FIXTURE_FILE, ...(mcpModeOf(options) === "skeleton" ? model.operations.map(handlerFile) : [])]);
+}
+
+/** The MCP server's mode: a server skeleton implies the MCP skeleton (both run the handlers in mcp/handlers/). */
+export function mcpModeOf(options: EmitOptions): McpMode {
+  return options.server === "skeleton" ? "skeleton" : (options.mcp ?? "adapter");
 }
 
 function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> {
@@ -119,7 +130,8 @@ function emitContractData(model: ContractModel): string {
 
 /** Emit the whole generated package for one contract. */
 export async function emitPackage(model: ContractModel, options: EmitOptions = {}): Promise<FileTree> {
-  const mode = options.mcp ?? "adapter";
+  const mode = mcpModeOf(options);
+  const server = options.server ?? "none";
   // Types take longest and, on a large contract, compile in worker threads: start them first and
   // collect them last, so the other artefacts are emitted meanwhile.
   // Preparing the declarations runs here, before the first artefact: a phase of its own in progress.
@@ -146,6 +158,7 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
       ...copiedRuntime("cli-runtime", "cli/runtime", "../../sdk/runtime/"),
     ]],
     ["mcp", () => mcpFiles(model, mode)],
+    ["server", () => (server === "skeleton" ? [["server/main.ts", emitHttpServerMain(model)], ["server/server.ts", emitHttpServer(model)]] : [])],
     ["tests", () => [
       ...emitTestContract(model),
       ["tests/adapters.ts", emitTestAdapters(model, mode)],
@@ -154,7 +167,7 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
       [FIXTURE_FILE, emitFixtureTemplate(model)],
       ...copiedRuntime("tests-runtime", "tests/runtime", "../../sdk/runtime/"),
     ]],
-    ["package", () => Object.entries(emitPackageFiles(model, mode))],
+    ["package", () => Object.entries(emitPackageFiles(model, mode, server))],
   ];
   const files: Array<[string, string]> = [];
   const sdkRuntime = copiedRuntime("runtime", "sdk/runtime", "../runtime/");

@@ -75,10 +75,31 @@ export interface HostTask {
   readonly answerField: string | null;
 }
 
-export interface HostOperation {
+/** Where an input field travels in a request (the contract's HTTP binding). */
+export interface HostFieldBinding {
+  readonly field: string;
+  readonly in: "path" | "query" | "header" | "cookie" | "body";
+  /** Wire name: the path segment, query key or header name (a body field: the field). */
+  readonly name: string;
+}
+
+/** What the HTTP front end needs to route a request to an operation and read its input back. */
+export interface HostHttpOperation {
+  readonly http: {
+    readonly method: string;
+    /** Relative to the base URL's path, with `{field}` segments. */
+    readonly path: string;
+    readonly bindings: readonly HostFieldBinding[];
+    /** The input field that is the whole request body, or null: body fields are its properties. */
+    readonly body: string | null;
+  };
+  readonly input: HostSchema;
+}
+
+export interface HostOperation extends HostHttpOperation {
   readonly names: { readonly id: string };
   readonly scopes: readonly string[];
-  readonly http: { readonly successStatus: number };
+  readonly http: HostHttpOperation["http"] & { readonly successStatus: number };
   readonly effects: { readonly kind: "read" | "mutating" };
   readonly input: HostSchema;
   readonly output: HostSchema;
@@ -94,8 +115,11 @@ export interface HostOperation {
 export interface HostContract {
   readonly name: string;
   readonly version: string;
-  /** `errorFormat`: how the host answers errors; absent: contractgen's envelope. */
-  readonly transport: { readonly auth: HostAuth; readonly errorFormat?: ErrorFormat };
+  /**
+   * `errorFormat`: how the host answers errors; absent: contractgen's envelope. `baseUrl`: its path is
+   * where the HTTP front end serves the operations (absent: the root).
+   */
+  readonly transport: { readonly auth: HostAuth; readonly errorFormat?: ErrorFormat; readonly baseUrl?: string };
   readonly errors: readonly HostError[];
   readonly operations: readonly HostOperation[];
 }
@@ -125,8 +149,24 @@ export function loadHostContract(file: URL): HostContract {
   return mapHostSchemas(contract, (s) => ({ ...s, schema: linkSchemaDefs(s.schema, defs, file.pathname) }));
 }
 
-/** Credentials as the host sees them: the generated `{type}`, or the model's normalised form. */
-export type HostAuth = { readonly type: "none" | "bearer" | "apiKey" } | { readonly form: "none" | "bearer" | "apiKey" | "schemes"; readonly require: readonly (readonly string[])[] };
+/**
+ * Credentials as the host sees them: the generated `{type}` (with the header an API key travels in),
+ * or the model's normalised form.
+ */
+export type HostAuth =
+  | { readonly type: "none" | "bearer" | "apiKey"; readonly header?: string }
+  | {
+      readonly form: "none" | "bearer" | "apiKey" | "schemes";
+      readonly require: readonly (readonly string[])[];
+      readonly schemes?: ReadonlyArray<{ readonly type: string; readonly paramName?: string }>;
+    };
+
+/** The header a single API key scheme travels in, or null: credentials come as `Authorization: Bearer`. */
+export function apiKeyHeader(auth: HostAuth): string | null {
+  if ("type" in auth) return auth.type === "apiKey" ? (auth.header ?? null) : null;
+  const single = auth.form === "apiKey" ? auth.schemes?.[0] : undefined;
+  return single?.type === "apiKey" && single.paramName !== undefined ? single.paramName : null;
+}
 
 /** Whether callers must present a credential, and how the host reads it: none, a bearer token, or an API key. */
 export function hostAuthKind(auth: HostAuth): "none" | "bearer" | "apiKey" {

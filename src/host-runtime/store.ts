@@ -7,11 +7,13 @@
  * records, so a failure (or a killed process) leaves neither the change nor the record. Handlers
  * reach the same transaction through `ctx.db` (SQLite) or `ctx.sql` (PostgreSQL), and may be async.
  */
-import type { PgQueryable } from "../runtime/postgres.js";
+import { isPostgresUrl, type PgQueryable } from "../runtime/postgres.js";
 import type { Confirmation, Redemption, TokenRefusal } from "./confirm-tokens.js";
 import type { JournalKey, KeyRefusal } from "./idempotency-journal.js";
 import type { SeededDefect } from "./seeded-defects.js";
-import type { Database } from "./sqlite.js";
+import { type Database, openDatabase } from "./sqlite.js";
+import { PostgresHostStore } from "./store-postgres.js";
+import { SqliteHostStore } from "./store-sqlite.js";
 
 /** A PostgreSQL session: the pool for reads, the transaction's connection inside a mutation. */
 export type SqlClient = PgQueryable;
@@ -60,4 +62,28 @@ export interface HostStore {
   storeToken(confirmation: Confirmation, operation: string, caller: string, paramsHash: string, now: number): Promise<void>;
   /** Release connections; the store's data stays. */
   close(): Promise<void>;
+}
+
+/**
+ * The store a database setting names: a postgres:// URL (replicas share it), a SQLite file path or
+ * ":memory:", an open SQLite database, or a store. `close` lets go of what was opened here (a
+ * database or store given open stays open).
+ */
+export function openHostStore(database: string | Database | HostStore): { store: HostStore; db: Database | null; close(): Promise<void> } {
+  if (typeof database === "object" && "claimKey" in database) return { store: database, db: null, close: async () => undefined };
+  if (typeof database === "string" && isPostgresUrl(database)) {
+    const store = new PostgresHostStore(database);
+    return { store, db: null, close: () => store.close() };
+  }
+  const owned = typeof database === "string";
+  const db = typeof database === "string" ? openDatabase(database) : database;
+  const store = new SqliteHostStore(db);
+  return {
+    store,
+    db,
+    close: async () => {
+      await store.close();
+      if (owned && db.open) db.close();
+    },
+  };
 }

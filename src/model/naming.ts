@@ -162,3 +162,18 @@ export function baseUrlEnvOf(contract: string, declared: string | null): string 
 export function mcpDatabaseEnv(contract: string): string {
   return `${envPrefix(contract)}_MCP_DATABASE`;
 }
+
+/** The bin of a generated HTTP server skeleton (`incidents-server`). */
+export function serverBinName(contract: string): string {
+  return `${contract}-server`;
+}
+
+/** Where a generated HTTP server skeleton keeps its records: a SQLite file or a postgres:// URL (`INCIDENTS_SERVER_DATABASE`). */
+export function serverDatabaseEnv(contract: string): string {
+  return `${envPrefix(contract)}_SERVER_DATABASE`;
+}
+
+/** The token callers of a generated HTTP server skeleton must present (`INCIDENTS_SERVER_TOKEN`). */
+export function serverTokenEnv(contract: string): string {
+  return `${envPrefix(contract)}_SERVER_TOKEN`;
+}

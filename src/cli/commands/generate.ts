@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { emitPackage, type McpMode, prepareToEmit, writeOnceFiles } from "../../emit/index.js";
+import { emitPackage, type McpMode, prepareToEmit, type ServerMode, writeOnceFiles } from "../../emit/index.js";
 import { openContract } from "../../import/open.js";
 import { compareTree, type GeneratedOutput, OutputConflictError, OutputDirectoryError, writeTree } from "../../write/tree.js";
 import { OUTPUT_FOLDER_REFUSED, refusedFolder, shownFolder } from "../../write/places.js";
@@ -18,6 +18,8 @@ export interface GenerateOptions {
   readonly overlay?: readonly string[];
   /** How the generated MCP server handles calls (default adapter). */
   readonly mcp?: McpMode;
+  /** Whether an HTTP server skeleton is generated (default none); skeleton implies `mcp: skeleton`. */
+  readonly server?: ServerMode;
   /** false with `--no-progress`; progress shows only when stderr is a terminal anyway. */
   readonly progress?: boolean;
 }
@@ -60,7 +62,7 @@ async function generateWith(
     io.stderr(`${spec}: invalid; nothing was generated.\n`);
     return { code: EXIT.invalid, files: opened.files };
   }
-  const mcp = { mcp: options.mcp ?? "adapter" } as const;
+  const mcp = { mcp: options.mcp ?? "adapter", server: options.server ?? "none" } as const;
   const output: GeneratedOutput = { header: manifestHeader(model, version), files: await emitPackage(model, { ...mcp, onProgress }), writeOnce: writeOnceFiles(model, mcp) };
   const total = output.files.size + 1; // and the manifest
   try {

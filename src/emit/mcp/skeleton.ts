@@ -39,10 +39,14 @@ function handlerType(op: OperationModel): string {
   return `${op.names.pascal}Handler`;
 }
 
-/** The host's view of credentials: none, or a bearer token it checks (the single forms keep their type). */
-function hostAuthType(auth: AuthModel): "none" | "bearer" | "apiKey" {
-  if (auth.form !== "schemes") return auth.form;
-  return auth.require.length === 0 ? "none" : "bearer";
+/**
+ * The host's view of credentials: none, or a token it checks (the single forms keep their type; an
+ * API key says the header it travels in). Several schemes are read as a bearer token.
+ */
+function hostAuth(auth: AuthModel): HostContract["transport"]["auth"] {
+  if (auth.form === "schemes") return { type: auth.require.length === 0 ? "none" : "bearer" };
+  const single = auth.schemes[0];
+  return auth.form === "apiKey" && single?.type === "apiKey" && single.in === "header" ? { type: "apiKey", header: single.paramName } : { type: auth.form };
 }
 
 /** What the host reads of the contract, in a fixed key order (ContractModel carries much more). */
@@ -52,7 +56,11 @@ export function hostContract(model: ContractModel): HostContract {
     name: model.name,
     version: model.version,
     // The error format and wire values only when declared: the host's defaults are the envelope and the code.
-    transport: { auth: { type: hostAuthType(model.transport.auth) }, ...(model.transport.errorFormat.style !== "envelope" ? { errorFormat: { ...model.transport.errorFormat } } : {}) },
+    transport: {
+      auth: hostAuth(model.transport.auth),
+      ...(model.transport.errorFormat.style !== "envelope" ? { errorFormat: { ...model.transport.errorFormat } } : {}),
+      baseUrl: model.transport.baseUrl,
+    },
     errors: model.errors.map((e) => ({
       code: e.code,
       class: e.class,
@@ -65,7 +73,13 @@ export function hostContract(model: ContractModel): HostContract {
     operations: model.operations.map((op) => ({
       names: { id: op.names.id },
       scopes: [...op.scopes],
-      http: { successStatus: op.http.successStatus },
+      http: {
+        method: op.http.method,
+        path: op.http.path,
+        bindings: op.http.bindings.map((b) => ({ field: b.field, in: b.in, name: b.name })),
+        body: op.http.body,
+        successStatus: op.http.successStatus,
+      },
       effects: { kind: op.effects.kind },
       input: schema(op.input),
       output: schema(op.output),

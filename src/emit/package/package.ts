@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { baseUrlEnvOf, mcpBearerEnv, mcpDatabaseEnv } from "../../model/naming.js";
+import { baseUrlEnvOf, mcpBearerEnv, mcpDatabaseEnv, serverBinName, serverDatabaseEnv, serverTokenEnv } from "../../model/naming.js";
 import { type AuthSchemeModel, authEnvVars, type ContractModel, schemeEnvVars } from "../../model/types.js";
 import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
@@ -31,7 +31,7 @@ export function packageDataFiles(mcpMode: "adapter" | "skeleton"): string[] {
   return PACKAGE_DATA_FILES.filter((f) => mcpMode === "skeleton" || f !== "mcp/contract.json");
 }
 
-export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter"): Record<string, string> {
+export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter", serverMode: "none" | "skeleton" = "none"): Record<string, string> {
   const v = ownVersions();
   const names = clientMethodNames(model);
   const commands = commandNames(model);
@@ -46,6 +46,7 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     bearerEnv: mcpBearerEnv(model.name),
     skeleton: mcpMode === "skeleton",
     databaseEnv: mcpDatabaseEnv(model.name),
+    server: serverMode === "skeleton" ? { bin: serverBinName(model.name), databaseEnv: serverDatabaseEnv(model.name), tokenEnv: serverTokenEnv(model.name) } : null,
     tools: servedTools(model).map(({ op, tool }) => ({ name: tool.name, annotations: Object.entries(op.annotations).filter(([, on]) => on).map(([hint]) => hint).join(", ") || "none" })),
     exitCodes: EXIT_CODE_TABLE,
     typesBetterSqlite3: v["@types/better-sqlite3"],

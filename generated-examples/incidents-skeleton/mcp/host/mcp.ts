@@ -10,11 +10,8 @@ import { ContractError, errorForClass, type ErrorClass, type RecoveryAction } fr
 import { ContractHost, type Credential, type Handlers, makeCaller, newRequestId } from "./contract-host.js";
 import type { HostContract, HostOperation } from "./contract.js";
 import { FALLBACK_ERRORS } from "./errors.js";
-import { type Database, openDatabase } from "./sqlite.js";
-import type { HostStore } from "./store.js";
-import { PostgresHostStore } from "./store-postgres.js";
-import { SqliteHostStore } from "./store-sqlite.js";
-import { isPostgresUrl } from "../../sdk/runtime/postgres.js";
+import type { Database } from "./sqlite.js";
+import { openHostStore } from "./store.js";
 
 export interface HostedOptions {
   /**
@@ -70,30 +67,12 @@ function contractError(contract: HostContract, op: HostOperation, status: number
   });
 }
 
-/** The store a database setting names, and how to let go of it (a database given open stays open). */
-function hostStore(database: string | Database): { store: HostStore; close(): Promise<void> } {
-  if (typeof database === "string" && isPostgresUrl(database)) {
-    const store = new PostgresHostStore(database);
-    return { store, close: () => store.close() };
-  }
-  const owned = typeof database === "string";
-  const db = typeof database === "string" ? openDatabase(database) : database;
-  const store = new SqliteHostStore(db);
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      if (owned && db.open) db.close();
-    },
-  };
-}
-
 /**
  * An in-process client of a ContractHost with the generated SDK client's method names (from the
  * tool descriptors), for `McpDefinition.createClient`.
  */
 export function hostClient(contract: HostContract, handlers: Handlers, tools: readonly ToolSpec[], options: HostedOptions = {}): McpClient {
-  const store = hostStore(options.database ?? ":memory:");
+  const store = openHostStore(options.database ?? ":memory:");
   // No wire between this client and the host: the host answers in its envelope, which carries the most
   // (operation id, outcome, details), whatever format the platform's HTTP errors take.
   const { errorFormat: _wireFormat, ...transport } = contract.transport;

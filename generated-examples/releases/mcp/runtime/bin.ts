@@ -8,6 +8,9 @@ import { baseUrlProblem } from "../../sdk/runtime/client.js";
 import { credentialTooShort } from "../../sdk/runtime/redact.js";
 import { whenReaderGone, writeTo } from "../../sdk/runtime/stdio.js";
 import { serveHttp } from "./http.js";
+import { DEFAULT_DRAIN_SECONDS, gracefulStop, port, seconds } from "./shutdown.js";
+
+export { DEFAULT_DRAIN_SECONDS } from "./shutdown.js";
 import { CatalogueError, createMcpService, type McpDefinition, runStdio, type ServeOptions } from "./server.js";
 
 /** Environment variables the bin reads or documents (generated from the contract). */
@@ -47,9 +50,6 @@ export interface McpBinPlan {
   readonly journal: string | null;
 }
 
-/** Default of --drain-timeout, in seconds: inside the 30 s most orchestrators allow between SIGTERM and SIGKILL. */
-export const DEFAULT_DRAIN_SECONDS = 20;
-
 export const EXIT_USAGE = 2;
 
 /** `a,b, c` → [a, b, c] (empty items dropped; an empty list is refused). */
@@ -61,16 +61,6 @@ function nameList(raw: string): string[] {
 
 function positiveInteger(raw: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new InvalidArgumentError("expected a whole number of at least 1.");
-  return Number(raw);
-}
-
-function seconds(raw: string): number {
-  if (!/^\d{1,6}(\.\d{1,3})?$/.test(raw)) throw new InvalidArgumentError("expected a number of seconds, e.g. 20 or 0.5.");
-  return Number(raw);
-}
-
-function port(raw: string): number {
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new InvalidArgumentError("expected a port number from 0 to 65535 (0: any free port).");
   return Number(raw);
 }
 
@@ -192,27 +182,7 @@ export async function runMcpMain(
   const serve: ServeOptions = { ...plan.serve, notice: (line) => io.stderr(`${def.name}: ${line}\n`) };
   // Stopping: no new requests; running calls finish (each outcome recorded in the journal) until the
   // drain deadline; a second signal stops at once.
-  let stop: ((drainMs: number) => Promise<number>) | undefined;
-  let stopping = false;
-  const drainMs = plan.drainMs;
-  const shutdown = (signal?: string): void => {
-    if (stopping) {
-      if (signal) {
-        io.stderr(`${def.name}: ${signal} again: stopping now; calls still running have an unknown outcome (a retry with the same arguments recovers it from the journal).\n`);
-        process.exit(1);
-      }
-      return;
-    }
-    stopping = true;
-    if (signal) io.stderr(`${def.name}: ${signal}: no new requests; letting running calls finish (up to ${drainMs / 1000} s).\n`);
-    (stop ? stop(drainMs) : Promise.resolve(0)).then(
-      (cut) => {
-        if (cut > 0) io.stderr(`${def.name}: ${cut} call(s) still running at the deadline were cut short: their outcome is unknown (a retry with the same arguments recovers it from the journal).\n`);
-        process.exit(cut > 0 ? 1 : (process.exitCode ?? 0));
-      },
-      () => process.exit(1),
-    );
-  };
+  const { setStop, shutdown } = gracefulStop(def.name, plan.drainMs, io.stderr, "a retry with the same arguments recovers it from the journal");
   try {
     if (plan.http) {
       const raw = io.env[info.bearerEnv];
@@ -229,17 +199,15 @@ export async function runMcpMain(
       if (bearer === null && !["127.0.0.1", "localhost", "::1"].includes(plan.http.host)) {
         io.stderr(`${def.name}: warning: listening on ${plan.http.host} without a bearer token; set ${info.bearerEnv} to require one.\n`);
       }
-      stop = (ms) => running.close(ms);
+      setStop((ms) => running.close(ms));
     } else {
       // A client that closed our stdout has gone: stop as at the end of input, quietly.
       whenReaderGone(process.stdout, () => shutdown());
       const stdio = await runStdio(def, serve);
-      stop = (ms) => stdio.stop(ms);
+      setStop((ms) => stdio.stop(ms));
     }
   } catch (e) {
     if (e instanceof CatalogueError) return fail(EXIT_USAGE, e.message);
     throw e;
   }
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
 }

@@ -3,23 +3,23 @@
  * method + path names, and how each input field is read back from its path segment, query key,
  * header or body property, typed as the input schema says.
  */
-import type { JsonSchema, OperationModel } from "../../src/model/types.js";
-import type { FieldProblem } from "../../src/host-runtime/validation.js";
+import type { HostHttpOperation, JsonSchema } from "./contract.js";
+import type { FieldProblem } from "./validation.js";
 
-export interface Route {
-  readonly operation: OperationModel;
+export interface Route<Op extends HostHttpOperation = HostHttpOperation> {
+  readonly operation: Op;
   readonly method: string;
   readonly pattern: RegExp;
   /** Names of the `{…}` segments, in path order. */
   readonly params: readonly string[];
 }
 
-export type RouteMatch =
-  | { readonly kind: "matched"; readonly route: Route; readonly rawPathValues: Readonly<Record<string, string>> }
+export type RouteMatch<Op extends HostHttpOperation = HostHttpOperation> =
+  | { readonly kind: "matched"; readonly route: Route<Op>; readonly rawPathValues: Readonly<Record<string, string>> }
   | { readonly kind: "method_not_allowed"; readonly allowed: readonly string[] }
   | { readonly kind: "not_found" };
 
-export function compileRoutes(operations: readonly OperationModel[]): Route[] {
+export function compileRoutes<Op extends HostHttpOperation>(operations: readonly Op[]): Array<Route<Op>> {
   const routes = operations.map((operation) => {
     const params: string[] = [];
     const source = operation.http.path
@@ -38,7 +38,7 @@ export function compileRoutes(operations: readonly OperationModel[]): Route[] {
 }
 
 /** `rawPath` is the path as sent (still percent-encoded), so an encoded "/" stays inside its segment. */
-export function matchRoute(routes: readonly Route[], method: string, rawPath: string): RouteMatch {
+export function matchRoute<Op extends HostHttpOperation>(routes: ReadonlyArray<Route<Op>>, method: string, rawPath: string): RouteMatch<Op> {
   const allowed: string[] = [];
   for (const route of routes) {
     const match = route.pattern.exec(rawPath);
@@ -75,7 +75,7 @@ export interface DecodedInput {
  * (query and header text → integer, number, boolean, array, object) but not validated: a value that
  * cannot be converted stays text and fails validation with its field named.
  */
-export function decodeInput(op: OperationModel, request: EncodedRequest): DecodedInput {
+export function decodeInput(op: HostHttpOperation, request: EncodedRequest): DecodedInput {
   const input: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
   const root = op.input.schema;
