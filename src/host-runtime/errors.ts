@@ -10,11 +10,26 @@ export interface PlatformErrorOptions {
 }
 
 /**
+ * Marks PlatformErrors of every copy of this runtime: each generated package carries its own copy,
+ * and a team's shared domain code may throw one package's PlatformError into another's host.
+ */
+const PLATFORM_ERROR = Symbol.for("contractgen.PlatformError");
+const NOT_IMPLEMENTED = Symbol.for("contractgen.NotImplementedError");
+
+/**
  * A failure a handler (or the host) reports with a code from the contract's error taxonomy. The host
  * turns it into the wire envelope; the HTTP status comes from the taxonomy, never from the handler.
+ * `instanceof` recognises one thrown by any copy of the runtime (a brand, not the class's identity).
  */
 export class PlatformError extends Error {
-  override readonly name = "PlatformError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (value === null || typeof value !== "object") return false;
+    const brand = this === PlatformError ? PLATFORM_ERROR : this === NotImplementedError ? NOT_IMPLEMENTED : null;
+    return brand !== null ? (value as Record<symbol, unknown>)[brand] === true : Function.prototype[Symbol.hasInstance].call(this, value);
+  }
+
+  override readonly name: string = "PlatformError";
+  readonly [PLATFORM_ERROR] = true;
   readonly field: string | null;
   readonly details: Readonly<Record<string, unknown>> | null;
   readonly retryAfterSeconds: number | null;
@@ -36,6 +51,8 @@ export class PlatformError extends Error {
  * NOT_IMPLEMENTED code (class internal), whatever codes the operation lists. Nothing was executed.
  */
 export class NotImplementedError extends PlatformError {
+  readonly [NOT_IMPLEMENTED] = true;
+
   constructor(operation: string) {
     super("NOT_IMPLEMENTED", `${operation} is not implemented yet: its handler is a generated stub; nothing was executed.`);
   }

@@ -222,3 +222,17 @@ describe("contract host", () => {
     db.close();
   });
 });
+
+describe("PlatformError across copies of the runtime", () => {
+  it("a generated package's PlatformError is recognised by another copy's host (and NotImplementedError stays narrower)", async () => {
+    const own = await import("../../src/host-runtime/errors.js");
+    const copy = await import("../../generated-examples/incidents-skeleton/mcp/host/errors.js");
+    expect(copy.PlatformError).not.toBe(own.PlatformError);
+    expect(new copy.PlatformError("X", "m") instanceof own.PlatformError).toBe(true);
+    expect(new copy.NotImplementedError("op") instanceof own.NotImplementedError).toBe(true);
+    expect(new copy.NotImplementedError("op") instanceof own.PlatformError).toBe(true);
+    expect(new copy.PlatformError("X", "m") instanceof own.NotImplementedError).toBe(false);
+    expect(new Error("m") instanceof own.PlatformError).toBe(false);
+    expect(Object.assign(new Error("m"), { code: "X" }) instanceof own.PlatformError).toBe(false);
+  });
+});
