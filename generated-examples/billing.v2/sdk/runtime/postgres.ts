@@ -11,11 +11,13 @@ export interface PgQueryable {
 export interface PgClient extends PgQueryable {
   /** Back to the pool; with an error, the connection is discarded instead (its session state is unknown). */
   release(error?: Error | boolean): void;
+  on(event: "error", listener: (e: Error) => void): unknown;
 }
 export interface PgPool extends PgQueryable {
   connect(): Promise<PgClient>;
   end(): Promise<void>;
   on(event: "error", listener: (e: Error) => void): unknown;
+  on(event: "connect", listener: (client: PgClient) => void): unknown;
 }
 type PgModule = { Pool: new (config: { connectionString: string; max?: number; connectionTimeoutMillis?: number }) => PgPool };
 
@@ -69,6 +71,10 @@ export async function openPool(url: string, schema: PgSchema, unusable: (problem
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
   // An idle client that the server drops is replaced by the pool; it must not crash the process.
   pool.on("error", () => undefined);
+  // A connection lost while checked out (a killed backend, a failover; e.g. the host store's key lease,
+  // held for a whole execution) also emits "error" on its client, where the pool listens only while it
+  // is idle: unheard, that would crash the process. Its queries fail on their own, so ignore it here.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   try {
     await migrate(pool, schema, unusable);
     return pool;

@@ -125,15 +125,17 @@ export class PostgresHostStore implements HostStore {
       await client.query(`SELECT pg_advisory_xact_lock($1, ${LOCK_OF_KEY})`, [CLAIM_LOCK, ...args]);
       const read = async () => (await client.query<JournalRow & { holder: string }>(`SELECT * FROM host_idempotency WHERE ${KEY}`, args)).rows[0];
       let row = await read();
-      let existing = row ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
-      if (existing !== "expired" && existing.kind === "in_progress") {
+      if (row?.state === "in_progress") {
         // In progress, but is its holder alive? Its connection holds the key's lock until it commits.
         holding = await this.tryHold(client, args);
-        if (holding) {
-          // Re-read: the holder may have committed its answer just before letting go.
-          row = await read();
-          existing = row ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
-        }
+        // Re-read: the holder may have committed its answer just before letting go.
+        if (holding) row = await read();
+      }
+      let existing = row ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
+      if (existing === "expired" && row?.state === "in_progress" && !holding) {
+        // Past retention, but its holder is still executing: the key is not free until it ends (taking
+        // it now would run a second execution, and waiting for its lock here would deadlock with it).
+        existing = { kind: "in_progress" };
       }
       const holder = randomUUID();
       if (existing === "expired") {
