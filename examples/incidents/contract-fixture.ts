@@ -1,8 +1,9 @@
 /** The generated contract suite's fixture for the incidents reference platform (test/contract-suite). */
-import { platformFixture } from "../shared/contract-fixture.js";
-import { INCIDENT_SEED_FACTS, INCIDENTS_SPEC, startIncidentsServer } from "./server.js";
+import { type PlatformFixtureOptions, platformFixture } from "../shared/contract-fixture.js";
+import { type IncidentDataset, INCIDENT_SEED_FACTS, INCIDENTS_SPEC, startIncidentsServer } from "./server.js";
 
-export const fixture = platformFixture({
+/** The fixture's options: exported so another front end of the same platform can reuse them (start replaced). */
+export const INCIDENTS_FIXTURE: PlatformFixtureOptions<IncidentDataset> = {
   spec: INCIDENTS_SPEC,
   start: startIncidentsServer,
   tables: ["teams", "incidents"],
@@ -62,4 +63,6 @@ export const fixture = platformFixture({
         return undefined;
     }
   },
-});
+};
+
+export const fixture = platformFixture(INCIDENTS_FIXTURE);

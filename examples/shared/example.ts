@@ -14,6 +14,11 @@ import { type Database, openDatabase, seedOnce } from "./sqlite.js";
 export interface ExampleServerOptions extends Omit<PlatformOptions, "spec" | "handlers" | "db"> {
   /** Database file, ":memory:" (the default), or an open database. */
   readonly db?: string | Database;
+  /**
+   * What serves the seeded platform (default startPlatform). A test passes another front end, e.g. a
+   * generated server skeleton whose handlers delegate to the example's, to run the same platform through it.
+   */
+  readonly serve?: (options: PlatformOptions) => Promise<RunningPlatform>;
 }
 
 export interface ExamplePlatform {
@@ -69,7 +74,8 @@ export async function startExample(platform: ExamplePlatform, options: ExampleSe
   try {
     db.exec(platform.schema);
     seedOnce(db, model.name, platform.dataset, () => platform.seed(db));
-    const running = await startPlatform({ ...options, spec: model, handlers: platform.handlers, db });
+    const { serve = startPlatform, ...platformOptions } = options;
+    const running = await serve({ ...platformOptions, spec: model, handlers: platform.handlers, db });
     return {
       ...running,
       close: async () => {
