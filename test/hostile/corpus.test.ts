@@ -75,7 +75,7 @@ beforeAll(async () => {
     outcomes.set(c.name, o);
     o.validate = await contractgen(c, ["validate", c.file]);
     if (o.validate.hang) return; // one hang is enough to know
-    o.generate = await contractgen(c, ["generate", c.file, "-o", `${OUT}/${c.name}`, "--mcp", c.mcp]);
+    o.generate = await contractgen(c, ["generate", c.file, "-o", `${OUT}/${c.name}`, "--mcp", c.mcp, "--server", c.server]);
   });
   // The second generation runs in this process (no second node start-up per case): the same
   // emitter must produce the same bytes as the CLI did. Only for cases the CLI generated within
@@ -87,7 +87,7 @@ beforeAll(async () => {
     if (o.generate?.code !== 0) continue;
     try {
       const result = parseContract(o.c.file);
-      o.regenerated = result.model ? await emitPackage(result.model, { mcp: o.c.mcp }) : new Error("no model in process");
+      o.regenerated = result.model ? await emitPackage(result.model, { mcp: o.c.mcp, server: o.c.server }) : new Error("no model in process");
       if (result.model) o.catalogue = canonicalJson(catalogTools(result.model));
     } catch (e) {
       o.regenerated = e as Error;

@@ -7,6 +7,7 @@
  *   # timeout: <seconds>                      per command (default 30)
  *   # forbid: <text>                          must appear in no output and no generated file
  *   # mcp: adapter | skeleton                 generate's --mcp mode (default adapter)
+ *   # server: none | skeleton                 generate's --server mode (default none; skeleton implies --mcp skeleton)
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -22,6 +23,7 @@ export interface CorpusCase {
   readonly timeoutMs: number;
   readonly forbid: readonly string[];
   readonly mcp: "adapter" | "skeleton";
+  readonly server: "none" | "skeleton";
 }
 
 export const CORPUS_DIR = resolve("test/hostile/corpus");
@@ -42,13 +44,14 @@ interface Directives {
   timeoutMs: number;
   forbid: string[];
   mcp: "adapter" | "skeleton";
+  server: "none" | "skeleton";
 }
 
 function directives(text: string): Directives {
-  const d: Directives = { expect: "either", timeoutMs: DEFAULT_TIMEOUT_S * 1000, forbid: [], mcp: "adapter" };
+  const d: Directives = { expect: "either", timeoutMs: DEFAULT_TIMEOUT_S * 1000, forbid: [], mcp: "adapter", server: "none" };
   for (const line of text.split("\n")) {
     if (!line.startsWith("#")) break;
-    const m = /^#\s*(expect|timeout|forbid|mcp):\s*(.*?)\s*$/.exec(line);
+    const m = /^#\s*(expect|timeout|forbid|mcp|server):\s*(.*?)\s*$/.exec(line);
     if (!m) continue;
     if (m[1] === "expect") {
       if (m[2] !== "rejected" && m[2] !== "generated" && m[2] !== "either") throw new Error(`bad expect directive: ${line}`);
@@ -56,6 +59,9 @@ function directives(text: string): Directives {
     } else if (m[1] === "mcp") {
       if (m[2] !== "adapter" && m[2] !== "skeleton") throw new Error(`bad mcp directive: ${line}`);
       d.mcp = m[2];
+    } else if (m[1] === "server") {
+      if (m[2] !== "none" && m[2] !== "skeleton") throw new Error(`bad server directive: ${line}`);
+      d.server = m[2];
     } else if (m[1] === "timeout") d.timeoutMs = Number(m[2]) * 1000;
     else d.forbid.push(m[2]!);
   }
@@ -246,7 +252,7 @@ export function materialize(): CorpusCase[] {
   });
   for (const g of GENERATED.filter((g) => names.generated.includes(g.name))) {
     g.write(CASES_DIR, WORK);
-    cases.push({ name: g.name, file: `${CASES_DIR}/${g.name}.yaml`, expect: g.expect ?? "either", timeoutMs: g.timeoutMs ?? DEFAULT_TIMEOUT_S * 1000, forbid: [...(g.forbid ?? [])], mcp: g.mcp ?? "adapter" });
+    cases.push({ name: g.name, file: `${CASES_DIR}/${g.name}.yaml`, expect: g.expect ?? "either", timeoutMs: g.timeoutMs ?? DEFAULT_TIMEOUT_S * 1000, forbid: [...(g.forbid ?? [])], mcp: g.mcp ?? "adapter", server: "none" });
   }
   return cases;
 }

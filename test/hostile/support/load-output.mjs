@@ -185,5 +185,38 @@ if (files.includes(mcpServer)) {
   }
 }
 
+// The HTTP server skeleton: started in process on loopback; every route answers with JSON (stubs say
+// NOT_IMPLEMENTED, or the host refuses the input first), never a crash or a non-JSON body.
+const httpServer = join(dir, "server/server.js");
+if (files.includes(httpServer)) {
+  try {
+    const { request } = await import("node:http");
+    const { startServer } = await import(pathToFileURL(httpServer).href);
+    const { CONTRACT } = await import(pathToFileURL(join(dir, "mcp/contract.js")).href);
+    const running = await startServer({ port: 0, database: ":memory:", token: "hostile-token", log: () => undefined });
+    const ask = (method, path) =>
+      new Promise((resolve, reject) => {
+        const req = request(`${running.url}${path}`, { method, headers: { authorization: "Bearer hostile-token", "content-type": "application/json" } }, (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve({ status: res.statusCode, body }));
+        });
+        req.on("error", reject);
+        req.end(method === "GET" || method === "DELETE" ? undefined : "{}");
+      });
+    report.routes = 0;
+    for (const op of CONTRACT.operations) {
+      const path = op.http.path.replace(/\{[^}]+\}/g, "x");
+      const { status, body } = await ask(op.http.method, path);
+      if (body !== "" && !(JSON.parse(body) && typeof JSON.parse(body) === "object")) note(`server ${op.names.id}`, "the answer is not a JSON object");
+      if (status >= 500 && status !== 501 && status !== 503) note(`server ${op.names.id}`, `answered ${status}: ${body.slice(0, 200)}`);
+      report.routes++;
+    }
+    await running.close();
+  } catch (e) {
+    note("http server", e);
+  }
+}
+
 process.stdout.write(`\n${JSON.stringify(report)}\n`);
 process.exitCode = 0;
