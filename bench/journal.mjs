@@ -1,5 +1,8 @@
-// Journal overhead per keyed call: what the SDK adds around one mutation (find an unfinished intent,
-// record the intent, record the outcome), in memory, in a SQLite file and in PostgreSQL on loopback.
+// Journal overhead per keyed call, in a SQLite file and in PostgreSQL on loopback (and in memory):
+// - the SDK's operation journal around one mutation (find an unfinished intent, record the intent,
+//   record the outcome);
+// - the contract host's records around one keyed execution on the server side (claim the key, run
+//   the execution in a transaction that records its response) and around a retry (the replay).
 // Usage: npm run bench:journal (part of npm run bench). Rounds alternate the stores, so load on this
 // shared machine hits them alike; the figure is the median per call over all rounds.
 // PostgreSQL: CONTRACTGEN_TEST_PG_URL, else postgres://postgres@127.0.0.1:5432/postgres (a schema of
@@ -11,6 +14,9 @@ import { join } from "node:path";
 import pg from "pg";
 import { MemoryJournal, SqliteJournal } from "../dist/src/runtime/journal.js";
 import { PostgresJournal } from "../dist/src/runtime/journal-postgres.js";
+import { openDatabase } from "../dist/src/host-runtime/sqlite.js";
+import { SqliteHostStore } from "../dist/src/host-runtime/store-sqlite.js";
+import { PostgresHostStore } from "../dist/src/host-runtime/store-postgres.js";
 
 const CALLS = Number(process.env.CALLS ?? 500);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -74,13 +80,50 @@ for (let r = 0; r < ROUNDS; r++) {
   }
 }
 for (const s of stores) s.journal.close();
+
+// The host's records (server side): a keyed execution, then its retry.
+const hostDb = openDatabase(join(work, "host.sqlite"));
+const hosts = [
+  { name: "SQLite file (WAL)", store: new SqliteHostStore(hostDb) },
+  ...(schema ? [{ name: "PostgreSQL (loopback)", store: new PostgresHostStore(schema.url) }] : []),
+];
+const answer = JSON.stringify({ id: "cus_1", email: "a@example.com", name: "A", revision: 1, created_at: "2026-12-03T00:00:00.000Z" });
+async function hostExecution(store, n) {
+  const claim = await store.claimKey({ operation: "create_customer", scope: "caller", key: `key-${n}` }, `hash-${n}`, 86_400_000, Date.now(), null);
+  if (claim.kind !== "claimed") throw new Error(`key-${n} was not claimed: ${claim.kind}`);
+  await claim.lease.execute(201, async () => answer);
+}
+async function hostReplay(store, n) {
+  const claim = await store.claimKey({ operation: "create_customer", scope: "caller", key: `key-${n}` }, `hash-${n}`, 86_400_000, Date.now(), null);
+  if (claim.kind !== "replay") throw new Error(`key-${n} was not replayed: ${claim.kind}`);
+}
+const hostSamples = new Map(hosts.flatMap((h) => [[`${h.name} execute`, []], [`${h.name} replay`, []]]));
+for (const h of hosts) for (let i = 0; i < 50; i++) await hostExecution(h.store, serial++);
+for (let r = 0; r < ROUNDS; r++) {
+  for (const h of r % 2 === 0 ? hosts : [...hosts].reverse()) {
+    const first = serial;
+    for (let i = 0; i < CALLS; i++) {
+      const t = performance.now();
+      await hostExecution(h.store, serial++);
+      hostSamples.get(`${h.name} execute`).push(performance.now() - t);
+    }
+    for (let i = 0; i < CALLS; i++) {
+      const t = performance.now();
+      await hostReplay(h.store, first + i);
+      hostSamples.get(`${h.name} replay`).push(performance.now() - t);
+    }
+  }
+}
+for (const h of hosts) await h.store.close();
+hostDb.close();
 await schema?.drop();
 rmSync(work, { recursive: true, force: true });
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const rows = stores.map((s) => ({ store: s.name, p50Ms: pct(samples.get(s.name), 50), p99Ms: pct(samples.get(s.name), 99) }));
 const sqlite = rows.find((r) => r.store.startsWith("SQLite"));
-const report = { date: new Date().toISOString(), node: process.version, callsPerRound: CALLS, rounds: ROUNDS, rows, loadAverage: loadavg() };
+const hostRows = [...hostSamples].map(([what, xs]) => ({ what, p50Ms: pct(xs, 50), p99Ms: pct(xs, 99) }));
+const report = { date: new Date().toISOString(), node: process.version, callsPerRound: CALLS, rounds: ROUNDS, rows, hostRows, loadAverage: loadavg() };
 writeFileSync("bench/results/journal.json", `${JSON.stringify(report, null, 2)}\n`);
 const md = [
   "# Journal overhead per keyed call",
@@ -90,6 +133,14 @@ const md = [
   "| store | p50 per call (ms) | p99 per call (ms) | p50 vs SQLite |",
   "|---|---:|---:|---:|",
   ...rows.map((r) => `| ${r.store} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(3)} | ${(r.p50Ms / sqlite.p50Ms).toFixed(2)} |`),
+  "",
+  "## The host's records per keyed call (server side)",
+  "",
+  `What the contract host adds around one keyed execution (claim the key under its lock, then run the execution in one transaction that records its response; the handler itself does nothing here) and around its retry (the recorded answer replayed), ${CALLS} of each per round. On PostgreSQL the claim is one short transaction and the execution another, on one connection that holds the key until it commits.`,
+  "",
+  "| store, step | p50 per call (ms) | p99 per call (ms) |",
+  "|---|---:|---:|",
+  ...hostRows.map((r) => `| ${r.what} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(3)} |`),
   "",
   `Load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (shared 2-core machine).`,
   "",

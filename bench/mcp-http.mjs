@@ -4,6 +4,8 @@
 // --http) in another; the driver runs CLIENTS clients, each with PER_CLIENT calls of get_incident in
 // flight at once, and records each call's latency. Rounds alternate MCP and SDK, so load on this
 // shared machine hits both alike; the figures are the p50 and p99 over all rounds, and their ratios.
+// A bare relay (the same extra process and hop, no MCP: bench/relay-server.mjs) runs in the same
+// rounds, so the report separates what any server in between costs from what MCP adds.
 // `--profile` also writes a CPU profile of the MCP server (test-results/mcp-http.cpuprofile).
 // Writes bench/results/mcp-http.json and mcp-http.md.
 import { spawn } from "node:child_process";
@@ -53,6 +55,9 @@ const server = startChild([...(PROFILE ? ["--cpu-prof", "--cpu-prof-dir", work] 
   INCIDENTS_JOURNAL: join(work, "journal.sqlite"),
 });
 const mcpUrl = await server.url;
+// The floor: the same hop with no MCP in it (bench/relay-server.mjs).
+const relay = startChild(["bench/relay-server.mjs", join(BUILT, "incidents/sdk/index.js")], /relay at (\S+)/, { INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platformUrl });
+const relayUrl = await relay.url;
 
 const sdkModule = await import(join(BUILT, "incidents/sdk/index.js"));
 const mcpClients = await Promise.all(
@@ -81,13 +86,18 @@ async function round(call) {
 }
 const viaMcp = (c) => mcpClients[c].callTool({ name: "get_incident", arguments: READ });
 const viaSdk = (c) => sdkClients[c].getIncident(READ);
+const viaRelay = async () => {
+  const response = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(READ) });
+  if (!response.ok) throw new Error(`relay: ${response.status} ${await response.text()}`);
+  return response.json();
+};
+const PATHS = [["mcp", viaMcp], ["relay", viaRelay], ["sdk", viaSdk]];
 
 // Warm-up: one round each, not counted.
-await round(viaMcp);
-await round(viaSdk);
-const samples = { mcp: [], sdk: [], mcpWall: [], sdkWall: [] };
+for (const [, call] of PATHS) await round(call);
+const samples = { mcp: [], sdk: [], relay: [], mcpWall: [], sdkWall: [], relayWall: [] };
 for (let r = 0; r < ROUNDS; r++) {
-  for (const [name, call] of r % 2 === 0 ? [["mcp", viaMcp], ["sdk", viaSdk]] : [["sdk", viaSdk], ["mcp", viaMcp]]) {
+  for (const [name, call] of r % 2 === 0 ? PATHS : [...PATHS].reverse()) {
     const { latencies, wallMs } = await round(call);
     samples[name].push(...latencies);
     samples[`${name}Wall`].push(wallMs);
@@ -101,12 +111,16 @@ const median = (xs) => pct(xs, 50);
 const figures = {
   mcp: { p50: pct(samples.mcp, 50), p99: pct(samples.mcp, 99), roundMs: median(samples.mcpWall) },
   sdk: { p50: pct(samples.sdk, 50), p99: pct(samples.sdk, 99), roundMs: median(samples.sdkWall) },
+  relay: { p50: pct(samples.relay, 50), p99: pct(samples.relay, 99), roundMs: median(samples.relayWall) },
 };
 figures.ratio = { p50: figures.mcp.p50 / figures.sdk.p50, p99: figures.mcp.p99 / figures.sdk.p99 };
+figures.relayRatio = { p50: figures.relay.p50 / figures.sdk.p50, p99: figures.relay.p99 / figures.sdk.p99 };
+figures.mcpOverRelay = { p50: figures.mcp.p50 / figures.relay.p50, p99: figures.mcp.p99 / figures.relay.p99 };
 
 for (const c of mcpClients) await c.close();
 for (const c of sdkClients) c.close();
 await server.stop();
+await relay.stop();
 await platform.stop();
 let profile = null;
 if (PROFILE) {
@@ -132,7 +146,10 @@ const md = [
   "|---|---:|---:|---:|",
   `| MCP tools/call over Streamable HTTP | ${f0(figures.mcp.p50)} | ${f0(figures.mcp.p99)} | ${f0(figures.mcp.roundMs)} |`,
   `| direct SDK call | ${f0(figures.sdk.p50)} | ${f0(figures.sdk.p99)} | ${f0(figures.sdk.roundMs)} |`,
-  `| ratio (goal ≤ 1.5) | ${f2(figures.ratio.p50)} | ${f2(figures.ratio.p99)} | ${f2(figures.mcp.roundMs / figures.sdk.roundMs)} |`,
+  `| bare relay: the same hop without MCP (bench/relay-server.mjs) | ${f0(figures.relay.p50)} | ${f0(figures.relay.p99)} | ${f0(figures.relay.roundMs)} |`,
+  `| MCP / SDK (goal ≤ 1.5) | ${f2(figures.ratio.p50)} | ${f2(figures.ratio.p99)} | ${f2(figures.mcp.roundMs / figures.sdk.roundMs)} |`,
+  `| bare relay / SDK: the floor of any server in between | ${f2(figures.relayRatio.p50)} | ${f2(figures.relayRatio.p99)} | ${f2(figures.relay.roundMs / figures.sdk.roundMs)} |`,
+  `| MCP / bare relay: what MCP itself adds | ${f2(figures.mcpOverRelay.p50)} | ${f2(figures.mcpOverRelay.p99)} | ${f2(figures.mcp.roundMs / figures.relay.roundMs)} |`,
   "",
   `Load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (shared 2-core machine); the ratios move with it.`,
   "",
