@@ -1,7 +1,8 @@
 /**
  * Two replicas of the generated MCP server (adapter mode, the built bin over Streamable HTTP) on one
  * PostgreSQL journal: a replica killed with SIGKILL after the platform committed its call, then the
- * same call on the other replica ⇒ one effect, the first one's answer.
+ * same call on the other replica ⇒ one effect, the first one's answer; 50 concurrent calls of one
+ * intent spread over both ⇒ one effect.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type IncomingMessage } from "node:http";
@@ -83,6 +84,26 @@ async function refundedCents(url: string, invoice: string): Promise<number> {
 }
 
 describe.skipIf(!postgres)("two MCP server replicas on one PostgreSQL journal", () => {
+  it("50 concurrent create_customer calls with one key, spread over A and B: one customer, one answer", async () => {
+    const journal = await freshSchemaUrl();
+    const a = await startReplica(journal, platform.url);
+    const b = await startReplica(journal, platform.url);
+    const clients = await Promise.all(Array.from({ length: 10 }, (_, i) => connect(i % 2 === 0 ? a.url : b.url)));
+    try {
+      const count = () => (platform.db.prepare("SELECT COUNT(*) AS n FROM customers").get() as { n: number }).n;
+      const before = count();
+      const args = { email: "replicas@example.com", name: "Fifty Calls", idempotency_key: "5f0c8a43-6a4e-4d7b-9d0e-2f1b9c7a5e11" };
+      const results = (await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % clients.length]!.callTool({ name: "create_customer", arguments: args })))) as CallToolResult[];
+      for (const r of results) expect(r.isError ?? false, JSON.stringify(r.content)).toBe(false);
+      expect(new Set(results.map((r) => (r.structuredContent as { id: string }).id)).size).toBe(1);
+      expect(count()).toBe(before + 1);
+    } finally {
+      for (const c of clients) await c.close();
+      a.child.kill("SIGKILL");
+      b.child.kill("SIGKILL");
+    }
+  });
+
   it("replica A killed after the platform executed its refund; the same call on replica B: one refund, the first one", async () => {
     const journal = await freshSchemaUrl();
     const proxy = await swallowFirstRefund(platform.url);
