@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { load } from "js-yaml";
 import { runDiff } from "../dist/src/diff/engine.js";
-import { parseContract } from "../dist/src/spec/parse.js";
+import { parseContract } from "../dist/src/contract/parse.js";
 
 const [mode, before, after] = process.argv.slice(2);
 if (mode === "yaml") {

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runDiff } from "../dist/src/diff/engine.js";
-import { parseContractText } from "../dist/src/spec/parse.js";
+import { parseContractText } from "../dist/src/contract/parse.js";
 import { reviseContract, syntheticContract } from "./synthetic.mjs";
 import { githubShapedContract, reviseGithubShaped } from "./synthetic-shared.mjs";
 
@@ -45,7 +45,7 @@ const ghRevised = reviseGithubShaped(ghBase, { shared: 30, perOperation: 70 });
 /** Parse both sides and diff them with one build (dist directory); median diff time, heap growth, findings. */
 async function measureGithub(dist) {
   const engine = await import(pathToFileURL(resolve(dist, "src/diff/engine.js")).href);
-  const parse = await import(pathToFileURL(resolve(dist, "src/spec/parse.js")).href);
+  const parse = await import(pathToFileURL(resolve(dist, "src/contract/parse.js")).href);
   const t = performance.now();
   const x = parse.parseContractText("old.yaml", ghBase);
   const parseOneSideMs = performance.now() - t;

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emitPackage } from "../dist/src/emit/index.js";
-import { parseContract } from "../dist/src/spec/parse.js";
+import { parseContract } from "../dist/src/contract/parse.js";
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function timeIt(fn, runs = 5) {

@@ -20,7 +20,7 @@ if (process.argv[2] === "--worker") {
   // Worker: documents from index `start` of the list, one JSON line each, progress in `<out>.at`.
   const [list, out, start] = process.argv.slice(3);
   const { importOpenApi } = await import("../dist/src/import/openapi/index.js");
-  const { parseContractText } = await import("../dist/src/spec/parse.js");
+  const { parseContractText } = await import("../dist/src/contract/parse.js");
   const files = readFileSync(list, "utf8").trim().split("\n");
   for (let i = Number(start); i < files.length; i++) {
     writeFileSync(`${out}.at`, String(i));

@@ -24,7 +24,7 @@ import { countTokens, countTokensCl100k } from "../dist/src/budget/catalog.js";
 import { catalogueDefinition, servedCatalogue, servedCost } from "../dist/src/budget/served.js";
 import { openContract } from "../dist/src/import/open.js";
 import { createMcpService } from "../dist/src/mcp-runtime/server.js";
-import { parseContract } from "../dist/src/spec/parse.js";
+import { parseContract } from "../dist/src/contract/parse.js";
 import { BUILT, buildExamples } from "./built-examples.mjs";
 import { contractToOpenApi } from "./openapi.mjs";
 import { syntheticContract } from "./synthetic.mjs";

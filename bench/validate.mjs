@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { parse } from "yaml";
-import { parseContractText } from "../dist/src/spec/parse.js";
+import { parseContractText } from "../dist/src/contract/parse.js";
 import { syntheticContract } from "./synthetic.mjs";
 
 function median(samples) {

@@ -1,11 +1,11 @@
-// Benchmark of reading a contract's YAML (src/spec/load.ts): parseSource (js-yaml's event stream,
+// Benchmark of reading a contract's YAML (src/contract/load.ts): parseSource (js-yaml's event stream,
 // falling back to the yaml library) against parseSourceSlow (the yaml library only), alternated in
 // the same run so machine load hits both alike. Also reports whether the fast path was taken.
 // Usage: node bench/yaml-load.mjs [contract.yaml …]   (default: /tmp/gh/gh.yaml when present, and specs/*.yaml)
 // Writes bench/results/yaml-load.{json,md}.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, parseSource, parseSourceSlow } from "../dist/src/spec/load.js";
-import { fastParseOrReason } from "../dist/src/spec/yaml-fast.js";
+import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, parseSource, parseSourceSlow } from "../dist/src/contract/load.js";
+import { fastParseOrReason } from "../dist/src/contract/yaml-fast.js";
 
 const args = process.argv.slice(2);
 const files = args.length > 0 ? args : [...(existsSync("/tmp/gh/gh.yaml") ? ["/tmp/gh/gh.yaml"] : []), ...readdirSync("specs").filter((f) => f.endsWith(".yaml")).map((f) => `specs/${f}`)];

@@ -2,7 +2,7 @@
 // Compiling schema/contract.schema.json took about 0.25 s of every contractgen process; the checked-in
 // module loads in milliseconds. Run `npm run update:validator` after editing the schema;
 // test/validate/contract-validator.test.ts fails while the module is stale, and until then
-// src/spec/structure.ts compiles the schema itself (it checks the hash below).
+// src/contract/structure.ts compiles the schema itself (it checks the hash below).
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 export const SCHEMA_FILE = fileURLToPath(new URL("../schema/contract.schema.json", import.meta.url));
 export const VALIDATOR_FILE = fileURLToPath(new URL("../schema/contract.validator.cjs", import.meta.url));
 
-/** The module's text for the schema's current content. Same options as src/spec/structure.ts. */
+/** The module's text for the schema's current content. Same options as src/contract/structure.ts. */
 export function contractValidatorSource() {
   const text = readFileSync(SCHEMA_FILE, "utf8");
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, code: { source: true, esm: false } });

@@ -1,7 +1,7 @@
 // Prints the findings of one rule on its fixture pair, in expected.json form, to help write fixtures.
 // Usage: node scripts/diff-fixture.mjs <rule-id>   (after npm run build). Check every location by hand.
 import { runDiff } from "../dist/src/diff/engine.js";
-import { parseContract } from "../dist/src/spec/parse.js";
+import { parseContract } from "../dist/src/contract/parse.js";
 
 const id = process.argv[2];
 const dir = `test/diff/rules/${id}`;

@@ -117,7 +117,7 @@ const side = (c, schema) => (c.position === "input" ? contract(schema, OTHER) : 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const record = process.argv.includes("--record");
   const diff = record ? await import("../dist/src/diff/engine.js") : null;
-  const parse = record ? await import("../dist/src/spec/parse.js") : null;
+  const parse = record ? await import("../dist/src/contract/parse.js") : null;
   rmSync(DIR, { recursive: true, force: true });
   for (const c of cases) {
     const dir = `${DIR}/${c.name}`;

@@ -9,7 +9,7 @@
  *
  *   node scripts/silent-report.mjs [N per kind, default 40] [--seed S] [--kind substring] [--json]
  */
-import { parseContractText } from "../dist/src/spec/parse.js";
+import { parseContractText } from "../dist/src/contract/parse.js";
 import { allFindings, runDiff } from "../dist/src/diff/engine.js";
 import { KINDS, checkCase, describeCase, loadCorpus } from "../test/diff/mutate.mjs";
 

@@ -5,7 +5,7 @@
  * This module is the public entry point of the shared host; example platforms import from here.
  */
 import type { ContractModel } from "../../src/model/types.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 import { openContract } from "../../src/import/open.js";
 import { ContractHost, type Credential, type Faults, type Handlers } from "../../src/host-runtime/contract-host.js";
 import { serveHttp } from "../../src/host-runtime/http.js";

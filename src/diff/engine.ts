@@ -1,6 +1,6 @@
 /** Runs the rules over two contracts and applies the user's configuration. */
 import type { ContractModel } from "../model/types.js";
-import type { SourceFile } from "../spec/source.js";
+import type { SourceFile } from "../contract/source.js";
 import { type Finding, type FindingPlaces, DiffContext, DiffSide, type OperationRename, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";

@@ -2,7 +2,7 @@
 import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
 import { existsSync } from "node:fs";
 import { openContract, openContractBytes, type OpenedContract } from "../import/open.js";
-import type { ParseOptions } from "../spec/parse.js";
+import type { ParseOptions } from "../contract/parse.js";
 
 export interface LoadedSide {
   readonly label: string;

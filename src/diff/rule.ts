@@ -5,8 +5,8 @@
  */
 import type { SourceLocation } from "../diagnostics/diagnostic.js";
 import type { ContractModel, OperationModel } from "../model/types.js";
-import type { SourceFile } from "../spec/source.js";
-import { escapePointerSegment, getAtPointer } from "../spec/source.js";
+import type { SourceFile } from "../contract/source.js";
+import { escapePointerSegment, getAtPointer } from "../contract/source.js";
 import { type Change, type ChangeKind, matchPath } from "./structural.js";
 import { type ContractTree, OPERATION_POINTERS, pathKey, RETURNS, type TreeNode, type TreeValue, typeRef } from "./tree.js";
 

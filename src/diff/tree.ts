@@ -10,8 +10,8 @@
 import { commandNames, operationFlags } from "../emit/cli/commands.js";
 import { kebabCase } from "../model/naming.js";
 import type { AuthModel, ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
-import { isSchemaObject, type SchemaObject } from "../spec/schema-walk.js";
-import { escapePointerSegment } from "../spec/source.js";
+import { isSchemaObject, type SchemaObject } from "../contract/schema-walk.js";
+import { escapePointerSegment } from "../contract/source.js";
 import { createHash } from "node:crypto";
 import type { Change } from "./structural.js";
 

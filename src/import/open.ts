@@ -3,8 +3,8 @@
  * `openapi` key) imported in memory, with overlays applied, and located in its own text.
  */
 import { diagnostic, fileLocation } from "../diagnostics/diagnostic.js";
-import { MAX_FILE_BYTES, parseSource, readRegularFile } from "../spec/load.js";
-import { analyseSource, parseContract } from "../spec/parse.js";
+import { MAX_FILE_BYTES, parseSource, readRegularFile } from "../contract/load.js";
+import { analyseSource, parseContract } from "../contract/parse.js";
 import { MAX_OPENAPI_BYTES } from "./openapi/files.js";
 import { type OpenApiParseOptions, type OpenApiParseResult, parseOpenApi } from "./openapi/in-memory.js";
 

@@ -179,8 +179,8 @@ export interface NamesModel {
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type BindingLocation = "path" | "query" | "header" | "cookie" | "body";
-export type { ParamStyle, RequestContentType } from "../spec/raw.js";
-import type { ParamStyle, RequestContentType } from "../spec/raw.js";
+export type { ParamStyle, RequestContentType } from "../contract/raw.js";
+import type { ParamStyle, RequestContentType } from "../contract/raw.js";
 
 export interface FieldBinding {
   readonly field: string;

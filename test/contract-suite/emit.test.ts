@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { emitPackage, writeOnceFiles } from "../../src/emit/index.js";
 import { emitContractTests } from "../../src/emit/tests/suite.js";
 import type { ContractModel, OperationModel } from "../../src/model/types.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 import { negativeCases } from "../../src/tests-runtime/checks.js";
 import type { OperationSpec } from "../../src/tests-runtime/harness.js";
 

@@ -16,7 +16,7 @@ import { type ContractError, NotFoundError, type Taxonomy } from "../../src/runt
 import { provokedError } from "../../src/tests-runtime/checks-errors.js";
 import { negativeCases, negativeInput } from "../../src/tests-runtime/checks.js";
 import { type ContractSpec, ContractViolation, type ErrorSpec, Harness, type OperationSpec } from "../../src/tests-runtime/harness.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const CONTRACT = `
 contract: pets

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { allFindings, runDiff } from "../../src/diff/engine.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const BASE = readFileSync("test/diff/rules/auth-scheme-changed/base.yaml", "utf8");
 const BEARER = "  auth: { type: bearer, tokenEnv: SHOP_TOKEN }\n";

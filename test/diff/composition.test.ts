@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { allFindings, runDiff } from "../../src/diff/engine.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 function contract(payment: string[], input: string[] = ["      type: object", "      properties: {}"]): string {
   return [

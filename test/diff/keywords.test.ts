@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allFindings, runDiff } from "../../src/diff/engine.js";
 import { RULES } from "../../src/diff/rules/index.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 
 const DIR = "test/diff/keywords";
 const dirs = readdirSync(DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();

@@ -19,7 +19,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { allFindings, runDiff } from "../../src/diff/engine.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 // @ts-expect-error plain JavaScript module shared with scripts/silent-report.mjs
 import { KINDS, applies, canonicalModel, checkCase, describeCase, loadCorpus, mutate } from "./mutate.mjs";
 

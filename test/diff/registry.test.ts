@@ -41,7 +41,7 @@ describe("diff rule registry", () => {
   });
 
   it("does not modify the models it compares", async () => {
-    const { parseContract } = await import("../../src/spec/parse.js");
+    const { parseContract } = await import("../../src/contract/parse.js");
     const { runDiff } = await import("../../src/diff/engine.js");
     const a = parseContract("specs/billing.v1.yaml");
     const b = parseContract("specs/billing.v2.yaml");

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allFindings, runDiff } from "../../src/diff/engine.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 
 const DIR = "test/diff/rename-compared";
 

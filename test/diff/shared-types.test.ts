@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { allFindings, runDiff } from "../../src/diff/engine.js";
 import { renderReport } from "../../src/diff/report/index.js";
 import type { Finding } from "../../src/diff/rule.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const N = 40;
 

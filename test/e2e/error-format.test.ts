@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../../src/cli-runtime/exit-codes.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 import { generateInto, TSC } from "../hostile/harness.js";
 import { copyPackageData } from "../support/sdk-data.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { operationFlags } from "../../src/emit/cli/commands.js";
 import { runCli, type CommandSpec } from "../../src/cli-runtime/program.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const model = parseContractText(
   "flags.yaml",

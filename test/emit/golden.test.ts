@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emitPackage } from "../../src/emit/index.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 import { goldenTargets } from "../../scripts/golden-targets.mjs";
 
 const BIN = join(process.cwd(), "bin/contractgen.js");

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { emitPackageFiles } from "../../src/emit/package/package.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 
 const files = emitPackageFiles(parseContract("specs/billing.v2.yaml").model!);
 const readme = files["README.md"]!;

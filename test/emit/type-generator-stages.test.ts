@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { compile } from "json-schema-to-typescript";
 import { describe, expect, it, vi } from "vitest";
 import { TYPES_ROOT } from "../../src/model/naming.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 
 type Declaration = readonly [string, unknown];
 const recorded: Declaration[][] = [];

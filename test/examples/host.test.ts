@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type HandlerContext, type Handlers, PlatformError, type RunningPlatform, startPlatform } from "../../examples/shared/host.js";
 import { openDatabase } from "../../examples/shared/sqlite.js";
 import type { ContractModel } from "../../src/model/types.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 import { type Call, client, expectError } from "./http.js";
 
 const SPEC = "specs/billing.v2.yaml";

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningPlatform, startPlatform } from "../../examples/shared/host.js";
 import { openDatabase } from "../../examples/shared/sqlite.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const CONTRACT = `contract: labels
 version: "1.0.0"

@@ -4,7 +4,7 @@
  * test/fixtures/invalid/; this file pins the accepting side and the model.
  */
 import { describe, expect, it } from "vitest";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const CONTRACT = `contract: shop
 version: 1.0.0

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CommandSpec } from "../../src/cli-runtime/program.js";
 import { commandSpecs, RESERVED_COMMANDS, RESERVED_FLAGS } from "../../src/emit/cli/commands.js";
 import { journalTarget } from "../../src/runtime/client.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 import { emitPackage } from "../../src/emit/index.js";
 import { startBillingServer } from "../../examples/billing/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";

@@ -80,7 +80,7 @@ beforeAll(async () => {
   // The second generation runs in this process (no second node start-up per case): the same
   // emitter must produce the same bytes as the CLI did. Only for cases the CLI generated within
   // its bounds, so none of them can hang here.
-  const { parseContract } = (await import(pathToFileURL(resolve("dist/src/spec/parse.js")).href)) as typeof import("../../src/spec/parse.js");
+  const { parseContract } = (await import(pathToFileURL(resolve("dist/src/contract/parse.js")).href)) as typeof import("../../src/contract/parse.js");
   const { emitPackage } = (await import(pathToFileURL(resolve("dist/src/emit/index.js")).href)) as typeof import("../../src/emit/index.js");
   const { catalogTools } = (await import(pathToFileURL(resolve("dist/src/budget/catalog.js")).href)) as typeof import("../../src/budget/catalog.js");
   for (const o of outcomes.values()) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { allFindings, type DiffConfig, runDiff } from "../../src/diff/engine.js";
 import type { Finding } from "../../src/diff/rule.js";
 import { RULES } from "../../src/diff/rules/index.js";
-import { parseContract, parseContractText } from "../../src/spec/parse.js";
+import { parseContract, parseContractText } from "../../src/contract/parse.js";
 
 const BIN = resolve("bin/contractgen.js");
 const tmp = mkdtempSync(join(tmpdir(), "contractgen-hostile-diff-"));

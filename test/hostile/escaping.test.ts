@@ -15,10 +15,10 @@ import { emitPackage } from "../../src/emit/index.js";
 import { markdownCode, markdownLink, markdownLinkTarget, markdownText } from "../../src/emit/shared/markdown.js";
 import { commentText, literalBlock, literal } from "../../src/emit/shared/literals.js";
 import { buildModel } from "../../src/model/build.js";
-import { CheckContext } from "../../src/spec/context.js";
-import { parseSource } from "../../src/spec/load.js";
-import type { RawContract } from "../../src/spec/raw.js";
-import { Workspace } from "../../src/spec/refs.js";
+import { CheckContext } from "../../src/contract/context.js";
+import { parseSource } from "../../src/contract/load.js";
+import type { RawContract } from "../../src/contract/raw.js";
+import { Workspace } from "../../src/contract/refs.js";
 import { codesOf, contractYaml, freshRoot, oneTypeContract, parseOk, TSC, tscStrict, writeTree } from "./harness.js";
 
 /** Runs if it ever escapes into code: sets the canary and prints the marker. */

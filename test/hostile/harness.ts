@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { emitPackage, type FileTree } from "../../src/emit/index.js";
 import type { ContractModel } from "../../src/model/types.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 export const TSC = join(process.cwd(), "node_modules/typescript/bin/tsc");
 

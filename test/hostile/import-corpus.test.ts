@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES } from "../../src/diagnostics/codes.js";
 import type { FileTree } from "../../src/emit/index.js";
 import { validatorTable, type SchemaData } from "../../src/runtime/validation.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 import { generateInto, tscStrict } from "./harness.js";
 import { GENERATED, IMPORT_WORK, type ImportCase, materialize, staticCaseNames } from "./support/import-cases.js";
 import { type Bounded, crashSigns, pool, runBounded } from "./support/run.js";

@@ -10,7 +10,7 @@ import { parse } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildProgram, type Io } from "../../src/cli/main.js";
 import { importOpenApi, reportMarkdown } from "../../src/import/openapi/index.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 import { freshRoot, generateInto, tscStrict } from "./harness.js";
 
 let root: string;

@@ -11,8 +11,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES } from "../../src/diagnostics/codes.js";
 import { formatDiagnosticText } from "../../src/diagnostics/format.js";
-import { MAX_FILE_BYTES, MAX_OPERATIONS, MAX_REF_DEPTH, MAX_REF_FILES, MAX_SCHEMA_DEPTH, MAX_TOTAL_BYTES, MAX_YAML_DEPTH } from "../../src/spec/load.js";
-import { parseContract, parseContractText, type ParseResult } from "../../src/spec/parse.js";
+import { MAX_FILE_BYTES, MAX_OPERATIONS, MAX_REF_DEPTH, MAX_REF_FILES, MAX_SCHEMA_DEPTH, MAX_TOTAL_BYTES, MAX_YAML_DEPTH } from "../../src/contract/load.js";
+import { parseContract, parseContractText, type ParseResult } from "../../src/contract/parse.js";
 import { freshRoot, generateInto, tscStrict } from "./harness.js";
 
 const base = mkdtempSync(join(tmpdir(), "contractgen-hostile-input-"));

@@ -10,7 +10,7 @@ export const KNOWN_FAILING: Readonly<Record<string, string>> = {
  * Names of Object.prototype members (constructor, toString, valueOf, hasOwnProperty, __proto__)
  * as schema property or type names break the loader today: building the model freezes a shared
  * prototype, and the next contract that uses such a key fails with "Cannot assign to read only
- * property 'constructor'" (src/spec/schema-walk.ts defineOwn, src/spec/load.ts). While this is
+ * property 'constructor'" (src/contract/schema-walk.ts defineOwn, src/contract/load.ts). While this is
  * true, properties.test.ts leaves those names out of its random contracts and pins the defect with
  * an `it.fails`; set it to false once the fix is merged.
  */

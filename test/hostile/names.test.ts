@@ -281,7 +281,7 @@ describe("every accepted hostile name generates code that compiles", () => {
   });
 });
 
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 function parseContractDiagnostics(yaml: string) {
   return parseContractText("x.yaml", yaml).diagnostics;
 }

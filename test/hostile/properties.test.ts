@@ -29,7 +29,7 @@ const HANG_MS = 120_000 + RUNS * 5_000;
 const WORK = resolve("test-results/hostile-properties");
 
 // The built modules, as the CLI runs them (npm test builds first).
-type Parse = typeof import("../../src/spec/parse.js");
+type Parse = typeof import("../../src/contract/parse.js");
 type Emit = typeof import("../../src/emit/index.js");
 type Engine = typeof import("../../src/diff/engine.js");
 type CliRuntime = typeof import("../../src/cli-runtime/program.js");
@@ -42,7 +42,7 @@ let commandSpecs: CliEmit["commandSpecs"];
 
 beforeAll(async () => {
   const load = async <T>(p: string) => (await import(pathToFileURL(resolve(p)).href)) as T;
-  ({ parseContractText } = await load<Parse>("dist/src/spec/parse.js"));
+  ({ parseContractText } = await load<Parse>("dist/src/contract/parse.js"));
   ({ emitPackage } = await load<Emit>("dist/src/emit/index.js"));
   ({ runDiff } = await load<Engine>("dist/src/diff/engine.js"));
   ({ runCli } = await load<CliRuntime>("dist/src/cli-runtime/program.js"));
@@ -73,7 +73,7 @@ describe("random valid contracts", () => {
     const file = join(WORK, "prototype-names.yaml");
     writeFileSync(file, toText(contract));
     // Twice in one process: the first run must not break the second.
-    const script = `const { parseContract } = await import(${JSON.stringify(pathToFileURL(resolve("dist/src/spec/parse.js")).href)});
+    const script = `const { parseContract } = await import(${JSON.stringify(pathToFileURL(resolve("dist/src/contract/parse.js")).href)});
 const { emitPackage } = await import(${JSON.stringify(pathToFileURL(resolve("dist/src/emit/index.js")).href)});
 for (let i = 0; i < 2; i++) { const r = parseContract(${JSON.stringify(file)}); if (!r.model) throw new Error(r.diagnostics.map((d) => d.code).join()); await emitPackage(r.model); }
 if (Object.isFrozen(Object.prototype)) throw new Error("Object.prototype frozen");`;

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 import { mdCode, mdInline, renderMarkdown, type RunSummary, summarize } from "../../src/tests-runtime/report.js";
 import { descendants, parseXml } from "../contract-suite/xml.js";
 

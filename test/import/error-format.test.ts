@@ -13,7 +13,7 @@ import { importOpenApi } from "../../src/import/openapi/index.js";
 import type { ContractModel } from "../../src/model/types.js";
 import { ContractClient, type ContractInfo, type OperationSpec } from "../../src/runtime/client.js";
 import type { ContractError, Taxonomy } from "../../src/runtime/errors.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const ROOT = join(process.cwd(), "test-results", "import-error-format");
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { importOpenApi } from "../../src/import/openapi/index.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 import { generateInto, TSC } from "../hostile/harness.js";
 
 const ROOT = join(process.cwd(), "test-results", "import");

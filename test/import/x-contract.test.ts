@@ -11,7 +11,7 @@ import { importOpenApi } from "../../src/import/openapi/index.js";
 import { mapOpenApi } from "../../src/import/openapi/map.js";
 import { mergePatch, type JsonObject } from "../../src/import/openapi/schema.js";
 import type { ContractModel, OperationModel } from "../../src/model/types.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const ROOT = join(process.cwd(), "test-results", "import-x-contract");
 

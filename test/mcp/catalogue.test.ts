@@ -14,7 +14,7 @@ import type { RunningPlatform } from "../../examples/shared/host.js";
 import { catalogTokens, countTokens } from "../../src/budget/catalog.js";
 import { toolSpecs } from "../../src/emit/mcp/tools.js";
 import { CatalogueError, createMcpServer, type McpDefinition, type ToolSpec } from "../../src/mcp-runtime/server.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 import { built, countingFetch, freshJournal, newClient, removeJournals, text, TOKEN } from "./support.js";
 
 type ServerModule = { createServer(options?: Record<string, unknown>, serve?: Record<string, unknown>): { connect(t: unknown): Promise<void>; close(): Promise<void> } };

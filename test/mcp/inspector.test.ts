@@ -15,7 +15,7 @@ import { startIncidentsServer } from "../../examples/incidents/server.js";
 import { startReleasesServer } from "../../examples/releases/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
 import { servedAnnotations } from "../../src/mcp-runtime/catalogue.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 import { built } from "./support.js";
 
 const TOKEN = "inspector-token-2d9f";

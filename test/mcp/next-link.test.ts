@@ -12,7 +12,7 @@ import { continuationArgument, servedTools } from "../../src/emit/mcp/tools.js";
 import { callTool, COMPLETENESS_META, type Completeness, type McpClient, type StyledPageSpec, type ToolSpec } from "../../src/mcp-runtime/server.js";
 import { ContractClient, type OperationSpec, type Validator } from "../../src/runtime/client.js";
 import { MemoryJournal } from "../../src/runtime/journal.js";
-import { parseContract, parseContractText } from "../../src/spec/parse.js";
+import { parseContract, parseContractText } from "../../src/contract/parse.js";
 import { platformAndForeignHost } from "../support/recording-server.js";
 
 const TOKEN = "sk_next_link_s3cr3t_T0k3n";

@@ -29,7 +29,7 @@ import type { RunningPlatform } from "../../examples/shared/host.js";
 import { emitPackage } from "../../src/emit/index.js";
 import { servedOutputSchema } from "../../src/emit/mcp/tools.js";
 import type { ContractModel } from "../../src/model/types.js";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 import { built, freshJournal, removeJournals } from "./support.js";
 
 const TOKEN = "official-client-token-7e21";

@@ -12,7 +12,7 @@ import { servedOutputSchema, servedSchema, servedTools } from "../../src/emit/mc
 import { compactText } from "../../src/mcp-runtime/server.js";
 import { annotationKeywords } from "./support.js";
 import type { ContractModel } from "../../src/model/types.js";
-import { parseContract, parseContractText } from "../../src/spec/parse.js";
+import { parseContract, parseContractText } from "../../src/contract/parse.js";
 
 const SPECS = ["billing.v1", "billing.v2", "incidents", "releases"] as const;
 

@@ -13,7 +13,7 @@ import type { RunningPlatform } from "../../examples/shared/host.js";
 import { catalogTokens, countTokens } from "../../src/budget/catalog.js";
 import { servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
 import type { ContractModel } from "../../src/model/types.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 import { annotationKeywords, built, countingFetch, freshJournal, newClient, removeJournals, text, TOKEN } from "./support.js";
 
 const SPECS = ["billing.v1", "billing.v2", "incidents", "releases"] as const;

@@ -13,7 +13,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsM from "ajv-formats";
-import { forEachSubschema } from "../../src/spec/schema-walk.js";
+import { forEachSubschema } from "../../src/contract/schema-walk.js";
 
 export const TOKEN = "mcp-test-token-5f1c";
 

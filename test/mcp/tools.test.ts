@@ -2,7 +2,7 @@
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { operationGuide, servedSchema, servedTools, toolDescription } from "../../src/emit/mcp/tools.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 
 describe("servedSchema", () => {
   it("serves an object schema as it is", () => {

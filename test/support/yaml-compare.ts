@@ -1,5 +1,5 @@
-import type { LoadResult } from "../../src/spec/load.js";
-import { joinPointer } from "../../src/spec/source.js";
+import type { LoadResult } from "../../src/contract/load.js";
+import { joinPointer } from "../../src/contract/source.js";
 
 /**
  * Differences between two parse results of the same text: value (key order, own `__proto__`, -0,

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { openContract } from "../../src/import/open.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 
 const specs = readdirSync("specs").filter((f) => f.endsWith(".yaml")).sort();
 

@@ -3,7 +3,7 @@
  * body (output null), a whole-body input field (`http.body`) and effects marked as inferred.
  */
 import { describe, expect, it } from "vitest";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 const HEAD = `contract: labels
 version: "1.0.0"

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_FILE_BYTES } from "../../src/spec/load.js";
-import { parseContract, parseContractText } from "../../src/spec/parse.js";
+import { MAX_FILE_BYTES } from "../../src/contract/load.js";
+import { parseContract, parseContractText } from "../../src/contract/parse.js";
 
 const dir = mkdtempSync(join(tmpdir(), "contractgen-load-"));
 function file(name: string, content: string | Buffer): string {

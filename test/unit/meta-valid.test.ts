@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 
 // The diff meta-validates both sides with one set of schemas already found valid (ParseOptions.metaValid).
 const base = readFileSync("test/diff/base.yaml", "utf8");

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseContract, parseContractText } from "../../src/spec/parse.js";
+import { parseContract, parseContractText } from "../../src/contract/parse.js";
 
 const billing = parseContract("specs/billing.v2.yaml").model!;
 const op = (name: string) => billing.operations.find((o) => o.names.id === name)!;

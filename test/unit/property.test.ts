@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { DIAGNOSTIC_CODES } from "../../src/diagnostics/codes.js";
-import { parseContractText, type ParseResult } from "../../src/spec/parse.js";
+import { parseContractText, type ParseResult } from "../../src/contract/parse.js";
 
 // Bounded by run count, not by the clock: each run parses one mutated example contract (~15 ms idle),
 // so 300 runs cost ~5 s idle. The timeout below only catches a hang; it scales with the run count

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { parseContract, parseContractText } from "../../src/spec/parse.js";
+import { parseContract, parseContractText } from "../../src/contract/parse.js";
 
 const header = `contract: refs
 version: 1.0.0

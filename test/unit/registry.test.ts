@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES } from "../../src/diagnostics/codes.js";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 
 const codes = Object.keys(DIAGNOSTIC_CODES) as Array<keyof typeof DIAGNOSTIC_CODES>;
 

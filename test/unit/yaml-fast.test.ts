@@ -1,5 +1,5 @@
 /**
- * The fast YAML reader (src/spec/yaml-fast.ts) against the `yaml` library path it replaces: for every
+ * The fast YAML reader (src/contract/yaml-fast.ts) against the `yaml` library path it replaces: for every
  * text, parseSource (fast reader, falling back) and parseSourceSlow (`yaml` only) must give the same
  * value, the same diagnostics and the same location — start and end — for every value and every key.
  * Each hand-written case also pins which path it takes, so an agreement is never vacuous.
@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, parseSource, parseSourceSlow, parseYamlSource, type YamlRules } from "../../src/spec/load.js";
-import { estimateYamlValues } from "../../src/spec/yaml-depth.js";
-import { fastParseOrReason } from "../../src/spec/yaml-fast.js";
+import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, parseSource, parseSourceSlow, parseYamlSource, type YamlRules } from "../../src/contract/load.js";
+import { estimateYamlValues } from "../../src/contract/yaml-depth.js";
+import { fastParseOrReason } from "../../src/contract/yaml-fast.js";
 import { compareLoads } from "../support/yaml-compare.js";
 
 const encode = (text: string) => new TextEncoder().encode(text);

@@ -1,6 +1,6 @@
 /** Bounds that leave no value of their kind are reported (schema-empty-range); bounds that leave one are not. */
 import { describe, expect, it } from "vitest";
-import { parseContractText } from "../../src/spec/parse.js";
+import { parseContractText } from "../../src/contract/parse.js";
 import { oneTypeContract } from "../hostile/harness.js";
 
 function emptyRanges(schema: string): string[] {

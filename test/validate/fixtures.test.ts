@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseContract } from "../../src/spec/parse.js";
+import { parseContract } from "../../src/contract/parse.js";
 
 const DIR = "test/fixtures/invalid";
 const fixtures = readdirSync(DIR).filter((f) => f.endsWith(".yaml")).sort();

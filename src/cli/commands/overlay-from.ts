@@ -9,7 +9,7 @@ import { firstDifference, overlayFromFork } from "../../import/openapi/fork.js";
 import { mapDocument, type MappedDocument } from "../../import/openapi/index.js";
 import { applyOverlays } from "../../import/openapi/overlay.js";
 import { isObject, type JsonObject } from "../../import/openapi/schema.js";
-import { MAX_FILE_BYTES, parseSource, readRegularFile } from "../../spec/load.js";
+import { MAX_FILE_BYTES, parseSource, readRegularFile } from "../../contract/load.js";
 import { writeOwnedFile } from "../../write/file.js";
 import { OUTPUT_FOLDER_REFUSED, refusedFolder, shownFolder } from "../../write/places.js";
 import { EXIT, type Io, ownedWriteFailure, printDiagnostics } from "../io.js";

@@ -1,4 +1,4 @@
-import { getAtPointer, joinPointer } from "../../spec/source.js";
+import { getAtPointer, joinPointer } from "../../contract/source.js";
 import type { DiffSide } from "../rule.js";
 
 /*

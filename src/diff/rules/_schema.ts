@@ -1,6 +1,6 @@
 import { type DiffContext, type DiffSide, fieldPath, type Match, q } from "../rule.js";
 import type { Change, ChangeKind } from "../structural.js";
-import { splitPointer } from "../../spec/source.js";
+import { splitPointer } from "../../contract/source.js";
 import { COMBINATOR_KEYWORDS, MAP_KEYWORDS, pathKey, RETURNS, SINGLE_KEYWORDS, type TreeNode, type TreeValue } from "../tree.js";
 
 /*

@@ -1,4 +1,4 @@
-import { hasPointer } from "../../spec/source.js";
+import { hasPointer } from "../../contract/source.js";
 import { q, type Rule } from "../rule.js";
 import { newVersionEntry, overlaps } from "./_changelog.js";
 

@@ -1,7 +1,7 @@
 import type { CommandSpec, FlagSpec, ScalarType } from "../../cli-runtime/program.js";
 import { baseUrlEnvOf, kebabCase } from "../../model/naming.js";
 import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
-import { isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
+import { isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
 import { generatedHeader, literal, literalBlock } from "../shared/literals.js";

@@ -5,9 +5,9 @@
  * Anything the rewrite cannot prove equivalent (a reference that is not `#/$defs/<name>`, a definition
  * below the root with its own `$id`, anchors or definitions, a recursive type) is left as written.
  */
-import { MAX_SCHEMA_DEPTH } from "../../spec/load.js";
-import { type SchemaObject, defineOwn, forEachSubschema, isSchemaObject, reviseSchema, SUBSCHEMA_KIND } from "../../spec/schema-walk.js";
-import { escapePointerSegment } from "../../spec/source.js";
+import { MAX_SCHEMA_DEPTH } from "../../contract/load.js";
+import { type SchemaObject, defineOwn, forEachSubschema, isSchemaObject, reviseSchema, SUBSCHEMA_KIND } from "../../contract/schema-walk.js";
+import { escapePointerSegment } from "../../contract/source.js";
 
 type JsonObject = { readonly [key: string]: unknown };
 

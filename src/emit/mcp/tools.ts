@@ -7,7 +7,7 @@ import { servedAnnotations } from "../../mcp-runtime/catalogue.js";
 import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
 import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type PaginationModel, type RecoveryAction } from "../../model/types.js";
 import { baseUrlEnvOf, journalEnv, mcpBearerEnv } from "../../model/naming.js";
-import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { resolveLocal } from "../cli/commands.js";
 import { boundedDefinitions, DefinitionInliner, draft07Tolerant, mergedChoice, modelFacing, validationOnly, withoutRedundantTypes } from "./compact.js";
 import { clientClassName, clientMethodNames } from "../sdk/names.js";

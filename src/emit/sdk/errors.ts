@@ -1,7 +1,7 @@
 import type { AuthModel, ContractModel } from "../../model/types.js";
 import { commentText, escapeInvisible, generatedHeader, literal } from "../shared/literals.js";
 import { pascalCase, propertyKey, typeIdentifier, TYPES_ROOT } from "../../model/naming.js";
-import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { declarationCompiler } from "./type-declarations.js";
 import { prepareDeclaration } from "./types.js";
 

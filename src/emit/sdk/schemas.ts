@@ -1,5 +1,5 @@
 import type { ContractModel, JsonSchema } from "../../model/types.js";
-import { defineOwn, forEachSubschema, mapSchema, type SchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, forEachSubschema, mapSchema, type SchemaObject } from "../../contract/schema-walk.js";
 import { defText } from "../shared/def-pool.js";
 import { escapeInvisible } from "../shared/literals.js";
 

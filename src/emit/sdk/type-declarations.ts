@@ -11,7 +11,7 @@ import type { DereferencedPaths } from "json-schema-to-typescript/dist/src/resol
 import type { JSONSchema } from "json-schema-to-typescript/dist/src/types/JSONSchema.js";
 import { validate } from "json-schema-to-typescript/dist/src/validator.js";
 import { OBJECT_MEMBERS, TYPES_ROOT } from "../../model/naming.js";
-import { defineOwn, type SchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, type SchemaObject } from "../../contract/schema-walk.js";
 
 /**
  * json-schema-to-typescript walks every object of a schema calling its methods (`hasOwnProperty`),

@@ -1,4 +1,4 @@
-import { defineOwn, isSchemaObject, mapSchema, type SchemaObject, SUBSCHEMA_KIND } from "../../spec/schema-walk.js";
+import { defineOwn, isSchemaObject, mapSchema, type SchemaObject, SUBSCHEMA_KIND } from "../../contract/schema-walk.js";
 
 /**
  * A copy of a JSON Schema 2020-12 schema rewritten into the dialect json-schema-to-typescript

@@ -1,6 +1,6 @@
 import { TYPES_ROOT, typeIdentifier } from "../../model/naming.js";
 import type { ContractModel, JsonSchema } from "../../model/types.js";
-import { defineOwn, isSchemaObject, type SchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { commentText, escapeInvisible, generatedHeader } from "../shared/literals.js";
 import { declarationCompiler, memberAlias, PROTOTYPE_MEMBERS } from "./type-declarations.js";
 import { typingSchema } from "./type-schema.js";

@@ -1,4 +1,4 @@
-import { defineOwn, isSchemaObject } from "../../spec/schema-walk.js";
+import { defineOwn, isSchemaObject } from "../../contract/schema-walk.js";
 
 /**
  * The distinct `$defs` entries of a file's schemas, by their JSON text (the model shares one object

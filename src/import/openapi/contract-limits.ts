@@ -4,9 +4,9 @@
  * themselves without describing a value in between are broken apart (validators loop on them and
  * TypeScript cannot type them).
  */
-import { MAX_EXPANDED_NODES, MAX_REF_DEPTH, MAX_SCHEMA_DEPTH, MAX_YAML_DEPTH } from "../../spec/load.js";
-import { findInPlaceLoops, type InPlaceUse } from "../../spec/in-place-cycles.js";
-import { findDeepSchema, visitSchemas } from "../../spec/schema-walk.js";
+import { MAX_EXPANDED_NODES, MAX_REF_DEPTH, MAX_SCHEMA_DEPTH, MAX_YAML_DEPTH } from "../../contract/load.js";
+import { findInPlaceLoops, type InPlaceUse } from "../../contract/in-place-cycles.js";
+import { findDeepSchema, visitSchemas } from "../../contract/schema-walk.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewKind } from "./review.js";
 import { isObject, type Json, type JsonObject, own } from "./schema.js";
@@ -82,7 +82,7 @@ function schemaRoots(contract: JsonObject, origins: Origins): Root[] {
 }
 
 /**
- * Schemas that include themselves in place (src/spec/in-place-cycles.ts) cannot be imported as they
+ * Schemas that include themselves in place (src/contract/in-place-cycles.ts) cannot be imported as they
  * are: `validate` refuses them. Each `$ref` that closes such a loop is dropped, with a review item:
  * in allOf the schema then means its other parts, which is what including itself added to them.
  */
@@ -110,7 +110,7 @@ function drop(use: InPlaceUse): void {
 
 /**
  * `validate`'s ref-depth-limit, on the contract: more than MAX_REF_DEPTH schemas in a row, each
- * referencing the next (bare `$ref`s passed through). The same walk as src/spec/refs.ts checkRefs:
+ * referencing the next (bare `$ref`s passed through). The same walk as src/contract/refs.ts checkRefs:
  * depth first over an explicit stack, heights remembered, recursion to a type on the path allowed.
  */
 function checkRefDepth(types: JsonObject, roots: readonly Root[]): void {

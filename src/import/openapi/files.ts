@@ -1,6 +1,6 @@
 /**
  * Reading an OpenAPI document and the files its `$ref`s reach, every one through the project's own
- * bounded reader (src/spec/load.ts), under limits checked before the work they protect: a file's type
+ * bounded reader (src/contract/load.ts), under limits checked before the work they protect: a file's type
  * and size before a byte of it is read, the bytes and files read in all, aliases while they expand,
  * the entries of one mapping and the `$ref` graph's depth before the bundler walks it. The bundler
  * (read.ts) gets these parsed documents and never reads a file itself.
@@ -9,8 +9,8 @@ import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import type { DiagnosticCode } from "../../diagnostics/codes.js";
 import type { Diagnostic, SourceLocation } from "../../diagnostics/diagnostic.js";
-import { MAX_EXPANDED_NODES, MAX_REF_DEPTH, MAX_YAML_DEPTH, parseYamlSource, readRegularFile, type YamlRules } from "../../spec/load.js";
-import { estimateYamlValues } from "../../spec/yaml-depth.js";
+import { MAX_EXPANDED_NODES, MAX_REF_DEPTH, MAX_YAML_DEPTH, parseYamlSource, readRegularFile, type YamlRules } from "../../contract/load.js";
+import { estimateYamlValues } from "../../contract/yaml-depth.js";
 import { JsonText, scanJson } from "./json.js";
 
 /** Bytes read in all: the document and every file its $refs reach (GitHub's REST description is 13 MB). */

@@ -8,7 +8,7 @@
  * Object; everything else (operations added or removed, top-level keys) goes into one action at `$`,
  * the document's root `x-contract`, which the import applies last.
  */
-import { splitPointer } from "../../spec/source.js";
+import { splitPointer } from "../../contract/source.js";
 import { escapeSegment } from "./files.js";
 import type { Origins } from "./origins.js";
 import { copyJson, isObject, type Json, type JsonObject, own, put } from "./schema.js";

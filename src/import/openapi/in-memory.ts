@@ -4,8 +4,8 @@
  * the overlay that wrote the part concerned, never in an intermediate contract nobody reads.
  */
 import { type Diagnostic, diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
-import { analyseSource, type ParseOptions, type ParseResult } from "../../spec/parse.js";
-import { SourceFile, splitPointer } from "../../spec/source.js";
+import { analyseSource, type ParseOptions, type ParseResult } from "../../contract/parse.js";
+import { SourceFile, splitPointer } from "../../contract/source.js";
 import type { OpenApiFile, ReadProblem } from "./files.js";
 import { mapDocument, type ReviewReport } from "./index.js";
 import type { Origins } from "./origins.js";

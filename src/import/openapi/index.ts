@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { Document, isScalar, isSeq, visit } from "yaml";
-import { MAX_FILE_BYTES } from "../../spec/load.js";
+import { MAX_FILE_BYTES } from "../../contract/load.js";
 import { locatedProblem } from "./files.js";
 import { largestTags, mapOpenApi, type MapOptions, type MapResult } from "./map.js";
 import { type ReadOptions, readOpenApi, type ReadProblem, type ReadResult } from "./read.js";

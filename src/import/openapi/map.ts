@@ -4,8 +4,8 @@
  */
 import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, typeIdentifier, TYPES_ROOT, words } from "../../model/naming.js";
 import { parseSemver } from "../../model/semver.js";
-import { MAX_OPERATIONS } from "../../spec/load.js";
-import { joinPointer } from "../../spec/source.js";
+import { MAX_OPERATIONS } from "../../contract/load.js";
+import { joinPointer } from "../../contract/source.js";
 import { checkContract } from "./contract-limits.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewItem, ReviewKind } from "./review.js";

@@ -15,7 +15,7 @@ import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { JSONPathEnvironment, JSONPathError, type JSONPathQuery, type JSONValue } from "json-p3";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
-import { MAX_YAML_DEPTH } from "../../spec/load.js";
+import { MAX_YAML_DEPTH } from "../../contract/load.js";
 import { escapeSegment, locatedProblem, OpenApiFiles, type OpenApiFile, type ReadProblem, refUri, remoteSpelling } from "./files.js";
 import { put } from "./schema.js";
 

@@ -7,7 +7,7 @@
 import { dirname, resolve } from "node:path";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import type { BaseResolver, Document, NormalizedProblem } from "@redocly/openapi-core";
-import { MAX_OPERATIONS } from "../../spec/load.js";
+import { MAX_OPERATIONS } from "../../contract/load.js";
 import { deepRefChain, refLoop, locatedProblem, type LoadFailure, type OpenApiFile, OpenApiFiles, problemAt, type ReadProblem, refAt, refUri, remoteSpelling } from "./files.js";
 import { countOperations, operationLimitMessage } from "./map.js";
 import { isObject, type JsonObject } from "./schema.js";

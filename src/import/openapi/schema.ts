@@ -3,7 +3,7 @@
  * Component schemas become `$ref: "#/types/<Name>"`; any other local reference is inlined (cycles and
  * depth bounded). Keywords the format cannot keep are dropped and reported, never silently.
  */
-import { MAX_SCHEMA_DEPTH } from "../../spec/load.js";
+import { MAX_SCHEMA_DEPTH } from "../../contract/load.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewKind } from "./review.js";
 
