@@ -7,8 +7,7 @@
  * DiffSide reads through those references. Each tree path also knows the JSON pointer of the
  * document node it came from, so findings can point into both files.
  */
-import { commandNames, operationFlags } from "../emit/cli/commands.js";
-import { kebabCase } from "../model/naming.js";
+import { cliFlagNames, commandNames, kebabCase } from "../model/naming.js";
 import type { AuthModel, ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../contract/schema-walk.js";
 import { escapePointerSegment } from "../contract/source.js";
@@ -215,8 +214,8 @@ export function cliFlagChanges(
     const id = op.names.id;
     const old = touched.has(id) ? before.operation(id) : undefined;
     if (!old) continue;
-    const a = new Set(operationFlags(old).flags.map((f) => f.flag));
-    const b = new Set(operationFlags(op).flags.map((f) => f.flag));
+    const a = new Set(cliFlagNames(old).flags.map((f) => f.flag));
+    const b = new Set(cliFlagNames(op).flags.map((f) => f.flag));
     for (const flag of [...a].sort()) if (!b.has(flag)) out.push({ kind: "removed", path: ["operations", id, "cliFlags", flag], before: true, after: undefined });
     for (const flag of [...b].sort()) if (!a.has(flag)) out.push({ kind: "added", path: ["operations", id, "cliFlags", flag], before: undefined, after: true });
   }
@@ -226,7 +225,7 @@ export function cliFlagChanges(
 class TreeBuilder {
   readonly pointers = new Map<string, string>();
 
-  /** CLI command names as the CLI emitter assigns them (a name the CLI reserves gets a suffix). */
+  /** CLI command names as the naming module assigns them (a name the CLI reserves gets a suffix). */
   private readonly commands: Map<string, string>;
 
   /** Names of the contract's shared types: a `$defs` entry of that name is the type, referred to by name. */

@@ -6,7 +6,8 @@ import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract,
 import { emitMcpMain, emitMcpServer, emitTools, toolSpecs, toolsetSpecs } from "./mcp/tools.js";
 import { emitPackageFiles } from "./package/package.js";
 import { emitHttpServer, emitHttpServerMain } from "./server/server.js";
-import { clientClassName, emitClient } from "./sdk/client.js";
+import { emitClient } from "./sdk/client.js";
+import { clientClassName } from "../model/naming.js";
 import { emitContractInfo, emitErrorTypes } from "./sdk/errors.js";
 import { emitOperationData, emitOperations } from "./sdk/operations.js";
 import { startTypeWorkersEarly } from "./sdk/type-declarations.js";

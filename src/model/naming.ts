@@ -1,8 +1,13 @@
 /**
- * Name conversions shared by the model and every emitter. A contract name is split into words once,
- * then joined per target convention, so `refund_invoice`, `refundInvoice` and `Refund-Invoice` all map
- * to the same words — which is exactly how collisions are detected.
+ * The naming authority: every name contractgen derives from a contract — identifiers, SDK types and
+ * methods, CLI commands and flags, MCP tools and servers, bins, environment variables — is decided
+ * here, once. The model, the emitters and the semantic diff read these functions; none derives a
+ * name of its own. A contract name is split into words once, then joined per target convention, so
+ * `refund_invoice`, `refundInvoice` and `Refund-Invoice` all map to the same words — which is exactly
+ * how collisions are detected.
  */
+import { isSchemaObject, type SchemaObject } from "../contract/schema-walk.js";
+import type { ContractModel, OperationModel } from "./types.js";
 
 /** Split a name into lower-case words at `_`, `-`, `.`, spaces and case changes (HTTPServer → http, server). */
 export function words(name: string): string[] {
@@ -176,4 +181,164 @@ export function serverDatabaseEnv(contract: string): string {
 /** The token callers of a generated HTTP server skeleton must present (`INCIDENTS_SERVER_TOKEN`). */
 export function serverTokenEnv(contract: string): string {
   return `${envPrefix(contract)}_SERVER_TOKEN`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names of the generated artefacts. Emitters and the semantic diff read them here: a reviewer of
+// the diff never needs an emitter to know what a command, flag, method or tool is called.
+
+/** Class name of the generated client: `BillingClient`. */
+export function clientClassName(model: ContractModel): string {
+  return `${pascalCase(model.name)}Client`;
+}
+
+export interface ClientMethodNames {
+  readonly call: string;
+  readonly preview: string | null;
+  readonly all: string | null;
+}
+
+/** Method names of each operation on the generated client, unique across the class. */
+export function clientMethodNames(model: ContractModel): Map<string, ClientMethodNames> {
+  // validate rejects operations named like a member; derived names (previewX, xAll) still step aside.
+  const taken = new Set(CLIENT_MEMBERS);
+  const claim = (wanted: string) => {
+    let name = wanted;
+    while (taken.has(name)) name = `${name}Operation`;
+    taken.add(name);
+    return name;
+  };
+  const out = new Map<string, ClientMethodNames>();
+  for (const op of model.operations) out.set(op.names.id, { call: claim(op.names.camel), preview: null, all: null });
+  for (const op of model.operations) {
+    const names = out.get(op.names.id)!;
+    out.set(op.names.id, {
+      ...names,
+      preview: op.preview ? claim(`preview${op.names.pascal}`) : null,
+      all: op.pagination ? claim(`${op.names.camel}All`) : null,
+    });
+  }
+  return out;
+}
+
+/** The generated CLI's command name: `billing`. */
+export function cliName(model: ContractModel): string {
+  return model.name;
+}
+
+/** The generated MCP server's name (its bin and its `serverInfo.name`): `billing-mcp`. */
+export function mcpName(model: ContractModel): string {
+  return `${model.name}-mcp`;
+}
+
+/**
+ * Flags every generated CLI defines itself — global ones (commander's help and version included;
+ * commander reads them after a command too) and the behaviour flags of commands — whether or not a
+ * given command uses them. An input field never takes one of these.
+ */
+export const RESERVED_FLAGS: ReadonlySet<string> = new Set([
+  "help", "version", "base-url", "journal", "output", "max-attempts", "timeout",
+  "input", "operation-key", "dry-run", "confirm", "fields", "all", "max-pages", "max-items",
+]);
+
+/** Commands every generated CLI defines itself: commander's implicit `help`, and `completion`. */
+export const RESERVED_COMMANDS: ReadonlySet<string> = new Set(["help", "completion"]);
+
+/**
+ * A flag's camelCase, commander's default key for its value. The CLI runtime keys a field's value by
+ * the flag itself (FieldOption), but flags that read alike in camelCase stay distinct so generated
+ * flag names do not change.
+ */
+function attributeKey(flag: string): string {
+  return flag.split("-").reduce((out, word) => out + word.charAt(0).toUpperCase() + word.slice(1));
+}
+
+/**
+ * Unique names, deterministically: every wanted name that is neither reserved nor taken is kept (in
+ * order); the others become `<prefix><name>`, then `<prefix><name>-2`, `-3`… until free.
+ */
+function uniqueNames(wanted: readonly string[], reserved: ReadonlySet<string>, prefix: (name: string) => string, keys: (name: string) => string[]): string[] {
+  const taken = new Set<string>([...reserved].flatMap(keys));
+  const free = (name: string) => !reserved.has(name) && keys(name).every((k) => !taken.has(k));
+  const claim = (name: string) => {
+    for (const k of keys(name)) taken.add(k);
+    return name;
+  };
+  const out: Array<string | undefined> = wanted.map((name) => (free(name) ? claim(name) : undefined));
+  return out.map((name, i) => {
+    if (name !== undefined) return name;
+    const base = prefix(wanted[i]!);
+    let candidate = base;
+    for (let n = 2; !free(candidate); n++) candidate = `${base}-${n}`;
+    return claim(candidate);
+  });
+}
+
+/**
+ * The command of every operation, by operation id: its CLI name, unless the CLI reserves it (or an
+ * earlier command has it), then `<name>-operation` (numbered if needed). Renamed commands say so in --help.
+ */
+export function commandNames(model: ContractModel): Map<string, string> {
+  const names = uniqueNames(model.operations.map((op) => op.names.kebab), RESERVED_COMMANDS, (n) => `${n}-operation`, (n) => [n]);
+  return new Map(model.operations.map((op, i) => [op.names.id, names[i]!]));
+}
+
+/** Follow `#/$defs/…` references inside a bundled schema. */
+export function resolveLocal(node: unknown, root: unknown): SchemaObject | undefined {
+  let current = node;
+  for (let hops = 0; hops < 32 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
+    const name = current.$ref.startsWith("#/$defs/") ? current.$ref.slice("#/$defs/".length) : undefined;
+    const defs = isSchemaObject(root) ? root.$defs : undefined;
+    current = name !== undefined && isSchemaObject(defs) && Object.hasOwn(defs, name) ? defs[name] : undefined;
+  }
+  return isSchemaObject(current) ? current : undefined;
+}
+
+/** The one scalar JSON type a schema admits (null aside; an enum of one kind counts), or undefined. */
+export function scalarType(schema: SchemaObject): "string" | "integer" | "number" | "boolean" | undefined {
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t) => t !== "null" && t !== undefined);
+  if (types.length === 0 && Array.isArray(schema.enum)) {
+    const kinds = new Set(schema.enum.map((v) => typeof v));
+    if (kinds.size === 1) {
+      const kind = [...kinds][0];
+      if (kind === "string" || kind === "boolean") return kind;
+      if (kind === "number") return schema.enum.every((v) => Number.isInteger(v)) ? "integer" : "number";
+    }
+  }
+  if (types.length !== 1) return undefined;
+  const t = types[0];
+  return t === "string" || t === "integer" || t === "number" || t === "boolean" ? t : undefined;
+}
+
+/** One input field's CLI flag: `schema` is the field's (resolved) schema, for the CLI emitter's help and parsing. */
+export interface CliFlagName {
+  readonly field: string;
+  readonly flag: string;
+  readonly schema: SchemaObject;
+}
+
+/**
+ * The CLI flags of an operation, in input-property order: one per scalar or scalar-array input field
+ * (behaviour fields — key, dry-run, confirm token, projection — have flags of their own), named after
+ * the field in kebab case; a reserved or taken name gets `set-`, then a number. Fields without a flag
+ * (objects, mixed types) are `inputOnly`: they go through --input.
+ */
+export function cliFlagNames(op: OperationModel): { flags: CliFlagName[]; inputOnly: string[] } {
+  const root = op.input.schema;
+  const input = resolveLocal(root, root);
+  const properties = isSchemaObject(input?.properties) ? input!.properties : {};
+  const behaviour = new Set([op.idempotency?.keyField, op.preview?.dryRunField, op.preview?.confirmTokenField, op.projection?.field].filter((f): f is string => f !== undefined));
+  const fields = Object.keys(properties).filter((field) => !behaviour.has(field));
+  // Unique flags (and commander keys) by construction, over every field (flag or not), so adding a
+  // flag to one field never renames another's.
+  const names = uniqueNames(fields.map((field) => kebabCase(field) || "field"), RESERVED_FLAGS, (n) => `set-${n}`, (n) => [`--${n}`, attributeKey(n)]);
+  const flags: CliFlagName[] = [];
+  const inputOnly: string[] = [];
+  fields.forEach((field, i) => {
+    const schema = resolveLocal(properties[field], root);
+    const items = schema?.type === "array" ? resolveLocal(schema.items, root) : undefined;
+    if (schema && (scalarType(schema) || (items && scalarType(items)))) flags.push({ field, flag: names[i]!, schema });
+    else inputOnly.push(field);
+  });
+  return { flags, inputOnly };
 }

@@ -1,4 +1,4 @@
-import { operationFlags } from "../../emit/cli/commands.js";
+import { cliFlagNames } from "../../model/naming.js";
 import { q, type Rule } from "../rule.js";
 
 /** Scripts that pass the flag fail with "unknown option". */
@@ -15,9 +15,9 @@ export const rule: Rule = {
       const id = m.operation!;
       const flag = m.change.path.at(-1)!;
       const command = ctx.new_.operation(id)!.names.kebab;
-      // The tree keeps flags only; which field a flag sets comes from the generator's own derivation.
-      const field = operationFlags(ctx.old.operation(id)!).flags.find((f) => f.flag === flag)?.field;
-      const successor = field === undefined ? undefined : operationFlags(ctx.new_.operation(id)!).flags.find((f) => f.field === field);
+      // The tree keeps flags only; which field a flag sets comes from the naming module.
+      const field = cliFlagNames(ctx.old.operation(id)!).flags.find((f) => f.flag === flag)?.field;
+      const successor = field === undefined ? undefined : cliFlagNames(ctx.new_.operation(id)!).flags.find((f) => f.field === field);
       const stillInput = field !== undefined && ctx.new_.operation(id)!.http.bindings.some((b) => b.field === field);
       const property = (f: string) => ["operations", id, "input", "properties", f];
       if (successor && successor.flag !== flag) {

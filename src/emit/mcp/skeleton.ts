@@ -11,10 +11,10 @@
 import { createHash } from "node:crypto";
 import { type HostContract, type HostOperation, type HostSchema, mapHostSchemas } from "../../host-runtime/contract.js";
 import type { AuthModel, ContractModel, OperationModel } from "../../model/types.js";
-import { mcpDatabaseEnv, safeIdentifier } from "../../model/naming.js";
+import { mcpDatabaseEnv, mcpName, safeIdentifier } from "../../model/naming.js";
 import { DefPool } from "../shared/def-pool.js";
 import { commentText, escapeInvisible, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
-import { mcpName, operationGuide, serverInstructions } from "./tools.js";
+import { operationGuide, serverInstructions } from "./tools.js";
 
 /** Longest handler file stem: far under every file system's name limit, with room for a suffix. */
 const MAX_STEM = 80;

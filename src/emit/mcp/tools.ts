@@ -6,11 +6,9 @@
 import { servedAnnotations } from "../../mcp-runtime/catalogue.js";
 import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
 import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type PaginationModel, type RecoveryAction } from "../../model/types.js";
-import { baseUrlEnvOf, journalEnv, mcpBearerEnv } from "../../model/naming.js";
+import { baseUrlEnvOf, clientClassName, clientMethodNames, journalEnv, mcpBearerEnv, mcpName, resolveLocal } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
-import { resolveLocal } from "../cli/commands.js";
 import { boundedDefinitions, DefinitionInliner, draft07Tolerant, mergedChoice, modelFacing, validationOnly, withoutRedundantTypes } from "./compact.js";
-import { clientClassName, clientMethodNames } from "../sdk/names.js";
 import { commentText, generatedHeader, literal, literalBlock, plainText } from "../shared/literals.js";
 
 type JsonObject = { readonly [key: string]: unknown };
@@ -335,11 +333,6 @@ export const TOOLS: readonly ToolSpec[] = (contractData("tools") as ReadonlyArra
 /** The contract's toolsets (what \`--toolsets\` accepts; the data: \`toolsets\` in sdk/contract.json). */
 export const TOOLSETS: readonly ToolsetSpec[] = contractData("toolsets") as readonly ToolsetSpec[];
 `;
-}
-
-/** The generated MCP server's command name: \`billing-mcp\`. */
-export function mcpName(model: ContractModel): string {
-  return `${model.name}-mcp`;
 }
 
 /** The server's `instructions` (the same in every mode; part of what `initialize` serves). */

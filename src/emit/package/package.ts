@@ -1,12 +1,10 @@
 import { readFileSync } from "node:fs";
-import { baseUrlEnvOf, mcpBearerEnv, mcpDatabaseEnv, serverBinName, serverDatabaseEnv, serverTokenEnv } from "../../model/naming.js";
+import { baseUrlEnvOf, clientClassName, clientMethodNames, cliName, commandNames, mcpBearerEnv, mcpDatabaseEnv, mcpName, serverBinName, serverDatabaseEnv, serverTokenEnv } from "../../model/naming.js";
 import { type AuthSchemeModel, authEnvVars, type ContractModel, schemeEnvVars } from "../../model/types.js";
 import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
 import { EXIT_CODE_TABLE } from "../../cli-runtime/exit-codes.js";
-import { cliName, commandNames } from "../cli/commands.js";
-import { mcpName, servedTools } from "../mcp/tools.js";
-import { clientClassName, clientMethodNames } from "../sdk/names.js";
+import { servedTools } from "../mcp/tools.js";
 import { renderTemplate } from "../shared/templates.js";
 
 /** Versions the generated package depends on: the ones contractgen itself is tested with. */

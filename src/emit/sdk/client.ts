@@ -1,10 +1,9 @@
 import type { ContractModel, OperationModel, PaginationModel } from "../../model/types.js";
 import { docLines, generatedHeader, literal } from "../shared/literals.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
-import { clientClassName, clientMethodNames } from "./names.js";
+import { clientClassName, clientMethodNames } from "../../model/naming.js";
 import { descriptorName } from "./operations.js";
 
-export { clientClassName, clientMethodNames, type ClientMethodNames } from "./names.js";
 
 /**
  * A TypeScript type for an operation's input with some fields made optional and others removed; with

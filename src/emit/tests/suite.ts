@@ -7,7 +7,7 @@
 import { type AuthModel, authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import { runtimeAuth } from "../sdk/errors.js";
 import { DefPool } from "../shared/def-pool.js";
-import { clientClassName } from "../sdk/client.js";
+import { clientClassName } from "../../model/naming.js";
 import { escapeInvisible, generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
 import { wireBinding, wireFacts } from "../shared/wire.js";
 
