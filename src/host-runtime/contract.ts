@@ -81,6 +81,10 @@ export interface HostFieldBinding {
   readonly in: "path" | "query" | "header" | "cookie" | "body";
   /** Wire name: the path segment, query key or header name (a body field: the field). */
   readonly name: string;
+  /** The declared serialization style (OpenAPI `style`); absent: the location's default. */
+  readonly style?: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject" | "simple" | "label" | "matrix";
+  /** The declared `explode`; absent: the style's default (true for form). */
+  readonly explode?: boolean;
 }
 
 /** What the HTTP front end needs to route a request to an operation and read its input back. */

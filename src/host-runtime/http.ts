@@ -70,6 +70,7 @@ export async function serveHttp(host: ContractHost, options: HttpServeOptions = 
     const decoded = decodeInput(operation, {
       rawPathValues: match.rawPathValues,
       query: new URLSearchParams(search),
+      rawQuery: search,
       header: (name) => headerOf(req, name),
       body,
     });

@@ -5,13 +5,18 @@
  * - 50 concurrent calls with one key spread over both: one effect, one answer;
  * - replica A killed with SIGKILL mid-call, the retry on B: one effect and the recorded outcome;
  * - a confirm token spent on A is refused on B;
- * - SIGTERM with calls in flight: they finish (and are recorded) before the process exits 0.
+ * - SIGTERM with calls in flight: they finish (and are recorded) before the process exits 0;
+ * and two replicas of the same package's skeleton MCP server (the same handlers and host) on the
+ * same database: 50 concurrent calls with one key over both ⇒ one effect.
  * Skipped, saying so, where no PostgreSQL answers (CI requires one: CONTRACTGEN_REQUIRE_POSTGRES=1).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dropSchemas, freshSchemaUrl, postgresAvailable } from "../support/postgres.js";
@@ -278,6 +283,26 @@ describe.skipIf(!available)("server skeleton replicas on one PostgreSQL", () => 
     expect((await admin.query("SELECT refunded_cents FROM invoices WHERE id = 'inv_1'")).rows[0].refunded_cents).toBe(700);
   });
 
+  it("two skeleton MCP server replicas on the same database: 50 concurrent create_customer calls with one key make one customer", async () => {
+    const [a, b] = [await startMcpReplica(), await startMcpReplica()];
+    const clients = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const client = new Client({ name: "replicas", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL((i % 2 === 0 ? a : b).url)));
+        return client;
+      }),
+    );
+    try {
+      const args = { email: "mcp-replicas@example.com", name: "Fifty MCP Calls", idempotency_key: randomUUID() };
+      const results = (await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % clients.length]!.callTool({ name: "create_customer", arguments: args })))) as CallToolResult[];
+      for (const r of results) expect(r.isError ?? false, JSON.stringify(r.content)).toBe(false);
+      expect(new Set(results.map((r) => JSON.stringify(r.structuredContent))).size).toBe(1);
+      expect(await count("customers")).toBe(1);
+    } finally {
+      for (const c of clients) await c.close();
+    }
+  });
+
   it("SIGTERM with calls in flight: they finish and are recorded, new requests get 503, the process exits 0", async () => {
     const a = await startReplica({ BILLING_TEST_SLOW_MS: "800" });
     const keys = Array.from({ length: 10 }, () => randomUUID());
@@ -294,6 +319,27 @@ describe.skipIf(!available)("server skeleton replicas on one PostgreSQL", () => 
     expect(Number((await admin.query("SELECT count(*) AS n FROM host_idempotency WHERE state = 'done'")).rows[0].n)).toBe(keys.length);
   });
 });
+
+/** A replica of the package's skeleton MCP server over Streamable HTTP, its records in `databaseUrl`. */
+function startMcpReplica(): Promise<Replica> {
+  const child = spawn(process.execPath, [join(PKG, "dist/mcp/main.js"), "--http", "--port", "0"], {
+    env: { ...process.env, BILLING_MCP_DATABASE: databaseUrl },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  return new Promise((resolvePromise, reject) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const url = /serving MCP over Streamable HTTP at (\S+)/.exec(stderr)?.[1];
+      if (url) {
+        const replica = { child, url, stderr: () => stderr };
+        replicas.push(replica);
+        resolvePromise(replica);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`MCP replica exited (${code}) before serving:\n${stderr}`)));
+  });
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -76,7 +76,7 @@ export function hostContract(model: ContractModel): HostContract {
       http: {
         method: op.http.method,
         path: op.http.path,
-        bindings: op.http.bindings.map((b) => ({ field: b.field, in: b.in, name: b.name })),
+        bindings: op.http.bindings.map((b) => ({ field: b.field, in: b.in, name: b.name, ...(b.style !== undefined ? { style: b.style } : {}), ...(b.explode !== undefined ? { explode: b.explode } : {}) })),
         body: op.http.body,
         successStatus: op.http.successStatus,
       },
