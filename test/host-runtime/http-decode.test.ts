@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HostFieldBinding, HostHttpOperation } from "../../src/host-runtime/contract.js";
-import { compileRoutes, decodeInput, matchRoute } from "../../src/host-runtime/http-binding.js";
+import { compileRoutes, decodeInput, matchRoute, parseMultipart } from "../../src/host-runtime/http-binding.js";
 import { encodeRequest, type WireBinding } from "../../src/runtime/wire-request.js";
 
 type Kind = "string" | "integer" | "boolean" | "strings" | "integers" | "object";
@@ -125,6 +125,29 @@ describe("decodeInput reads back what the SDK encodes", () => {
     const whole: HostHttpOperation = { http: { method: "POST", path: "/notes", bindings: [{ field: "form", in: "body", name: "form" }], body: "form" }, input: { schema: { type: "object", properties: { form: SCHEMAS.object } } } };
     const sent = encodeRequest({ method: "POST", path: "/notes", bindings: [{ field: "form", in: "body", name: "form" }], bodyField: "form", contentType: "application/x-www-form-urlencoded" }, { form: { alpha: "a b", beta: 3 } }, "http://127.0.0.1:1");
     expect(decodeInput(whole, { rawPathValues: {}, query: new URLSearchParams(), header: (name) => sent.headers[name.toLowerCase()], body: sent.body as string }).input).toEqual({ form: { alpha: "a b", beta: 3 } });
+  });
+
+  it("a multipart/form-data body: text, repeated and JSON parts, and a file's bytes back as base64", async () => {
+    const bindings: Array<HostFieldBinding & WireBinding> = [
+      { field: "note", in: "body", name: "note" },
+      { field: "count", in: "body", name: "count" },
+      { field: "tags", in: "body", name: "tags" },
+      { field: "meta", in: "body", name: "meta" },
+      { field: "upload", in: "body", name: "upload", file: true, contentType: "image/png" },
+    ];
+    const op: HostHttpOperation = {
+      http: { method: "POST", path: "/files", bindings, body: null },
+      input: { schema: { type: "object", properties: { note: { type: "string" }, count: { type: "integer" }, tags: SCHEMAS.strings, meta: SCHEMAS.object, upload: { type: "string" } } } },
+    };
+    const bytes = Buffer.from([0, 1, 2, 13, 10, 45, 45, 255, 128, 0]);
+    const input = { note: "line one\r\n--not a boundary", count: 42, tags: ["a", "b c"], meta: { alpha: "é", beta: 1 }, upload: bytes.toString("base64") };
+    const wire = encodeRequest({ method: "POST", path: "/files", bindings, contentType: "multipart/form-data" }, input, "http://127.0.0.1:1");
+    const parts = await parseMultipart(Buffer.from(wire.body as ArrayBuffer), wire.headers["content-type"]!);
+    const decoded = decodeInput(op, { rawPathValues: {}, query: new URLSearchParams(), header: (name) => wire.headers[name.toLowerCase()], body: "", parts });
+    expect(decoded.problems).toEqual([]);
+    expect(decoded.input).toEqual(input);
+    const broken = decodeInput(op, { rawPathValues: {}, query: new URLSearchParams(), header: () => undefined, body: "", parts: await parseMultipart(Buffer.from("not multipart"), "multipart/form-data; boundary=x") });
+    expect(broken.problems).toEqual([{ field: null, message: "The request body is not well-formed multipart/form-data." }]);
   });
 
   it("contractgen's own protocol still sends an undeclared object as JSON text", () => {
