@@ -80,8 +80,11 @@ export interface EncodedRequest {
 export async function parseMultipart(body: Buffer, contentType: string): Promise<FormPart[] | null> {
   try {
     const form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
+    // forEach, not entries(): both the DOM's and Node's FormData types have it.
+    const entries: Array<[string, string | Blob]> = [];
+    form.forEach((value, name) => entries.push([name, value]));
     const parts: FormPart[] = [];
-    for (const [name, value] of form.entries()) {
+    for (const [name, value] of entries) {
       if (typeof value === "string") parts.push({ name, text: value });
       else parts.push({ name, bytes: Buffer.from(await value.arrayBuffer()), type: value.type });
     }

@@ -170,7 +170,7 @@ export async function runMcpMain(
     def = definition({ ...(plan.baseUrl !== null ? { baseUrl: plan.baseUrl } : {}), ...(plan.journal !== null ? { journal: plan.journal } : {}) });
   }
   // A skeleton server keeps its records in its host's database, not in an SDK journal.
-  if (typeof definition !== "function" && plan.journal !== null) return fail(EXIT_USAGE, "--journal applies to a server that calls the platform through the SDK (adapter mode); a skeleton records in its database.");
+  if (typeof definition !== "function" && plan.journal !== null) return fail(EXIT_USAGE, "--journal applies to a server that calls the platform through the SDK (adapter mode); a skeleton keeps its records in the database its <CONTRACT>_MCP_DATABASE variable names (a SQLite file, or a postgres:// URL that replicas share).");
   // Checked here, where the credentials enter, rather than on each tool call: a value too short to
   // redact is refused before anything is served.
   for (const name of [...credentialVars(info), plan.http ? info.bearerEnv : null]) {

@@ -66,9 +66,36 @@ export interface EncodedRequest {
   readonly rawQuery?: string;
   /** Header value by (case-insensitive) name. */
   readonly header: (name: string) => string | undefined;
-  /** The request body as text ("" when there is none). */
+  /** The request body as text ("" when there is none, or when it came as `parts`). */
   readonly body: string;
+  /** A multipart/form-data body, parsed (null: it was not well-formed multipart). */
+  readonly parts?: readonly FormPart[] | null;
 }
+
+/**
+ * The parts of a multipart/form-data body, parsed by the platform's own parser (undici's, behind
+ * Response.formData): text parts as text, file parts as their bytes; null when the body is not
+ * well-formed multipart (decoding then reports it).
+ */
+export async function parseMultipart(body: Buffer, contentType: string): Promise<FormPart[] | null> {
+  try {
+    const form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
+    // forEach, not entries(): both the DOM's and Node's FormData types have it.
+    const entries: Array<[string, string | Blob]> = [];
+    form.forEach((value, name) => entries.push([name, value]));
+    const parts: FormPart[] = [];
+    for (const [name, value] of entries) {
+      if (typeof value === "string") parts.push({ name, text: value });
+      else parts.push({ name, bytes: Buffer.from(await value.arrayBuffer()), type: value.type });
+    }
+    return parts;
+  } catch {
+    return null;
+  }
+}
+
+/** One part of a multipart/form-data body: text, or a file's bytes with its media type. */
+export type FormPart = { readonly name: string; readonly text: string } | { readonly name: string; readonly bytes: Buffer; readonly type: string };
 
 export interface DecodedInput {
   readonly input: Record<string, unknown>;
@@ -115,7 +142,7 @@ function delimiter(style: ParamStyle): RegExp {
 }
 
 /**
- * Rebuild the operation's input object from a request, by the serialization the contract's bindings
+ * Rebuild the operation's input object from a request (JSON, form-urlencoded or multipart body), by the serialization the contract's bindings
  * declare (OpenAPI styles, as the SDK's encoder writes them: runtime/wire-request.ts). Values are typed
  * from the input schema (query, path and header text → integer, number, boolean, array, object) but
  * not validated: a value that cannot be converted stays text and fails validation with its field named.
@@ -183,6 +210,11 @@ export function decodeInput(op: HostHttpOperation, request: EncodedRequest): Dec
     decodeFormBody(op, formBody, input, problems);
     return { input, problems };
   }
+  if (request.parts !== undefined) {
+    if (request.parts === null) return { input, problems: [...problems, { field: null, message: "The request body is not well-formed multipart/form-data." }] };
+    decodeParts(op, request.parts, input);
+    return { input, problems };
+  }
   if (request.body.trim() !== "") {
     let body: unknown;
     try {
@@ -236,6 +268,42 @@ function decodeFormBody(op: HostHttpOperation, pairs: readonly RawPair[], input:
   for (const [k, v] of pairs) {
     const key = unescapeText(k) ?? k;
     if (!consumed.has(key) && !Object.hasOwn(input, key)) setField(input, key, unescapeText(v) ?? v);
+  }
+}
+
+/**
+ * A multipart/form-data body, as the SDK sends one: each field a part (an array of scalars one part
+ * per item, an object a JSON part), a file field's bytes back as base64 text; a whole-body field
+ * gathers every part.
+ */
+function decodeParts(op: HostHttpOperation, parts: readonly FormPart[], input: Record<string, unknown>): void {
+  const root = op.input.schema;
+  const target: Record<string, unknown> = op.http.body !== null ? {} : input;
+  const schemaOf = (name: string): unknown =>
+    op.http.body !== null ? asObject(asObject(resolveRef(root, propertySchema(root, op.http.body)))?.properties)?.[name] : propertySchema(root, name);
+  const byName = new Map<string, FormPart[]>();
+  for (const part of parts) byName.set(part.name, [...(byName.get(part.name) ?? []), part]);
+  for (const [name, named] of byName) {
+    const schema = schemaOf(name);
+    const valueOf = (part: FormPart, itemSchema: unknown): unknown => {
+      if ("bytes" in part) {
+        // A file part: JSON when it says so, else the bytes as base64 text (how the SDK takes a file field).
+        if (/^application\/json\b/i.test(part.type)) return parseJson(part.bytes.toString("utf8"));
+        return part.bytes.toString("base64");
+      }
+      return coerceText(part.text, root, itemSchema);
+    };
+    if (typesOf(root, schema).has("array")) setField(target, name, named.map((p) => valueOf(p, itemsSchema(root, schema))));
+    else setField(target, name, valueOf(named[0]!, schema));
+  }
+  if (op.http.body !== null) setField(input, op.http.body, target);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }
 

@@ -8,7 +8,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from "node:net";
 import { apiKeyHeader, type HostContract, hostAuthKind } from "./contract.js";
 import { ContractHost, type Credential, type Handlers, type HostResponse, newRequestId } from "./contract-host.js";
-import { compileRoutes, decodeInput, matchRoute } from "./http-binding.js";
+import { compileRoutes, decodeInput, matchRoute, parseMultipart } from "./http-binding.js";
 import type { Database } from "./sqlite.js";
 import { type HostStore, openHostStore } from "./store.js";
 
@@ -64,15 +64,18 @@ export async function serveHttp(host: ContractHost, options: HttpServeOptions = 
       const allowed = match.allowed.join(", ");
       return send(res, requestId, host.rejectRequest("METHOD_NOT_ALLOWED", `${requestPath} takes ${allowed}.`, requestId, { Allow: allowed }));
     }
-    const body = await readBody(req);
-    if (body === null) return send(res, requestId, host.rejectRequest("PAYLOAD_TOO_LARGE", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, requestId));
+    const bytes = await readBody(req);
+    if (bytes === null) return send(res, requestId, host.rejectRequest("PAYLOAD_TOO_LARGE", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, requestId));
     const operation = match.route.operation;
+    const contentType = headerOf(req, "content-type") ?? "";
+    const multipart = /^multipart\/form-data\s*;/i.test(contentType) ? await parseMultipart(bytes, contentType) : undefined;
     const decoded = decodeInput(operation, {
       rawPathValues: match.rawPathValues,
       query: new URLSearchParams(search),
       rawQuery: search,
       header: (name) => headerOf(req, name),
-      body,
+      body: multipart === undefined ? bytes.toString("utf8") : "",
+      ...(multipart !== undefined ? { parts: multipart } : {}),
     });
     const response = await host.invoke({
       operation,
@@ -219,8 +222,8 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** The body as text, or null when it exceeds the limit. */
-async function readBody(req: IncomingMessage): Promise<string | null> {
+/** The body's bytes, or null when it exceeds the limit. */
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -229,7 +232,7 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
     if (size > MAX_BODY_BYTES) return null;
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 function send(res: ServerResponse, requestId: string, response: HostResponse): void {

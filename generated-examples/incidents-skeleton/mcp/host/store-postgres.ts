@@ -120,6 +120,7 @@ export class PostgresHostStore implements HostStore {
     const client = await pool.connect();
     let holding = false;
     let keep = false;
+    let broken = false;
     try {
       await client.query("BEGIN");
       await client.query(`SELECT pg_advisory_xact_lock($1, ${LOCK_OF_KEY})`, [CLAIM_LOCK, ...args]);
@@ -157,12 +158,14 @@ export class PostgresHostStore implements HostStore {
       keep = true;
       return { kind: "claimed", lease: this.lease(client, args, holder) };
     } catch (error) {
+      broken = isConnectionError(error);
       await client.query("ROLLBACK").catch(() => undefined);
       throw error;
     } finally {
       if (!keep) {
-        if (holding) await client.query(`SELECT pg_advisory_unlock($1, ${LOCK_OF_KEY})`, [HOLDER_LOCK, ...args]).catch(() => undefined);
-        client.release();
+        if (holding && !broken) await client.query(`SELECT pg_advisory_unlock($1, ${LOCK_OF_KEY})`, [HOLDER_LOCK, ...args]).catch(() => (broken = true));
+        // A connection whose session state is unknown (a lost link, a failed unlock) is not reused.
+        client.release(broken);
       }
     }
   }
