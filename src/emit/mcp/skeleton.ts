@@ -9,10 +9,11 @@
  * (`mcp/handlers.ts`), the contract as data for the host (`mcp/contract.json`, read by `mcp/contract.ts`) and the server.
  */
 import { createHash } from "node:crypto";
-import { type HostContract, type HostOperation, type HostSchema, mapHostSchemas } from "../../host-runtime/contract.js";
+import type { HostContract, HostOperation } from "../../host-runtime/contract.js";
 import type { AuthModel, ContractModel, OperationModel } from "../../model/types.js";
 import { mcpDatabaseEnv, mcpName, safeIdentifier } from "../../model/naming.js";
 import { DefPool } from "../shared/def-pool.js";
+import { validatorName } from "../sdk/schemas.js";
 import { commentText, escapeInvisible, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
 import { operationGuide, serverInstructions } from "./tools.js";
 
@@ -132,11 +133,27 @@ export const CONTRACT: HostContract = loadHostContract(new URL("./contract.json"
 `;
 }
 
-/** `mcp/contract.json`: what the host reads of the contract, as data; each \`$defs\` entry of its schemas stored once (schemaDefs). */
+/**
+ * `mcp/contract.json`: what the host reads of the contract, as data. The operations' input, output and
+ * preview schemas are not repeated here: each names the SDK validator whose schema `sdk/schemas.json`
+ * stores (host/contract.ts reads it there); error details keep theirs, each `$defs` entry stored once.
+ */
 export function emitHostContractData(model: ContractModel): string {
   const pool = new DefPool();
-  const pooled = (s: HostSchema): HostSchema => ({ schema: pool.pooled(s.schema) as HostSchema["schema"] });
-  const data = { ...mapHostSchemas(hostContract(model), pooled), schemaDefs: pool.entries() };
+  const byId = new Map(model.operations.map((op) => [op.names.id, op]));
+  const contract = hostContract(model);
+  const stored = (op: HostOperation, slot: "Input" | "Output" | "Preview") => ({ stored: validatorName(byId.get(op.names.id)!.names.camel, slot) });
+  const data = {
+    ...contract,
+    errors: contract.errors.map((e) => ({ ...e, details: e.details ? { schema: pool.pooled(e.details.schema) } : null })),
+    operations: contract.operations.map((op) => ({
+      ...op,
+      input: stored(op, "Input"),
+      output: stored(op, "Output"),
+      preview: op.preview ? { ...op.preview, output: op.preview.output ? stored(op, "Preview") : null } : null,
+    })),
+    schemaDefs: pool.entries(),
+  };
   return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
 }
 
