@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { ErrorClass, RecoveryAction } from "../runtime/errors.js";
 import type { ErrorFormat } from "../runtime/wire-errors.js";
-import { linkSchemaDefs } from "../runtime/schema-defs.js";
+import { linkSchemaDefs, StoredSchemas } from "../runtime/schema-defs.js";
 
 export type { ErrorClass, RecoveryAction };
 
@@ -156,88 +156,9 @@ export function loadHostContract(file: URL, schemas: URL = new URL("../sdk/schem
   return mapHostSchemas(contract, (s) => {
     const name = (s as { stored?: unknown }).stored;
     if (typeof name !== "string") return { ...s, schema: linkSchemaDefs(s.schema, defs, file.pathname) };
-    stored ??= new StoredSchemas(JSON.parse(readFileSync(schemas, "utf8")) as StoredSchemaData, schemas.pathname);
-    return { schema: stored.bundled(name) };
+    stored ??= StoredSchemas.read(schemas);
+    return { schema: stored.bundled(name) as JsonSchema };
   });
-}
-
-/** `sdk/schemas.json` as the SDK's generator writes it (runtime/validation.ts reads it too). */
-interface StoredSchemaData {
-  /** Shared types, each once, identified by `$id`. */
-  readonly types: ReadonlyArray<Record<string, unknown>>;
-  readonly schemas: Readonly<Record<string, unknown>>;
-  /** Validator name → schema key. */
-  readonly validators: Readonly<Record<string, string>>;
-}
-
-/**
- * The SDK's stored schemas, each given back as one self-contained schema: the shared types it reaches
- * (by `$id`) become its `$defs` again, so everything that reads a bundled schema (validation, request
- * decoding) reads it as before.
- */
-class StoredSchemas {
-  private readonly types: ReadonlyMap<string, Record<string, unknown>>;
-
-  constructor(
-    private readonly data: StoredSchemaData,
-    private readonly file: string,
-  ) {
-    this.types = new Map(data.types.map((t) => [String(t.$id), t]));
-  }
-
-  bundled(validator: string): JsonSchema {
-    const key = Object.hasOwn(this.data.validators, validator) ? this.data.validators[validator] : undefined;
-    const schema = key !== undefined && Object.hasOwn(this.data.schemas, key) ? this.data.schemas[key] : undefined;
-    if (schema === undefined) throw new Error(`${this.file} has no schema for ${validator}: regenerate the package.`);
-    // The shared types reached, each named by its position (an explicit queue: no recursion on input depth).
-    const names = new Map<string, string>();
-    const queue: unknown[] = [schema];
-    while (queue.length > 0) {
-      const node = queue.pop();
-      if (node === null || typeof node !== "object") continue;
-      for (const [k, v] of Object.entries(node)) {
-        if (k === "$ref" && typeof v === "string" && this.types.has(v) && !names.has(v)) {
-          names.set(v, `t${names.size}`);
-          queue.push(this.types.get(v));
-        } else if (v !== null && typeof v === "object") queue.push(v);
-      }
-    }
-    if (names.size === 0) return schema as JsonSchema;
-    const rewrite = (value: unknown): unknown => relinked(value, names);
-    const $defs: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const [id, name] of names) {
-      const { $id: _id, ...type } = this.types.get(id)!;
-      $defs[name] = rewrite(type);
-    }
-    return { ...(rewrite(schema) as Record<string, unknown>), $defs };
-  }
-}
-
-/** A copy of `value` with every `$ref` to a shared type's `$id` pointed at its `#/$defs/` entry. */
-function relinked(value: unknown, names: ReadonlyMap<string, string>): unknown {
-  const root: { value?: unknown } = {};
-  const stack: Array<{ from: unknown; into: Record<string, unknown> | unknown[]; key: string | number }> = [{ from: value, into: root as Record<string, unknown>, key: "value" }];
-  while (stack.length > 0) {
-    const { from, into, key } = stack.pop()!;
-    let copy: unknown = from;
-    if (Array.isArray(from)) {
-      const array: unknown[] = [];
-      from.forEach((item, i) => stack.push({ from: item, into: array, key: i }));
-      copy = array;
-    } else if (from !== null && typeof from === "object") {
-      const object: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(from)) {
-        // Every key first, in its order (the children fill theirs in later): property order is kept.
-        const own = k === "$ref" && typeof v === "string" && names.has(v) ? `#/$defs/${names.get(v)}` : v;
-        Object.defineProperty(object, k, { value: own, enumerable: true, writable: true, configurable: true });
-        if (own === v && v !== null && typeof v === "object") stack.push({ from: v, into: object, key: k });
-      }
-      copy = object;
-    }
-    if (Array.isArray(into)) into[key as number] = copy;
-    else Object.defineProperty(into, key, { value: copy, enumerable: true, writable: true, configurable: true });
-  }
-  return root.value;
 }
 
 /**

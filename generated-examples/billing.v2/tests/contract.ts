@@ -201,36 +201,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "mutating",
     "input": {
-      "type": "object",
-      "required": [
-        "email",
-        "name",
-        "idempotency_key"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "email": {
-          "type": "string",
-          "format": "email"
-        },
-        "name": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 200
-        },
-        "idempotency_key": {
-          "type": "string",
-          "format": "uuid",
-          "description": "One key per intended customer."
-        }
-      }
+      "stored": "validateCreateCustomerInput"
     },
     "output": {
-      "$ref": "#/$defs/Customer",
-      "$defs": {
-        "Customer": 0,
-        "CustomerId": 1
-      }
+      "stored": "validateCreateCustomerOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -282,26 +256,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "required": [
-        "customer_id"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "customer_id": {
-          "$ref": "#/$defs/CustomerId"
-        }
-      },
-      "$defs": {
-        "CustomerId": 1
-      }
+      "stored": "validateGetCustomerInput"
     },
     "output": {
-      "$ref": "#/$defs/Customer",
-      "$defs": {
-        "Customer": 0,
-        "CustomerId": 1
-      }
+      "stored": "validateGetCustomerOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -360,58 +318,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "email": {
-          "type": "string",
-          "format": "email",
-          "description": "Only the customer with this email."
-        },
-        "cursor": {
-          "type": "string",
-          "description": "next_cursor of the previous page; omit for the first page."
-        },
-        "limit": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 100,
-          "default": 20
-        }
-      }
+      "stored": "validateListCustomersInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "customers",
-        "next_cursor",
-        "total_count"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "customers": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/Customer"
-          }
-        },
-        "next_cursor": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "null on the last page."
-        },
-        "total_count": {
-          "type": "integer",
-          "minimum": 0,
-          "description": "Customers matching the filters, across all pages."
-        }
-      },
-      "$defs": {
-        "Customer": 0,
-        "CustomerId": 1
-      }
+      "stored": "validateListCustomersOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -486,41 +396,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "mutating",
     "input": {
-      "type": "object",
-      "required": [
-        "customer_id",
-        "expected_revision"
-      ],
-      "additionalProperties": false,
-      "minProperties": 3,
-      "properties": {
-        "customer_id": {
-          "$ref": "#/$defs/CustomerId"
-        },
-        "expected_revision": {
-          "type": "integer",
-          "minimum": 1
-        },
-        "email": {
-          "type": "string",
-          "format": "email"
-        },
-        "name": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 200
-        }
-      },
-      "$defs": {
-        "CustomerId": 1
-      }
+      "stored": "validateUpdateCustomerInput"
     },
     "output": {
-      "$ref": "#/$defs/Customer",
-      "$defs": {
-        "Customer": 0,
-        "CustomerId": 1
-      }
+      "stored": "validateUpdateCustomerOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -581,27 +460,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "required": [
-        "invoice_id"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "invoice_id": {
-          "$ref": "#/$defs/InvoiceId"
-        }
-      },
-      "$defs": {
-        "InvoiceId": 2
-      }
+      "stored": "validateGetInvoiceInput"
     },
     "output": {
-      "$ref": "#/$defs/Invoice",
-      "$defs": {
-        "CustomerId": 1,
-        "Invoice": 3,
-        "InvoiceId": 2
-      }
+      "stored": "validateGetInvoiceOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -680,63 +542,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "mutating",
     "input": {
-      "type": "object",
-      "required": [
-        "invoice_id",
-        "amount"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "invoice_id": {
-          "$ref": "#/$defs/InvoiceId"
-        },
-        "amount": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 500000,
-          "x-unit": "cents",
-          "description": "Amount to refund, in cents (100 = 1.00 in the invoice currency)."
-        },
-        "reason": {
-          "type": "string",
-          "enum": [
-            "duplicate",
-            "fraudulent",
-            "requested_by_customer",
-            "failed_delivery"
-          ]
-        },
-        "expected_refunded_cents": {
-          "type": "integer",
-          "minimum": 0,
-          "x-unit": "cents",
-          "description": "The invoice's refunded_cents as last read; a preview or refund fails with INVOICE_CHANGED if it moved."
-        },
-        "idempotency_key": {
-          "type": "string",
-          "format": "uuid",
-          "description": "Required to execute; a preview needs none."
-        },
-        "dry_run": {
-          "type": "boolean",
-          "default": true,
-          "description": "true previews without refunding."
-        },
-        "confirm_token": {
-          "type": "string",
-          "description": "Token from the preview of these exact parameters."
-        }
-      },
-      "$defs": {
-        "InvoiceId": 2
-      }
+      "stored": "validateRefundInvoiceInput"
     },
     "output": {
-      "$ref": "#/$defs/Refund",
-      "$defs": {
-        "InvoiceId": 2,
-        "Refund": 4
-      }
+      "stored": "validateRefundInvoiceOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -760,11 +569,7 @@ const OPERATIONS: OperationSpec[] = [
       "invalidTokenError": "CONFIRMATION_REQUIRED",
       "ttlMs": 600000,
       "output": {
-        "$ref": "#/$defs/RefundPreview",
-        "$defs": {
-          "InvoiceId": 2,
-          "RefundPreview": 5
-        }
+        "stored": "validateRefundInvoicePreview"
       }
     },
     "preconditions": [
@@ -805,4 +610,4 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   auth: { type: "bearer", header: null },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,
-}, SCHEMA_DEFS);
+}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url));

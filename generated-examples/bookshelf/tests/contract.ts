@@ -73,51 +73,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "properties": {
-        "author": {
-          "description": "Only books by this author (exact match).",
-          "type": "string",
-          "maxLength": 200
-        },
-        "cursor": {
-          "type": "string"
-        },
-        "limit": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 100,
-          "default": 20
-        }
-      }
+      "stored": "validateListBooksInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "items",
-        "next_cursor"
-      ],
-      "properties": {
-        "items": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/Book"
-          }
-        },
-        "next_cursor": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "total": {
-          "type": "integer",
-          "minimum": 0
-        }
-      },
-      "$defs": {
-        "Book": 0
-      }
+      "stored": "validateListBooksOutput"
     },
     "errors": [
       "BAD_REQUEST"
@@ -183,41 +142,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "mutating",
     "input": {
-      "type": "object",
-      "required": [
-        "idempotency_key",
-        "title",
-        "author"
-      ],
-      "properties": {
-        "idempotency_key": {
-          "description": "Any unique string; a retry with the same key creates the book once.",
-          "type": "string",
-          "minLength": 8,
-          "maxLength": 64
-        },
-        "title": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 300
-        },
-        "author": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 200
-        },
-        "pages": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 100000
-        }
-      }
+      "stored": "validateCreateBookInput"
     },
     "output": {
-      "$ref": "#/$defs/Book",
-      "$defs": {
-        "Book": 0
-      }
+      "stored": "validateCreateBookOutput"
     },
     "errors": [
       "BAD_REQUEST",
@@ -263,22 +191,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "required": [
-        "book_id"
-      ],
-      "properties": {
-        "book_id": {
-          "type": "string",
-          "pattern": "^bk_[a-z0-9]{6,}$"
-        }
-      }
+      "stored": "validateGetBookInput"
     },
     "output": {
-      "$ref": "#/$defs/Book",
-      "$defs": {
-        "Book": 0
-      }
+      "stored": "validateGetBookOutput"
     },
     "errors": [
       "BAD_REQUEST",
@@ -331,34 +247,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "mutating",
     "input": {
-      "type": "object",
-      "required": [
-        "book_id",
-        "title",
-        "expected_revision"
-      ],
-      "properties": {
-        "book_id": {
-          "type": "string",
-          "pattern": "^bk_[a-z0-9]{6,}$"
-        },
-        "title": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 300
-        },
-        "expected_revision": {
-          "type": "integer",
-          "minimum": 1,
-          "description": "The revision last read; the rename fails if the book changed since."
-        }
-      }
+      "stored": "validateRenameBookInput"
     },
     "output": {
-      "$ref": "#/$defs/Book",
-      "$defs": {
-        "Book": 0
-      }
+      "stored": "validateRenameBookOutput"
     },
     "errors": [
       "BAD_REQUEST",
@@ -422,48 +314,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "mutating",
     "input": {
-      "type": "object",
-      "required": [
-        "book_id"
-      ],
-      "properties": {
-        "dry_run": {
-          "description": "Say what would be deleted, and return a token to confirm it.",
-          "type": "boolean",
-          "default": true
-        },
-        "confirm_token": {
-          "type": "string"
-        },
-        "book_id": {
-          "type": "string",
-          "pattern": "^bk_[a-z0-9]{6,}$"
-        }
-      }
+      "stored": "validateDeleteBookInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "book"
-      ],
-      "properties": {
-        "book": {
-          "$ref": "#/$defs/Book"
-        },
-        "deleted": {
-          "type": "boolean"
-        },
-        "confirm_token": {
-          "type": "string"
-        },
-        "expires_at": {
-          "type": "string",
-          "format": "date-time"
-        }
-      },
-      "$defs": {
-        "Book": 0
-      }
+      "stored": "validateDeleteBookOutput"
     },
     "errors": [
       "BAD_REQUEST",
@@ -477,31 +331,7 @@ const OPERATIONS: OperationSpec[] = [
       "invalidTokenError": "CONFIRMATION_REQUIRED",
       "ttlMs": 600000,
       "output": {
-        "type": "object",
-        "required": [
-          "book",
-          "deleted",
-          "confirm_token",
-          "expires_at"
-        ],
-        "properties": {
-          "book": {
-            "$ref": "#/$defs/Book"
-          },
-          "deleted": {
-            "const": false
-          },
-          "confirm_token": {
-            "type": "string"
-          },
-          "expires_at": {
-            "type": "string",
-            "format": "date-time"
-          }
-        },
-        "$defs": {
-          "Book": 0
-        }
+        "stored": "validateDeleteBookPreview"
       }
     },
     "preconditions": [],
@@ -531,4 +361,4 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   taxonomy: TAXONOMY,
   errorFormat: { style: "body", code: "/code", message: "/message", field: "/field" },
   operations: OPERATIONS,
-}, SCHEMA_DEFS);
+}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url));

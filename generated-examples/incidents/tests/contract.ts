@@ -138,112 +138,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "status": {
-          "$ref": "#/$defs/IncidentStatus"
-        },
-        "severity": {
-          "$ref": "#/$defs/Severity"
-        },
-        "service": {
-          "$ref": "#/$defs/ServiceName"
-        },
-        "environment": {
-          "$ref": "#/$defs/Environment"
-        },
-        "owner": {
-          "$ref": "#/$defs/TeamSlug"
-        },
-        "opened_after": {
-          "type": "string",
-          "format": "date-time",
-          "description": "Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."
-        },
-        "fields": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/IncidentField"
-          },
-          "uniqueItems": true,
-          "minItems": 1,
-          "description": "Properties to return for each incident; id is always included. Omit for all properties."
-        },
-        "cursor": {
-          "type": "string",
-          "description": "next_cursor of the previous page; omit for the first page."
-        },
-        "limit": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 40,
-          "default": 40,
-          "description": "Incidents per page."
-        }
-      },
-      "$defs": {
-        "Environment": 0,
-        "IncidentField": 1,
-        "IncidentStatus": 2,
-        "ServiceName": 3,
-        "Severity": 4,
-        "TeamSlug": 5
-      }
+      "stored": "validateListIncidentsInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "incidents",
-        "next_cursor",
-        "total_matching",
-        "partial",
-        "errors"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "incidents": {
-          "type": "array",
-          "maxItems": 40,
-          "items": {
-            "$ref": "#/$defs/IncidentRecord"
-          }
-        },
-        "next_cursor": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "null on the last page."
-        },
-        "total_matching": {
-          "type": "integer",
-          "minimum": 0,
-          "description": "Incidents matching the filters across all pages, not just this page."
-        },
-        "partial": {
-          "type": "boolean",
-          "description": "true when this page is missing incidents; see errors."
-        },
-        "errors": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/PageError"
-          },
-          "description": "Problems that made this page partial; empty on a complete page."
-        }
-      },
-      "$defs": {
-        "Environment": 0,
-        "EvidenceRef": 6,
-        "IncidentId": 7,
-        "IncidentRecord": 8,
-        "IncidentStatus": 2,
-        "PageError": 9,
-        "ServiceName": 3,
-        "Severity": 4,
-        "TeamSlug": 5
-      }
+      "stored": "validateListIncidentsOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -358,74 +256,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "status": {
-          "$ref": "#/$defs/IncidentStatus"
-        },
-        "severity": {
-          "$ref": "#/$defs/Severity"
-        },
-        "service": {
-          "$ref": "#/$defs/ServiceName"
-        },
-        "environment": {
-          "$ref": "#/$defs/Environment"
-        },
-        "owner": {
-          "$ref": "#/$defs/TeamSlug"
-        },
-        "opened_after": {
-          "type": "string",
-          "format": "date-time",
-          "description": "Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC)."
-        },
-        "continuation": {
-          "type": "string",
-          "description": "continuation of the previous answer, to resume an incomplete count; omit to start."
-        }
-      },
-      "$defs": {
-        "Environment": 0,
-        "IncidentStatus": 2,
-        "ServiceName": 3,
-        "Severity": 4,
-        "TeamSlug": 5
-      }
+      "stored": "validateCountIncidentsInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "count",
-        "records_examined",
-        "complete",
-        "continuation"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "count": {
-          "type": "integer",
-          "minimum": 0,
-          "description": "Matching incidents among those examined so far."
-        },
-        "records_examined": {
-          "type": "integer",
-          "minimum": 0,
-          "description": "Incidents read so far, matching or not."
-        },
-        "complete": {
-          "type": "boolean",
-          "description": "true when every incident visible to the caller was examined."
-        },
-        "continuation": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "Pass back to resume an incomplete count; null when complete is true."
-        }
-      }
+      "stored": "validateCountIncidentsOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -487,32 +321,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "required": [
-        "incident_id"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "incident_id": {
-          "$ref": "#/$defs/IncidentId"
-        }
-      },
-      "$defs": {
-        "IncidentId": 7
-      }
+      "stored": "validateGetIncidentInput"
     },
     "output": {
-      "$ref": "#/$defs/Incident",
-      "$defs": {
-        "Environment": 0,
-        "EvidenceRef": 6,
-        "Incident": 10,
-        "IncidentId": 7,
-        "IncidentStatus": 2,
-        "ServiceName": 3,
-        "Severity": 4,
-        "TeamSlug": 5
-      }
+      "stored": "validateGetIncidentOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -576,49 +388,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "mutating",
     "input": {
-      "type": "object",
-      "required": [
-        "incident_id",
-        "owner",
-        "expected_revision"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "incident_id": {
-          "$ref": "#/$defs/IncidentId"
-        },
-        "owner": {
-          "$ref": "#/$defs/TeamSlug"
-        },
-        "expected_revision": {
-          "type": "integer",
-          "minimum": 1,
-          "description": "revision read from get_incident or list_incidents."
-        },
-        "expected_owner": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 63,
-          "description": "Optional: the owner as last read; the call fails with REVISION_CONFLICT if it changed (compared exactly)."
-        }
-      },
-      "$defs": {
-        "IncidentId": 7,
-        "TeamSlug": 5
-      }
+      "stored": "validateAssignIncidentInput"
     },
     "output": {
-      "$ref": "#/$defs/Incident",
-      "$defs": {
-        "Environment": 0,
-        "EvidenceRef": 6,
-        "Incident": 10,
-        "IncidentId": 7,
-        "IncidentStatus": 2,
-        "ServiceName": 3,
-        "Severity": 4,
-        "TeamSlug": 5
-      }
+      "stored": "validateAssignIncidentOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -692,4 +465,4 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   auth: { type: "bearer", header: null },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,
-}, SCHEMA_DEFS);
+}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url));

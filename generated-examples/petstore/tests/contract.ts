@@ -42,31 +42,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "required": [
-        "pet_id"
-      ],
-      "properties": {
-        "pet_id": {
-          "type": "string",
-          "minLength": 1
-        }
-      }
+      "stored": "validateGetPetInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "id",
-        "name"
-      ],
-      "properties": {
-        "id": {
-          "type": "string"
-        },
-        "name": {
-          "type": "string"
-        }
-      }
+      "stored": "validateGetPetOutput"
     },
     "errors": [
       "PET_NOT_FOUND",
@@ -117,36 +96,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "properties": {
-        "tags": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        }
-      }
+      "stored": "validateFindPetsInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "pets"
-      ],
-      "properties": {
-        "pets": {
-          "type": "array",
-          "items": {
-            "type": "object"
-          }
-        },
-        "error": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "A pet's last recorded error, or null: data, not a failure."
-        }
-      }
+      "stored": "validateFindPetsOutput"
     },
     "errors": [
       "UNAUTHORIZED"
@@ -191,18 +144,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object"
+      "stored": "validateStoreStatusInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "open"
-      ],
-      "properties": {
-        "open": {
-          "type": "boolean"
-        }
-      }
+      "stored": "validateStoreStatusOutput"
     },
     "errors": [],
     "auth": [],
@@ -245,4 +190,4 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,
-}, SCHEMA_DEFS);
+}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url));

@@ -102,88 +102,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "draft": {
-          "type": "boolean",
-          "description": "Only drafts (true) or only non-drafts (false)."
-        },
-        "prerelease": {
-          "type": "boolean",
-          "description": "Only prereleases (true) or only non-prereleases (false)."
-        },
-        "tag_prefix": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 255,
-          "description": "Only releases whose tag_name starts with this, e.g. v2."
-        },
-        "published_after": {
-          "type": "string",
-          "format": "date-time",
-          "description": "Only releases published strictly after this instant (RFC 3339 with offset; compared in UTC)."
-        },
-        "cursor": {
-          "type": "string",
-          "description": "next_cursor of the previous page; omit for the first page."
-        },
-        "limit": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 100,
-          "default": 30,
-          "description": "Releases per page."
-        }
-      }
+      "stored": "validateListReleasesInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "releases",
-        "next_cursor",
-        "total_count",
-        "partial",
-        "errors"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "releases": {
-          "type": "array",
-          "maxItems": 100,
-          "items": {
-            "$ref": "#/$defs/Release"
-          }
-        },
-        "next_cursor": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "null on the last page."
-        },
-        "total_count": {
-          "type": "integer",
-          "minimum": 0,
-          "description": "Releases matching the filters, across all pages."
-        },
-        "partial": {
-          "type": "boolean",
-          "description": "true when this page is missing releases; see errors."
-        },
-        "errors": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/PageError"
-          },
-          "description": "Problems that made this page partial; empty on a complete page."
-        }
-      },
-      "$defs": {
-        "PageError": 0,
-        "Release": 1,
-        "ReleaseId": 2
-      }
+      "stored": "validateListReleasesOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -252,53 +174,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "tag_prefix": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 255,
-          "description": "Only releases whose tag_name starts with this, e.g. v2."
-        },
-        "continuation": {
-          "type": "string",
-          "description": "continuation of the previous answer, to resume an incomplete count; omit to start."
-        }
-      }
+      "stored": "validateCountStableReleasesInput"
     },
     "output": {
-      "type": "object",
-      "required": [
-        "count",
-        "records_examined",
-        "complete",
-        "continuation"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "count": {
-          "type": "integer",
-          "minimum": 0,
-          "description": "Releases with draft == false && prerelease == false among those examined so far."
-        },
-        "records_examined": {
-          "type": "integer",
-          "minimum": 0,
-          "description": "Releases read so far, stable or not."
-        },
-        "complete": {
-          "type": "boolean",
-          "description": "true when every release visible to the caller was examined."
-        },
-        "continuation": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "Pass back to resume an incomplete count; null when complete is true."
-        }
-      }
+      "stored": "validateCountStableReleasesOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -355,26 +234,10 @@ const OPERATIONS: OperationSpec[] = [
     "body": null,
     "kind": "read",
     "input": {
-      "type": "object",
-      "required": [
-        "release_id"
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "release_id": {
-          "$ref": "#/$defs/ReleaseId"
-        }
-      },
-      "$defs": {
-        "ReleaseId": 2
-      }
+      "stored": "validateGetReleaseInput"
     },
     "output": {
-      "$ref": "#/$defs/Release",
-      "$defs": {
-        "Release": 1,
-        "ReleaseId": 2
-      }
+      "stored": "validateGetReleaseOutput"
     },
     "errors": [
       "INVALID_FIELD",
@@ -414,4 +277,4 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   auth: { type: "bearer", header: null },
   taxonomy: TAXONOMY,
   operations: OPERATIONS,
-}, SCHEMA_DEFS);
+}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url));

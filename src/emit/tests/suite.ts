@@ -10,6 +10,7 @@ import { DefPool } from "../shared/def-pool.js";
 import { clientClassName } from "../../model/naming.js";
 import { escapeInvisible, generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
 import { wireBinding, wireFacts } from "../shared/wire.js";
+import { validatorName } from "../sdk/schemas.js";
 
 export const FIXTURE_FILE = "tests/fixture.ts";
 
@@ -25,13 +26,14 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
     body: op.http.body,
     ...wireFacts(op.http),
     kind: op.effects.kind,
-    input: pool.pooled(op.input.schema),
-    output: pool.pooled(op.output.schema),
+    // The schemas the SDK stores (sdk/schemas.json), named by their validators: not repeated here.
+    input: { stored: validatorName(op.names.camel, "Input") },
+    output: { stored: validatorName(op.names.camel, "Output") },
     errors: op.errors.map((e) => e.code),
     ...(op.auth !== null ? { auth: op.auth } : {}),
     idempotency: op.idempotency && op.effects.idempotent === "key" ? { keyField: op.idempotency.keyField, mismatchError: op.idempotency.mismatchError } : null,
     preview: op.preview
-      ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, invalidTokenError: op.preview.invalidTokenError, ttlMs: op.preview.ttlMs, output: pool.pooled(op.preview.output?.schema ?? null) }
+      ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, invalidTokenError: op.preview.invalidTokenError, ttlMs: op.preview.ttlMs, output: op.preview.output ? { stored: validatorName(op.names.camel, "Preview") } : null }
       : null,
     preconditions: op.preconditions.map((c) => ({ kind: c.kind, field: c.field, error: c.error, compares: c.compares, required: c.required })),
     readWith: op.target?.kind === "read" ? op.target.operation : null,
@@ -167,10 +169,10 @@ export const TEST_SCHEMA_DEFS_FILE = "tests/schema-defs.json";
 
 /**
  * `tests/contract.ts`: what the checks know of the contract (taxonomy in a Map: codes are never object
- * keys), and `tests/schema-defs.json`. The bundled schemas repeat each shared type in every operation
- * that reaches it (16 MB on GitHub), so every `$defs` entry is stored once in SCHEMA_DEFS and a
- * schema's `$defs` name their pool entries by index; `linkContractDefs` (tests/runtime/harness.ts)
- * puts the objects back on load. SCHEMA_DEFS is JSON, read at load: as a TypeScript literal, tsc
+ * keys), and `tests/schema-defs.json`. An operation's input, output and preview schemas are the ones
+ * the SDK stores (`sdk/schemas.json`), named by their validators (`{ stored: … }`); error details keep
+ * theirs, each `$defs` entry stored once in SCHEMA_DEFS and named by index. `linkContractDefs`
+ * (tests/runtime/harness.ts) puts both back on load. SCHEMA_DEFS is JSON, read at load: as a TypeScript literal, tsc
  * inferred a type over it, and on AWS SageMaker's 300 operations gave up (TS2590, a union too
  * complex to represent).
  */
@@ -205,7 +207,7 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   auth: ${testAuth(auth)},
   taxonomy: TAXONOMY,${errorFormat}
   operations: OPERATIONS,
-}, SCHEMA_DEFS);
+}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url));
 `;
   return [["tests/contract.ts", contract], [TEST_SCHEMA_DEFS_FILE, `${escapeInvisible(JSON.stringify(pool.entries(), null, 2))}\n`]];
 }

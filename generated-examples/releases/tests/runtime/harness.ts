@@ -8,7 +8,7 @@ import type { ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
-import { linkSchemaDefs } from "../../sdk/runtime/schema-defs.js";
+import { linkSchemaDefs, StoredSchemas } from "../../sdk/runtime/schema-defs.js";
 import { exchange, readBodyBytes, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
 import { ENVELOPE_FORMAT, type ErrorFormat, PROBLEM_MEDIA_TYPE, recognizeError, valueAt } from "../../sdk/runtime/wire-errors.js";
@@ -162,8 +162,14 @@ export interface ContractSpec {
 }
 
 /** The contract with every schema's `$defs` made whole (tests/contract.ts stores each entry once, in `defs`). */
-export function linkContractDefs(contract: ContractSpec, defs: readonly Schema[]): ContractSpec {
-  const link = <S extends Schema | null>(schema: S): S => linkSchemaDefs(schema, defs, "tests/contract.ts");
+export function linkContractDefs(contract: ContractSpec, defs: readonly Schema[], storedFile?: URL): ContractSpec {
+  let stored: StoredSchemas | undefined;
+  const link = <S extends Schema | null>(schema: S): S => {
+    // `{ stored: <validator> }`: the schema the SDK stores (sdk/schemas.json), read once, on first use.
+    const name = schema !== null && typeof schema === "object" ? (schema as { stored?: unknown }).stored : undefined;
+    if (typeof name === "string" && storedFile !== undefined) return (stored ??= StoredSchemas.read(storedFile)).bundled(name) as S;
+    return linkSchemaDefs(schema, defs, "tests/contract.ts");
+  };
   const taxonomy = new Map<string, ErrorSpec>();
   for (const [code, spec] of contract.taxonomy) taxonomy.set(code, { ...spec, details: link(spec.details) });
   const operations = contract.operations.map((op) => ({
