@@ -1,10 +1,14 @@
 /**
  * The request-encoding facts of a contract reach the generated package: the SDK's operations table
- * and the contract tests' spec carry the declared styles, content type, required body and Accept,
+ * carries the declared styles, content type, required body and Accept, and the contract tests read them there,
  * and the runtime's encoder travels verbatim; a contract without them emits what it did before.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { linkContractDefs, type StoredContractSpec } from "../../src/tests-runtime/harness.js";
 import { emitPackage } from "../../src/emit/index.js";
 import { parseContractText } from "../../src/contract/parse.js";
 
@@ -79,11 +83,23 @@ describe("request encoding in the generated package", async () => {
     expect(operations.invoice_pdf).not.toHaveProperty("contentType");
   });
 
-  it("gives the contract tests the same facts", () => {
+  it("gives the contract tests the same facts: the suite reads them from the SDK's table", () => {
     const spec = files.get("tests/contract.ts")!;
-    expect(spec).toContain('"contentType": "application/x-www-form-urlencoded"');
-    expect(spec).toContain('"accept": "application/pdf"');
-    expect(spec).toContain('"style": "deepObject"');
+    expect(spec).not.toContain('"bindings"');
+    const dir = mkdtempSync(join(tmpdir(), "request-encoding-"));
+    try {
+      writeFileSync(join(dir, "operations.json"), files.get("sdk/operations.json")!);
+      const operations = JSON.parse(files.get("sdk/operations.json")!) as Record<string, Record<string, unknown>>;
+      const facts = { name: "charges", version: "1.0.0", auth: { type: "none", header: null }, taxonomy: new Map(), operations: Object.keys(operations).map((id) => ({ id, successStatus: 200, kind: "read", input: true, output: true, errors: [], idempotency: null, preview: null, preconditions: [] })) } as unknown as StoredContractSpec;
+      const linked = linkContractDefs(facts, [], undefined, pathToFileURL(join(dir, "operations.json")));
+      const charge = linked.operations.find((op) => op.id === "create_charge")!;
+      expect(charge.contentType).toBe("application/x-www-form-urlencoded");
+      expect(charge.bodyRequired).toBe(true);
+      expect(charge.bindings.find((b) => b.field === "created")).toMatchObject({ style: "deepObject", explode: true });
+      expect(linked.operations.find((op) => op.id === "invoice_pdf")!.accept).toBe("application/pdf");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("carries the runtime's one encoder verbatim, and the suite's harness uses it", () => {

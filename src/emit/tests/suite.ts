@@ -9,7 +9,6 @@ import { runtimeAuth } from "../sdk/errors.js";
 import { DefPool } from "../shared/def-pool.js";
 import { clientClassName } from "../../model/naming.js";
 import { escapeInvisible, generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
-import { wireBinding, wireFacts } from "../shared/wire.js";
 import { validatorName } from "../sdk/schemas.js";
 
 export const FIXTURE_FILE = "tests/fixture.ts";
@@ -18,19 +17,13 @@ function operationSpec(op: OperationModel, operations: readonly OperationModel[]
   const p = op.pagination;
   return {
     id: op.names.id,
-    method: op.http.method,
-    path: op.http.path,
-    bindings: op.http.bindings.map(wireBinding),
+    // Method, path, bindings, statuses, media types and credentials: the SDK's operation table holds them.
     successStatus: op.http.successStatus,
-    successStatuses: op.http.successStatuses,
-    body: op.http.body,
-    ...wireFacts(op.http),
     kind: op.effects.kind,
     // The schemas the SDK stores (sdk/schemas.json), named by their validators: not repeated here.
     input: { stored: validatorName(op.names.camel, "Input") },
     output: { stored: validatorName(op.names.camel, "Output") },
     errors: op.errors.map((e) => e.code),
-    ...(op.auth !== null ? { auth: op.auth } : {}),
     idempotency: op.idempotency && op.effects.idempotent === "key" ? { keyField: op.idempotency.keyField, mismatchError: op.idempotency.mismatchError } : null,
     preview: op.preview
       ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, invalidTokenError: op.preview.invalidTokenError, ttlMs: op.preview.ttlMs, output: op.preview.output ? { stored: validatorName(op.names.camel, "Preview") } : null }
@@ -187,7 +180,7 @@ export function emitTestContract(model: ContractModel): Array<[string, string]> 
   const f = model.transport.errorFormat;
   const errorFormat = f.style === "envelope" ? "" : `\n  errorFormat: { style: ${literal(f.style)}, code: ${literal(f.code)}, message: ${literal(f.message)}, field: ${literal(f.field)} },`;
   const contract = `${generatedHeader(model.name, model.version)}import { readFileSync } from "node:fs";
-import { type ContractSpec, type ErrorSpec, type OperationSpec, type Schema, linkContractDefs } from "./runtime/harness.js";
+import { type ContractSpec, type ErrorSpec, type OperationFacts, type Schema, linkContractDefs } from "./runtime/harness.js";
 
 /** Each \`$defs\` entry of the schemas below, once; the schemas name them by index. */
 const SCHEMA_DEFS = JSON.parse(readFileSync(new URL("./schema-defs.json", import.meta.url), "utf8")) as Schema[];
@@ -196,7 +189,7 @@ const TAXONOMY = new Map<string, ErrorSpec>([
 ${taxonomy}
 ]);
 
-const OPERATIONS: OperationSpec[] = [
+const OPERATIONS: OperationFacts[] = [
 ${operations}
 ];
 
@@ -207,7 +200,7 @@ export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
   auth: ${testAuth(auth)},
   taxonomy: TAXONOMY,${errorFormat}
   operations: OPERATIONS,
-}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url));
+}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url), new URL("../sdk/operations.json", import.meta.url));
 `;
   return [["tests/contract.ts", contract], [TEST_SCHEMA_DEFS_FILE, `${escapeInvisible(JSON.stringify(pool.entries(), null, 2))}\n`]];
 }

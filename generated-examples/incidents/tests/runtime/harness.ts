@@ -8,6 +8,7 @@ import type { ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { linkSchemaDefs, StoredSchemas } from "../../sdk/runtime/schema-defs.js";
 import { exchange, readBodyBytes, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
@@ -161,8 +162,42 @@ export interface ContractSpec {
   readonly operations: readonly OperationSpec[];
 }
 
-/** The contract with every schema's `$defs` made whole (tests/contract.ts stores each entry once, in `defs`). */
-export function linkContractDefs(contract: ContractSpec, defs: readonly Schema[], storedFile?: URL): ContractSpec {
+/** An operation's wire facts: the SDK's operation table (`sdk/operations.json`) holds them, and the suite reads them there. */
+type WireFacts = "method" | "path" | "bindings" | "successStatuses" | "body" | "contentType" | "bodyRequired" | "accept" | "auth";
+
+/** What tests/contract.ts writes of an operation: the facts only the checks need (the wire facts are the SDK's). */
+export type OperationFacts = Omit<OperationSpec, WireFacts>;
+
+/** A contract as tests/contract.ts writes it: operations without their wire facts. */
+export type StoredContractSpec = Omit<ContractSpec, "operations"> & { readonly operations: ReadonlyArray<OperationSpec | OperationFacts> };
+
+/**
+ * The contract with every operation whole: its wire facts from the SDK's operation table
+ * (`operationsFile`) where tests/contract.ts leaves them out, its schemas from the SDK's stored schemas
+ * (`storedFile`) where it names them, and every other schema's `$defs` put back from `defs`.
+ */
+export function linkContractDefs(contract: StoredContractSpec, defs: readonly Schema[], storedFile?: URL, operationsFile?: URL): ContractSpec {
+  let table: ReadonlyMap<string, Record<string, unknown>> | undefined;
+  const wire = (op: OperationSpec | OperationFacts): OperationSpec => {
+    if ("method" in op || operationsFile === undefined) return op as OperationSpec;
+    // A Map: operation ids are contract names, never plain-object keys.
+    table ??= new Map(Object.entries(JSON.parse(readFileSync(operationsFile, "utf8")) as Record<string, Record<string, unknown>>));
+    const record = table.get(op.id);
+    if (record === undefined) throw new Error(`${operationsFile.pathname} has no operation "${op.id}": regenerate the package.`);
+    const { bodyField, method, path, bindings, successStatuses, contentType, bodyRequired, accept, auth } = record;
+    return {
+      ...op,
+      method,
+      path,
+      bindings,
+      successStatuses,
+      body: bodyField ?? null,
+      ...(contentType !== undefined ? { contentType } : {}),
+      ...(bodyRequired !== undefined ? { bodyRequired } : {}),
+      ...(accept !== undefined ? { accept } : {}),
+      ...(auth !== undefined ? { auth } : {}),
+    } as OperationSpec;
+  };
   let stored: StoredSchemas | undefined;
   const link = <S extends Schema | null>(schema: S): S => {
     // `{ stored: <validator> }`: the schema the SDK stores (sdk/schemas.json), read once, on first use.
@@ -172,7 +207,7 @@ export function linkContractDefs(contract: ContractSpec, defs: readonly Schema[]
   };
   const taxonomy = new Map<string, ErrorSpec>();
   for (const [code, spec] of contract.taxonomy) taxonomy.set(code, { ...spec, details: link(spec.details) });
-  const operations = contract.operations.map((op) => ({
+  const operations = contract.operations.map(wire).map((op) => ({
     ...op,
     input: link(op.input),
     output: link(op.output),
