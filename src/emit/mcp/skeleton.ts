@@ -134,9 +134,10 @@ export const CONTRACT: HostContract = loadHostContract(new URL("./contract.json"
 }
 
 /**
- * `mcp/contract.json`: what the host reads of the contract, as data. The operations' input, output and
- * preview schemas are not repeated here: each names the SDK validator whose schema `sdk/schemas.json`
- * stores (host/contract.ts reads it there); error details keep theirs, each `$defs` entry stored once.
+ * `mcp/contract.json`: what the host reads of the contract, as data. What the SDK already stores is not
+ * repeated: each operation's input, output and preview schema names the SDK validator whose schema
+ * `sdk/schemas.json` holds, and its method, path and bindings are `sdk/operations.json`'s (host/contract.ts
+ * reads both there); error details keep their schemas, each `$defs` entry stored once.
  */
 export function emitHostContractData(model: ContractModel): string {
   const pool = new DefPool();
@@ -148,6 +149,8 @@ export function emitHostContractData(model: ContractModel): string {
     errors: contract.errors.map((e) => ({ ...e, details: e.details ? { schema: pool.pooled(e.details.schema) } : null })),
     operations: contract.operations.map((op) => ({
       ...op,
+      // Method, path, bindings and body field: the SDK's operation table holds them.
+      http: { successStatus: op.http.successStatus },
       input: stored(op, "Input"),
       output: stored(op, "Output"),
       preview: op.preview ? { ...op.preview, output: op.preview.output ? stored(op, "Preview") : null } : null,

@@ -146,12 +146,23 @@ export function mapHostSchemas(contract: HostContract, f: (schema: HostSchema) =
  * The host contract of a generated skeleton server, from its data file (`mcp/contract.json`, beside
  * the module once built). Error details carry their schemas, each `$defs` entry put back from
  * `schemaDefs`; an operation's input, output and preview name the schema the SDK stores
- * (`{ stored: <validator> }` in `sdk/schemas.json`, `schemas` when given), so the package holds each
- * once. Data, not a literal: tsc would otherwise infer types over megabytes of it.
+ * (`{ stored: <validator> }` in `sdk/schemas.json`), and its method, path and bindings are the SDK's
+ * operation table's (`sdk/operations.json`), so the package holds each once. Data, not a literal: tsc would otherwise infer types over megabytes of it.
  */
-export function loadHostContract(file: URL, schemas: URL = new URL("../sdk/schemas.json", file)): HostContract {
-  const { schemaDefs, ...contract } = JSON.parse(readFileSync(file, "utf8")) as HostContract & { readonly schemaDefs?: unknown };
+export function loadHostContract(file: URL, schemas: URL = new URL("../sdk/schemas.json", file), operationsFile: URL = new URL("../sdk/operations.json", file)): HostContract {
+  const { schemaDefs, ...data } = JSON.parse(readFileSync(file, "utf8")) as HostContract & { readonly schemaDefs?: unknown };
   const defs = Array.isArray(schemaDefs) ? (schemaDefs as unknown[]) : [];
+  // An operation written without its method, path and bindings takes them from the SDK's operation table.
+  let table: ReadonlyMap<string, Record<string, unknown>> | undefined;
+  const withWire = (op: HostOperation): HostOperation => {
+    if (typeof op.http.method === "string") return op;
+    table ??= new Map(Object.entries(JSON.parse(readFileSync(operationsFile, "utf8")) as Record<string, Record<string, unknown>>));
+    const record = table.get(op.names.id);
+    if (record === undefined) throw new Error(`${operationsFile.pathname} has no operation "${op.names.id}": regenerate the package.`);
+    const http = { method: record.method, path: record.path, bindings: record.bindings, body: record.bodyField ?? null, successStatus: op.http.successStatus };
+    return { ...op, http: http as HostOperation["http"] };
+  };
+  const contract: HostContract = { ...data, operations: data.operations.map(withWire) };
   let stored: StoredSchemas | undefined;
   return mapHostSchemas(contract, (s) => {
     const name = (s as { stored?: unknown }).stored;
