@@ -5,7 +5,6 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { PACKAGE_DATA_FILES } from "../dist/src/emit/package/package.js";
-import { TEST_SCHEMA_DEFS_FILE } from "../dist/src/emit/tests/suite.js";
 
 /** Where the built packages are: test-results/sdk/<example>/. */
 export const BUILT = resolve("test-results/sdk");
@@ -17,7 +16,7 @@ export function buildExamples({ build = true } = {}) {
     execFileSync(process.execPath, [resolve("node_modules/typescript/bin/tsc"), "-p", "test/e2e/tsconfig.sdk.json"], { stdio: "inherit" });
   }
   for (const name of readdirSync("generated-examples")) {
-    for (const file of [...PACKAGE_DATA_FILES, TEST_SCHEMA_DEFS_FILE]) {
+    for (const file of PACKAGE_DATA_FILES) {
       const source = join("generated-examples", name, file);
       const target = join(BUILT, name, file);
       if (existsSync(source) && existsSync(dirname(target))) copyFileSync(source, target);

@@ -1,10 +1,12 @@
 // How often a generated package holds its contract, and what that costs: the GitHub package
 // (@octokit/openapi, 1,223 operations) generated in adapter and skeleton mode, with the size of every
 // file that carries contract data, the whole package, `generate`'s wall time and peak memory, and the
-// package's `tsc --noEmit` (its own tsconfig: sdk, cli, mcp, server). The "before" of issue 29's one
-// contract module per package; rerun after it to compare. Usage: npm run bench:package-size.
+// package's `tsc --noEmit` (its own tsconfig: sdk, cli, mcp, server). Each figure is shown beside the
+// one recorded before issue 29 (one contract module per package: bench/results/
+// package-size-before-issue-29.json, measured at commit bf9ef2a). Sizes are exact; times come from
+// another run on a shared machine, so compare them loosely. Usage: npm run bench:package-size.
 // Writes bench/results/package-size.json and package-size.md.
-import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { dirBytes, measured } from "./measure.mjs";
@@ -12,8 +14,13 @@ import { dirBytes, measured } from "./measure.mjs";
 const DOCUMENT = resolve("node_modules/@octokit/openapi/generated/api.github.com.json");
 const BIN = resolve("bin/contractgen.js");
 const TSC = resolve("node_modules/typescript/bin/tsc");
-/** Every file a package may carry contract data in (as data or as a literal). */
-const DATA_FILES = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json", "mcp/contract.json", "tests/contract.ts", "tests/schema-defs.json"];
+/**
+ * Every file a package carries or carried contract data in (as data or as a literal); the last three
+ * are gone since the host and the contract tests read the SDK's.
+ */
+const DATA_FILES = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json", "sdk/contract.ts", "mcp/contract.json", "tests/contract.ts", "tests/schema-defs.json"];
+const BEFORE_FILE = "bench/results/package-size-before-issue-29.json";
+const before = existsSync(BEFORE_FILE) ? JSON.parse(readFileSync(BEFORE_FILE, "utf8")) : null;
 
 const work = mkdtempSync(join(tmpdir(), "contractgen-bench-package-"));
 const rows = [];
@@ -37,20 +44,32 @@ for (const mode of [{ name: "adapter", args: [] }, { name: "skeleton (--server s
 rmSync(work, { recursive: true, force: true });
 
 const mb = (n) => (n / 1e6).toFixed(2);
-const report = { date: new Date().toISOString(), node: process.version, document: "@octokit/openapi generated/api.github.com.json", rows, loadAverage: loadavg() };
+const report = { date: new Date().toISOString(), node: process.version, document: "@octokit/openapi generated/api.github.com.json", rows, before: before?.rows ?? null, loadAverage: loadavg() };
 writeFileSync("bench/results/package-size.json", `${JSON.stringify(report, null, 2)}\n`);
+/** "before → now" when the before figure exists, else the figure. */
+const pair = (mode, get, show) => {
+  const then = before?.rows.find((r) => r.mode === mode);
+  const now = rows.find((r) => r.mode === mode);
+  const a = then ? get(then) : undefined;
+  const b = get(now);
+  const text = (v) => (v === undefined ? "–" : show(v));
+  return then ? `${text(a)} → ${text(b)}` : text(b);
+};
+const modes = rows.map((r) => r.mode);
 const md = [
   "# Contract data in a generated package (GitHub)",
   "",
-  `Node ${process.version}. \`contractgen generate\` of GitHub's REST description (${report.document}, 1,223 operations), then \`tsc --noEmit\` with the package's own tsconfig. Sizes in MB (10^6 bytes).`,
+  `Node ${process.version}. \`contractgen generate\` of GitHub's REST description (${report.document}, 1,223 operations), then \`tsc --noEmit\` with the package's own tsconfig. Sizes in MB (10^6 bytes).${before ? ` Each cell: before issue 29 (${before.date.slice(0, 10)}, commit bf9ef2a) → this run; times from two runs on a shared machine.` : ""}`,
   "",
-  `| file | ${rows.map((r) => r.mode).join(" | ")} |`,
-  `|---|${rows.map(() => "---:").join("|")}|`,
-  ...DATA_FILES.map((f) => `| ${f} | ${rows.map((r) => (r.files[f] === undefined ? "–" : mb(r.files[f]))).join(" | ")} |`),
-  `| **contract data, all files** | ${rows.map((r) => `**${mb(r.contractDataBytes)}**`).join(" | ")} |`,
-  `| whole package | ${rows.map((r) => mb(r.packageBytes)).join(" | ")} |`,
-  `| generate: wall (s) / peak (MiB) | ${rows.map((r) => `${r.generate.seconds.toFixed(1)} / ${r.generate.peakMiB}`).join(" | ")} |`,
-  `| tsc --noEmit: wall (s) / peak (MiB) | ${rows.map((r) => `${r.tsc.seconds.toFixed(1)} / ${r.tsc.peakMiB}`).join(" | ")} |`,
+  `| file | ${modes.join(" | ")} |`,
+  `|---|${modes.map(() => "---:").join("|")}|`,
+  ...DATA_FILES.map((f) => `| ${f} | ${modes.map((m) => pair(m, (r) => r.files[f], mb)).join(" | ")} |`),
+  `| **contract data, all files** | ${modes.map((m) => `**${pair(m, (r) => r.contractDataBytes, mb)}**`).join(" | ")} |`,
+  `| whole package | ${modes.map((m) => pair(m, (r) => r.packageBytes, mb)).join(" | ")} |`,
+  `| generate: wall (s) | ${modes.map((m) => pair(m, (r) => r.generate.seconds, (v) => v.toFixed(1))).join(" | ")} |`,
+  `| generate: peak (MiB) | ${modes.map((m) => pair(m, (r) => r.generate.peakMiB, String)).join(" | ")} |`,
+  `| tsc --noEmit: wall (s) | ${modes.map((m) => pair(m, (r) => r.tsc.seconds, (v) => v.toFixed(1))).join(" | ")} |`,
+  `| tsc --noEmit: peak (MiB) | ${modes.map((m) => pair(m, (r) => r.tsc.peakMiB, String)).join(" | ")} |`,
   "",
   `Load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (shared 2-core machine).`,
   "",

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { ContractModel } from "../model/types.js";
 import { packagePath } from "../package-root.js";
 import { commandSpecs, emitCliMain, emitCommands } from "./cli/commands.js";
-import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitHostContractData, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
+import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
 import { emitMcpMain, emitMcpServer, emitTools, toolSpecs, toolsetSpecs } from "./mcp/tools.js";
 import { emitPackageFiles } from "./package/package.js";
 import { emitHttpServer, emitHttpServerMain } from "./server/server.js";
@@ -13,6 +13,7 @@ import { emitOperationData, emitOperations } from "./sdk/operations.js";
 import { startTypeWorkersEarly } from "./sdk/type-declarations.js";
 import { declaredExports, moduleExports } from "./sdk/exported-names.js";
 import { emitTypes } from "./sdk/types.js";
+import { jsonLines } from "./shared/json-lines.js";
 import { DefPool } from "./shared/def-pool.js";
 import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
 import { emitSchemaData } from "./sdk/schemas.js";
@@ -87,7 +88,6 @@ function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> 
     ...common,
     ["mcp/server.ts", emitSkeletonServer(model)],
     ["mcp/contract.ts", emitHostContract(model)],
-    ["mcp/contract.json", emitHostContractData(model)],
     ["mcp/handler-types.ts", emitHandlerTypes(model)],
     ["mcp/handlers.ts", emitHandlersIndex(model)],
     ...model.operations.map((op): [string, string] => [handlerFile(op), emitHandlerStub(model, op)]),
@@ -117,8 +117,8 @@ ${shadowed.length > 0 ? `// Contract types named like runtime exports: the contr
 /**
  * `sdk/contract.json`: the contract data the MCP server and the CLI read at start (tool descriptors
  * without their validators, toolsets, command descriptions), once per package. JSON rather than
- * TypeScript literals, so that tsc infers no types over it; indented, with invisible characters
- * escaped as in every generated file. Schemas name their `$defs` entries by index in `schemaDefs`
+ * TypeScript literals, so that tsc infers no types over it; a tool, toolset or command a line, with
+ * invisible characters escaped as in every generated file. Schemas name their `$defs` entries by index in `schemaDefs`
  * (shared/def-pool.ts); runtime/data.ts links them back.
  */
 function emitContractData(model: ContractModel): string {
@@ -126,7 +126,7 @@ function emitContractData(model: ContractModel): string {
   const pool = new DefPool();
   const tools = toolSpecs(model).map(({ spec }) => ({ ...spec, inputSchema: pool.pooled(spec.inputSchema), outputSchema: pool.pooled(spec.outputSchema) }));
   const data = { tools, toolsets: toolsetSpecs(model), commands: commandSpecs(model), schemaDefs: pool.entries() };
-  return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
+  return `${escapeInvisible(jsonLines(data, 2))}\n`;
 }
 
 /** Emit the whole generated package for one contract. */

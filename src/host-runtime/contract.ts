@@ -2,12 +2,13 @@
  * The part of a contract the host reads: what it needs to enforce the contract's behaviour around
  * handlers (validation, idempotency, preview/confirm, preconditions, paging bounds, projection, the
  * error envelope). contractgen's ContractModel is assignable to it, so the example platforms pass
- * their parsed model; a generated skeleton server reads it from data (mcp/contract.json).
+ * their parsed model; a generated skeleton server reads it from its SDK (loadHostContract).
  */
-import { readFileSync } from "node:fs";
+import type { ContractInfo } from "../runtime/client.js";
+import type { ContractAuth } from "../runtime/credentials.js";
+import { operationRecords, storedSchemas } from "../runtime/data.js";
 import type { ErrorClass, RecoveryAction } from "../runtime/errors.js";
 import type { ErrorFormat } from "../runtime/wire-errors.js";
-import { linkSchemaDefs, StoredSchemas } from "../runtime/schema-defs.js";
 
 export type { ErrorClass, RecoveryAction };
 
@@ -143,33 +144,85 @@ export function mapHostSchemas(contract: HostContract, f: (schema: HostSchema) =
 }
 
 /**
- * The host contract of a generated skeleton server, from its data file (`mcp/contract.json`, beside
- * the module once built). Error details carry their schemas, each `$defs` entry put back from
- * `schemaDefs`; an operation's input, output and preview name the schema the SDK stores
- * (`{ stored: <validator> }` in `sdk/schemas.json`), and its method, path and bindings are the SDK's
- * operation table's (`sdk/operations.json`), so the package holds each once. Data, not a literal: tsc would otherwise infer types over megabytes of it.
+ * The host contract of a generated skeleton server, read from its SDK: the package-wide facts
+ * (`info`: sdk/contract.ts's CONTRACT, with the error taxonomy) and the operation table and stored
+ * schemas in `sdkDir` (sdk/operations.json, sdk/schemas.json) through the runtime's one reader, so
+ * the package holds each fact once. Each schema is read when the contract is: the host validates
+ * every call.
  */
-export function loadHostContract(file: URL, schemas: URL = new URL("../sdk/schemas.json", file), operationsFile: URL = new URL("../sdk/operations.json", file)): HostContract {
-  const { schemaDefs, ...data } = JSON.parse(readFileSync(file, "utf8")) as HostContract & { readonly schemaDefs?: unknown };
-  const defs = Array.isArray(schemaDefs) ? (schemaDefs as unknown[]) : [];
-  // An operation written without its method, path and bindings takes them from the SDK's operation table.
-  let table: ReadonlyMap<string, Record<string, unknown>> | undefined;
-  const withWire = (op: HostOperation): HostOperation => {
-    if (typeof op.http.method === "string") return op;
-    table ??= new Map(Object.entries(JSON.parse(readFileSync(operationsFile, "utf8")) as Record<string, Record<string, unknown>>));
-    const record = table.get(op.names.id);
-    if (record === undefined) throw new Error(`${operationsFile.pathname} has no operation "${op.names.id}": regenerate the package.`);
-    const http = { method: record.method, path: record.path, bindings: record.bindings, body: record.bodyField ?? null, successStatus: op.http.successStatus };
-    return { ...op, http: http as HostOperation["http"] };
+export function loadHostContract(info: ContractInfo, sdkDir: URL): HostContract {
+  const records = operationRecords(sdkDir);
+  const schemas = storedSchemas(sdkDir);
+  const stored = (name: string): HostSchema => ({ schema: schemas.bundled(name) as JsonSchema });
+  // Entries, not keys: codes are contract names (a Record built by the generator, read as data here).
+  const errors = Object.entries(info.taxonomy).map(([code, e]): HostError => ({
+    code,
+    class: e.class,
+    action: e.action,
+    httpStatus: e.http,
+    field: e.field ?? null,
+    details: e.details !== undefined ? stored(e.details) : null,
+    ...(e.wire !== undefined ? { wire: e.wire } : {}),
+  }));
+  const operations = [...records].map(([id, r]): HostOperation => ({
+    names: { id },
+    scopes: r.scopes,
+    http: { method: r.method, path: r.path, bindings: r.bindings as readonly HostFieldBinding[], body: r.bodyField ?? null, successStatus: r.successStatuses[0] ?? 200 },
+    effects: { kind: r.mutating ? "mutating" : "read" },
+    input: stored(r.validateInput),
+    output: stored(r.validateOutput),
+    errors: r.errors.map((code) => ({ code })),
+    idempotency:
+      r.keyField !== null && r.keyRetentionMs !== undefined
+        ? { keyField: r.keyField, retentionMs: r.keyRetentionMs, scope: r.keyScope ?? "caller", mismatchError: r.keyMismatchError ?? null }
+        : null,
+    preview: r.preview
+      ? {
+          dryRunField: r.preview.dryRunField,
+          defaultDryRun: r.preview.defaultDryRun,
+          confirmTokenField: r.preview.confirmTokenField,
+          ttlMs: r.preview.ttlMs,
+          output: r.validatePreview !== null ? stored(r.validatePreview) : null,
+          invalidTokenError: r.preview.invalidTokenError,
+          singleUse: r.preview.singleUse,
+        }
+      : null,
+    preconditions: r.preconditions.map((p) => ({ field: p.field, compares: p.compares, required: p.required, error: p.error })),
+    pagination: r.pagination
+      ? {
+          cursorField: r.pagination.cursorField,
+          nextCursorField: r.pagination.nextCursorField,
+          itemsField: r.pagination.itemsField,
+          limitField: r.pagination.limitField,
+          limitDefault: r.pagination.limitDefault,
+          limitMax: r.pagination.limitMax,
+          totalField: r.pagination.totalField,
+          partialField: r.pagination.partialField,
+          errorsField: r.pagination.errorsField,
+        }
+      : null,
+    projection: r.projection ? { field: r.projection.field, identity: r.projection.identity } : null,
+    task: r.task,
+  }));
+  return {
+    name: info.name,
+    version: info.version,
+    transport: { auth: hostAuthOf(info.auth), ...(info.errorFormat !== undefined ? { errorFormat: info.errorFormat } : {}), baseUrl: info.baseUrl },
+    errors,
+    operations,
   };
-  const contract: HostContract = { ...data, operations: data.operations.map(withWire) };
-  let stored: StoredSchemas | undefined;
-  return mapHostSchemas(contract, (s) => {
-    const name = (s as { stored?: unknown }).stored;
-    if (typeof name !== "string") return { ...s, schema: linkSchemaDefs(s.schema, defs, file.pathname) };
-    stored ??= StoredSchemas.read(schemas);
-    return { schema: stored.bundled(name) as JsonSchema };
-  });
+}
+
+/** The host's view of the SDK's credentials: none, or a token it checks (several schemes: a bearer token). */
+function hostAuthOf(auth: ContractAuth): HostAuth {
+  switch (auth.type) {
+    case "schemes":
+      return { type: auth.require.length === 0 ? "none" : "bearer" };
+    case "apiKey":
+      return { type: "apiKey", header: auth.header };
+    default:
+      return { type: auth.type };
+  }
 }
 
 /**

@@ -3,12 +3,12 @@
  * carries the declared styles, content type, required body and Accept, and the contract tests read them there,
  * and the runtime's encoder travels verbatim; a contract without them emits what it did before.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { linkContractDefs, type StoredContractSpec } from "../../src/tests-runtime/harness.js";
+import { contractSpec } from "../../src/tests-runtime/harness.js";
 import { emitPackage } from "../../src/emit/index.js";
 import { parseContractText } from "../../src/contract/parse.js";
 
@@ -88,10 +88,9 @@ describe("request encoding in the generated package", async () => {
     expect(spec).not.toContain('"bindings"');
     const dir = mkdtempSync(join(tmpdir(), "request-encoding-"));
     try {
-      writeFileSync(join(dir, "operations.json"), files.get("sdk/operations.json")!);
-      const operations = JSON.parse(files.get("sdk/operations.json")!) as Record<string, Record<string, unknown>>;
-      const facts = { name: "charges", version: "1.0.0", auth: { type: "none", header: null }, taxonomy: new Map(), operations: Object.keys(operations).map((id) => ({ id, successStatus: 200, kind: "read", input: true, output: true, errors: [], idempotency: null, preview: null, preconditions: [] })) } as unknown as StoredContractSpec;
-      const linked = linkContractDefs(facts, [], undefined, pathToFileURL(join(dir, "operations.json")));
+      mkdirSync(join(dir, "sdk"));
+      for (const f of ["sdk/operations.json", "sdk/schemas.json"]) writeFileSync(join(dir, f), files.get(f)!);
+      const linked = contractSpec({ name: "charges", version: "1.0.0", baseUrl: "http://127.0.0.1", baseUrlEnv: null, timeoutMs: 1000, auth: { type: "none" }, taxonomy: {} }, pathToFileURL(join(dir, "sdk/")));
       const charge = linked.operations.find((op) => op.id === "create_charge")!;
       expect(charge.contentType).toBe("application/x-www-form-urlencoded");
       expect(charge.bodyRequired).toBe(true);

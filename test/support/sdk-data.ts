@@ -2,7 +2,6 @@
 import { copyFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PACKAGE_DATA_FILES } from "../../src/emit/package/package.js";
-import { TEST_SCHEMA_DEFS_FILE } from "../../src/emit/tests/suite.js";
 
 /**
  * Copy each data file a generated package (`from`) has into its build (`to`), where the build has
@@ -10,7 +9,7 @@ import { TEST_SCHEMA_DEFS_FILE } from "../../src/emit/tests/suite.js";
  * vitest) also get their data file.
  */
 export function copyPackageData(from: string, to: string): void {
-  for (const file of [...PACKAGE_DATA_FILES, TEST_SCHEMA_DEFS_FILE]) {
+  for (const file of PACKAGE_DATA_FILES) {
     const source = join(from, file);
     const target = join(to, file);
     if (existsSync(source) && existsSync(dirname(target))) copyFileSync(source, target);

@@ -13,7 +13,7 @@ export const TAXONOMY = {
   /** No valid confirm token for this book. */
   CONFIRMATION_REQUIRED: { class: "conflict", action: "reread_and_replan", http: 409 },
   /** The book changed since it was read. */
-  REVISION_CONFLICT: { class: "conflict", action: "reread_and_replan", http: 412 },
+  REVISION_CONFLICT: { class: "conflict", action: "reread_and_replan", http: 412, field: "expected_revision" },
 } as const satisfies Record<string, TaxonomyEntry>;
 
 export type ErrorCode = keyof typeof TAXONOMY;

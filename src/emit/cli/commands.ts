@@ -3,7 +3,7 @@ import { baseUrlEnvOf, clientClassName, kebabCase, clientMethodNames, cliFlagNam
 import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import type { SchemaObject } from "../../contract/schema-walk.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
-import { generatedHeader, literal, literalBlock } from "../shared/literals.js";
+import { generatedHeader, literal } from "../shared/literals.js";
 
 function describe(schema: SchemaObject): string {
   const parts = [typeof schema.description === "string" ? schema.description.replace(/\s+/g, " ").trim() : ""];

@@ -6,15 +6,12 @@
  * Files: one handler stub per operation (`mcp/handlers/<operation>.ts`, written once and then the
  * team's: regeneration never replaces it and --check never compares it), and regenerated around
  * them the handler types (`mcp/handler-types.ts`, typed from sdk/types.ts), the index wiring them
- * (`mcp/handlers.ts`), the contract as data for the host (`mcp/contract.json`, read by `mcp/contract.ts`) and the server.
+ * (`mcp/handlers.ts`), the host's view of the contract (`mcp/contract.ts`, read from the SDK) and the server.
  */
 import { createHash } from "node:crypto";
-import type { HostContract, HostOperation } from "../../host-runtime/contract.js";
-import type { AuthModel, ContractModel, OperationModel } from "../../model/types.js";
+import type { ContractModel, OperationModel } from "../../model/types.js";
 import { mcpDatabaseEnv, mcpName, safeIdentifier } from "../../model/naming.js";
-import { DefPool } from "../shared/def-pool.js";
-import { validatorName } from "../sdk/schemas.js";
-import { commentText, escapeInvisible, literalBlock, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
+import { commentText, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
 import { operationGuide, serverInstructions } from "./tools.js";
 
 /** Longest handler file stem: far under every file system's name limit, with room for a suffix. */
@@ -40,124 +37,17 @@ function handlerType(op: OperationModel): string {
   return `${op.names.pascal}Handler`;
 }
 
-/**
- * The host's view of credentials: none, or a token it checks (the single forms keep their type; an
- * API key says the header it travels in). Several schemes are read as a bearer token.
- */
-function hostAuth(auth: AuthModel): HostContract["transport"]["auth"] {
-  if (auth.form === "schemes") return { type: auth.require.length === 0 ? "none" : "bearer" };
-  const single = auth.schemes[0];
-  return auth.form === "apiKey" && single?.type === "apiKey" && single.in === "header" ? { type: "apiKey", header: single.paramName } : { type: auth.form };
-}
-
-/** What the host reads of the contract, in a fixed key order (ContractModel carries much more). */
-export function hostContract(model: ContractModel): HostContract {
-  const schema = (s: { schema: unknown }) => ({ schema: s.schema as HostOperation["input"]["schema"] });
-  return {
-    name: model.name,
-    version: model.version,
-    // The error format and wire values only when declared: the host's defaults are the envelope and the code.
-    transport: {
-      auth: hostAuth(model.transport.auth),
-      ...(model.transport.errorFormat.style !== "envelope" ? { errorFormat: { ...model.transport.errorFormat } } : {}),
-      baseUrl: model.transport.baseUrl,
-    },
-    errors: model.errors.map((e) => ({
-      code: e.code,
-      class: e.class,
-      action: e.action,
-      httpStatus: e.httpStatus,
-      field: e.field,
-      details: e.details ? schema(e.details) : null,
-      ...(e.wire !== null ? { wire: e.wire } : {}),
-    })),
-    operations: model.operations.map((op) => ({
-      names: { id: op.names.id },
-      scopes: [...op.scopes],
-      http: {
-        method: op.http.method,
-        path: op.http.path,
-        bindings: op.http.bindings.map((b) => ({ field: b.field, in: b.in, name: b.name, ...(b.style !== undefined ? { style: b.style } : {}), ...(b.explode !== undefined ? { explode: b.explode } : {}) })),
-        body: op.http.body,
-        successStatus: op.http.successStatus,
-      },
-      effects: { kind: op.effects.kind },
-      input: schema(op.input),
-      output: schema(op.output),
-      errors: op.errors.map((e) => ({ code: e.code })),
-      idempotency: op.idempotency
-        ? { keyField: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError }
-        : null,
-      preview: op.preview
-        ? {
-            dryRunField: op.preview.dryRunField,
-            defaultDryRun: op.preview.defaultDryRun,
-            confirmTokenField: op.preview.confirmTokenField,
-            ttlMs: op.preview.ttlMs,
-            output: op.preview.output ? schema(op.preview.output) : null,
-            invalidTokenError: op.preview.invalidTokenError,
-            singleUse: op.preview.singleUse,
-          }
-        : null,
-      preconditions: op.preconditions.map((p) => ({ field: p.field, compares: p.compares, required: p.required, error: p.error })),
-      pagination: op.pagination
-        ? {
-            cursorField: op.pagination.cursorField,
-            nextCursorField: op.pagination.nextCursorField,
-            itemsField: op.pagination.itemsField,
-            limitField: op.pagination.limitField,
-            limitDefault: op.pagination.limitDefault,
-            limitMax: op.pagination.limitMax,
-            totalField: op.pagination.totalField,
-            partialField: op.pagination.partialField,
-            errorsField: op.pagination.errorsField,
-          }
-        : null,
-      projection: op.projection ? { field: op.projection.field, identity: [...op.projection.identity] } : null,
-      task: op.task
-        ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
-        : null,
-    })),
-  };
-}
-
-/** `mcp/contract.ts`: the host contract, read from its data file (mcp/contract.json). */
+/** `mcp/contract.ts`: the host contract, read from the SDK (its contract facts, operation table and stored schemas). */
 export function emitHostContract(model: ContractModel): string {
-  return `${generatedHeader(model.name, model.version)}import { type HostContract, loadHostContract } from "./host/contract.js";
+  return `${generatedHeader(model.name, model.version)}import { CONTRACT as SDK_CONTRACT } from "../sdk/contract.js";
+import { type HostContract, loadHostContract } from "./host/contract.js";
 
 /**
- * What the contract host enforces around the handlers: the contract's operations, schemas and errors
- * (the data: mcp/contract.json, beside this module once built).
+ * What the contract host enforces around the handlers: the contract's operations, schemas and errors,
+ * as the SDK holds them (sdk/contract.ts, sdk/operations.json, sdk/schemas.json).
  */
-export const CONTRACT: HostContract = loadHostContract(new URL("./contract.json", import.meta.url));
+export const CONTRACT: HostContract = loadHostContract(SDK_CONTRACT, new URL("../sdk/", import.meta.url));
 `;
-}
-
-/**
- * `mcp/contract.json`: what the host reads of the contract, as data. What the SDK already stores is not
- * repeated: each operation's input, output and preview schema names the SDK validator whose schema
- * `sdk/schemas.json` holds, and its method, path and bindings are `sdk/operations.json`'s (host/contract.ts
- * reads both there); error details keep their schemas, each `$defs` entry stored once.
- */
-export function emitHostContractData(model: ContractModel): string {
-  const pool = new DefPool();
-  const byId = new Map(model.operations.map((op) => [op.names.id, op]));
-  const contract = hostContract(model);
-  const stored = (op: HostOperation, slot: "Input" | "Output" | "Preview") => ({ stored: validatorName(byId.get(op.names.id)!.names.camel, slot) });
-  const data = {
-    ...contract,
-    errors: contract.errors.map((e) => ({ ...e, details: e.details ? { schema: pool.pooled(e.details.schema) } : null })),
-    operations: contract.operations.map((op) => ({
-      ...op,
-      // Method, path, bindings and body field: the SDK's operation table holds them.
-      http: { successStatus: op.http.successStatus },
-      input: stored(op, "Input"),
-      output: stored(op, "Output"),
-      preview: op.preview ? { ...op.preview, output: op.preview.output ? stored(op, "Preview") : null } : null,
-    })),
-    schemaDefs: pool.entries(),
-  };
-  return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
 }
 
 /** The handler type of one operation, from the SDK's types: a function, or stages when the host needs them. */

@@ -5,7 +5,7 @@
  */
 import { servedAnnotations } from "../../mcp-runtime/catalogue.js";
 import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
-import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type PaginationModel, type RecoveryAction } from "../../model/types.js";
+import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type RecoveryAction } from "../../model/types.js";
 import { baseUrlEnvOf, clientClassName, clientMethodNames, journalEnv, mcpBearerEnv, mcpName, resolveLocal } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { boundedDefinitions, DefinitionInliner, draft07Tolerant, mergedChoice, modelFacing, validationOnly, withoutRedundantTypes } from "./compact.js";

@@ -18,16 +18,11 @@ function ownVersions(): Record<string, string> {
 
 /** `package.json`, `tsconfig.json` and `README.md` of the generated package. */
 /**
- * Data files tsc does not emit, by path in the package (contract, operation and schema data; a
- * skeleton server's host contract): the package's build script copies each one that the package
- * has into dist/, and so does every test that builds a package.
+ * Data files tsc does not emit, by path in the package: the SDK's contract data (catalogue and
+ * commands, the operation table, the stored schemas), which every other part of the package reads.
+ * The package's build script copies them into dist/, and so does every test that builds a package.
  */
-export const PACKAGE_DATA_FILES = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json", "mcp/contract.json"] as const;
-
-/** The data files of a package in one MCP mode. */
-export function packageDataFiles(mcpMode: "adapter" | "skeleton"): string[] {
-  return PACKAGE_DATA_FILES.filter((f) => mcpMode === "skeleton" || f !== "mcp/contract.json");
-}
+export const PACKAGE_DATA_FILES = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json"] as const;
 
 export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter", serverMode: "none" | "skeleton" = "none"): Record<string, string> {
   const v = ownVersions();
@@ -52,7 +47,7 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     typescript: v.typescript,
     vitest: v.vitest,
     title: model.title,
-    dataFiles: packageDataFiles(mcpMode).map((f) => `'${f}'`).join(", "),
+    dataFiles: PACKAGE_DATA_FILES.map((f) => `'${f}'`).join(", "),
     contract: model.name,
     clientClass: clientClassName(model),
     description_: model.description,

@@ -4,6 +4,7 @@ import { pascalCase, propertyKey, typeIdentifier, TYPES_ROOT } from "../../model
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { declarationCompiler } from "./type-declarations.js";
 import { prepareDeclaration } from "./types.js";
+import { errorDetailsSchemaName } from "./schemas.js";
 
 /**
  * `ContractInfo.auth` (src/runtime/credentials.ts ContractAuth) as TypeScript: a single form as it
@@ -39,14 +40,23 @@ ${schemes.map((s) => `      ${s},
   }
 }
 
-/** `sdk/contract.ts`: the contract facts the runtime needs — transport, auth and the error taxonomy. */
+/**
+ * `sdk/contract.ts`: the package-wide contract facts — transport, auth and the error taxonomy (with the
+ * field each code names and the stored schema of its details). The operation table
+ * (`sdk/operations.json`) holds the per-operation facts; the CLI, MCP server, host and contract tests read both.
+ */
 export function emitContractInfo(model: ContractModel): string {
   const t = model.transport;
   const auth = runtimeAuth(t.auth);
   const taxonomy = model.errors
     .map((e) => {
       const doc = e.description ? `  /** ${commentText(e.description).replace(/\n/g, " ")} */\n` : "";
-      return `${doc}  ${propertyKey(e.code)}: { class: ${literal(e.class)}, action: ${literal(e.action)}, http: ${e.httpStatus}${e.wire !== null ? `, wire: ${literal(e.wire)}` : ""} },`;
+      const extra = [
+        ...(e.wire !== null ? [`wire: ${literal(e.wire)}`] : []),
+        ...(e.field !== null ? [`field: ${literal(e.field)}`] : []),
+        ...(e.details ? [`details: ${literal(errorDetailsSchemaName(e.code))}`] : []),
+      ];
+      return `${doc}  ${propertyKey(e.code)}: { class: ${literal(e.class)}, action: ${literal(e.action)}, http: ${e.httpStatus}${extra.map((x) => `, ${x}`).join("")} },`;
     })
     .join("\n");
   // contractgen's envelope is the runtime's default: a contract that declares no other format says nothing.

@@ -3,6 +3,8 @@ import { safeIdentifier } from "../../model/naming.js";
 import { escapeInvisible, generatedHeader, literal } from "../shared/literals.js";
 import { validatorName } from "./schemas.js";
 import { wireBinding, wireFacts } from "../shared/wire.js";
+import { jsonEntryLines } from "../shared/json-lines.js";
+import type { OperationRecord } from "../../runtime/data.js";
 
 /** Binding name of an operation's descriptor in `operations.ts` (reserved words get a suffix). */
 export function descriptorName(op: OperationModel): string {
@@ -10,39 +12,84 @@ export function descriptorName(op: OperationModel): string {
 }
 
 /**
- * `sdk/operations.json`: the runtime descriptor of every operation as plain data, keyed by operation
- * id, with its validators named (compiled from `schemas.json` when first used). JSON rather than typed
- * object literals: tsc checked ~6 ms per literal against OperationSpec (most of the package's check
- * time at GitHub size), and a separate file so a client never parses the larger `contract.json`.
+ * `sdk/operations.json`: the operation table, every operation's facts as plain data keyed by operation
+ * id: how it travels, what it promises and its validators by name (compiled from `schemas.json` when
+ * first used). The SDK, the MCP host and the contract tests read it through the runtime's one reader
+ * (runtime/data.ts `operationRecords`); nothing else in the package repeats it. JSON rather than
+ * typed object literals: tsc checked ~6 ms per literal against OperationSpec (most of the package's
+ * check time at GitHub size), and a separate file so a client never parses the larger `contract.json`.
+ * One operation a line: a change to one operation is a one-line change in review.
  */
 export function emitOperationData(model: ContractModel): string {
-  const data: Record<string, unknown> = Object.create(null);
-  for (const op of model.operations) {
-    const v = (slot: "Input" | "Output" | "Preview") => validatorName(op.names.camel, slot);
-    const page = op.pagination;
-    data[op.names.id] = {
-      method: op.http.method,
-      path: op.http.path,
-      bindings: op.http.bindings.map(wireBinding),
-      successStatuses: op.http.successStatuses,
-      ...(op.http.body !== null ? { bodyField: op.http.body } : {}),
-      ...wireFacts(op.http),
-      mutating: op.effects.kind === "mutating",
-      idempotent: op.effects.idempotent,
-      keyField: op.idempotency ? op.idempotency.keyField : null,
-      ...(op.idempotency ? { keyRetentionMs: op.idempotency.retentionMs } : {}),
-      preview: op.preview
-        ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, defaultDryRun: op.preview.defaultDryRun }
-        : null,
-      pagination: page ? pageShape(page) : null,
-      errors: op.errors.map((e) => e.code),
-      ...(op.auth !== null ? { auth: op.auth } : {}),
-      validateInput: v("Input"),
-      validateOutput: v("Output"),
-      validatePreview: op.preview?.output ? v("Preview") : null,
-    };
-  }
-  return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
+  const byId = new Map(model.operations.map((op) => [op.names.id, op]));
+  const entries: Array<[string, OperationRecord]> = model.operations.map((op) => [op.names.id, operationRecord(op, model.operations, byId)]);
+  return `${escapeInvisible(jsonEntryLines(entries))}\n`;
+}
+
+/** One operation's record (runtime/data.ts OperationRecord), in a fixed key order. */
+function operationRecord(op: OperationModel, operations: readonly OperationModel[], byId: ReadonlyMap<string, OperationModel>): OperationRecord {
+  const v = (slot: "Input" | "Output" | "Preview") => validatorName(op.names.camel, slot);
+  const page = op.pagination;
+  const idem = op.idempotency;
+  const undo = op.effects.undo === null ? undefined : byId.get(op.effects.undo);
+  return {
+    method: op.http.method,
+    path: op.http.path,
+    bindings: op.http.bindings.map(wireBinding) as unknown as OperationRecord["bindings"],
+    successStatuses: op.http.successStatuses,
+    ...(op.http.body !== null ? { bodyField: op.http.body } : {}),
+    ...wireFacts(op.http),
+    mutating: op.effects.kind === "mutating",
+    idempotent: op.effects.idempotent,
+    keyField: idem ? idem.keyField : null,
+    ...(idem ? { keyRetentionMs: idem.retentionMs, keyScope: idem.scope, keyMismatchError: idem.mismatchError } : {}),
+    preview: op.preview
+      ? {
+          dryRunField: op.preview.dryRunField,
+          confirmTokenField: op.preview.confirmTokenField,
+          defaultDryRun: op.preview.defaultDryRun,
+          ttlMs: op.preview.ttlMs,
+          singleUse: op.preview.singleUse,
+          invalidTokenError: op.preview.invalidTokenError,
+          expiresAtField: op.preview.expiresAtField,
+        }
+      : null,
+    pagination: page ? pageShape(page) : null,
+    errors: op.errors.map((e) => e.code),
+    ...(op.auth !== null ? { auth: op.auth } : {}),
+    scopes: op.scopes,
+    readWith: op.target?.kind === "read" ? op.target.operation : null,
+    destructive: op.effects.destructive,
+    undo: undo ? undo.names.id : null,
+    preconditions: op.preconditions.map((c) => ({ kind: c.kind, field: c.field, compares: c.compares, required: c.required, error: c.error })),
+    revisionField: revisionField(op, operations),
+    projection: op.projection ? { field: op.projection.field, selectable: op.projection.selectable, identity: op.projection.identity } : null,
+    filters: op.filters,
+    task: op.task
+      ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
+      : null,
+    validateInput: v("Input"),
+    validateOutput: v("Output"),
+    validatePreview: op.preview?.output ? v("Preview") : null,
+  };
+}
+
+/**
+ * The field a mutation of `op` must advance: a revision precondition's `compares`, else a `revision`
+ * property of what the target read answers (the contract's default `compares`), for a mutation that
+ * keeps its target (not destructive); null when the record declares none.
+ */
+export function revisionField(op: OperationModel, operations: readonly OperationModel[]): string | null {
+  const declared = op.preconditions.find((c) => c.kind === "revision");
+  if (declared) return declared.compares;
+  if (op.effects.kind !== "mutating" || op.effects.destructive || op.target?.kind !== "read") return null;
+  const readWith = op.target.operation;
+  const schema = operations.find((o) => o.names.id === readWith)?.output.schema as Record<string, unknown> | undefined;
+  const ref = typeof schema?.$ref === "string" && schema.$ref.startsWith("#/$defs/") ? schema.$ref.slice("#/$defs/".length) : undefined;
+  const defs = schema?.$defs as Record<string, unknown> | undefined;
+  const shown = (ref !== undefined && defs && Object.hasOwn(defs, ref) ? defs[ref] : schema) as Record<string, unknown> | undefined;
+  const properties = shown?.properties as Record<string, unknown> | undefined;
+  return properties && Object.hasOwn(properties, "revision") ? "revision" : null;
 }
 
 /**
@@ -67,13 +114,14 @@ export function emitOperations(model: ContractModel): string {
 }
 
 /** The runtime page shape: cursor keeps its original, shorter shape; other styles spell every field. */
-function pageShape(page: PaginationModel): Record<string, unknown> {
+function pageShape(page: PaginationModel): NonNullable<OperationRecord["pagination"]> {
   if (page.style === "cursor") {
     return {
       cursorField: page.cursorField,
       nextCursorField: page.nextCursorField,
       itemsField: page.itemsField,
       limitField: page.limitField,
+      limitDefault: page.limitDefault,
       limitMax: page.limitMax,
       totalField: page.totalField,
       partialField: page.partialField,

@@ -2,14 +2,20 @@ import type { ContractModel, JsonSchema } from "../../model/types.js";
 import { defineOwn, forEachSubschema, mapSchema, type SchemaObject } from "../../contract/schema-walk.js";
 import { defText } from "../shared/def-pool.js";
 import { escapeInvisible } from "../shared/literals.js";
+import { jsonLines } from "../shared/json-lines.js";
 
 /** Export name of the validator of one schema slot of an operation. */
 export function validatorName(camel: string, slot: "Input" | "Output" | "Preview"): string {
   return `validate${camel.charAt(0).toUpperCase()}${camel.slice(1)}${slot}`;
 }
 
+/** Name of an error code's `details` schema in `sdk/schemas.json` (a colon: no validator name has one). */
+export function errorDetailsSchemaName(code: string): string {
+  return `errorDetails:${code}`;
+}
+
 /**
- * `sdk/schemas.json`: the schema of every input, output and preview, for the runtime to compile with
+ * `sdk/schemas.json`: the schema of every input, output and preview, and of every error's details, for the runtime to compile with
  * ajv when an operation first validates (runtime/validation.ts). Each shared type is stored once,
  * under its own `$id`, and referenced from the operations' schemas, so it is compiled once per
  * process however many operations reach it; operations whose schemas are equal (an output that is
@@ -39,8 +45,10 @@ export function emitSchemaData(model: ContractModel): string {
     add(validatorName(op.names.camel, "Output"), op.output.schema);
     if (op.preview?.output) add(validatorName(op.names.camel, "Preview"), op.preview.output.schema);
   }
+  for (const error of model.errors) if (error.details) add(errorDetailsSchemaName(error.code), error.details.schema);
   const data = { types: shared.schemas(), schemas, validators };
-  return `${escapeInvisible(JSON.stringify(data, null, 2))}\n`;
+  // A shared type, schema or validator a line.
+  return `${escapeInvisible(jsonLines(data, 2))}\n`;
 }
 
 const DEFS_REF = "#/$defs/";

@@ -4,105 +4,12 @@
  * (tests/runtime/, from src/tests-runtime), its vitest config, and a write-once fixture template the
  * implementer fills in. Pure functions of the model.
  */
-import { type AuthModel, authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
-import { runtimeAuth } from "../sdk/errors.js";
-import { DefPool } from "../shared/def-pool.js";
+import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import { clientClassName } from "../../model/naming.js";
-import { escapeInvisible, generatedHeader, lineCommentText, literal, literalBlock } from "../shared/literals.js";
-import { validatorName } from "../sdk/schemas.js";
+import { generatedHeader, lineCommentText, literal } from "../shared/literals.js";
+import { revisionField } from "../sdk/operations.js";
 
 export const FIXTURE_FILE = "tests/fixture.ts";
-
-function operationSpec(op: OperationModel, operations: readonly OperationModel[], pool: DefPool): unknown {
-  const p = op.pagination;
-  return {
-    id: op.names.id,
-    // Method, path, bindings, statuses, media types and credentials: the SDK's operation table holds them.
-    successStatus: op.http.successStatus,
-    kind: op.effects.kind,
-    // The schemas the SDK stores (sdk/schemas.json), named by their validators: not repeated here.
-    input: { stored: validatorName(op.names.camel, "Input") },
-    output: { stored: validatorName(op.names.camel, "Output") },
-    errors: op.errors.map((e) => e.code),
-    idempotency: op.idempotency && op.effects.idempotent === "key" ? { keyField: op.idempotency.keyField, mismatchError: op.idempotency.mismatchError } : null,
-    preview: op.preview
-      ? { dryRunField: op.preview.dryRunField, confirmTokenField: op.preview.confirmTokenField, invalidTokenError: op.preview.invalidTokenError, ttlMs: op.preview.ttlMs, output: op.preview.output ? { stored: validatorName(op.names.camel, "Preview") } : null }
-      : null,
-    preconditions: op.preconditions.map((c) => ({ kind: c.kind, field: c.field, error: c.error, compares: c.compares, required: c.required })),
-    readWith: op.target?.kind === "read" ? op.target.operation : null,
-    destructive: op.effects.destructive,
-    pagination: p
-      ? {
-          // Cursor specs keep their original keys; the other styles add theirs.
-          ...(p.style !== "cursor"
-            ? { style: p.style, nextLink: p.nextLink === null ? null : p.nextLink.kind === "header" ? ("header" as const) : { field: p.nextLink.field }, pageField: p.pageField, firstPage: p.firstPage, offsetField: p.offsetField }
-            : {}),
-          cursorField: p.cursorField,
-          nextCursorField: p.nextCursorField,
-          itemsField: p.itemsField,
-          limitField: p.limitField,
-          limitMax: p.limitMax,
-          totalField: p.totalField,
-          partialField: p.partialField,
-          errorsField: p.errorsField,
-        }
-      : null,
-    ...errorSpecMembers(op, operations),
-    ...(op.filters.length > 0 ? { filters: op.filters } : {}),
-    ...behaviourSpecMembers(op, operations),
-    task: op.task
-      ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
-      : null,
-  };
-}
-
-/** The OperationSpec members the taxonomy, permission, projection and reversibility checks read. */
-function errorSpecMembers(op: OperationModel, operations: readonly OperationModel[]): Record<string, unknown> {
-  const undo = op.effects.undo === null ? undefined : operations.find((o) => o.names.id === op.effects.undo);
-  return {
-    scopes: op.scopes,
-    projection: op.projection ? { field: op.projection.field, selectable: op.projection.selectable, identity: op.projection.identity } : null,
-    undo: undo
-      ? {
-          operation: undo.names.id,
-          readWith: op.target?.kind === "read" ? op.target.operation : null,
-          expectations: undo.preconditions.map((c) => ({ field: c.field, compares: c.compares })),
-        }
-      : null,
-  };
-}
-
-/** The OperationSpec member the behaviour checks read (tests/runtime/checks-behaviour.ts). */
-function behaviourSpecMembers(op: OperationModel, operations: readonly OperationModel[]): Record<string, unknown> {
-  return {
-    behaviour: {
-      readWith: op.target?.kind === "read" ? op.target.operation : null,
-      destructive: op.effects.destructive,
-      idempotent: op.effects.idempotent,
-      compares: op.preconditions.map((c) => c.compares),
-      expiresAtField: op.preview?.expiresAtField ?? null,
-      revisionField: revisionField(op, operations),
-    },
-  };
-}
-
-/**
- * The field a mutation of `op` must advance: a revision precondition's `compares`, else a `revision`
- * property of what the target read answers (the contract's default `compares`), for a mutation that
- * keeps its target (not destructive); null when the record declares none.
- */
-function revisionField(op: OperationModel, operations: readonly OperationModel[]): string | null {
-  const declared = op.preconditions.find((c) => c.kind === "revision");
-  if (declared) return declared.compares;
-  if (op.effects.kind !== "mutating" || op.effects.destructive || op.target?.kind !== "read") return null;
-  const readWith = op.target.operation;
-  const schema = operations.find((o) => o.names.id === readWith)?.output.schema as Record<string, unknown> | undefined;
-  const ref = typeof schema?.$ref === "string" && schema.$ref.startsWith("#/$defs/") ? schema.$ref.slice("#/$defs/".length) : undefined;
-  const defs = schema?.$defs as Record<string, unknown> | undefined;
-  const shown = (ref !== undefined && defs && Object.hasOwn(defs, ref) ? defs[ref] : schema) as Record<string, unknown> | undefined;
-  const properties = shown?.properties as Record<string, unknown> | undefined;
-  return properties && Object.hasOwn(properties, "revision") ? "revision" : null;
-}
 
 /**
  * Cases of the behaviour checks: a key scoped to its operation (keyed operations, when the contract has
@@ -157,52 +64,19 @@ function errorCases(op: OperationModel): string[] {
   return cases;
 }
 
-/** The file beside tests/contract.ts holding SCHEMA_DEFS. */
-export const TEST_SCHEMA_DEFS_FILE = "tests/schema-defs.json";
-
 /**
- * `tests/contract.ts`: what the checks know of the contract (taxonomy in a Map: codes are never object
- * keys), and `tests/schema-defs.json`. An operation's input, output and preview schemas are the ones
- * the SDK stores (`sdk/schemas.json`), named by their validators (`{ stored: … }`); error details keep
- * theirs, each `$defs` entry stored once in SCHEMA_DEFS and named by index. `linkContractDefs`
- * (tests/runtime/harness.ts) puts both back on load. SCHEMA_DEFS is JSON, read at load: as a TypeScript literal, tsc
- * inferred a type over it, and on AWS SageMaker's 300 operations gave up (TS2590, a union too
- * complex to represent).
+ * `tests/contract.ts`: what the checks know of the contract, read from the SDK of the package under
+ * test (sdk/contract.ts, the operation table and the stored schemas) by the harness: the suite
+ * repeats none of it.
  */
 export function emitTestContract(model: ContractModel): Array<[string, string]> {
-  const auth = model.transport.auth;
-  const pool = new DefPool();
-  const taxonomy = model.errors
-    .map((e) => `  [${literal(e.code)}, ${literalBlock({ class: e.class, action: e.action, http: e.httpStatus, field: e.field, details: pool.pooled(e.details?.schema ?? null), ...(e.wire !== null ? { wire: e.wire } : {}) }, 2)}],`)
-    .join("\n");
-  const operations = model.operations.map((op) => `  ${literalBlock(operationSpec(op, model.operations, pool), 2)},`).join("\n");
-  // The checks' default is contractgen's envelope: only another format is written out.
-  const f = model.transport.errorFormat;
-  const errorFormat = f.style === "envelope" ? "" : `\n  errorFormat: { style: ${literal(f.style)}, code: ${literal(f.code)}, message: ${literal(f.message)}, field: ${literal(f.field)} },`;
-  const contract = `${generatedHeader(model.name, model.version)}import { readFileSync } from "node:fs";
-import { type ContractSpec, type ErrorSpec, type OperationFacts, type Schema, linkContractDefs } from "./runtime/harness.js";
+  const contract = `${generatedHeader(model.name, model.version)}import { CONTRACT } from "../sdk/contract.js";
+import { type ContractSpec, contractSpec } from "./runtime/harness.js";
 
-/** Each \`$defs\` entry of the schemas below, once; the schemas name them by index. */
-const SCHEMA_DEFS = JSON.parse(readFileSync(new URL("./schema-defs.json", import.meta.url), "utf8")) as Schema[];
-
-const TAXONOMY = new Map<string, ErrorSpec>([
-${taxonomy}
-]);
-
-const OPERATIONS: OperationFacts[] = [
-${operations}
-];
-
-export const CONTRACT_SPEC: ContractSpec = linkContractDefs({
-  name: ${literal(model.name)},
-  version: ${literal(model.version)},
-  timeoutMs: ${model.transport.timeoutMs},
-  auth: ${testAuth(auth)},
-  taxonomy: TAXONOMY,${errorFormat}
-  operations: OPERATIONS,
-}, SCHEMA_DEFS, new URL("../sdk/schemas.json", import.meta.url), new URL("../sdk/operations.json", import.meta.url));
+/** The contract under test: the SDK's facts, its operation table (sdk/operations.json) and stored schemas (sdk/schemas.json). */
+export const CONTRACT_SPEC: ContractSpec = contractSpec(CONTRACT, new URL("../sdk/", import.meta.url));
 `;
-  return [["tests/contract.ts", contract], [TEST_SCHEMA_DEFS_FILE, `${escapeInvisible(JSON.stringify(pool.entries(), null, 2))}\n`]];
+  return [["tests/contract.ts", contract]];
 }
 
 function operationBlock(op: OperationModel, model: ContractModel): string {
@@ -447,13 +321,6 @@ function completenessTodo(model: ContractModel): string {
   ];
   if (partial) lines.push("  // async degrade(operation) { …; return true; }, // a failing shard: its pages must say they are partial");
   return lines.join("\n");
-}
-
-/** The suite's `auth`: the single forms as they always were, named schemes with their alternatives. */
-function testAuth(auth: AuthModel): string {
-  if (auth.form === "schemes") return runtimeAuth(auth).replace("type: \"schemes\",", "type: \"schemes\",\n    header: null,");
-  const single = auth.schemes[0];
-  return `{ type: ${literal(auth.form)}, header: ${literal(single?.type === "apiKey" ? single.paramName : null)} }`;
 }
 
 /** `tests/fixture.ts`: written once, then the implementer's. */

@@ -162,6 +162,10 @@ export interface TaxonomyEntry {
   readonly http: number;
   /** The value the platform puts at the error format's code pointer, when it is not the code itself. */
   readonly wire?: string;
+  /** The input field the code is about, when it names one. */
+  readonly field?: string;
+  /** The stored schema (sdk/schemas.json) of the error's `details`, when the contract declares one. */
+  readonly details?: string;
 }
 
 export type Taxonomy = Readonly<Record<string, TaxonomyEntry>>;

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { OperationSpec, Validator } from "./client.js";
-import { linkSchemaDefs } from "./schema-defs.js";
+import type { AuthAlternatives } from "./credentials.js";
+import type { PageShape } from "./pagination.js";
+import { linkSchemaDefs, StoredSchemas } from "./schema-defs.js";
+import type { WireBinding } from "./wire-request.js";
 import { type SchemaData, validatorTable } from "./validation.js";
 
 /**
@@ -11,8 +14,8 @@ import { type SchemaData, validatorTable } from "./validation.js";
  */
 const DATA_FILE = new URL("../contract.json", import.meta.url);
 
-/** The operation descriptors (`sdk/operations.json`): small, so a client never parses contract.json. */
-const OPERATIONS_FILE = new URL("../operations.json", import.meta.url);
+/** The package's `sdk/` folder: the operation table (`operations.json`) is small, so a client never parses contract.json. */
+const SDK_DIR = new URL("../", import.meta.url);
 
 /** The schemas the validators are compiled from (`sdk/schemas.json`), read when the first operation is. */
 const SCHEMAS_FILE = new URL("../schemas.json", import.meta.url);
@@ -39,16 +42,112 @@ function linkToolSchemas(raw: Record<string, unknown>): Record<string, unknown> 
   return { ...raw, tools };
 }
 
+/** One precondition: the input field, the target property it `compares` with, and the error a stale one fails with. */
+export interface PreconditionRecord {
+  readonly kind: "revision" | "value";
+  readonly field: string;
+  readonly compares: string;
+  readonly required: boolean;
+  readonly error: string;
+}
+
+/**
+ * One operation of the package's operation table (`sdk/operations.json`), as the generator writes it:
+ * how it travels (method, path, bindings…), what it promises (idempotency, preview, preconditions,
+ * paging, projection, task scope, reversibility) and which stored schemas (sdk/schemas.json) check
+ * its input, output and preview. The SDK, the MCP host and the contract tests all read these records.
+ */
+export interface OperationRecord {
+  readonly method: OperationSpec["method"];
+  readonly path: string;
+  readonly bindings: readonly WireBinding[];
+  readonly successStatuses: readonly number[];
+  readonly bodyField?: string;
+  readonly contentType?: string;
+  readonly bodyRequired?: boolean;
+  readonly accept?: string;
+  readonly auth?: AuthAlternatives;
+  readonly mutating: boolean;
+  readonly idempotent: "natural" | "key" | "none";
+  readonly keyField: string | null;
+  readonly keyRetentionMs?: number;
+  /** Who shares a key's journal entry: the caller, the tenant or everyone (with the key). */
+  readonly keyScope?: "caller" | "tenant" | "global";
+  /** The error changed parameters under a used key fail with; null: the platform's generic conflict. */
+  readonly keyMismatchError?: string | null;
+  readonly preview: {
+    readonly dryRunField: string;
+    readonly confirmTokenField: string;
+    readonly defaultDryRun: boolean;
+    readonly ttlMs: number;
+    readonly singleUse: boolean;
+    readonly invalidTokenError: string | null;
+    readonly expiresAtField: string | null;
+  } | null;
+  readonly pagination: (PageShape & { readonly limitField: string | null; readonly limitMax: number | null; readonly limitDefault: number | null }) | null;
+  readonly errors: readonly string[];
+  readonly scopes: readonly string[];
+  /** The read operation whose output is this operation's target; null when none. */
+  readonly readWith: string | null;
+  readonly destructive: boolean;
+  /** The operation that undoes this one; null when none. */
+  readonly undo: string | null;
+  readonly preconditions: readonly PreconditionRecord[];
+  /** The field every mutation of the target must advance; null when the record has none. */
+  readonly revisionField: string | null;
+  readonly projection: { readonly field: string; readonly selectable: readonly string[]; readonly identity: readonly string[] } | null;
+  /** The input fields that narrow the result set. */
+  readonly filters: readonly string[];
+  readonly task: { readonly recordsExaminedField: string; readonly completeField: string; readonly continuationField: string | null; readonly answerField: string | null } | null;
+  readonly validateInput: string;
+  readonly validateOutput: string;
+  readonly validatePreview: string | null;
+}
+
+/**
+ * The operation table of the package whose `sdk/` folder is `sdkDir` (default: this runtime's
+ * package), by operation id, read once per file. A Map: operation ids are contract names, never
+ * plain-object keys.
+ */
+export function operationRecords(sdkDir: URL = SDK_DIR): ReadonlyMap<string, OperationRecord> {
+  const file = new URL("operations.json", sdkDir);
+  let records = recordsByFile.get(file.href);
+  if (records === undefined) {
+    records = new Map(Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, OperationRecord>));
+    recordsByFile.set(file.href, records);
+  }
+  return records;
+}
+
+/** One operation's record; a missing one means the generated files disagree, which only regenerating fixes. */
+export function operationRecord(records: ReadonlyMap<string, OperationRecord>, id: string, sdkDir: URL = SDK_DIR): OperationRecord {
+  const record = records.get(id);
+  if (record === undefined) throw new Error(`${new URL("operations.json", sdkDir).pathname} has no operation "${id}": regenerate the package.`);
+  return record;
+}
+
+/** The stored schemas of the package whose `sdk/` folder is `sdkDir`, read once per file, on first use. */
+export function storedSchemas(sdkDir: URL = SDK_DIR): StoredSchemas {
+  const file = new URL("schemas.json", sdkDir);
+  let schemas = schemasByFile.get(file.href);
+  if (schemas === undefined) {
+    schemas = StoredSchemas.read(file);
+    schemasByFile.set(file.href, schemas);
+  }
+  return schemas;
+}
+
+const recordsByFile = new Map<string, ReadonlyMap<string, OperationRecord>>();
+const schemasByFile = new Map<string, StoredSchemas>();
+
 const VALIDATOR_SLOTS = ["validateInput", "validateOutput", "validatePreview"] as const;
 
 /**
- * The descriptor of each operation by id: `sdk/operations.json` read once, each validator name
- * replaced by its validator (compiled from `sdk/schemas.json` when it first runs). A missing
- * operation or schema means the generated files disagree, which only regenerating fixes.
+ * The descriptor of each operation by id: its record in the operation table, each validator name
+ * replaced by its validator (compiled from `sdk/schemas.json` when it first runs).
  */
 export function operationTable(): (id: string) => OperationSpec {
-  // A Map: operation ids are contract names, never plain-object keys.
-  const table = new Map(Object.entries(JSON.parse(readFileSync(OPERATIONS_FILE, "utf8")) as Record<string, Record<string, unknown>>));
+  const records = operationRecords();
   const validator = validatorTable(() => JSON.parse(readFileSync(SCHEMAS_FILE, "utf8")) as SchemaData, SCHEMAS_FILE.pathname);
   const resolve = (name: unknown): Validator | null => (name === null ? null : validator(String(name)));
   // One spec object per operation, however often it is asked for (the SDK's exports and the MCP tools share them).
@@ -56,8 +155,7 @@ export function operationTable(): (id: string) => OperationSpec {
   return (id) => {
     const known = specs.get(id);
     if (known !== undefined) return known;
-    const record = table.get(id);
-    if (record === undefined) throw new Error(`${OPERATIONS_FILE.pathname} has no operation "${id}": regenerate the package.`);
+    const record = operationRecord(records, id);
     const spec: Record<string, unknown> = { id, ...record };
     for (const slot of VALIDATOR_SLOTS) spec[slot] = resolve(record[slot]);
     specs.set(id, spec as unknown as OperationSpec);

@@ -8,8 +8,8 @@ import type { ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { linkSchemaDefs, StoredSchemas } from "../../sdk/runtime/schema-defs.js";
+import type { ContractInfo } from "../../sdk/runtime/client.js";
+import { type OperationRecord, operationRecords, storedSchemas } from "../../sdk/runtime/data.js";
 import { exchange, readBodyBytes, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
 import { ENVELOPE_FORMAT, type ErrorFormat, PROBLEM_MEDIA_TYPE, recognizeError, valueAt } from "../../sdk/runtime/wire-errors.js";
@@ -162,58 +162,91 @@ export interface ContractSpec {
   readonly operations: readonly OperationSpec[];
 }
 
-/** An operation's wire facts: the SDK's operation table (`sdk/operations.json`) holds them, and the suite reads them there. */
-type WireFacts = "method" | "path" | "bindings" | "successStatuses" | "body" | "contentType" | "bodyRequired" | "accept" | "auth";
-
-/** What tests/contract.ts writes of an operation: the facts only the checks need (the wire facts are the SDK's). */
-export type OperationFacts = Omit<OperationSpec, WireFacts>;
-
-/** A contract as tests/contract.ts writes it: operations without their wire facts. */
-export type StoredContractSpec = Omit<ContractSpec, "operations"> & { readonly operations: ReadonlyArray<OperationSpec | OperationFacts> };
-
 /**
- * The contract with every operation whole: its wire facts from the SDK's operation table
- * (`operationsFile`) where tests/contract.ts leaves them out, its schemas from the SDK's stored schemas
- * (`storedFile`) where it names them, and every other schema's `$defs` put back from `defs`.
+ * The contract as the checks read it, from the SDK of the package under test: the package-wide facts
+ * (`info`: sdk/contract.ts's CONTRACT, with the error taxonomy) and, through the runtime's one reader,
+ * the operation table and stored schemas in `sdkDir` (sdk/operations.json, sdk/schemas.json). The
+ * suite repeats none of them.
  */
-export function linkContractDefs(contract: StoredContractSpec, defs: readonly Schema[], storedFile?: URL, operationsFile?: URL): ContractSpec {
-  let table: ReadonlyMap<string, Record<string, unknown>> | undefined;
-  const wire = (op: OperationSpec | OperationFacts): OperationSpec => {
-    if ("method" in op || operationsFile === undefined) return op as OperationSpec;
-    // A Map: operation ids are contract names, never plain-object keys.
-    table ??= new Map(Object.entries(JSON.parse(readFileSync(operationsFile, "utf8")) as Record<string, Record<string, unknown>>));
-    const record = table.get(op.id);
-    if (record === undefined) throw new Error(`${operationsFile.pathname} has no operation "${op.id}": regenerate the package.`);
-    const { bodyField, method, path, bindings, successStatuses, contentType, bodyRequired, accept, auth } = record;
-    return {
-      ...op,
-      method,
-      path,
-      bindings,
-      successStatuses,
-      body: bodyField ?? null,
-      ...(contentType !== undefined ? { contentType } : {}),
-      ...(bodyRequired !== undefined ? { bodyRequired } : {}),
-      ...(accept !== undefined ? { accept } : {}),
-      ...(auth !== undefined ? { auth } : {}),
-    } as OperationSpec;
-  };
-  let stored: StoredSchemas | undefined;
-  const link = <S extends Schema | null>(schema: S): S => {
-    // `{ stored: <validator> }`: the schema the SDK stores (sdk/schemas.json), read once, on first use.
-    const name = schema !== null && typeof schema === "object" ? (schema as { stored?: unknown }).stored : undefined;
-    if (typeof name === "string" && storedFile !== undefined) return (stored ??= StoredSchemas.read(storedFile)).bundled(name) as S;
-    return linkSchemaDefs(schema, defs, "tests/contract.ts");
-  };
+export function contractSpec(info: ContractInfo, sdkDir: URL): ContractSpec {
+  const records = operationRecords(sdkDir);
+  const schemas = storedSchemas(sdkDir);
+  const stored = (name: string): Schema => schemas.bundled(name) as Schema;
+  // A Map: codes are contract names, never plain-object keys.
   const taxonomy = new Map<string, ErrorSpec>();
-  for (const [code, spec] of contract.taxonomy) taxonomy.set(code, { ...spec, details: link(spec.details) });
-  const operations = contract.operations.map(wire).map((op) => ({
-    ...op,
-    input: link(op.input),
-    output: link(op.output),
-    preview: op.preview ? { ...op.preview, output: link(op.preview.output) } : null,
-  }));
-  return { ...contract, taxonomy, operations };
+  for (const [code, e] of Object.entries(info.taxonomy)) {
+    taxonomy.set(code, { class: e.class, action: e.action, http: e.http, field: e.field ?? null, details: e.details !== undefined ? stored(e.details) : null, ...(e.wire !== undefined ? { wire: e.wire } : {}) });
+  }
+  const operations = [...records].map(([id, r]) => operationSpecOf(id, r, records, stored));
+  return {
+    name: info.name,
+    version: info.version,
+    timeoutMs: info.timeoutMs,
+    auth: info.auth.type === "schemes" ? { ...info.auth, header: null } : { type: info.auth.type, header: info.auth.type === "apiKey" ? info.auth.header : null },
+    taxonomy,
+    ...(info.errorFormat !== undefined ? { errorFormat: info.errorFormat } : {}),
+    operations,
+  };
+}
+
+/** One operation as the checks read it, from its record in the operation table. */
+function operationSpecOf(id: string, r: OperationRecord, records: ReadonlyMap<string, OperationRecord>, stored: (name: string) => Schema): OperationSpec {
+  const page = r.pagination;
+  const undo = r.undo === null ? undefined : records.get(r.undo);
+  return {
+    id,
+    method: r.method,
+    path: r.path,
+    bindings: r.bindings,
+    successStatus: r.successStatuses[0] ?? 200,
+    successStatuses: r.successStatuses,
+    body: r.bodyField ?? null,
+    ...(r.contentType !== undefined ? { contentType: r.contentType } : {}),
+    ...(r.bodyRequired !== undefined ? { bodyRequired: r.bodyRequired } : {}),
+    ...(r.accept !== undefined ? { accept: r.accept } : {}),
+    ...(r.auth !== undefined ? { auth: r.auth } : {}),
+    kind: r.mutating ? "mutating" : "read",
+    input: stored(r.validateInput),
+    output: stored(r.validateOutput),
+    errors: r.errors,
+    idempotency: r.keyField !== null && r.idempotent === "key" ? { keyField: r.keyField, mismatchError: r.keyMismatchError ?? null } : null,
+    preview: r.preview
+      ? { dryRunField: r.preview.dryRunField, confirmTokenField: r.preview.confirmTokenField, invalidTokenError: r.preview.invalidTokenError, ttlMs: r.preview.ttlMs, output: r.validatePreview !== null ? stored(r.validatePreview) : null }
+      : null,
+    preconditions: r.preconditions,
+    readWith: r.readWith,
+    destructive: r.destructive,
+    pagination: page
+      ? {
+          ...(page.style !== undefined && page.style !== "cursor"
+            ? { style: page.style, nextLink: page.nextLink == null ? null : page.nextLink.kind === "header" ? ("header" as const) : { field: page.nextLink.field }, pageField: page.pageField ?? null, firstPage: page.firstPage, offsetField: page.offsetField ?? null }
+            : {}),
+          cursorField: page.cursorField,
+          nextCursorField: page.nextCursorField,
+          itemsField: page.itemsField,
+          limitField: page.limitField,
+          limitMax: page.limitMax,
+          totalField: page.totalField,
+          partialField: page.partialField,
+          errorsField: page.errorsField,
+        }
+      : null,
+    scopes: r.scopes,
+    projection: r.projection,
+    undo: undo
+      ? { operation: r.undo!, readWith: r.readWith, expectations: undo.preconditions.map((c) => ({ field: c.field, compares: c.compares })) }
+      : null,
+    ...(r.filters.length > 0 ? { filters: r.filters } : {}),
+    behaviour: {
+      readWith: r.readWith,
+      destructive: r.destructive,
+      idempotent: r.idempotent,
+      compares: r.preconditions.map((c) => c.compares),
+      expiresAtField: r.preview?.expiresAtField ?? null,
+      revisionField: r.revisionField,
+    },
+    task: r.task,
+  };
 }
 
 export type Input = Record<string, unknown>;
