@@ -2,7 +2,7 @@ import { defineOwn, isSchemaObject } from "../../contract/schema-walk.js";
 
 /**
  * The distinct `$defs` entries of a file's schemas, by their JSON text (the model shares one object
- * per shared type): a file that holds many bundled schemas (tests/contract.ts, sdk/contract.json)
+ * per shared type): a file that holds many bundled schemas (sdk/contract.json, the MCP tools' schemas)
  * stores each entry once and writes its index in its place; the runtime links them back on load
  * (runtime/schema-defs.ts). References stay `#/$defs/<name>`, resolved in each schema's own `$defs`.
  */

@@ -129,20 +129,6 @@ export interface HostContract {
   readonly operations: readonly HostOperation[];
 }
 
-/** The contract with `f` applied to each of its schemas: error details, inputs, outputs, preview outputs. */
-export function mapHostSchemas(contract: HostContract, f: (schema: HostSchema) => HostSchema): HostContract {
-  return {
-    ...contract,
-    errors: contract.errors.map((e) => ({ ...e, details: e.details ? f(e.details) : null })),
-    operations: contract.operations.map((op) => ({
-      ...op,
-      input: f(op.input),
-      output: f(op.output),
-      preview: op.preview ? { ...op.preview, output: op.preview.output ? f(op.preview.output) : null } : null,
-    })),
-  };
-}
-
 /**
  * The host contract of a generated skeleton server, read from its SDK: the package-wide facts
  * (`info`: sdk/contract.ts's CONTRACT, with the error taxonomy) and the operation table and stored

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 /**
- * Files that hold many bundled schemas (sdk/contract.json, tests/contract.ts) store each `$defs`
- * entry once, in a list, and write its index in its place (emit/shared/def-pool.ts). This puts the
+ * A file that holds many bundled schemas (sdk/contract.json, the MCP tools' schemas) stores each `$defs`
+ * entry once, in a list, and writes its index in its place (emit/shared/def-pool.ts). This puts the
  * entries back: objects are shared, never copied, so a shared type is one object however many
  * schemas reach it, and serialising a schema (an MCP tools/list) still writes it whole.
  */
