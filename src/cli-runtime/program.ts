@@ -5,6 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { OperationRecord } from "../runtime/data.js";
 import { ContractError } from "../runtime/errors.js";
 import type { Completeness } from "../runtime/pagination.js";
 import { writeTo } from "../runtime/stdio.js";
@@ -53,6 +54,25 @@ export interface CommandSpec {
   readonly defaultDryRun: boolean | null;
   readonly fieldsField: string | null;
   readonly cursorField: string | null;
+}
+
+/** What a command's operation promises, which the operation table (sdk/operations.json) holds: not stored with the command. */
+export type CommandFacts = "keyField" | "dryRunField" | "confirmTokenField" | "defaultDryRun" | "fieldsField" | "cursorField";
+
+/** A command as the catalogue data (sdk/contract.json) stores it. */
+export type CommandData = Omit<CommandSpec, CommandFacts>;
+
+/** A command whole: its stored data with its operation's facts from the operation table. */
+export function commandFromData(data: CommandData, record: OperationRecord): CommandSpec {
+  return {
+    ...data,
+    keyField: record.idempotent === "key" ? record.keyField : null,
+    dryRunField: record.preview?.dryRunField ?? null,
+    confirmTokenField: record.preview?.confirmTokenField ?? null,
+    defaultDryRun: record.preview ? record.preview.defaultDryRun : null,
+    fieldsField: record.projection?.field ?? null,
+    cursorField: record.pagination?.cursorField ?? null,
+  };
 }
 
 export interface CliDefinition {

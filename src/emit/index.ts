@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { ContractModel } from "../model/types.js";
 import { packagePath } from "../package-root.js";
-import { commandSpecs, emitCliMain, emitCommands } from "./cli/commands.js";
+import { commandData, commandSpecs, emitCliMain, emitCommands } from "./cli/commands.js";
 import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
-import { emitMcpMain, emitMcpServer, emitTools, toolSpecs, toolsetSpecs } from "./mcp/tools.js";
+import { emitMcpMain, emitMcpServer, emitTools, toolData, toolSpecs, toolsetSpecs } from "./mcp/tools.js";
 import { emitPackageFiles } from "./package/package.js";
 import { emitHttpServer, emitHttpServerMain } from "./server/server.js";
 import { emitClient } from "./sdk/client.js";
@@ -115,8 +115,9 @@ ${shadowed.length > 0 ? `// Contract types named like runtime exports: the contr
 }
 
 /**
- * `sdk/contract.json`: the contract data the MCP server and the CLI read at start (tool descriptors
- * without their validators, toolsets, command descriptions), once per package. JSON rather than
+ * `sdk/contract.json`: the catalogue data the MCP server and the CLI read at start (what each tool
+ * and command shows, toolsets), once per package; what an operation promises (preview, key, paging,
+ * task, projection) is the operation table's, and the runtimes join the two. JSON rather than
  * TypeScript literals, so that tsc infers no types over it; a tool, toolset or command a line, with
  * invisible characters escaped as in every generated file. Schemas name their `$defs` entries by index in `schemaDefs`
  * (shared/def-pool.ts); runtime/data.ts links them back.
@@ -124,8 +125,8 @@ ${shadowed.length > 0 ? `// Contract types named like runtime exports: the contr
 function emitContractData(model: ContractModel): string {
   // Tools repeat the shared types their schemas reach: each `$defs` entry is stored once, in `schemaDefs`.
   const pool = new DefPool();
-  const tools = toolSpecs(model).map(({ spec }) => ({ ...spec, inputSchema: pool.pooled(spec.inputSchema), outputSchema: pool.pooled(spec.outputSchema) }));
-  const data = { tools, toolsets: toolsetSpecs(model), commands: commandSpecs(model), schemaDefs: pool.entries() };
+  const tools = toolSpecs(model).map(({ spec }) => ({ ...toolData(spec), inputSchema: pool.pooled(spec.inputSchema), outputSchema: pool.pooled(spec.outputSchema) }));
+  const data = { tools, toolsets: toolsetSpecs(model), commands: commandSpecs(model).map(commandData), schemaDefs: pool.entries() };
   return `${escapeInvisible(jsonLines(data, 2))}\n`;
 }
 

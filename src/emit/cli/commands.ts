@@ -1,4 +1,4 @@
-import type { CommandSpec, FlagSpec } from "../../cli-runtime/program.js";
+import type { CommandData, CommandSpec, FlagSpec } from "../../cli-runtime/program.js";
 import { baseUrlEnvOf, clientClassName, kebabCase, clientMethodNames, cliFlagNames, cliName, commandNames, resolveLocal, scalarType } from "../../model/naming.js";
 import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import type { SchemaObject } from "../../contract/schema-walk.js";
@@ -58,15 +58,29 @@ export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOn
 
 /**
  * `cli/commands.ts`: every operation as a command description the CLI runtime turns into commander.
- * The descriptions are data read from `sdk/contract.json` at start (tsc checks no literal of them).
+ * The descriptions are data read from `sdk/contract.json` at start (tsc checks no literal of them);
+ * each gets its operation's facts (key, preview, projection, cursor) from the operation table.
  */
 export function emitCommands(model: ContractModel): string {
-  return `${generatedHeader(model.name, model.version)}import { contractData } from "../sdk/runtime/data.js";
-import type { CommandSpec } from "./runtime/program.js";
+  return `${generatedHeader(model.name, model.version)}import { contractData, operationRecord, operationRecords } from "../sdk/runtime/data.js";
+import { type CommandData, commandFromData, type CommandSpec } from "./runtime/program.js";
 
-/** One command per operation of the contract (the data: \`commands\` in sdk/contract.json; the runtime builds the commander program). */
-export const COMMANDS: readonly CommandSpec[] = contractData("commands") as readonly CommandSpec[];
+const records = operationRecords();
+
+/**
+ * One command per operation of the contract (the data: \`commands\` in sdk/contract.json, with each
+ * operation's record in sdk/operations.json; the runtime builds the commander program).
+ */
+export const COMMANDS: readonly CommandSpec[] = (contractData("commands") as readonly CommandData[]).map((command) =>
+  commandFromData(command, operationRecord(records, command.operation)),
+);
 `;
+}
+
+/** A command as sdk/contract.json stores it: its operation's facts are the operation table's (cli-runtime commandFromData). */
+export function commandData(spec: CommandSpec): CommandData {
+  const { keyField: _key, dryRunField: _dry, confirmTokenField: _confirm, defaultDryRun: _default, fieldsField: _fields, cursorField: _cursor, ...shown } = spec;
+  return shown;
 }
 
 /** The command description of every operation (what `cli/commands.ts` holds). */

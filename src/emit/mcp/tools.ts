@@ -4,7 +4,7 @@
  * (src/budget/catalog.ts) counts exactly these entries, so the estimate is what a client loads.
  */
 import { servedAnnotations } from "../../mcp-runtime/catalogue.js";
-import type { ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
+import type { ToolData, ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
 import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type RecoveryAction } from "../../model/types.js";
 import { baseUrlEnvOf, clientClassName, clientMethodNames, journalEnv, mcpBearerEnv, mcpName, resolveLocal } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
@@ -313,26 +313,35 @@ export function toolsetSpecs(model: ContractModel): ToolsetSpec[] {
 
 /**
  * `mcp/tools.ts`: the descriptor of every tool and the declared toolsets. The descriptors are data
- * read from `sdk/contract.json` at start (tsc checks no literal of them); the code here adds to each
- * its input validator, which is code.
+ * read from `sdk/contract.json` at start (tsc checks no literal of them); each gets its operation's
+ * facts from the operation table (preview, key, paging, task) and its input validator, which is code.
  */
 export function emitTools(model: ContractModel): string {
-  return `${generatedHeader(model.name, model.version)}import { contractData } from "../sdk/runtime/data.js";
+  return `${generatedHeader(model.name, model.version)}import { contractData, operationRecord, operationRecords } from "../sdk/runtime/data.js";
 import { operationSpec } from "../sdk/operations.js";
-import type { ToolSpec, ToolsetSpec } from "./runtime/server.js";
+import { type ToolData, toolFromData, type ToolSpec, type ToolsetSpec } from "./runtime/server.js";
+
+const records = operationRecords();
 
 /**
  * One tool per exposed operation of the contract (the data: \`tools\` in sdk/contract.json), each
- * with its operation's descriptor in the SDK (its input validator; next links are read through it).
+ * with its operation's record (sdk/operations.json) and descriptor in the SDK (its input validator;
+ * next links are read through it).
  */
-export const TOOLS: readonly ToolSpec[] = (contractData("tools") as ReadonlyArray<Omit<ToolSpec, "validateInput">>).map((tool) => {
-  const descriptor = operationSpec(tool.operation);
-  return { ...tool, validateInput: descriptor.validateInput, descriptor };
-});
+export const TOOLS: readonly ToolSpec[] = (contractData("tools") as readonly ToolData[]).map((tool) =>
+  toolFromData(tool, operationRecord(records, tool.operation), operationSpec(tool.operation)),
+);
 
 /** The contract's toolsets (what \`--toolsets\` accepts; the data: \`toolsets\` in sdk/contract.json). */
 export const TOOLSETS: readonly ToolsetSpec[] = contractData("toolsets") as readonly ToolsetSpec[];
 `;
+}
+
+/** A tool as sdk/contract.json stores it: its operation's facts are the operation table's (mcp-runtime toolFromData). */
+export function toolData(spec: Omit<ToolSpec, "validateInput">): ToolData {
+  const { dryRunField: _dry, confirmTokenField: _confirm, keyField: _key, defaultDryRun: _default, page, task: _task, descriptor: _descriptor, ...shown } = spec;
+  const continuationArg = page !== null && "continuationArg" in page ? (page.continuationArg ?? null) : null;
+  return continuationArg !== null ? { ...shown, continuationArg } : shown;
 }
 
 /** The server's `instructions` (the same in every mode; part of what `initialize` serves). */

@@ -12,6 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type ContractClient, inputRejected, type LinkedPage, type OperationSpec, type Validator } from "../../sdk/runtime/client.js";
+import type { OperationRecord } from "../../sdk/runtime/data.js";
 import { CLIENT_CODES, ContractError, InvalidInputError } from "../../sdk/runtime/errors.js";
 import { buildCatalogue, type CatalogueOptions, type ToolsetSpec } from "./catalogue.js";
 
@@ -82,6 +83,51 @@ export interface StyledPageSpec {
   readonly continuationArg?: string | null;
   readonly partialField: string | null;
   readonly errorsField: string | null;
+}
+
+/** What a tool's operation promises, which the operation table (sdk/operations.json) holds: not stored with the tool. */
+export type ToolFacts = "dryRunField" | "confirmTokenField" | "keyField" | "defaultDryRun" | "page" | "task";
+
+/**
+ * A tool as the catalogue data (sdk/contract.json) stores it: what it shows the model, without the
+ * facts its operation's record holds. `continuationArg` is the one paging fact that is the tool's own
+ * (a next-link tool's extra argument).
+ */
+export type ToolData = Omit<ToolSpec, ToolFacts | "validateInput" | "descriptor"> & { readonly continuationArg?: string | null };
+
+/** A tool whole: its stored data with its operation's facts from the operation table, and the SDK's descriptor. */
+export function toolFromData(data: ToolData, record: OperationRecord, descriptor: OperationSpec): ToolSpec {
+  const { continuationArg = null, ...shown } = data;
+  return {
+    ...shown,
+    dryRunField: record.preview?.dryRunField ?? null,
+    confirmTokenField: record.preview?.confirmTokenField ?? null,
+    keyField: record.idempotent === "key" ? record.keyField : null,
+    defaultDryRun: record.preview ? record.preview.defaultDryRun : null,
+    page: toolPage(record, continuationArg),
+    task: record.task ? { completeField: record.task.completeField, continuationField: record.task.continuationField } : null,
+    validateInput: descriptor.validateInput,
+    descriptor,
+  };
+}
+
+/** What the server needs to state a page's completeness, from the operation's paging (cursor keeps its original shape). */
+function toolPage(record: OperationRecord, continuationArg: string | null): ToolSpec["page"] {
+  const p = record.pagination;
+  if (p === null) return null;
+  if (p.style === undefined || p.style === "cursor") return { cursorField: p.cursorField!, nextCursorField: p.nextCursorField!, partialField: p.partialField, errorsField: p.errorsField };
+  return {
+    style: p.style,
+    positionField: p.style === "page" ? (p.pageField ?? null) : p.style === "offset" ? (p.offsetField ?? null) : null,
+    firstPage: p.firstPage ?? 1,
+    itemsField: p.itemsField,
+    limitField: p.limitField,
+    limitDefault: p.limitDefault,
+    nextLinkField: p.nextLink?.kind === "field" ? p.nextLink.field : null,
+    ...(p.style === "next-link" ? { continuationArg } : {}),
+    partialField: p.partialField,
+    errorsField: p.errorsField,
+  };
 }
 
 export interface McpDefinition {
