@@ -147,7 +147,7 @@ export function loadHostContract(info: ContractInfo, sdkDir: URL): HostContract 
     action: e.action,
     httpStatus: e.http,
     field: e.field ?? null,
-    details: e.details !== undefined ? stored(e.details) : null,
+    details: e.detailsSchema !== undefined ? stored(e.detailsSchema) : null,
     ...(e.wire !== undefined ? { wire: e.wire } : {}),
   }));
   const operations = [...records].map(([id, r]): HostOperation => ({

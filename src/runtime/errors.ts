@@ -164,8 +164,8 @@ export interface TaxonomyEntry {
   readonly wire?: string;
   /** The input field the code is about, when it names one. */
   readonly field?: string;
-  /** The stored schema (sdk/schemas.json) of the error's `details`, when the contract declares one. */
-  readonly details?: string;
+  /** The name of the error's `details` schema in sdk/schemas.json, when the contract declares one. */
+  readonly detailsSchema?: string;
 }
 
 export type Taxonomy = Readonly<Record<string, TaxonomyEntry>>;

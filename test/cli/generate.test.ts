@@ -49,7 +49,7 @@ describe("contractgen generate", () => {
     const client = new sdk.BillingClient({ journal: false });
     expect(typeof client.refundInvoice).toBe("function");
     expect(typeof client.previewRefundInvoice).toBe("function");
-    expect(sdk.TAXONOMY.REVISION_CONFLICT).toEqual({ class: "conflict", action: "reread_and_replan", http: 412 });
+    expect(sdk.TAXONOMY.REVISION_CONFLICT).toEqual({ class: "conflict", action: "reread_and_replan", http: 412, field: "expected_revision", detailsSchema: "errorDetails:REVISION_CONFLICT" });
     // The package's bins are the generated CLI and MCP server, built by the same tsconfig.
     expect(pkg.bin).toEqual({ billing: "./dist/cli/main.js", "billing-mcp": "./dist/mcp/main.js" });
     expect(existsSync(join(out, "dist/mcp/main.js"))).toBe(true);
@@ -144,7 +144,7 @@ describe("contractgen generate", () => {
       expect(watch.stderr()).toContain("bookshelf.overlay.yaml");
       writeFileSync(overlay, readFileSync(overlay, "utf8").replace("x-unit: pages", "x-unit: sheets"));
       await watch.waitFor(() => watch.generations() === 2);
-      expect(readFileSync(join(out, "sdk", "schemas.json"), "utf8")).toContain('"x-unit": "sheets"');
+      expect(readFileSync(join(out, "sdk", "schemas.json"), "utf8")).toContain('"x-unit":"sheets"');
       expect(watch.stderr()).not.toContain("contractgen:");
     } finally {
       watch.stop();

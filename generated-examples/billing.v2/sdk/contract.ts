@@ -5,7 +5,7 @@ import type { ContractInfo, TaxonomyEntry } from "./runtime/index.js";
 /** Every error code the platform may answer with: its class, its one recovery action and HTTP status. */
 export const TAXONOMY = {
   /** A field failed validation; `field` names the first one, `details.problems` lists every one when there are several. */
-  INVALID_FIELD: { class: "invalid_input", action: "fix_field", http: 400, details: "errorDetails:INVALID_FIELD" },
+  INVALID_FIELD: { class: "invalid_input", action: "fix_field", http: 400, detailsSchema: "errorDetails:INVALID_FIELD" },
   CUSTOMER_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 },
   INVOICE_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 },
   /** Another customer already has this email (checked when an email changes; customers created separately may share one). */
@@ -13,12 +13,12 @@ export const TAXONOMY = {
   /** The operation key was already used with different parameters; nothing was executed. */
   IDEMPOTENCY_KEY_REUSED: { class: "conflict", action: "stop_and_surface", http: 409 },
   /** expected_revision is stale; re-read the customer and decide again. */
-  REVISION_CONFLICT: { class: "conflict", action: "reread_and_replan", http: 412, field: "expected_revision", details: "errorDetails:REVISION_CONFLICT" },
+  REVISION_CONFLICT: { class: "conflict", action: "reread_and_replan", http: 412, field: "expected_revision", detailsSchema: "errorDetails:REVISION_CONFLICT" },
   /** expected_refunded_cents is stale; re-read the invoice and decide again. Nothing was previewed or refunded. */
-  INVOICE_CHANGED: { class: "conflict", action: "reread_and_replan", http: 412, field: "expected_refunded_cents", details: "errorDetails:INVOICE_CHANGED" },
+  INVOICE_CHANGED: { class: "conflict", action: "reread_and_replan", http: 412, field: "expected_refunded_cents", detailsSchema: "errorDetails:INVOICE_CHANGED" },
   /** No valid confirm token for these exact parameters; preview again. */
   CONFIRMATION_REQUIRED: { class: "conflict", action: "reread_and_replan", http: 409 },
-  REFUND_EXCEEDS_BALANCE: { class: "conflict", action: "reread_and_replan", http: 409, field: "amount", details: "errorDetails:REFUND_EXCEEDS_BALANCE" },
+  REFUND_EXCEEDS_BALANCE: { class: "conflict", action: "reread_and_replan", http: 409, field: "amount", detailsSchema: "errorDetails:REFUND_EXCEEDS_BALANCE" },
   /** The bearer token is missing, expired or revoked. */
   TOKEN_INVALID: { class: "unauthenticated", action: "reauthenticate", http: 401 },
   ROLE_FORBIDDEN: { class: "permission", action: "stop_and_surface", http: 403 },

@@ -54,7 +54,7 @@ export function emitContractInfo(model: ContractModel): string {
       const extra = [
         ...(e.wire !== null ? [`wire: ${literal(e.wire)}`] : []),
         ...(e.field !== null ? [`field: ${literal(e.field)}`] : []),
-        ...(e.details ? [`details: ${literal(errorDetailsSchemaName(e.code))}`] : []),
+        ...(e.details ? [`detailsSchema: ${literal(errorDetailsSchemaName(e.code))}`] : []),
       ];
       return `${doc}  ${propertyKey(e.code)}: { class: ${literal(e.class)}, action: ${literal(e.action)}, http: ${e.httpStatus}${extra.map((x) => `, ${x}`).join("")} },`;
     })

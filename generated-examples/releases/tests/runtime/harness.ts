@@ -175,7 +175,7 @@ export function contractSpec(info: ContractInfo, sdkDir: URL): ContractSpec {
   // A Map: codes are contract names, never plain-object keys.
   const taxonomy = new Map<string, ErrorSpec>();
   for (const [code, e] of Object.entries(info.taxonomy)) {
-    taxonomy.set(code, { class: e.class, action: e.action, http: e.http, field: e.field ?? null, details: e.details !== undefined ? stored(e.details) : null, ...(e.wire !== undefined ? { wire: e.wire } : {}) });
+    taxonomy.set(code, { class: e.class, action: e.action, http: e.http, field: e.field ?? null, details: e.detailsSchema !== undefined ? stored(e.detailsSchema) : null, ...(e.wire !== undefined ? { wire: e.wire } : {}) });
   }
   const operations = [...records].map(([id, r]) => operationSpecOf(id, r, records, stored));
   return {
