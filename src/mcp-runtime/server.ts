@@ -14,7 +14,7 @@ import { z } from "zod";
 import { type ContractClient, inputRejected, type LinkedPage, type OperationSpec, type Validator } from "../runtime/client.js";
 import type { OperationRecord } from "../runtime/data.js";
 import { CLIENT_CODES, ContractError, InvalidInputError } from "../runtime/errors.js";
-import { buildCatalogue, type CatalogueOptions, type ToolsetSpec } from "./catalogue.js";
+import { buildCatalogue, type CatalogueOptions, toolFacts, type ToolFacts, type ToolsetSpec } from "./catalogue.js";
 
 export { CatalogueError, toolEntry, type ToolsetSpec } from "./catalogue.js";
 
@@ -85,8 +85,6 @@ export interface StyledPageSpec {
   readonly errorsField: string | null;
 }
 
-/** What a tool's operation promises, which the operation table (sdk/operations.json) holds: not stored with the tool. */
-export type ToolFacts = "dryRunField" | "confirmTokenField" | "keyField" | "defaultDryRun" | "page" | "task";
 
 /**
  * A tool as the catalogue data (sdk/contract.json) stores it: what it shows the model, without the
@@ -98,36 +96,7 @@ export type ToolData = Omit<ToolSpec, ToolFacts | "validateInput" | "descriptor"
 /** A tool whole: its stored data with its operation's facts from the operation table, and the SDK's descriptor. */
 export function toolFromData(data: ToolData, record: OperationRecord, descriptor: OperationSpec): ToolSpec {
   const { continuationArg = null, ...shown } = data;
-  return {
-    ...shown,
-    dryRunField: record.preview?.dryRunField ?? null,
-    confirmTokenField: record.preview?.confirmTokenField ?? null,
-    keyField: record.idempotent === "key" ? record.keyField : null,
-    defaultDryRun: record.preview ? record.preview.defaultDryRun : null,
-    page: toolPage(record, continuationArg),
-    task: record.task ? { completeField: record.task.completeField, continuationField: record.task.continuationField } : null,
-    validateInput: descriptor.validateInput,
-    descriptor,
-  };
-}
-
-/** What the server needs to state a page's completeness, from the operation's paging (cursor keeps its original shape). */
-function toolPage(record: OperationRecord, continuationArg: string | null): ToolSpec["page"] {
-  const p = record.pagination;
-  if (p === null) return null;
-  if (p.style === undefined || p.style === "cursor") return { cursorField: p.cursorField!, nextCursorField: p.nextCursorField!, partialField: p.partialField, errorsField: p.errorsField };
-  return {
-    style: p.style,
-    positionField: p.style === "page" ? (p.pageField ?? null) : p.style === "offset" ? (p.offsetField ?? null) : null,
-    firstPage: p.firstPage ?? 1,
-    itemsField: p.itemsField,
-    limitField: p.limitField,
-    limitDefault: p.limitDefault,
-    nextLinkField: p.nextLink?.kind === "field" ? p.nextLink.field : null,
-    ...(p.style === "next-link" ? { continuationArg } : {}),
-    partialField: p.partialField,
-    errorsField: p.errorsField,
-  };
+  return { ...shown, ...toolFacts(record, continuationArg), validateInput: descriptor.validateInput, descriptor };
 }
 
 export interface McpDefinition {

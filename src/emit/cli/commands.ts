@@ -1,4 +1,5 @@
-import type { CommandData, CommandSpec, FlagSpec } from "../../cli-runtime/program.js";
+import { type CommandData, commandFacts, type CommandSpec, type FlagSpec } from "../../cli-runtime/program.js";
+import { operationRecordTable } from "../sdk/operations.js";
 import { baseUrlEnvOf, clientClassName, kebabCase, clientMethodNames, cliFlagNames, cliName, commandNames, resolveLocal, scalarType } from "../../model/naming.js";
 import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import type { SchemaObject } from "../../contract/schema-walk.js";
@@ -87,6 +88,7 @@ export function commandData(spec: CommandSpec): CommandData {
 export function commandSpecs(model: ContractModel): CommandSpec[] {
   const methods = clientMethodNames(model);
   const commands = commandNames(model);
+  const records = operationRecordTable(model);
   return model.operations.map((op) => {
     const { flags, inputOnly } = operationFlags(op);
     const m = methods.get(op.names.id)!;
@@ -113,12 +115,8 @@ export function commandSpecs(model: ContractModel): CommandSpec[] {
       allMethod: m.all,
       flags,
       inputOnly,
-      keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
-      dryRunField: op.preview?.dryRunField ?? null,
-      confirmTokenField: op.preview?.confirmTokenField ?? null,
-      defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
-      fieldsField: op.projection?.field ?? null,
-      cursorField: op.pagination?.cursorField ?? null,
+      // The operation's promises, read from its record as the built CLI reads them.
+      ...commandFacts(records.get(op.names.id)!),
     };
   });
 }

@@ -3,8 +3,9 @@
  * (name, title, description, schemas, annotations) is computed here once, and the catalogue budget
  * (src/budget/catalog.ts) counts exactly these entries, so the estimate is what a client loads.
  */
-import { servedAnnotations } from "../../mcp-runtime/catalogue.js";
+import { servedAnnotations, toolFacts } from "../../mcp-runtime/catalogue.js";
 import type { ToolData, ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
+import { operationRecordTable } from "../sdk/operations.js";
 import { authEnvVars, type ContractModel, type ErrorModel, type JsonSchema, type OperationModel, type RecoveryAction } from "../../model/types.js";
 import { baseUrlEnvOf, clientClassName, clientMethodNames, journalEnv, mcpBearerEnv, mcpName, resolveLocal } from "../../model/naming.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
@@ -281,6 +282,7 @@ function computeServedTools(model: ContractModel): Array<{ op: OperationModel; t
 /** The data of every tool descriptor (what `mcp/tools.ts` writes, less the validators, which are code). */
 export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spec: Omit<ToolSpec, "validateInput"> }> {
   const methods = clientMethodNames(model);
+  const records = operationRecordTable(model);
   return servedTools(model).map(({ op, tool }) => {
     const m = methods.get(op.names.id)!;
     const spec: Omit<ToolSpec, "validateInput"> = {
@@ -295,12 +297,8 @@ export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spe
       annotations: { ...op.annotations },
       sdkMethod: m.call,
       previewMethod: m.preview,
-      dryRunField: op.preview?.dryRunField ?? null,
-      confirmTokenField: op.preview?.confirmTokenField ?? null,
-      keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
-      defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
-      page: pageSpec(op),
-      task: op.task ? { completeField: op.task.completeField, continuationField: op.task.continuationField } : null,
+      // The operation's promises, read from its record as the served tool reads them.
+      ...toolFacts(records.get(op.names.id)!, continuationArgument(op)),
     };
     return { op, spec };
   });
@@ -431,21 +429,3 @@ function withContinuationArgument(schema: JsonObject, arg: string | null): JsonO
   return { ...schema, properties };
 }
 
-/** What the MCP server needs to state a page's completeness (cursor keeps its original shape). */
-function pageSpec(op: OperationModel): ToolSpec["page"] {
-  const p = op.pagination;
-  if (p === null) return null;
-  if (p.style === "cursor") return { cursorField: p.cursorField!, nextCursorField: p.nextCursorField!, partialField: p.partialField, errorsField: p.errorsField };
-  return {
-    style: p.style,
-    positionField: p.style === "page" ? p.pageField : p.style === "offset" ? p.offsetField : null,
-    firstPage: p.firstPage,
-    itemsField: p.itemsField,
-    limitField: p.limitField,
-    limitDefault: p.limitDefault,
-    nextLinkField: p.nextLink?.kind === "field" ? p.nextLink.field : null,
-    ...(p.style === "next-link" ? { continuationArg: continuationArgument(op) } : {}),
-    partialField: p.partialField,
-    errorsField: p.errorsField,
-  };
-}

@@ -21,9 +21,21 @@ export function descriptorName(op: OperationModel): string {
  * One operation a line: a change to one operation is a one-line change in review.
  */
 export function emitOperationData(model: ContractModel): string {
-  const byId = new Map(model.operations.map((op) => [op.names.id, op]));
-  const entries: Array<[string, OperationRecord]> = model.operations.map((op) => [op.names.id, operationRecord(op, model.operations, byId)]);
-  return `${escapeInvisible(jsonEntryLines(entries))}\n`;
+  return `${escapeInvisible(jsonEntryLines([...operationRecordTable(model)]))}\n`;
+}
+
+/** Built once per model (it is immutable): the CLI and MCP emitters read the same records. */
+const recordTables = new WeakMap<ContractModel, ReadonlyMap<string, OperationRecord>>();
+
+/** Every operation's record (what `sdk/operations.json` holds), by operation id, in the contract's order. */
+export function operationRecordTable(model: ContractModel): ReadonlyMap<string, OperationRecord> {
+  let table = recordTables.get(model);
+  if (table === undefined) {
+    const byId = new Map(model.operations.map((op) => [op.names.id, op]));
+    table = new Map(model.operations.map((op) => [op.names.id, operationRecord(op, model.operations, byId)]));
+    recordTables.set(model, table);
+  }
+  return table;
 }
 
 /** One operation's record (runtime/data.ts OperationRecord), in a fixed key order. */

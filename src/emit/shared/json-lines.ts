@@ -8,10 +8,9 @@ export function jsonLines(value: unknown, depth: number): string {
   return render(value, depth, "");
 }
 
-/** An object of `entries` (keys in the given order), one entry a line, each value compact below `depth`. */
+/** An object of `entries` (keys in the given order, never set on an object), one entry a line, each value compact below `depth`. */
 export function jsonEntryLines(entries: ReadonlyArray<readonly [string, unknown]>, depth = 1): string {
-  if (entries.length === 0) return "{}";
-  return `{\n${entries.map(([k, v]) => `  ${JSON.stringify(k)}: ${render(v, depth - 1, "  ")}`).join(",\n")}\n}`;
+  return renderEntries(entries, depth, "");
 }
 
 function render(value: unknown, depth: number, indent: string): string {
@@ -21,7 +20,11 @@ function render(value: unknown, depth: number, indent: string): string {
     if (value.length === 0) return "[]";
     return `[\n${value.map((v) => `${inner}${render(v, depth - 1, inner)}`).join(",\n")}\n${indent}]`;
   }
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  return renderEntries(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined), depth, indent);
+}
+
+function renderEntries(entries: ReadonlyArray<readonly [string, unknown]>, depth: number, indent: string): string {
   if (entries.length === 0) return "{}";
+  const inner = `${indent}  `;
   return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${render(v, depth - 1, inner)}`).join(",\n")}\n${indent}}`;
 }

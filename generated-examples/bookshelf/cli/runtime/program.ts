@@ -64,8 +64,12 @@ export type CommandData = Omit<CommandSpec, CommandFacts>;
 
 /** A command whole: its stored data with its operation's facts from the operation table. */
 export function commandFromData(data: CommandData, record: OperationRecord): CommandSpec {
+  return { ...data, ...commandFacts(record) };
+}
+
+/** What a command's operation promises, from its record (the generator's command list reads it through here too). */
+export function commandFacts(record: OperationRecord): Pick<CommandSpec, CommandFacts> {
   return {
-    ...data,
     keyField: record.idempotent === "key" ? record.keyField : null,
     dryRunField: record.preview?.dryRunField ?? null,
     confirmTokenField: record.preview?.confirmTokenField ?? null,

@@ -4,6 +4,7 @@
  * so what a client loads up front does not grow with the contract).
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { OperationRecord } from "../../sdk/runtime/data.js";
 import type { JsonObject, ToolSpec } from "./server.js";
 
 /** A declared toolset (generated from the contract's `toolsets`). */
@@ -342,4 +343,38 @@ function discoveryCatalogue(selected: readonly ToolSpec[], run: RunTool): Catalo
     ],
   ]);
   return { listed: discoveryTools(selected), discovery: true, lookup: (name) => handlers.get(name) };
+}
+
+/** What a tool's operation promises, which the operation table (sdk/operations.json) holds: not stored with the tool. */
+export type ToolFacts = "dryRunField" | "confirmTokenField" | "keyField" | "defaultDryRun" | "page" | "task";
+
+/** What a tool's operation promises, from its record (the generator's catalogue reads it through here too). */
+export function toolFacts(record: OperationRecord, continuationArg: string | null): Pick<ToolSpec, ToolFacts> {
+  return {
+    dryRunField: record.preview?.dryRunField ?? null,
+    confirmTokenField: record.preview?.confirmTokenField ?? null,
+    keyField: record.idempotent === "key" ? record.keyField : null,
+    defaultDryRun: record.preview ? record.preview.defaultDryRun : null,
+    page: toolPage(record, continuationArg),
+    task: record.task ? { completeField: record.task.completeField, continuationField: record.task.continuationField } : null,
+  };
+}
+
+/** What the server needs to state a page's completeness, from the operation's paging (cursor keeps its original shape). */
+function toolPage(record: OperationRecord, continuationArg: string | null): ToolSpec["page"] {
+  const p = record.pagination;
+  if (p === null) return null;
+  if (p.style === undefined || p.style === "cursor") return { cursorField: p.cursorField!, nextCursorField: p.nextCursorField!, partialField: p.partialField, errorsField: p.errorsField };
+  return {
+    style: p.style,
+    positionField: p.style === "page" ? (p.pageField ?? null) : p.style === "offset" ? (p.offsetField ?? null) : null,
+    firstPage: p.firstPage ?? 1,
+    itemsField: p.itemsField,
+    limitField: p.limitField,
+    limitDefault: p.limitDefault,
+    nextLinkField: p.nextLink?.kind === "field" ? p.nextLink.field : null,
+    ...(p.style === "next-link" ? { continuationArg } : {}),
+    partialField: p.partialField,
+    errorsField: p.errorsField,
+  };
 }
