@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { commandSpecs } from "../../src/emit/cli/commands.js";
-import { toolSpecs } from "../../src/emit/mcp/tools.js";
+import { continuationArgument, toolSpecs } from "../../src/emit/mcp/tools.js";
 import { parseContract } from "../../src/contract/parse.js";
-import type { ContractModel } from "../../src/model/types.js";
+import type { ContractModel, OperationModel } from "../../src/model/types.js";
 import { freshRoot, generateInto } from "../hostile/harness.js";
 
 const CONTRACTS = ["specs/incidents.yaml", "specs/billing.v2.yaml", "specs/releases.yaml", "test/fixtures/valid/pagination-styles.yaml"];
@@ -20,6 +20,48 @@ function model(spec: string): ContractModel {
   const parsed = parseContract(spec);
   if (!parsed.model) throw new Error(`${spec} did not parse`);
   return parsed.model;
+}
+
+/** What a tool's operation promises, straight from the model (the expectation the join is held to). */
+function expectedToolFacts(op: OperationModel): Record<string, unknown> {
+  const p = op.pagination;
+  const page =
+    p === null
+      ? null
+      : p.style === "cursor"
+        ? { cursorField: p.cursorField, nextCursorField: p.nextCursorField, partialField: p.partialField, errorsField: p.errorsField }
+        : {
+            style: p.style,
+            positionField: p.style === "page" ? p.pageField : p.style === "offset" ? p.offsetField : null,
+            firstPage: p.firstPage,
+            itemsField: p.itemsField,
+            limitField: p.limitField,
+            limitDefault: p.limitDefault,
+            nextLinkField: p.nextLink?.kind === "field" ? p.nextLink.field : null,
+            ...(p.style === "next-link" ? { continuationArg: continuationArgument(op) } : {}),
+            partialField: p.partialField,
+            errorsField: p.errorsField,
+          };
+  return {
+    dryRunField: op.preview?.dryRunField ?? null,
+    confirmTokenField: op.preview?.confirmTokenField ?? null,
+    keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
+    defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
+    page,
+    task: op.task ? { completeField: op.task.completeField, continuationField: op.task.continuationField } : null,
+  };
+}
+
+/** What a command's operation promises, straight from the model. */
+function expectedCommandFacts(op: OperationModel): Record<string, unknown> {
+  return {
+    keyField: op.idempotency && op.effects.idempotent === "key" ? op.idempotency.keyField : null,
+    dryRunField: op.preview?.dryRunField ?? null,
+    confirmTokenField: op.preview?.confirmTokenField ?? null,
+    defaultDryRun: op.preview ? op.preview.defaultDryRun : null,
+    fieldsField: op.projection?.field ?? null,
+    cursorField: op.pagination?.cursorField ?? null,
+  };
 }
 
 /** As JSON: the loaded specs carry validators and descriptors, which are code. */
@@ -42,10 +84,13 @@ describe("catalogue data joined with the operation table", () => {
         const { validateInput: _v, descriptor, ...shown } = tool;
         expect((descriptor as { id: string }).id).toBe(expectedTools[i]!.operation);
         expect(plain(shown), String(tool.name)).toEqual(plain(expectedTools[i]));
+        const op = m.operations.find((o) => o.names.id === expectedTools[i]!.operation)!;
+        expect(plain(shown), `${String(tool.name)}: facts`).toMatchObject(plain(expectedToolFacts(op)) as object);
       });
 
       const { COMMANDS } = (await import(pathToFileURL(join(dir, "cli", "commands.ts")).href)) as { COMMANDS: readonly unknown[] };
       expect(plain(COMMANDS)).toEqual(plain(commandSpecs(m)));
+      expect(plain(COMMANDS)).toMatchObject(plain(m.operations.map(expectedCommandFacts)) as object);
     });
   }
 
