@@ -1,6 +1,6 @@
 // Journal overhead per keyed call, in a SQLite file and in PostgreSQL on loopback (and in memory):
-// - the SDK's operation journal around one mutation (find an unfinished intent, record the intent,
-//   record the outcome);
+// - the SDK's operation journal around one mutation (the atomic claim that finds or records the
+//   intent, then the outcome);
 // - the contract host's records around one keyed execution on the server side (claim the key, run
 //   the execution in a transaction that records its response) and around a retry (the replay).
 // Usage: npm run bench:journal (part of npm run bench). Rounds alternate the stores, so load on this
@@ -62,10 +62,22 @@ let serial = 0;
 /** One keyed call's journal work, as src/runtime/client.ts does it around a mutation. */
 async function keyedCall(journal) {
   const n = serial++;
-  const intent = { operation: "create_customer", target: "https://api.example.test", key: `key-${n}`, paramsHash: `hash-${n}`, confirmHash: null };
-  await journal.findUnfinished(intent.operation, intent.target, intent.paramsHash);
-  await journal.begin(intent);
-  await journal.settle(intent, "completed", { id: `cus_${n}`, email: "a@example.com", name: "A" });
+  const now = Date.now();
+  const request = {
+    operation: "create_customer",
+    target: "https://api.example.test",
+    paramsHash: `hash-${n}`,
+    confirmHash: null,
+    key: null,
+    newKey: `key-${n}`,
+    claimant: `call-${n}`,
+    leaseMs: 15_000,
+    replaySince: null,
+    recoveredSince: now - 60_000,
+  };
+  const claim = await journal.claim(request, now);
+  if (claim.kind !== "send") throw new Error(`call ${n} was not sent: ${claim.kind}`);
+  await journal.settle(claim.entry, request.claimant, "completed", { id: `cus_${n}`, email: "a@example.com", name: "A" });
 }
 
 const samples = new Map(stores.map((s) => [s.name, []]));
@@ -128,7 +140,7 @@ writeFileSync("bench/results/journal.json", `${JSON.stringify(report, null, 2)}\
 const md = [
   "# Journal overhead per keyed call",
   "",
-  `Node ${process.version}. One keyed call's journal work as the SDK does it (find an unfinished intent with the same parameters, record the intent before sending, record the outcome), ${CALLS} calls per round, ${ROUNDS} rounds alternating the stores, after 50 warm-up calls each. PostgreSQL runs on this machine (loopback), as in the tests.`,
+  `Node ${process.version}. One keyed call's journal work as the SDK does it (one atomic claim that finds the intent the call repeats or records a new one before sending, then the outcome), ${CALLS} calls per round, ${ROUNDS} rounds alternating the stores, after 50 warm-up calls each. PostgreSQL runs on this machine (loopback), as in the tests.`,
   "",
   "| store | p50 per call (ms) | p99 per call (ms) | p50 vs SQLite |",
   "|---|---:|---:|---:|",

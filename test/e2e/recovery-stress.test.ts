@@ -7,16 +7,18 @@
  *
  * Before recovery was one atomic step (`OperationJournal.claim`), looking for the unfinished intent and
  * recording a new one were two steps: a recoverer that looked after another had settled the intent
- * found nothing and created a second customer. On that code this test failed in every configuration
- * (observed on 2026-12-07, 25 repetitions each, SQLite: 2 recoverers 8/25, 5: 19/25, 20: 25/25
- * repetitions with more than one customer; PostgreSQL alike), so 25 repetitions make a regression
- * show with near certainty.
+ * found nothing and created a second customer. On that code (main at 2eb5af5, 2026-12-07) the stress
+ * configurations failed in 16/25 (2 recoverers), 25/25 (5) and 24/25 (20) repetitions over SQLite
+ * and 22/25, 25/25 and 25/25 over PostgreSQL, so 25 repetitions make a regression show with near
+ * certainty; the reported scenario (five fresh processes, no jitter but their own start-up) failed
+ * 3/10 repetitions, as reported (3/10 and 4/10).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBillingServer } from "../../examples/billing/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
@@ -31,6 +33,8 @@ const REPS = Number(process.env.CONTRACTGEN_STRESS_REPS ?? 25);
 /** Recoverers start within this many ms of each other, as processes launched together do. */
 const JITTER_MS = 60;
 const SIZES = [2, 5, 20] as const;
+/** Repetitions of the reported scenario, each five process start-ups. */
+const REPORTED_REPS = Number(process.env.CONTRACTGEN_STRESS_REPORTED_REPS ?? 4);
 
 type Answer = { id: number; ok: boolean; result?: { id: string }; error?: Record<string, unknown> };
 
@@ -143,6 +147,37 @@ async function stress(n: number, journal: () => Promise<string>): Promise<void> 
   }
   expect(failed.slice(0, 5), `${failed.length}/${REPS} repetitions broke exactly-once with ${n} concurrent recoverers`).toEqual([]);
 }
+
+/** One SDK call in a new process (sdk-call.mjs), as the reporter's scripts ran it. */
+async function inNewProcess(input: unknown, options: Record<string, unknown>): Promise<Answer> {
+  const args = [resolve("test/e2e/sdk-call.mjs"), JSON.stringify({ sdk: SDK, clientClass: "BillingClient", method: "createCustomer", input, options })];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { encoding: "utf8" });
+  return JSON.parse(stdout) as Answer;
+}
+
+describe("the reported scenario: five new processes at once after a lost response", () => {
+  it(`${REPORTED_REPS} repetitions, one SQLite journal file: one customer, every process gets it`, async () => {
+    const failed: string[] = [];
+    for (let rep = 0; rep < REPORTED_REPS; rep++) {
+      const journal = join(dir, "reported.sqlite");
+      const input = { email: `reported.${process.pid}.${rep}@example.com`, name: "Reported Scenario" };
+      let dropped = false;
+      const proxy = await startLossyProxy(platform.url, (req) => !dropped && req.method === "POST" && (dropped = true));
+      try {
+        const first = new sdk.BillingClient({ baseUrl: proxy.url, token: TOKEN, journal, retry: { maxAttempts: 1 } });
+        expect(await first.createCustomer(input).catch((e: unknown) => e)).toBeInstanceOf(sdk.UnknownOutcomeError);
+        first.close();
+        const answers = await Promise.all(Array.from({ length: 5 }, () => inNewProcess(input, { baseUrl: proxy.url, token: TOKEN, journal })));
+        const customers = await customersWithEmail(input.email);
+        const got = answers.map((a) => (a.ok ? a.result?.id : String(a.error?.code)));
+        if (customers.length !== 1 || got.some((id) => id !== customers[0])) failed.push(`repetition ${rep + 1}: ${customers.length} customers, the processes got ${got.join(", ")}`);
+      } finally {
+        await proxy.close();
+      }
+    }
+    expect(failed, `${failed.length}/${REPORTED_REPS} repetitions broke exactly-once`).toEqual([]);
+  }, 300_000);
+});
 
 describe("lost-response recovery by concurrent processes, one SQLite journal file", () => {
   for (const n of SIZES) {

@@ -91,6 +91,28 @@ describe("lost response across server processes (stdio)", () => {
     }
   });
 
+  it("the answer is lost; then three server processes at once, each asked the same call (the tools require the key), recover it: one customer, each gets it", async () => {
+    let dropped = false;
+    const proxy = await startLossyProxy(billing.url, (req) => {
+      if (dropped || req.method !== "POST" || req.url !== "/customers") return false;
+      return (dropped = true);
+    });
+    const env = { BILLING_TOKEN: TOKEN, BILLING_JOURNAL: join(dir, "lost-together.sqlite"), BILLING_BASE_URL: proxy.url };
+    const args = { email: "mcp.together@example.com", name: "MCP Together", idempotency_key: "2c7e9a41-0b5d-4e8f-a1c3-7d9b5e3f1a20" };
+    const servers = await Promise.all([0, 1, 2, 3].map(() => connectStdio("billing.v2", env)));
+    try {
+      const lost = await servers[0]!.call("create_customer", args);
+      expect(text(lost).error).toMatchObject({ outcome: "unknown", nextAction: "retry_same_key" });
+      const answers = await Promise.all(servers.slice(1).map((s) => s.call("create_customer", args)));
+      expect(answers.map((a) => a.isError ?? false)).toEqual([false, false, false]);
+      expect(customersWithEmail(args.email)).toBe(1);
+      expect(new Set(answers.map((a) => (a.structuredContent as { id: string }).id)).size).toBe(1);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await proxy.close();
+    }
+  });
+
   it("a key reused with other parameters from a server with a fresh journal is refused by the platform, nothing created", async () => {
     const key = "0f9e8d7c-6b5a-4c3d-9e1f-2a3b4c5d6e7f";
     const a = await connectInMemory("billing.v2", { baseUrl: billing.url, token: TOKEN, journal: join(dir, "a.sqlite") });

@@ -819,6 +819,131 @@ describe("retries", () => {
   });
 });
 
+/**
+ * A platform that honours operation keys (the first request under a key executes, later ones get its
+ * answer), answers after a random delay, and loses the answer to the first request after executing it.
+ */
+function keyedPlatform() {
+  const answers = new Map<string, { id: string; name: string }>();
+  let effects = 0;
+  let lost = false;
+  const sent: string[] = [];
+  const fetchImpl = async (_input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const key = new Headers(init.headers).get("idempotency-key")!;
+    sent.push(key);
+    await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
+    if (!answers.has(key)) answers.set(key, { id: `cus_${++effects}`, name: JSON.parse(String(init.body)).name });
+    if (!lost) {
+      lost = true;
+      throw fetchFailed("ECONNRESET");
+    }
+    return json(201, answers.get(key));
+  };
+  return { fetch: fetchImpl as unknown as typeof fetch, effects: () => effects, sent };
+}
+
+describe("concurrent recovery of a lost call (one atomic claim)", () => {
+  const input = { name: "Ada" };
+  const journals: Array<[string, () => () => OperationJournal]> = [
+    ["one MemoryJournal", () => {
+      const shared = new MemoryJournal();
+      return () => shared;
+    }],
+    // Each call its own connection to the file, as separate processes have.
+    ["one SQLite file, a connection per call", () => {
+      const path = tempDb();
+      return () => new SqliteJournal(path);
+    }],
+  ];
+
+  it.each(journals)("%s: a lost answer, then 20 identical calls started within 30 ms, 10 repetitions: one effect, each call gets it", async (_, store) => {
+    for (let rep = 0; rep < 10; rep++) {
+      const platform = keyedPlatform();
+      const journal = store();
+      const lost = await failure(client(platform.fetch, { journal: journal(), retry: { maxAttempts: 1 } }).call(createCustomer, input));
+      expect(lost).toBeInstanceOf(UnknownOutcomeError);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 30));
+          return client(platform.fetch, { journal: journal() }).call<{ id: string }>(createCustomer, input);
+        }),
+      );
+      expect(platform.effects()).toBe(1);
+      expect(new Set(results.map((r) => r.id))).toEqual(new Set(["cus_1"]));
+      expect(new Set(platform.sent)).toEqual(new Set([(lost as UnknownOutcomeError).operationKey]));
+    }
+  });
+
+  it("a call waiting for a sender gets the sender's recorded rejection, and sends nothing", async () => {
+    const journal = new MemoryJournal();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { fetch, calls } = scripted(async () => {
+      await gate;
+      return errorFor("AMOUNT_INVALID", { field: "name" });
+    });
+    const first = failure(client(fetch, { journal }).call(createCustomer, input));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = failure(client(fetch, { journal }).call(createCustomer, input));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(calls).toHaveLength(1);
+    expect(a).toMatchObject({ code: "AMOUNT_INVALID", outcome: "rejected" });
+    expect(b).toBeInstanceOf(InvalidInputError);
+    expect(b).toMatchObject({ code: "AMOUNT_INVALID", errorClass: "invalid_input", action: "fix_field", field: "name", outcome: "rejected", operationId: calls[0]!.headers["idempotency-key"] });
+  });
+
+  it("an intent whose sender is gone (its claim lapsed) is taken over under its key", async () => {
+    const journal = new MemoryJournal();
+    const paramsHash = hashValue(input);
+    journal.claim({ operation: "create_customer", target: BASE, paramsHash, confirmHash: null, key: "dead-key", newKey: "dead-key", claimant: "crashed", leaseMs: 10, replaySince: null, recoveredSince: null }, Date.now() - 1000);
+    const { fetch, calls } = scripted(json(201, customer));
+    expect(await client(fetch, { journal }).call(createCustomer, input)).toEqual(customer);
+    expect(calls.map((c) => c.headers["idempotency-key"])).toEqual(["dead-key"]);
+    expect(journal.get({ operation: "create_customer", target: BASE, key: "dead-key" })).toMatchObject({ status: "completed", recovered: true, claimant: null });
+  });
+
+  it("a wait longer than a call may take ends with CLIENT_INTENT_IN_PROGRESS under the sender's key, nothing sent", async () => {
+    const journal = new MemoryJournal();
+    journal.claim({ operation: "create_customer", target: BASE, paramsHash: hashValue(input), confirmHash: null, key: "busy-key", newKey: "busy-key", claimant: "stuck", leaseMs: 60_000, replaySince: null, recoveredSince: null });
+    const { fetch, calls } = forbiddenFetch();
+    const error = await failure(client(fetch, { journal, timeoutMs: 20 }).call(createCustomer, input));
+    expect(error).toBeInstanceOf(UnknownOutcomeError);
+    expect(error).toMatchObject({ code: CLIENT_CODES.intentInProgress, outcome: "unknown", operationKey: "busy-key", action: "retry_same_key" });
+    expect(calls).toHaveLength(0);
+  });
+
+  it("a rate-limited refusal leaves the intent unfinished: the next identical call sends the same key", async () => {
+    const journal = new MemoryJournal();
+    const { fetch, calls } = scripted(errorFor("RATE_LIMITED"), json(201, customer));
+    await failure(client(fetch, { journal, retry: { maxAttempts: 1 } }).call(createCustomer, input));
+    expect(await client(fetch, { journal }).call(createCustomer, input)).toEqual(customer);
+    expect(calls[1]!.headers["idempotency-key"]).toBe(calls[0]!.headers["idempotency-key"]);
+  });
+
+  it("within the recovery window an identical keyless call gets the recovered outcome; with recoveryWindowMs 0 or a key of its own it is a new intent", async () => {
+    const platform = keyedPlatform();
+    const journal = new MemoryJournal();
+    await failure(client(platform.fetch, { journal, retry: { maxAttempts: 1 } }).call(createCustomer, input));
+    expect(await client(platform.fetch, { journal }).call(createCustomer, input)).toMatchObject({ id: "cus_1" });
+    expect(await client(platform.fetch, { journal }).call(createCustomer, input)).toMatchObject({ id: "cus_1" });
+    expect(platform.sent).toHaveLength(2);
+    expect(await client(platform.fetch, { journal }).call(createCustomer, { ...input, idempotency_key: "deliberate" })).toMatchObject({ id: "cus_2" });
+    expect(await client(platform.fetch, { journal, recoveryWindowMs: 0 }).call(createCustomer, input)).toMatchObject({ id: "cus_3" });
+    expect(platform.effects()).toBe(3);
+  });
+
+  it.each([-1, 1.5, Number.NaN, 86_400_001])("recoveryWindowMs %s is refused before anything is recorded or sent", async (recoveryWindowMs) => {
+    const journal = new MemoryJournal();
+    const { fetch, calls } = forbiddenFetch();
+    const error = await failure(client(fetch, { journal, recoveryWindowMs }).call(createCustomer, { ...input, idempotency_key: "k" }));
+    expect(error).toMatchObject({ code: CLIENT_CODES.invalidOption, outcome: "rejected" });
+    expect(calls).toHaveLength(0);
+    expect(journal.get({ operation: "create_customer", target: BASE, key: "k" })).toBeUndefined();
+  });
+});
+
 describe("unknown outcomes", () => {
   it.each([
     ["a timeout", timeoutError()],
@@ -1057,8 +1182,8 @@ describe("operation journal", () => {
   it("reads never touch the journal", async () => {
     const calls: string[] = [];
     const spy: OperationJournal = {
-      begin: () => (calls.push("begin"), { entry: undefined as never, created: true }),
-      findUnfinished: () => (calls.push("find"), undefined),
+      claim: () => (calls.push("claim"), { kind: "send", entry: undefined as never }),
+      renew: () => (calls.push("renew"), false),
       settle: () => void calls.push("settle"),
       get: () => (calls.push("get"), undefined),
       close: () => void calls.push("close"),
@@ -1080,7 +1205,9 @@ describe("preview and confirm", () => {
     expect(calls[0]!.url.pathname).toBe("/v1/charges/ch_1/refunds");
     expect(calls[0]!.body).toEqual({ amount: 500, dry_run: true });
     expect(calls[0]!.headers["idempotency-key"]).toBeUndefined();
-    expect(journal.findUnfinished("refund_charge", BASE, hashValue({ charge_id: "ch_1", amount: 500 }))).toBeUndefined();
+    // Nothing recorded: a claim of those parameters finds no intent and would begin a new one.
+    const claim = journal.claim({ operation: "refund_charge", target: BASE, paramsHash: hashValue({ charge_id: "ch_1", amount: 500 }), confirmHash: null, key: null, newKey: "fresh", claimant: "probe", leaseMs: 1, replaySince: 0, recoveredSince: 0 });
+    expect(claim).toMatchObject({ kind: "send", entry: { key: "fresh" } });
   });
 
   it("preview overrides a caller's dry_run false to true and never sends a key, even one it was given", async () => {

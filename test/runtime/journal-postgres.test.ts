@@ -5,14 +5,27 @@
  */
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { JournalUnusableError } from "../../src/runtime/journal.js";
+import { type ClaimRequest, JournalUnusableError } from "../../src/runtime/journal.js";
 import { maskedUrl, PostgresJournal, POSTGRES_JOURNAL_SCHEMA } from "../../src/runtime/journal-postgres.js";
 import { dropSchemas, freshSchemaUrl, postgresAvailable } from "../support/postgres.js";
 
 const postgres = await postgresAvailable();
 afterAll(() => dropSchemas());
 
-const intent = (key: string, paramsHash = "hash-A") => ({ operation: "create_customer", target: "https://api.example.test", key, paramsHash });
+const ref = (key: string) => ({ operation: "create_customer", target: "https://api.example.test", key });
+/** Call `claimant`'s claim: by its key when one is given, else by the parameters. */
+const ask = (claimant: string, key: string | null = null): ClaimRequest => ({
+  operation: "create_customer",
+  target: "https://api.example.test",
+  paramsHash: "hash-A",
+  confirmHash: null,
+  key,
+  newKey: `new-${claimant}`,
+  claimant,
+  leaseMs: 60_000,
+  replaySince: null,
+  recoveredSince: 0,
+});
 
 describe("maskedUrl", () => {
   it("hides the password and password-like parameters, keeps the rest", () => {
@@ -25,7 +38,7 @@ describe("maskedUrl", () => {
 describe("a URL that cannot be used", () => {
   it("is a JournalUnusableError naming the database, never the password, and nothing is written elsewhere", async () => {
     const journal = new PostgresJournal("postgres://app:hunter2-secret@127.0.0.1:1/journal");
-    const error = await Promise.resolve(journal.begin(intent("k"))).then(
+    const error = await Promise.resolve(journal.claim(ask("a", "k"))).then(
       () => null,
       (e: unknown) => e,
     );
@@ -39,13 +52,14 @@ describe("a URL that cannot be used", () => {
 });
 
 describe.skipIf(!postgres)("two replicas on one PostgreSQL journal", () => {
-  it("concurrent begins of one key from two replicas: exactly one records the intent", async () => {
+  it("concurrent claims of one key from two replicas: exactly one records the intent and sends it", async () => {
     const url = await freshSchemaUrl();
     const [a, b] = [new PostgresJournal(url), new PostgresJournal(url)];
     try {
-      const begins = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).begin(intent("same-key"), 1000 + i)));
-      expect(begins.filter((r) => r.created)).toHaveLength(1);
-      expect(new Set(begins.map((r) => r.entry.createdAt)).size).toBe(1);
+      const claims = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).claim(ask(`c${i}`, "same-key"), 1000 + i)));
+      expect(claims.filter((c) => c.kind === "send")).toHaveLength(1);
+      expect(claims.filter((c) => c.kind === "wait")).toHaveLength(49);
+      expect(new Set(claims.map((c) => c.entry.createdAt)).size).toBe(1);
     } finally {
       a.close();
       b.close();
@@ -56,11 +70,11 @@ describe.skipIf(!postgres)("two replicas on one PostgreSQL journal", () => {
     const url = await freshSchemaUrl();
     const [a, b] = [new PostgresJournal(url), new PostgresJournal(url)];
     try {
-      await a.begin(intent("key-from-a"), 1000);
-      await a.settle(intent("key-from-a"), "unknown", { message: "the response was lost" }, 1001);
-      expect((await b.findUnfinished("create_customer", "https://api.example.test", "hash-A"))?.key).toBe("key-from-a");
-      await b.settle(intent("key-from-a"), "completed", { id: "cus_1" }, 1002);
-      expect(await a.get(intent("key-from-a"))).toMatchObject({ status: "completed", result: { id: "cus_1" } });
+      await a.claim(ask("on-a", "key-from-a"), 1000);
+      await a.settle(ref("key-from-a"), "on-a", "unknown", { message: "the response was lost" }, 1001);
+      expect(await b.claim(ask("on-b"), 1002)).toMatchObject({ kind: "send", entry: { key: "key-from-a", recovered: true } });
+      await b.settle(ref("key-from-a"), "on-b", "completed", { id: "cus_1" }, 1003);
+      expect(await a.get(ref("key-from-a"))).toMatchObject({ status: "completed", result: { id: "cus_1" } });
     } finally {
       a.close();
       b.close();
@@ -71,25 +85,48 @@ describe.skipIf(!postgres)("two replicas on one PostgreSQL journal", () => {
     const url = await freshSchemaUrl();
     const replicas = Array.from({ length: 5 }, () => new PostgresJournal(url));
     try {
-      await Promise.all(replicas.map((j, i) => j.begin(intent(`k${i}`), 1)));
+      await Promise.all(replicas.map((j, i) => j.claim(ask(`c${i}`, `k${i}`), 1)));
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        expect((await client.query("SELECT version FROM contractgen_journal_schema")).rows).toEqual([{ version: POSTGRES_JOURNAL_SCHEMA }]);
+        expect((await client.query("SELECT max(version) AS version FROM contractgen_journal_schema")).rows).toEqual([{ version: POSTGRES_JOURNAL_SCHEMA }]);
         await client.query("INSERT INTO contractgen_journal_schema (version) VALUES (99)");
       } finally {
         await client.end();
       }
       const newer = new PostgresJournal(url);
-      const error = await Promise.resolve(newer.get(intent("k0"))).then(
+      const error = await Promise.resolve(newer.get(ref("k0"))).then(
         () => null,
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(JournalUnusableError);
-      expect((error as Error).message).toMatch(/journal schema is version 99, newer than this runtime's 1/);
+      expect((error as Error).message).toMatch(/journal schema is version 99, newer than this runtime's 2/);
       newer.close();
     } finally {
       for (const j of replicas) j.close();
+    }
+  });
+
+  it("a journal of schema version 1 (before claims) is migrated to 2, keeping its entries; its sending intents are taken over", async () => {
+    const url = await freshSchemaUrl();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE TABLE contractgen_journal_schema (version INTEGER NOT NULL); INSERT INTO contractgen_journal_schema VALUES (1);
+        CREATE TABLE operation_journal (target TEXT NOT NULL, operation TEXT NOT NULL, key TEXT NOT NULL, params_hash TEXT NOT NULL, confirm_hash TEXT,
+          status TEXT NOT NULL, result JSONB, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, seq BIGSERIAL, PRIMARY KEY (target, operation, key));
+        INSERT INTO operation_journal (target, operation, key, params_hash, status, result, created_at, updated_at)
+          VALUES ('https://api.example.test', 'create_customer', 'old-sending', 'hash-A', 'sending', NULL, 1, 1),
+                 ('https://api.example.test', 'create_customer', 'old-done', 'hash-B', 'completed', '{"id":"cus_0"}', 1, 1)`);
+    } finally {
+      await client.end();
+    }
+    const j = new PostgresJournal(url);
+    try {
+      expect(await j.get(ref("old-done"))).toMatchObject({ status: "completed", result: { id: "cus_0" }, claimant: null, recovered: false });
+      expect(await j.claim(ask("now"), 5)).toMatchObject({ kind: "send", entry: { key: "old-sending", claimant: "now", recovered: true } });
+    } finally {
+      j.close();
     }
   });
 });

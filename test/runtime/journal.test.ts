@@ -1,10 +1,11 @@
-import { execFileSync, execSync } from "node:child_process";
+import { execFile, execFileSync, execSync } from "node:child_process";
+import { promisify } from "node:util";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Intent, MemoryJournal, type OperationJournal, SqliteJournal } from "../../src/runtime/journal.js";
+import { type ClaimRequest, type Intent, MemoryJournal, type OperationJournal, SqliteJournal } from "../../src/runtime/journal.js";
 import { PostgresJournal } from "../../src/runtime/journal-postgres.js";
 import { dropSchemas, freshSchemaUrl, postgresAvailable } from "../support/postgres.js";
 
@@ -21,9 +22,26 @@ const intent = (over: Partial<Intent> = {}): Intent => ({
   ...over,
 });
 
+/** A claim request of call `claimant`: keyless unless `key` is given; recovered outcomes count from time 0, replays never. */
+const ask = (claimant: string, over: Partial<ClaimRequest> = {}): ClaimRequest => ({
+  operation: "create_customer",
+  target: "https://api.example.test",
+  paramsHash: "hash-A",
+  confirmHash: null,
+  key: null,
+  newKey: `new-key-of-${claimant}`,
+  claimant,
+  leaseMs: 1000,
+  replaySince: null,
+  recoveredSince: 0,
+  ...over,
+});
+
 interface Factory {
   name: string;
   open(): OperationJournal | Promise<OperationJournal>;
+  /** Another connection to the same journal (as another process has); the memory journal has only itself. */
+  another(j: OperationJournal): OperationJournal;
 }
 
 const opened: OperationJournal[] = [];
@@ -34,172 +52,214 @@ afterEach(() => {
 const postgres = await postgresAvailable();
 afterAll(() => dropSchemas());
 
+const pgUrls = new WeakMap<OperationJournal, string>();
 const factories: Factory[] = [
-  { name: "MemoryJournal", open: () => new MemoryJournal() },
-  { name: "SqliteJournal", open: () => new SqliteJournal(tempDbPath()) },
+  { name: "MemoryJournal", open: () => new MemoryJournal(), another: (j) => j },
+  { name: "SqliteJournal", open: () => new SqliteJournal(tempDbPath()), another: (j) => new SqliteJournal((j as SqliteJournal).path) },
   // The shared store replicas use: the same contract, on a real server (each test its own schema).
-  ...(postgres ? [{ name: "PostgresJournal", open: async () => new PostgresJournal(await freshSchemaUrl()) }] : []),
+  ...(postgres
+    ? [
+        {
+          name: "PostgresJournal",
+          open: async () => {
+            const url = await freshSchemaUrl();
+            const j = new PostgresJournal(url);
+            pgUrls.set(j, url);
+            return j;
+          },
+          another: (j: OperationJournal) => new PostgresJournal(pgUrls.get(j)!),
+        },
+      ]
+    : []),
 ];
 
-describe.each(factories)("$name (journal contract)", ({ open }) => {
+describe.each(factories)("$name (journal contract)", ({ open, another }) => {
   let j: OperationJournal;
   const fresh = async () => {
     j = await open();
     opened.push(j);
     return j;
   };
+  /** Record an intent under `key` begun at `at` by call `by`, and settle it when `status` says so. */
+  const recorded = async (key: string, at: number, status?: "completed" | "rejected" | "unknown", over: Partial<ClaimRequest> = {}, result: unknown = { id: key }) => {
+    const claim = await j.claim(ask(`c-${key}`, { key, ...over }), at);
+    expect(claim.kind).toBe("send");
+    if (status) await j.settle(intent({ key, operation: over.operation ?? "create_customer", target: over.target ?? "https://api.example.test" }), `c-${key}`, status, result, at + 1);
+  };
 
-  it("begin creates an entry once, in status sending with no result", async () => {
+  it("a keyless call of a new intent records it under the new key, claimed by the call, with its lease", async () => {
     await fresh();
-    const { entry, created } = await j.begin(intent(), 1000);
-    expect(created).toBe(true);
-    expect(entry).toEqual({ ...intent(), confirmHash: null, status: "sending", result: null, createdAt: 1000, updatedAt: 1000 });
-    expect(await j.get(intent())).toEqual(entry);
+    const claim = await j.claim(ask("A"), 1000);
+    const entry = { ...intent({ key: "new-key-of-A" }), confirmHash: null, status: "sending", result: null, createdAt: 1000, updatedAt: 1000, claimant: "A", leaseUntil: 2000, recovered: false };
+    expect(claim).toEqual({ kind: "send", entry });
+    expect(await j.get(intent({ key: "new-key-of-A" }))).toEqual(entry);
   });
 
-  it("a second begin with the same key returns the existing entry, not created", async () => {
+  it("an identical keyless call while the sender's claim is live waits for it, and records nothing", async () => {
     await fresh();
-    await j.begin(intent(), 1000);
-    const again = await j.begin(intent({ paramsHash: "hash-B" }), 2000);
-    expect(again.created).toBe(false);
-    // The stored entry is returned as it was: its params hash, status and timestamps are untouched.
-    expect(again.entry).toEqual({ ...intent(), confirmHash: null, status: "sending", result: null, createdAt: 1000, updatedAt: 1000 });
-    expect((await j.get(intent()))?.paramsHash).toBe("hash-A");
+    await j.claim(ask("A"), 1000);
+    const claim = await j.claim(ask("B"), 1500);
+    expect(claim).toMatchObject({ kind: "wait", entry: { key: "new-key-of-A", claimant: "A" } });
+    expect(await j.get(intent({ key: "new-key-of-B" }))).toBeUndefined();
   });
 
-  it("a second begin of an unknown or completed entry does not re-bind it", async () => {
+  it("an intent whose outcome is unknown is taken over by the next identical call: the same key, marked recovered", async () => {
     await fresh();
-    await j.begin(intent({ key: "u" }), 1);
-    await j.settle(intent({ key: "u" }), "unknown", { message: "timed out" }, 2);
-    await j.begin(intent({ key: "c" }), 1);
-    await j.settle(intent({ key: "c" }), "completed", { id: "cus_1" }, 2);
-    const u = await j.begin(intent({ key: "u", paramsHash: "other" }), 3);
-    const c = await j.begin(intent({ key: "c" }), 3);
-    expect(u).toMatchObject({ created: false, entry: { status: "unknown", paramsHash: "hash-A", result: { message: "timed out" } } });
-    expect(c).toMatchObject({ created: false, entry: { status: "completed", result: { id: "cus_1" } } });
+    await j.claim(ask("A"), 1000);
+    await j.settle(intent({ key: "new-key-of-A" }), "A", "unknown", { code: "CLIENT_NO_RESPONSE" }, 1100);
+    const claim = await j.claim(ask("B"), 1200);
+    expect(claim).toMatchObject({ kind: "send", entry: { key: "new-key-of-A", claimant: "B", leaseUntil: 2200, status: "sending", result: null, createdAt: 1000, recovered: true } });
+    // Taken: a third call waits for B.
+    expect(await j.claim(ask("C"), 1300)).toMatchObject({ kind: "wait", entry: { claimant: "B" } });
   });
 
-  it("keys are scoped by operation and target", async () => {
+  it("a claim whose lease ran out (its sender is gone) is taken over; one renewed in time is not", async () => {
     await fresh();
-    expect((await j.begin(intent(), 1)).created).toBe(true);
-    expect((await j.begin(intent({ operation: "refund" }), 1)).created).toBe(true);
-    expect((await j.begin(intent({ target: "https://other.test" }), 1)).created).toBe(true);
-    expect((await j.begin(intent(), 1)).created).toBe(false);
-    await j.settle(intent({ operation: "refund" }), "completed", { ok: 1 }, 2);
-    expect((await j.get(intent()))?.status).toBe("sending");
-    expect((await j.get(intent({ target: "https://other.test" })))?.status).toBe("sending");
+    await j.claim(ask("A"), 1000); // lease until 2000
+    expect(await j.renew(intent({ key: "new-key-of-A" }), "A", 2500)).toBe(true);
+    expect(await j.claim(ask("B"), 2200)).toMatchObject({ kind: "wait" });
+    expect(await j.claim(ask("B"), 2500)).toMatchObject({ kind: "send", entry: { key: "new-key-of-A", claimant: "B", recovered: true } });
+    // A no longer holds it: its renewal and its settle are refused.
+    expect(await j.renew(intent({ key: "new-key-of-A" }), "A", 9000)).toBe(false);
+    await j.settle(intent({ key: "new-key-of-A" }), "A", "completed", { id: "from-A" }, 2600);
+    expect(await j.get(intent({ key: "new-key-of-A" }))).toMatchObject({ status: "sending", claimant: "B" });
+    await j.settle(intent({ key: "new-key-of-A" }), "B", "completed", { id: "from-B" }, 2700);
+    expect(await j.get(intent({ key: "new-key-of-A" }))).toMatchObject({ status: "completed", result: { id: "from-B" }, claimant: null, leaseUntil: null, updatedAt: 2700 });
   });
 
-  it("settle records status, result and updatedAt, keeping createdAt", async () => {
+  it("a recovered outcome is every identical keyless call's within the recovery window, and a new call's after it", async () => {
     await fresh();
-    await j.begin(intent(), 1000);
-    await j.settle(intent(), "completed", { id: "cus_1", nested: { list: [1, 2] } }, 1500);
-    expect(await j.get(intent())).toEqual({
-      ...intent(),
-      confirmHash: null,
-      status: "completed",
-      result: { id: "cus_1", nested: { list: [1, 2] } },
-      createdAt: 1000,
-      updatedAt: 1500,
-    });
+    await j.claim(ask("A"), 1000);
+    await j.settle(intent({ key: "new-key-of-A" }), "A", "unknown", null, 1100);
+    await j.claim(ask("B"), 1200);
+    await j.settle(intent({ key: "new-key-of-A" }), "B", "completed", { id: "cus_1" }, 1300);
+    // C started while the outcome was not yet known to it: it gets the recovered outcome.
+    expect(await j.claim(ask("C", { recoveredSince: 1300 }), 1400)).toMatchObject({ kind: "recorded", entry: { key: "new-key-of-A", result: { id: "cus_1" } } });
+    // D's window starts after the recovery: a new intent.
+    expect(await j.claim(ask("D", { recoveredSince: 1301 }), 61_400)).toMatchObject({ kind: "send", entry: { key: "new-key-of-D", recovered: false } });
+    // A recovery that ended in a rejection is recorded too.
+    await j.claim(ask("E", { paramsHash: "hash-B" }), 2000);
+    await j.settle(intent({ key: "new-key-of-E" }), "E", "unknown", null, 2001);
+    await j.claim(ask("F", { paramsHash: "hash-B" }), 2002);
+    await j.settle(intent({ key: "new-key-of-E" }), "F", "rejected", { code: "EMAIL_TAKEN" }, 2003);
+    expect(await j.claim(ask("G", { paramsHash: "hash-B", recoveredSince: 0 }), 2004)).toMatchObject({ kind: "recorded", entry: { status: "rejected", result: { code: "EMAIL_TAKEN" } } });
+    // recoveredSince null: no recovered outcome is handed out.
+    expect(await j.claim(ask("H", { paramsHash: "hash-B", recoveredSince: null }), 2005)).toMatchObject({ kind: "send", entry: { key: "new-key-of-H" } });
   });
 
-  it("settle of an unknown key records nothing", async () => {
+  it("an intent that completed without a recovery is not repeated: an identical keyless call is a new intent", async () => {
     await fresh();
-    await j.settle(intent({ key: "never-begun" }), "completed", {}, 1);
-    expect(await j.get(intent({ key: "never-begun" }))).toBeUndefined();
+    await j.claim(ask("A"), 1000);
+    await j.settle(intent({ key: "new-key-of-A" }), "A", "completed", { id: "cus_1" }, 1100);
+    expect(await j.claim(ask("B"), 1200)).toMatchObject({ kind: "send", entry: { key: "new-key-of-B" } });
   });
 
-  it("get of an unknown key is undefined", async () => {
+  it("the caller's key: new, recorded, of other parameters, re-bound after a rejection, taken over when unknown, waited for while sent", async () => {
     await fresh();
-    expect(await j.get(intent())).toBeUndefined();
+    expect(await j.claim(ask("A", { key: "k" }), 1000)).toMatchObject({ kind: "send", entry: { key: "k", claimant: "A" } });
+    expect(await j.claim(ask("B", { key: "k" }), 1100)).toMatchObject({ kind: "wait", entry: { claimant: "A" } });
+    expect(await j.claim(ask("B", { key: "k", paramsHash: "hash-B" }), 1100)).toMatchObject({ kind: "mismatch", entry: { paramsHash: "hash-A" } });
+    await j.settle(intent({ key: "k" }), "A", "unknown", null, 1200);
+    expect(await j.claim(ask("B", { key: "k" }), 1300)).toMatchObject({ kind: "send", entry: { claimant: "B", recovered: true, createdAt: 1000 } });
+    await j.settle(intent({ key: "k" }), "B", "completed", { id: "cus_1" }, 1400);
+    expect(await j.claim(ask("C", { key: "k" }), 1500)).toMatchObject({ kind: "recorded", entry: { status: "completed", result: { id: "cus_1" } } });
+    expect(await j.claim(ask("C", { key: "k", paramsHash: "hash-B" }), 1500)).toMatchObject({ kind: "mismatch" });
+    // Rejected (nothing executed): the key is free again, bound to the new parameters and begun anew.
+    await recorded("r", 2000, "rejected");
+    const rebound = await j.claim(ask("D", { key: "r", paramsHash: "hash-B" }), 3000);
+    expect(rebound).toMatchObject({ kind: "send", entry: { key: "r", paramsHash: "hash-B", status: "sending", result: null, createdAt: 3000, claimant: "D", recovered: false } });
   });
 
-  it("a rejected entry is re-bound by begin (possibly to new parameters)", async () => {
+  it("a recorded result that no longer passes `usable` is taken over and sent again under its key", async () => {
     await fresh();
-    await j.begin(intent(), 1000);
-    await j.settle(intent(), "rejected", { code: "INVALID" }, 1100);
-    const { entry, created } = await j.begin(intent({ paramsHash: "hash-B" }), 1200);
-    expect(created).toBe(true);
-    expect(entry).toMatchObject({ key: "key-1", paramsHash: "hash-B", status: "sending", result: null, updatedAt: 1200 });
-    expect(await j.get(intent())).toEqual(entry);
-    // Once re-bound it is taken again.
-    expect(await j.begin(intent({ paramsHash: "hash-C" }), 1300)).toMatchObject({ created: false, entry: { paramsHash: "hash-B" } });
+    await recorded("k", 1000, "completed", {}, { stale: true });
+    const usable = (r: unknown) => !(r as { stale?: boolean }).stale;
+    expect(await j.claim(ask("B", { key: "k", usable }), 2000)).toMatchObject({ kind: "send", entry: { key: "k", claimant: "B", recovered: false } });
   });
 
-  it("findUnfinished returns the newest unfinished entry with the same operation, target and params", async () => {
+  it("a completed intent under the same confirm token is replayed within retention; other tokens, parameters or older intents are not", async () => {
     await fresh();
-    await j.begin(intent({ key: "old" }), 1000);
-    await j.begin(intent({ key: "new" }), 2000);
-    await j.begin(intent({ key: "other-params", paramsHash: "hash-B" }), 3000);
-    await j.begin(intent({ key: "other-op", operation: "refund" }), 4000);
-    await j.begin(intent({ key: "other-target", target: "https://other.test" }), 5000);
-    expect((await j.findUnfinished("create_customer", "https://api.example.test", "hash-A"))?.key).toBe("new");
-    expect((await j.findUnfinished("create_customer", "https://api.example.test", "hash-B"))?.key).toBe("other-params");
-    expect((await j.findUnfinished("refund", "https://api.example.test", "hash-A"))?.key).toBe("other-op");
-    expect((await j.findUnfinished("create_customer", "https://other.test", "hash-A"))?.key).toBe("other-target");
-    expect(await j.findUnfinished("create_customer", "https://api.example.test", "hash-Z")).toBeUndefined();
-  });
-
-  it("findCompleted returns the newest completed entry with the same parameters and confirm token, within retention", async () => {
-    await fresh();
-    await j.begin(intent({ key: "spent", confirmHash: "tok-1" }), 1000);
-    await j.settle(intent({ key: "spent" }), "completed", { id: "r1" }, 1001);
-    await j.begin(intent({ key: "other-token", confirmHash: "tok-2" }), 2000);
-    await j.settle(intent({ key: "other-token" }), "completed", { id: "r2" }, 2001);
-    await j.begin(intent({ key: "unfinished", confirmHash: "tok-3" }), 3000);
-    await j.begin(intent({ key: "rejected", confirmHash: "tok-4" }), 4000);
-    await j.settle(intent({ key: "rejected" }), "rejected", null, 4001);
-    expect(await j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-1", 0)).toMatchObject({ key: "spent", result: { id: "r1" }, confirmHash: "tok-1" });
-    expect((await j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-2", 0))?.key).toBe("other-token");
-    expect(await j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-3", 0)).toBeUndefined();
-    expect(await j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-4", 0)).toBeUndefined();
-    expect(await j.findCompleted("create_customer", "https://api.example.test", "hash-B", "tok-1", 0)).toBeUndefined();
+    await recorded("spent", 1000, "completed", { confirmHash: "tok-1" }, { id: "r1" });
+    await recorded("other-token", 2000, "completed", { confirmHash: "tok-2" }, { id: "r2" });
+    await recorded("rejected", 3000, "rejected", { confirmHash: "tok-4" });
+    const replay = async (claimant: string, confirmHash: string, replaySince = 0, paramsHash = "hash-A") => {
+      const claim = await j.claim(ask(claimant, { confirmHash, replaySince, paramsHash }), 5000);
+      // A new intent is settled at once, so that it is not the unfinished one the next call repeats.
+      if (claim.kind === "send") await j.settle(claim.entry, claimant, "completed", { id: claimant }, 5001);
+      return claim;
+    };
+    expect(await replay("a", "tok-1")).toMatchObject({ kind: "recorded", entry: { key: "spent", result: { id: "r1" }, confirmHash: "tok-1" } });
+    expect(await replay("b", "tok-2")).toMatchObject({ kind: "recorded", entry: { key: "other-token" } });
+    expect(await replay("c", "tok-4")).toMatchObject({ kind: "send", entry: { key: "new-key-of-c" } });
+    expect(await replay("d", "tok-1", 0, "hash-B")).toMatchObject({ kind: "send", entry: { key: "new-key-of-d" } });
     // Begun before the retention window: the platform has forgotten the key.
-    expect(await j.findCompleted("create_customer", "https://api.example.test", "hash-A", "tok-1", 1500)).toBeUndefined();
+    expect(await replay("e", "tok-2", 2500)).toMatchObject({ kind: "send", entry: { key: "new-key-of-e" } });
   });
 
-  it("findUnfinished counts sending and unknown entries, never completed or rejected ones", async () => {
+  it("keys and intents are scoped by operation and target", async () => {
     await fresh();
-    await j.begin(intent({ key: "a" }), 1000);
-    await j.settle(intent({ key: "a" }), "unknown", null, 1001);
-    await j.begin(intent({ key: "b" }), 2000);
-    await j.settle(intent({ key: "b" }), "completed", { id: 1 }, 2001);
-    await j.begin(intent({ key: "c" }), 3000);
-    await j.settle(intent({ key: "c" }), "rejected", null, 3001);
-    expect(await j.findUnfinished("create_customer", "https://api.example.test", "hash-A")).toMatchObject({ key: "a", status: "unknown" });
-    await j.settle(intent({ key: "a" }), "completed", { id: 2 }, 4000);
-    expect(await j.findUnfinished("create_customer", "https://api.example.test", "hash-A")).toBeUndefined();
+    await recorded("k", 1, "unknown");
+    expect(await j.claim(ask("a", { operation: "refund" }), 2)).toMatchObject({ kind: "send", entry: { key: "new-key-of-a", operation: "refund" } });
+    expect(await j.claim(ask("b", { target: "https://other.test" }), 2)).toMatchObject({ kind: "send", entry: { key: "new-key-of-b" } });
+    expect(await j.claim(ask("c", { key: "k", operation: "refund" }), 2)).toMatchObject({ kind: "send", entry: { key: "k", operation: "refund" } });
+    expect(await j.get(intent({ key: "k" }))).toMatchObject({ status: "unknown" });
   });
 
-  it("findUnfinished breaks a createdAt tie in favour of the entry begun last", async () => {
+  it("the newest unfinished intent is repeated; on a tie, the one recorded last", async () => {
     await fresh();
-    await j.begin(intent({ key: "first" }), 1000);
-    await j.begin(intent({ key: "second" }), 1000);
-    expect((await j.findUnfinished("create_customer", "https://api.example.test", "hash-A"))?.key).toBe("second");
+    await recorded("old", 1000, "unknown");
+    await recorded("new", 2000, "unknown");
+    await recorded("tie-1", 5000, "unknown", { paramsHash: "hash-B" });
+    await recorded("tie-2", 5000, "unknown", { paramsHash: "hash-B" });
+    expect(await j.claim(ask("a"), 9000)).toMatchObject({ kind: "send", entry: { key: "new" } });
+    expect(await j.claim(ask("b", { paramsHash: "hash-B" }), 9000)).toMatchObject({ kind: "send", entry: { key: "tie-2" } });
   });
 
-  it("a re-bound entry counts as begun at the time it was re-bound", async () => {
+  it("a re-bound key counts as begun when it was re-bound", async () => {
     await fresh();
-    await j.begin(intent({ key: "A" }), 1000);
-    await j.settle(intent({ key: "A" }), "rejected", null, 1001);
-    await j.begin(intent({ key: "B" }), 2000);
-    const rebound = await j.begin(intent({ key: "A" }), 3000);
-    expect(rebound.entry.createdAt).toBe(3000);
-    expect((await j.findUnfinished("create_customer", "https://api.example.test", "hash-A"))?.key).toBe("A");
+    await recorded("A", 1000, "rejected");
+    await recorded("B", 2000, "unknown");
+    await recorded("A", 3000, "unknown");
+    expect(await j.claim(ask("x"), 9000)).toMatchObject({ kind: "send", entry: { key: "A", createdAt: 3000 } });
+  });
+
+  it("settle and renew of a key never claimed change nothing", async () => {
+    await fresh();
+    await j.settle(intent({ key: "never" }), "x", "completed", {}, 1);
+    expect(await j.renew(intent({ key: "never" }), "x", 5)).toBe(false);
+    expect(await j.get(intent({ key: "never" }))).toBeUndefined();
   });
 
   it("uses the current time when no time is given", async () => {
     await fresh();
     const before = Date.now();
-    const { entry } = await j.begin(intent());
-    await j.settle(intent(), "completed", { ok: true });
+    const { entry } = await j.claim(ask("A"));
+    await j.settle(entry, "A", "completed", { ok: true });
     const after = Date.now();
     expect(entry.createdAt).toBeGreaterThanOrEqual(before);
     expect(entry.createdAt).toBeLessThanOrEqual(after);
-    const settled = (await j.get(intent()))!;
+    const settled = (await j.get(entry))!;
     expect(settled.updatedAt).toBeGreaterThanOrEqual(entry.createdAt);
     expect(settled.updatedAt).toBeLessThanOrEqual(after);
+  });
+
+  it("50 concurrent claims of one intent on two connections: one sends, the others wait; recovered, one sends again; settled, all get it", async () => {
+    const a = await fresh();
+    const b = another(a);
+    if (b !== a) opened.push(b);
+    const all = (at: number) => Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).claim(ask(`call-${at}-${i}`), at)));
+    const first = await all(1000);
+    expect(first.filter((c) => c.kind === "send")).toHaveLength(1);
+    const sender = first.find((c) => c.kind === "send")!.entry;
+    expect(first.filter((c) => c.kind === "wait").every((c) => c.entry.key === sender.key)).toBe(true);
+    await a.settle(sender, sender.claimant!, "unknown", null, 1100);
+    const recovering = await all(1200);
+    expect(recovering.filter((c) => c.kind === "send")).toHaveLength(1);
+    expect(new Set(recovering.map((c) => c.entry.key))).toEqual(new Set([sender.key]));
+    const recoverer = recovering.find((c) => c.kind === "send")!.entry;
+    await b.settle(recoverer, recoverer.claimant!, "completed", { id: "cus_1" }, 1300);
+    const late = await all(1400);
+    expect(late.every((c) => c.kind === "recorded" && c.entry.key === sender.key)).toBe(true);
   });
 });
 
@@ -235,66 +295,88 @@ try { ${script} } finally { j.close(); }`;
     const a = new SqliteJournal(path);
     const b = new SqliteJournal(path);
     opened.push(a, b);
-    a.begin(intent(), 1000); // committed by begin itself: no explicit flush or close
-    expect(b.get(intent())).toMatchObject({ status: "sending", paramsHash: "hash-A" });
-    expect(b.begin(intent(), 2000).created).toBe(false);
-    expect(b.findUnfinished("create_customer", "https://api.example.test", "hash-A")?.key).toBe("key-1");
-    b.settle(intent(), "completed", { id: "cus_1" }, 3000);
+    a.claim(ask("A", { key: "key-1" }), 1000); // committed by claim itself: no explicit flush or close
+    expect(b.get(intent())).toMatchObject({ status: "sending", paramsHash: "hash-A", claimant: "A" });
+    expect(b.claim(ask("B"), 1500)).toMatchObject({ kind: "wait", entry: { key: "key-1" } });
+    expect(b.claim(ask("B"), 2500)).toMatchObject({ kind: "send", entry: { key: "key-1", claimant: "B" } });
+    b.settle(intent(), "B", "completed", { id: "cus_1" }, 3000);
     expect(a.get(intent())).toMatchObject({ status: "completed", result: { id: "cus_1" }, updatedAt: 3000 });
   });
 
   it("entries survive closing and reopening the file", () => {
     const path = tempDbPath();
     const a = new SqliteJournal(path);
-    a.begin(intent(), 1000);
-    a.settle(intent(), "unknown", { code: "CLIENT_NO_RESPONSE" }, 1001);
+    a.claim(ask("A", { key: "key-1" }), 1000);
+    a.settle(intent(), "A", "unknown", { code: "CLIENT_NO_RESPONSE" }, 1001);
     a.close();
     const b = new SqliteJournal(path);
     opened.push(b);
     expect(b.get(intent())).toMatchObject({ status: "unknown", result: { code: "CLIENT_NO_RESPONSE" } });
-    expect(b.findUnfinished("create_customer", "https://api.example.test", "hash-A")?.key).toBe("key-1");
+    expect(b.claim(ask("B"), 1002)).toMatchObject({ kind: "send", entry: { key: "key-1", recovered: true } });
   });
 
-  it("a separate process sees an entry begun here while this connection stays open, and vice versa", () => {
+  it("a separate process sees an entry claimed here while this connection stays open, and vice versa", () => {
     const path = tempDbPath();
     const j = new SqliteJournal(path);
     opened.push(j);
-    j.begin(intent(), 1000);
+    j.claim(ask("A", { key: "key-1" }), 1000);
 
     const seen = child(
-      `const e = j.get({ operation: "create_customer", target: "https://api.example.test", key: "key-1" });
-       const again = j.begin({ operation: "create_customer", target: "https://api.example.test", key: "key-1", paramsHash: "hash-A" }, 2000);
-       const other = j.begin({ operation: "create_customer", target: "https://api.example.test", key: "key-2", paramsHash: "hash-A" }, 3000);
-       console.log(JSON.stringify({ status: e?.status, created: again.created, otherCreated: other.created }));`,
+      `const ask = (claimant, over) => ({ operation: "create_customer", target: "https://api.example.test", paramsHash: "hash-A", confirmHash: null, key: null, newKey: "key-2", claimant, leaseMs: 1000, replaySince: null, recoveredSince: 0, ...over });
+       const e = j.get({ operation: "create_customer", target: "https://api.example.test", key: "key-1" });
+       const again = j.claim(ask("child", { key: "key-1" }), 1500);
+       const other = j.claim(ask("child", { paramsHash: "hash-B" }), 3000);
+       console.log(JSON.stringify({ status: e?.status, again: again.kind, other: other.kind }));`,
       path,
     );
-    expect(JSON.parse(seen)).toEqual({ status: "sending", created: false, otherCreated: true });
+    expect(JSON.parse(seen)).toEqual({ status: "sending", again: "wait", other: "send" });
 
-    // The child's row is visible here, and it is now the newest unfinished intent with these params.
-    expect(j.get(intent({ key: "key-2" }))).toMatchObject({ status: "sending", createdAt: 3000 });
-    expect(j.findUnfinished("create_customer", "https://api.example.test", "hash-A")?.key).toBe("key-2");
-
+    // The child's row is visible here.
+    expect(j.get(intent({ key: "key-2" }))).toMatchObject({ status: "sending", createdAt: 3000, paramsHash: "hash-B" });
     // A settle by the child is visible here too.
-    child(`j.settle({ operation: "create_customer", target: "https://api.example.test", key: "key-1" }, "completed", { id: "cus_9" }, 4000);`, path);
-    expect(j.get(intent())).toMatchObject({ status: "completed", result: { id: "cus_9" } });
+    child(`j.settle({ operation: "create_customer", target: "https://api.example.test", key: "key-2" }, "child", "completed", { id: "cus_9" }, 4000);`, path);
+    expect(j.get(intent({ key: "key-2" }))).toMatchObject({ status: "completed", result: { id: "cus_9" } });
+  });
+
+  it("20 processes claiming one unknown intent at once: exactly one takes it over, the rest wait for it", async () => {
+    const path = tempDbPath();
+    const j = new SqliteJournal(path);
+    opened.push(j);
+    j.claim(ask("lost", { key: "key-1" }), 1000);
+    j.settle(intent(), "lost", "unknown", null, 1001);
+    const code = `import { SqliteJournal } from ${JSON.stringify(pathToFileURL(distJournal).href)};
+const j = new SqliteJournal(process.env.JOURNAL_PATH);
+const claim = j.claim({ operation: "create_customer", target: "https://api.example.test", paramsHash: "hash-A", confirmHash: null, key: null, newKey: "new-" + process.pid, claimant: "p" + process.pid, leaseMs: 60000, replaySince: null, recoveredSince: 0 });
+j.close();
+console.log(JSON.stringify({ kind: claim.kind, key: claim.entry.key }));`;
+    const run = promisify(execFile);
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, async () => JSON.parse((await run(process.execPath, ["--input-type=module", "-e", code], { env: { ...process.env, JOURNAL_PATH: path } })).stdout) as { kind: string; key: string }),
+    );
+    expect(claims.filter((c) => c.kind === "send")).toHaveLength(1);
+    expect(claims.filter((c) => c.kind === "wait")).toHaveLength(19);
+    expect(new Set(claims.map((c) => c.key))).toEqual(new Set(["key-1"]));
   });
 });
 
 describe("SqliteJournal written by an earlier version", () => {
-  it("gets the confirm_hash column when opened, keeping its entries", async () => {
+  it("gets the confirm_hash and claim columns when opened, keeping its entries", async () => {
     const path = tempDbPath();
     const { default: Database } = await import("better-sqlite3");
     const db = new Database(path);
     db.exec(`CREATE TABLE operation_journal (target TEXT NOT NULL, operation TEXT NOT NULL, key TEXT NOT NULL, params_hash TEXT NOT NULL,
       status TEXT NOT NULL, result TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (target, operation, key))`);
     db.prepare("INSERT INTO operation_journal VALUES ('t', 'op', 'k', 'h', 'completed', '{}', 1, 1)").run();
+    // An intent an earlier runtime left sending (it kept no claim): taken over at once.
+    db.prepare("INSERT INTO operation_journal VALUES ('t', 'op', 'old', 'h2', 'sending', NULL, 1, 1)").run();
     db.close();
     const j = new SqliteJournal(path);
     opened.push(j);
-    expect(j.get({ target: "t", operation: "op", key: "k" })).toMatchObject({ status: "completed", confirmHash: null });
-    j.begin({ target: "t", operation: "op", key: "k2", paramsHash: "h", confirmHash: "c" }, 5);
-    j.settle({ target: "t", operation: "op", key: "k2" }, "completed", {}, 6);
-    expect(j.findCompleted("op", "t", "h", "c", 0)?.key).toBe("k2");
+    expect(j.get({ target: "t", operation: "op", key: "k" })).toMatchObject({ status: "completed", confirmHash: null, claimant: null, recovered: false });
+    expect(j.claim(ask("A", { target: "t", operation: "op", paramsHash: "h2" }), 5)).toMatchObject({ kind: "send", entry: { key: "old", claimant: "A", recovered: true } });
+    j.claim(ask("B", { target: "t", operation: "op", key: "k2", paramsHash: "h", confirmHash: "c" }), 5);
+    j.settle({ target: "t", operation: "op", key: "k2" }, "B", "completed", {}, 6);
+    expect(j.claim(ask("C", { target: "t", operation: "op", paramsHash: "h", confirmHash: "c", replaySince: 0 }), 7)).toMatchObject({ kind: "recorded", entry: { key: "k2" } });
     // A second process opening the migrated file changes nothing.
     opened.push(new SqliteJournal(path));
   });

@@ -178,6 +178,8 @@ export const CLIENT_CODES = {
   invalidPathParameter: "CLIENT_INVALID_PATH_PARAMETER",
   /** The journal holds this operation key for different parameters. */
   keyReused: "CLIENT_OPERATION_KEY_REUSED",
+  /** Another call has been sending the same intent for longer than a call may take (outcome unknown; retry with its key). */
+  intentInProgress: "CLIENT_INTENT_IN_PROGRESS",
   /** The platform could not be reached; nothing was sent. */
   unreachable: "CLIENT_UNREACHABLE",
   /** The request was sent but no response arrived. */

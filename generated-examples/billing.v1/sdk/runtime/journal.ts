@@ -2,6 +2,12 @@
  * The operation journal: an intent (operation, target, key, parameter hash) is written *before* the
  * first submission and its outcome after, so that a second process — after a crash or a lost
  * response — recovers the same intent instead of creating a second effect.
+ *
+ * Every call goes through one atomic step, `claim`: finding the intent it repeats, taking it over or
+ * waiting for the live call sending it, finding its recorded outcome, or recording a new intent happen
+ * under one lock, so that any number of processes recovering one lost call at once send one key and
+ * get one outcome. A claim is a lease: the sender renews it while it waits for the answer, and a
+ * sender that died leaves a claim that expires, after which the intent is taken over.
  */
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -9,11 +15,15 @@ import Database from "better-sqlite3";
 
 export type JournalStatus = "sending" | "completed" | "rejected" | "unknown";
 
-export interface Intent {
+/** Which recorded intent: its operation key is only meaningful per operation and platform. */
+export interface IntentRef {
   readonly operation: string;
   /** Where it is sent (base URL): keys are only meaningful per platform. */
   readonly target: string;
   readonly key: string;
+}
+
+export interface Intent extends IntentRef {
   readonly paramsHash: string;
   /** sha256 of the confirm token the execution carried (a previewable operation), else null. */
   readonly confirmHash?: string | null;
@@ -24,11 +34,53 @@ export interface JournalEntry extends Intent {
   /** The recorded response body (completed) or error (rejected/unknown), as JSON. */
   readonly result: unknown;
   readonly createdAt: number;
+  /** When the entry last changed hands or was settled (ms). */
   readonly updatedAt: number;
+  /** The call sending the intent now (its claim), or null when nobody is. */
+  readonly claimant: string | null;
+  /** Until when (ms) the claimant's claim holds unless renewed; past it, the sender is presumed gone. */
+  readonly leaseUntil: number | null;
+  /** Whether the intent was taken over after its outcome was unknown (a lost response, a sender gone). */
+  readonly recovered: boolean;
 }
 
 /** A value now (an embedded store) or later (a database across the network). */
 export type Awaitable<T> = T | Promise<T>;
+
+/** One call's request to send an intent, or to learn that it need not (OperationJournal.claim). */
+export interface ClaimRequest {
+  readonly operation: string;
+  readonly target: string;
+  readonly paramsHash: string;
+  readonly confirmHash: string | null;
+  /** The operation key the caller gave, or null: then the intent is found by its parameters. */
+  readonly key: string | null;
+  /** The key a new intent gets when no recorded one is the same. */
+  readonly newKey: string;
+  /** This call's own id: the claim it holds while sending. */
+  readonly claimant: string;
+  /** How long the claim holds without renewal (ms). */
+  readonly leaseMs: number;
+  /** Keyless: a completed intent under the same confirm token begun at or after this time (ms) is replayed; null: none is. */
+  readonly replaySince: number | null;
+  /** Keyless: a recovered intent settled at or after this time (ms) is this call's outcome too; null: none is. */
+  readonly recoveredSince: number | null;
+  /** Whether a recorded result can be returned as it is (it still matches the output schema); absent: any. */
+  readonly usable?: (result: unknown) => boolean;
+}
+
+/**
+ * What a call does with an intent, decided in one atomic step of the journal:
+ * - `send`: the call holds the claim on `entry.key`; it sends, renews the claim while it waits for the
+ *   answer, and settles the outcome;
+ * - `recorded`: the outcome is recorded (an earlier call, or a concurrent recovery, settled it): use it;
+ * - `wait`: another live call is sending this intent: wait for its outcome, then claim again by key;
+ * - `mismatch`: the caller's key was used with other parameters.
+ */
+export type Claim = Outcome<"send" | "recorded" | "wait" | "mismatch">;
+
+/** One `{ kind, entry }` member per kind, so that checking `kind` narrows. */
+type Outcome<Kind extends string> = Kind extends string ? { readonly kind: Kind; readonly entry: JournalEntry } : never;
 
 /**
  * Where keyed intents and their outcomes are recorded. Embedded stores (memory, SQLite) answer at
@@ -36,59 +88,125 @@ export type Awaitable<T> = T | Promise<T>;
  */
 export interface OperationJournal {
   /**
-   * Record the intent unless its key is known; returns the entry as stored and whether it is new.
-   * A key whose last attempt was rejected (nothing executed) is free again: it is re-bound.
+   * In one atomic step (one lock or transaction): take over the unfinished intent this call repeats,
+   * or learn that a live call is sending it, or find its recorded outcome, or record a new intent.
+   * Decided by decideClaim, the same for every store.
    */
-  begin(intent: Intent, now?: number): Awaitable<{ entry: JournalEntry; created: boolean }>;
-  /** The newest unfinished entry for the same operation, target and parameters (to reuse its key). */
-  findUnfinished(operation: string, target: string, paramsHash: string): Awaitable<JournalEntry | undefined>;
-  /** The newest completed entry for the same operation, target, parameters and confirm token, begun at or after `since` (ms). */
-  findCompleted(operation: string, target: string, paramsHash: string, confirmHash: string, since: number): Awaitable<JournalEntry | undefined>;
-  /** Record how an intent ended. */
-  settle(intent: Pick<Intent, "operation" | "target" | "key">, status: Exclude<JournalStatus, "sending">, result: unknown, now?: number): Awaitable<void>;
-  get(intent: Pick<Intent, "operation" | "target" | "key">): Awaitable<JournalEntry | undefined>;
+  claim(request: ClaimRequest, now?: number): Awaitable<Claim>;
+  /** Extend the claimant's lease while it still holds the claim; false when it no longer does. */
+  renew(ref: IntentRef, claimant: string, leaseUntil: number): Awaitable<boolean>;
+  /** Record how the claimant's attempt ended (ignored when another call has taken the claim over). */
+  settle(ref: IntentRef, claimant: string, status: Exclude<JournalStatus, "sending">, result: unknown, now?: number): Awaitable<void>;
+  get(ref: IntentRef): Awaitable<JournalEntry | undefined>;
   close(): void;
 }
 
-/** In-process journal: survives retries, not the process. */
+/** The entries a claim is decided on, read by the store under its lock. */
+export interface ClaimRows {
+  /** The caller's key's entry (a request with a key). */
+  readonly byKey?: JournalEntry | undefined;
+  /** Keyless: the newest unfinished (sending or unknown) entry with the same operation, target and parameters. */
+  readonly unfinished?: JournalEntry | undefined;
+  /** Keyless: the newest completed entry with the same parameters and confirm token, begun since `replaySince`. */
+  readonly replay?: JournalEntry | undefined;
+  /** Keyless: the newest recovered, settled entry with the same parameters, settled since `recoveredSince`. */
+  readonly recovered?: JournalEntry | undefined;
+}
+
+/** How a claim ends: an answer read from the rows, or an entry the store writes (then the call sends it). */
+export type ClaimDecision = Outcome<"recorded" | "wait" | "mismatch" | "insert" | "update">;
+
+/**
+ * The one rule of every store: what a claim does, given the rows the store read under its lock.
+ * - With the caller's key: a new key is recorded; a key whose last attempt was rejected (nothing
+ *   executed) is bound again to these parameters; a key of other parameters is a mismatch; a completed
+ *   one is recorded; an unfinished one is taken over unless a live call is sending it.
+ * - Without one, the call repeats an unfinished intent of the same parameters (a re-run after a lost
+ *   response: taken over, or waited for while a live call sends it); else a completed one under the
+ *   same confirm token (a spent token's one execution); else one whose unknown outcome was recovered
+ *   within the recovery window (it was lost for every call made before it was known); else it is new.
+ */
+export function decideClaim(request: ClaimRequest, rows: ClaimRows, now: number): ClaimDecision {
+  const usable = (entry: JournalEntry) => request.usable?.(entry.result) ?? true;
+  const held = { status: "sending" as const, result: null, claimant: request.claimant, leaseUntil: now + request.leaseMs, updatedAt: now };
+  const takeOver = (entry: JournalEntry, recovered: boolean): ClaimDecision => ({ kind: "update", entry: { ...entry, ...held, recovered: entry.recovered || recovered } });
+  const unfinished = (entry: JournalEntry): ClaimDecision => {
+    const live = entry.status === "sending" && entry.claimant !== null && entry.claimant !== request.claimant && (entry.leaseUntil ?? 0) > now;
+    return live ? { kind: "wait", entry } : takeOver(entry, true);
+  };
+  const fresh = (key: string): ClaimDecision => ({
+    kind: "insert",
+    entry: { operation: request.operation, target: request.target, key, paramsHash: request.paramsHash, confirmHash: request.confirmHash, createdAt: now, recovered: false, ...held },
+  });
+  if (request.key !== null) {
+    const entry = rows.byKey;
+    if (!entry) return fresh(request.key);
+    if (entry.status === "rejected") return { kind: "update", entry: { ...entry, ...held, paramsHash: request.paramsHash, confirmHash: request.confirmHash, createdAt: now, recovered: false } };
+    if (entry.paramsHash !== request.paramsHash) return { kind: "mismatch", entry };
+    if (entry.status === "completed") return usable(entry) ? { kind: "recorded", entry } : takeOver(entry, false);
+    return unfinished(entry);
+  }
+  if (rows.unfinished) return unfinished(rows.unfinished);
+  if (rows.replay && usable(rows.replay)) return { kind: "recorded", entry: rows.replay };
+  if (rows.recovered && (rows.recovered.status !== "completed" || usable(rows.recovered))) return { kind: "recorded", entry: rows.recovered };
+  return fresh(request.newKey);
+}
+
+/** Whether an entry settled by a recovery is the outcome of a keyless call with these parameters. */
+function recoveredFor(e: JournalEntry, request: ClaimRequest): boolean {
+  return request.recoveredSince !== null && e.recovered && (e.status === "completed" || e.status === "rejected") && e.updatedAt >= request.recoveredSince;
+}
+
+/** In-process journal: survives retries, not the process. JavaScript runs one claim at a time, so each is atomic. */
 export class MemoryJournal implements OperationJournal {
   private readonly entries = new Map<string, JournalEntry>();
 
-  private static id(i: Pick<Intent, "operation" | "target" | "key">): string {
+  private static id(i: IntentRef): string {
     return JSON.stringify([i.target, i.operation, i.key]);
   }
 
-  begin(intent: Intent, now = Date.now()): { entry: JournalEntry; created: boolean } {
-    const existing = this.entries.get(MemoryJournal.id(intent));
-    if (existing && existing.status !== "rejected") return { entry: existing, created: false };
-    const entry: JournalEntry = { ...intent, confirmHash: intent.confirmHash ?? null, status: "sending", result: null, createdAt: now, updatedAt: now };
-    // Delete first so that the map's order is the order entries were begun (newest last).
-    this.entries.delete(MemoryJournal.id(intent));
-    this.entries.set(MemoryJournal.id(intent), entry);
-    return { entry, created: true };
+  claim(request: ClaimRequest, now = Date.now()): Claim {
+    const rows: ClaimRows =
+      request.key !== null
+        ? { byKey: this.entries.get(MemoryJournal.id({ ...request, key: request.key })) }
+        : {
+            unfinished: this.newest(request, (e) => e.status === "sending" || e.status === "unknown"),
+            replay: this.newest(request, (e) => request.replaySince !== null && e.status === "completed" && e.confirmHash === request.confirmHash && e.createdAt >= request.replaySince),
+            recovered: this.newest(request, (e) => recoveredFor(e, request), (e) => e.updatedAt),
+          };
+    const decision = decideClaim(request, rows, now);
+    if (decision.kind !== "insert" && decision.kind !== "update") return decision;
+    const id = MemoryJournal.id(decision.entry);
+    // A new or re-bound intent moves to the end: the map's order is the order intents began (newest last).
+    if (this.entries.get(id)?.createdAt !== decision.entry.createdAt) this.entries.delete(id);
+    this.entries.set(id, decision.entry);
+    return { kind: "send", entry: decision.entry };
   }
 
-  findUnfinished(operation: string, target: string, paramsHash: string): JournalEntry | undefined {
-    return [...this.entries.values()]
-      .reverse() // the sort is stable: on equal createdAt, the entry begun last wins (as rowid DESC in SQLite)
-      .filter((e) => e.operation === operation && e.target === target && e.paramsHash === paramsHash && e.status !== "completed" && e.status !== "rejected")
-      .sort((a, b) => b.createdAt - a.createdAt)[0];
+  /** The newest entry of the request's operation, target and parameters that `matches` (by `time`, then the one recorded last). */
+  private newest(request: ClaimRequest, matches: (e: JournalEntry) => boolean, time = (e: JournalEntry) => e.createdAt): JournalEntry | undefined {
+    let found: JournalEntry | undefined;
+    for (const e of this.entries.values()) {
+      if (e.operation !== request.operation || e.target !== request.target || e.paramsHash !== request.paramsHash || !matches(e)) continue;
+      if (!found || time(e) >= time(found)) found = e;
+    }
+    return found;
   }
 
-  findCompleted(operation: string, target: string, paramsHash: string, confirmHash: string, since: number): JournalEntry | undefined {
-    return [...this.entries.values()]
-      .reverse()
-      .filter((e) => e.operation === operation && e.target === target && e.paramsHash === paramsHash && e.confirmHash === confirmHash && e.status === "completed" && e.createdAt >= since)
-      .sort((a, b) => b.createdAt - a.createdAt)[0];
+  renew(ref: IntentRef, claimant: string, leaseUntil: number): boolean {
+    const entry = this.entries.get(MemoryJournal.id(ref));
+    if (!entry || entry.claimant !== claimant || entry.status !== "sending") return false;
+    this.entries.set(MemoryJournal.id(ref), { ...entry, leaseUntil });
+    return true;
   }
 
-  settle(intent: Pick<Intent, "operation" | "target" | "key">, status: Exclude<JournalStatus, "sending">, result: unknown, now = Date.now()): void {
-    const existing = this.entries.get(MemoryJournal.id(intent));
-    if (existing) this.entries.set(MemoryJournal.id(intent), { ...existing, status, result, updatedAt: now });
+  settle(ref: IntentRef, claimant: string, status: Exclude<JournalStatus, "sending">, result: unknown, now = Date.now()): void {
+    const entry = this.entries.get(MemoryJournal.id(ref));
+    if (entry && entry.claimant === claimant) this.entries.set(MemoryJournal.id(ref), { ...entry, status, result, claimant: null, leaseUntil: null, updatedAt: now });
   }
 
-  get(intent: Pick<Intent, "operation" | "target" | "key">): JournalEntry | undefined {
-    return this.entries.get(MemoryJournal.id(intent));
+  get(ref: IntentRef): JournalEntry | undefined {
+    return this.entries.get(MemoryJournal.id(ref));
   }
 
   close(): void {}
@@ -104,12 +222,11 @@ interface Row {
   result: string | null;
   created_at: number;
   updated_at: number;
+  claimant: string | null;
+  lease_until: number | null;
+  recovered: number;
 }
 
-/**
- * Journal in a SQLite file, shared safely by several processes (WAL mode, busy timeout). The intent
- * row is committed before the request leaves, so it survives a crash mid-request.
- */
 /** A journal path that cannot be used: the message names the path and the problem. */
 export class JournalUnusableError extends Error {
   constructor(
@@ -133,6 +250,11 @@ function journalPathProblem(path: string): string | null {
   return null;
 }
 
+/**
+ * Journal in a SQLite file, shared safely by several processes (WAL mode, busy timeout; each claim a
+ * BEGIN IMMEDIATE transaction). The intent row is committed before the request leaves, so it survives
+ * a crash mid-request.
+ */
 export class SqliteJournal implements OperationJournal {
   private readonly db: Database.Database;
 
@@ -174,70 +296,81 @@ export class SqliteJournal implements OperationJournal {
       PRIMARY KEY (target, operation, key)
     )`);
     // A SQLite file of something else: refuse it rather than write into it.
-    const columns = (this.db.prepare("SELECT name FROM pragma_table_info('operation_journal')").all() as Array<{ name: string }>).map((c) => c.name);
-    if (!["target", "operation", "key", "params_hash", "status", "result"].every((c) => columns.includes(c))) {
+    const columnsNow = () => (this.db.prepare("SELECT name FROM pragma_table_info('operation_journal')").all() as Array<{ name: string }>).map((c) => c.name);
+    if (!["target", "operation", "key", "params_hash", "status", "result"].every((c) => columnsNow().includes(c))) {
       throw Object.assign(new Error("not a journal"), { code: "NOT_A_JOURNAL" });
     }
-    // Journals written before confirm tokens were recorded get the column (in a write transaction,
-    // so two processes opening the same old file do not both add it).
+    // Journals written by earlier runtimes get the columns added since (in a write transaction, so two
+    // processes opening the same old file do not both add them): the confirm token's hash, and each
+    // intent's claim (who is sending it, until when) and whether it was recovered.
     this.db
       .transaction(() => {
-        const has = (this.db.prepare("SELECT name FROM pragma_table_info('operation_journal')").all() as Array<{ name: string }>).some((c) => c.name === "confirm_hash");
-        if (!has) this.db.exec("ALTER TABLE operation_journal ADD COLUMN confirm_hash TEXT");
+        const columns = columnsNow();
+        for (const [name, type] of JOURNAL_COLUMNS_ADDED) if (!columns.includes(name)) this.db.exec(`ALTER TABLE operation_journal ADD COLUMN ${name} ${type}`);
+        // Claims look intents up by their parameters.
+        this.db.exec("CREATE INDEX IF NOT EXISTS operation_journal_intent ON operation_journal (operation, target, params_hash)");
       })
       .immediate();
   }
 
-  begin(intent: Intent, now = Date.now()): { entry: JournalEntry; created: boolean } {
-    const run = this.db.transaction(() => {
-      const inserted = this.db
-        .prepare(
-          `INSERT OR IGNORE INTO operation_journal (target, operation, key, params_hash, confirm_hash, status, result, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, 'sending', NULL, ?, ?)`,
-        )
-        .run(intent.target, intent.operation, intent.key, intent.paramsHash, intent.confirmHash ?? null, now, now);
-      if (inserted.changes === 1) return { entry: this.get(intent)!, created: true };
-      const rebound = this.db
-        .prepare(
-          `UPDATE operation_journal SET params_hash = ?, confirm_hash = ?, status = 'sending', result = NULL, created_at = ?, updated_at = ?
-           WHERE target = ? AND operation = ? AND key = ? AND status = 'rejected'`,
-        )
-        .run(intent.paramsHash, intent.confirmHash ?? null, now, now, intent.target, intent.operation, intent.key);
-      return { entry: this.get(intent)!, created: rebound.changes === 1 };
-    });
-    return run.immediate();
+  claim(request: ClaimRequest, now = Date.now()): Claim {
+    // BEGIN IMMEDIATE: the file's write lock from the first read, so that no other process (or
+    // connection) reads the same rows and decides alongside this one.
+    return this.db.transaction((): Claim => {
+      const rows: ClaimRows = request.key !== null ? { byKey: this.get({ ...request, key: request.key }) } : this.rowsOfIntent(request);
+      const decision = decideClaim(request, rows, now);
+      if (decision.kind === "insert") {
+        const e = decision.entry;
+        this.db
+          .prepare(
+            `INSERT INTO operation_journal (target, operation, key, params_hash, confirm_hash, status, result, created_at, updated_at, claimant, lease_until, recovered)
+             VALUES (?, ?, ?, ?, ?, 'sending', NULL, ?, ?, ?, ?, 0)`,
+          )
+          .run(e.target, e.operation, e.key, e.paramsHash, e.confirmHash ?? null, e.createdAt, e.updatedAt, e.claimant, e.leaseUntil);
+      } else if (decision.kind === "update") {
+        const e = decision.entry;
+        this.db
+          .prepare(
+            `UPDATE operation_journal SET params_hash = ?, confirm_hash = ?, status = 'sending', result = NULL, created_at = ?, updated_at = ?, claimant = ?, lease_until = ?, recovered = ?
+             WHERE target = ? AND operation = ? AND key = ?`,
+          )
+          .run(e.paramsHash, e.confirmHash ?? null, e.createdAt, e.updatedAt, e.claimant, e.leaseUntil, e.recovered ? 1 : 0, e.target, e.operation, e.key);
+      } else return decision;
+      return { kind: "send", entry: decision.entry };
+    }).immediate();
   }
 
-  findUnfinished(operation: string, target: string, paramsHash: string): JournalEntry | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT * FROM operation_journal WHERE operation = ? AND target = ? AND params_hash = ? AND status IN ('sending', 'unknown')
-         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-      )
-      .get(operation, target, paramsHash) as Row | undefined;
-    return row ? toEntry(row) : undefined;
+  /** The rows a keyless claim is decided on. */
+  private rowsOfIntent(request: ClaimRequest): ClaimRows {
+    const intent = "operation = ? AND target = ? AND params_hash = ?";
+    const args = [request.operation, request.target, request.paramsHash];
+    const one = (where: string, order: string, ...more: unknown[]) => {
+      const row = this.db.prepare(`SELECT * FROM operation_journal WHERE ${intent} AND ${where} ORDER BY ${order}, rowid DESC LIMIT 1`).get(...args, ...more) as Row | undefined;
+      return row ? toEntry(row) : undefined;
+    };
+    return {
+      unfinished: one("status IN ('sending', 'unknown')", "created_at DESC"),
+      replay: request.replaySince === null || request.confirmHash === null ? undefined : one("confirm_hash = ? AND status = 'completed' AND created_at >= ?", "created_at DESC", request.confirmHash, request.replaySince),
+      recovered: request.recoveredSince === null ? undefined : one("recovered = 1 AND status IN ('completed', 'rejected') AND updated_at >= ?", "updated_at DESC", request.recoveredSince),
+    };
   }
 
-  findCompleted(operation: string, target: string, paramsHash: string, confirmHash: string, since: number): JournalEntry | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT * FROM operation_journal WHERE operation = ? AND target = ? AND params_hash = ? AND confirm_hash = ? AND status = 'completed' AND created_at >= ?
-         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-      )
-      .get(operation, target, paramsHash, confirmHash, since) as Row | undefined;
-    return row ? toEntry(row) : undefined;
+  renew(ref: IntentRef, claimant: string, leaseUntil: number): boolean {
+    return (
+      this.db
+        .prepare(`UPDATE operation_journal SET lease_until = ? WHERE target = ? AND operation = ? AND key = ? AND claimant = ? AND status = 'sending'`)
+        .run(leaseUntil, ref.target, ref.operation, ref.key, claimant).changes === 1
+    );
   }
 
-  settle(intent: Pick<Intent, "operation" | "target" | "key">, status: Exclude<JournalStatus, "sending">, result: unknown, now = Date.now()): void {
+  settle(ref: IntentRef, claimant: string, status: Exclude<JournalStatus, "sending">, result: unknown, now = Date.now()): void {
     this.db
-      .prepare(`UPDATE operation_journal SET status = ?, result = ?, updated_at = ? WHERE target = ? AND operation = ? AND key = ?`)
-      .run(status, JSON.stringify(result ?? null), now, intent.target, intent.operation, intent.key);
+      .prepare(`UPDATE operation_journal SET status = ?, result = ?, updated_at = ?, claimant = NULL, lease_until = NULL WHERE target = ? AND operation = ? AND key = ? AND claimant = ?`)
+      .run(status, JSON.stringify(result ?? null), now, ref.target, ref.operation, ref.key, claimant);
   }
 
-  get(intent: Pick<Intent, "operation" | "target" | "key">): JournalEntry | undefined {
-    const row = this.db
-      .prepare(`SELECT * FROM operation_journal WHERE target = ? AND operation = ? AND key = ?`)
-      .get(intent.target, intent.operation, intent.key) as Row | undefined;
+  get(ref: IntentRef): JournalEntry | undefined {
+    const row = this.db.prepare(`SELECT * FROM operation_journal WHERE target = ? AND operation = ? AND key = ?`).get(ref.target, ref.operation, ref.key) as Row | undefined;
     return row ? toEntry(row) : undefined;
   }
 
@@ -246,13 +379,33 @@ export class SqliteJournal implements OperationJournal {
   }
 }
 
+/** Columns added to the journal table after its first version, with their SQLite types. */
+const JOURNAL_COLUMNS_ADDED: ReadonlyArray<readonly [string, string]> = [
+  ["confirm_hash", "TEXT"],
+  ["claimant", "TEXT"],
+  ["lease_until", "INTEGER"],
+  ["recovered", "INTEGER NOT NULL DEFAULT 0"],
+];
+
 function toEntry(row: Row): JournalEntry {
   return journalEntry(row, row.result === null ? null : (JSON.parse(row.result) as unknown));
 }
 
 /** A stored row as an entry, its result already decoded (every store names its columns alike). */
 export function journalEntry(
-  row: { operation: string; target: string; key: string; params_hash: string; confirm_hash: string | null; status: JournalStatus; created_at: number | string; updated_at: number | string },
+  row: {
+    operation: string;
+    target: string;
+    key: string;
+    params_hash: string;
+    confirm_hash: string | null;
+    status: JournalStatus;
+    created_at: number | string;
+    updated_at: number | string;
+    claimant: string | null;
+    lease_until: number | string | null;
+    recovered: number | boolean;
+  },
   result: unknown,
 ): JournalEntry {
   return {
@@ -265,5 +418,8 @@ export function journalEntry(
     result,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    claimant: row.claimant ?? null,
+    leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
+    recovered: row.recovered === true || row.recovered === 1,
   };
 }

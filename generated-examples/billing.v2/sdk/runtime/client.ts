@@ -10,17 +10,19 @@ import { mkdirSync } from "node:fs";
 import {
   CLIENT_CODES,
   ContractError,
+  type ErrorClass,
   errorForClass,
   InternalError,
   InvalidInputError,
   type Outcome,
+  type RecoveryAction,
   type Taxonomy,
   TransientError,
   UnauthenticatedError,
   UnknownOutcomeError,
 } from "./errors.js";
 import { hashValue, intentParameters } from "./hash.js";
-import { JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
+import { type Awaitable, type Claim, type ClaimRequest, type JournalEntry, JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
 import { isPostgresUrl, PostgresJournal } from "./journal-postgres.js";
 import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
 import { type AuthAlternatives, type ContractAuth, type CredentialParts, credentialFieldNames, credentialSecrets, type CredentialValues, resolveCredentials, withCredentials } from "./credentials.js";
@@ -121,6 +123,14 @@ export interface ClientOptions {
    * `~/.contractgen/<contract>-journal.sqlite`.
    */
   readonly journal?: OperationJournal | string | false;
+  /**
+   * How long after a lost call's outcome was recovered an identical call without an operation key
+   * still gets that outcome instead of a new effect (default 60 s): processes that retry one lost call
+   * together start at different moments, and each must get the one outcome. A new operation key makes
+   * a deliberate identical call a new intent at any time; 0 hands the outcome only to calls that
+   * waited for it.
+   */
+  readonly recoveryWindowMs?: number;
   readonly fetch?: typeof fetch;
   /** Extra headers on every request (never logged). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -159,6 +169,15 @@ export type WithConfirmation<T, DryRun extends keyof T, Token extends keyof T> =
 
 /** Bounds of a per-request timeout: 1 ms to 24 h (timers cannot go beyond 2^31-1 ms; longer is a mistake). */
 export const TIMEOUT_BOUNDS_MS = { min: 1, max: 86_400_000 } as const;
+
+/** How long a journal claim holds unless its sender renews it: a sender that died is taken over after this. */
+export const JOURNAL_LEASE_MS = 15_000;
+/** How often a sender renews its claim while it awaits the answer. */
+const JOURNAL_RENEW_EVERY_MS = 5_000;
+/** Default of ClientOptions.recoveryWindowMs. */
+export const DEFAULT_RECOVERY_WINDOW_MS = 60_000;
+/** Longest recovery window: a day (an identical call a day later is surely a new intent). */
+const RECOVERY_WINDOW_MAX_MS = 86_400_000;
 
 /** Host names of the local machine: one journal identity (`127.0.0.1`), whichever is written. */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -455,44 +474,62 @@ export class ContractClient {
     return new PageResponse(body, seen.url, seen.link);
   }
 
-  /** Keyed mutation: the journal records the intent before the first byte is sent. */
+  /**
+   * Keyed mutation: one atomic claim in the journal decides which key is sent and whether anything is
+   * sent at all (journal.ts, decideClaim), before the first byte leaves; the claim is renewed while
+   * the answer is awaited and settled with the outcome.
+   */
   private async callKeyed<O>(op: OperationSpec, input: Input, options: CallOptions): Promise<O> {
     const keyField = op.keyField!;
     const excluded = [keyField, op.preview?.dryRunField, op.preview?.confirmTokenField];
     const paramsHash = hashValue(intentParameters(input, excluded));
     // Everything that can be refused locally is checked before the journal records an intent.
     const { target } = this.endpoint(op, null);
-    this.timeoutMs(op, options, null);
+    const timeoutMs = this.timeoutMs(op, options, null);
     const journal = this.openJournal(op);
-    // Without a key from the caller, an unfinished intent with the same parameters is the same
-    // intent (a re-run after a lost response); otherwise this is a new intent with a new key.
     // A key the caller gave is never replaced: one that is not a string fails the input schema.
     const keyValue = field(input, keyField);
     if (keyValue !== undefined && typeof keyValue !== "string") this.validateInput(op, input, null);
-    const callerKey = keyValue !== undefined ? String(keyValue) : undefined;
+    const callerKey = keyValue !== undefined ? String(keyValue) : null;
+    const recoveryWindowMs = this.options.recoveryWindowMs ?? DEFAULT_RECOVERY_WINDOW_MS;
+    if (!Number.isInteger(recoveryWindowMs) || recoveryWindowMs < 0 || recoveryWindowMs > RECOVERY_WINDOW_MAX_MS) {
+      throw new InvalidInputError({
+        code: CLIENT_CODES.invalidOption,
+        errorClass: "invalid_input",
+        action: "fix_field",
+        message: `${op.id}: recoveryWindowMs must be an integer from 0 to ${RECOVERY_WINDOW_MAX_MS} ms, got ${String(recoveryWindowMs).slice(0, 40)}. Nothing was sent.`,
+        field: null,
+        operation: op.id,
+        outcome: "rejected",
+      });
+    }
+    const newKey = callerKey ?? randomUUID();
+    // Validated with the key a new intent would get: a key the journal hands out instead was valid when recorded.
+    this.validateInput(op, { ...input, [keyField]: newKey }, newKey);
+    if (!journal) return (await this.sendWithRetries(op, { ...input, [keyField]: newKey }, options, newKey, op.validateOutput)) as O;
+
     // A confirm token is spent by the one execution it allows: the same parameters under the same
     // token are the same intent, so a re-run after success (within the key's retention) gets that
     // intent's key and its recorded result, where the platform would refuse the spent token.
     const token = op.preview ? field(input, op.preview.confirmTokenField) : undefined;
     const confirmHash = typeof token === "string" ? hashValue(token) : null;
-    const replayed = async () =>
-      confirmHash !== null && op.keyRetentionMs !== undefined ? (await journal?.findCompleted(op.id, target, paramsHash, confirmHash, Date.now() - op.keyRetentionMs))?.key : undefined;
-    // A shared journal found unusable here (before anything is sent) is the caller's to fix, like a bad file.
-    const beforeSending = async <T>(step: () => Promise<T>): Promise<T> => {
-      try {
-        return await step();
-      } catch (e) {
-        throw this.journalProblem(op, e);
-      }
+    const now = Date.now();
+    const request: ClaimRequest = {
+      operation: op.id,
+      target,
+      paramsHash,
+      confirmHash,
+      key: callerKey,
+      newKey,
+      claimant: randomUUID(),
+      leaseMs: JOURNAL_LEASE_MS,
+      replaySince: confirmHash !== null && op.keyRetentionMs !== undefined ? now - op.keyRetentionMs : null,
+      recoveredSince: now - recoveryWindowMs,
+      usable: (result) => op.validateOutput(result),
     };
-    const key = callerKey ?? (await beforeSending(async () => (await journal?.findUnfinished(op.id, target, paramsHash))?.key ?? (await replayed()))) ?? randomUUID();
-    const keyed = { ...input, [keyField]: key };
-    this.validateInput(op, keyed, key);
-    if (!journal) return (await this.sendWithRetries(op, keyed, options, key, op.validateOutput)) as O;
-
-    const intent = { operation: op.id, target, key, paramsHash, confirmHash };
-    const { entry, created } = await beforeSending(async () => journal.begin(intent));
-    if (!created && entry.paramsHash !== paramsHash) {
+    const claim = await this.claimIntent(op, journal, request, options.signal, this.longestCallMs(timeoutMs));
+    const key = claim.entry.key;
+    if (claim.kind === "mismatch") {
       throw errorForClass({
         code: CLIENT_CODES.keyReused,
         errorClass: "conflict",
@@ -504,23 +541,94 @@ export class ContractClient {
         outcome: "rejected",
       });
     }
-    if (!created && entry.status === "completed" && op.validateOutput(entry.result)) {
-      return entry.result as O; // recovered: the first attempt's outcome, no second effect
-    }
+    // Recovered: the outcome another call recorded for this intent, no second effect.
+    if (claim.kind === "recorded") return recordedOutcome<O>(op, claim.entry);
+
+    const ref = { operation: op.id, target, key };
+    // The store may fail at any point from here: the claim then lapses and a retry takes the intent
+    // over with the same key (the platform answers from its record), which is no reason to fail this call.
+    const quietly = (step: () => unknown) => Promise.resolve().then(step).catch(() => undefined);
+    const renewal = setInterval(() => void quietly(() => journal.renew(ref, request.claimant, Date.now() + JOURNAL_LEASE_MS)), JOURNAL_RENEW_EVERY_MS);
+    renewal.unref?.();
     try {
-      const result = await this.sendWithRetries(op, keyed, options, key, op.validateOutput);
-      // The effect happened: a store that fails now leaves the intent unfinished (a retry reuses its
-      // key and gets the platform's recorded answer), which is no reason to lose this result.
-      await Promise.resolve(journal.settle(intent, "completed", result)).catch(() => undefined);
+      const result = await this.sendWithRetries(op, { ...input, [keyField]: key }, options, key, op.validateOutput);
+      await quietly(() => journal.settle(ref, request.claimant, "completed", result));
       return result as O;
     } catch (e) {
       const error = e as ContractError;
       // Not a contract error (e.g. the caller aborted during a backoff after an attempt that may have
-      // executed): nothing proves the intent was rejected, so it stays unfinished.
-      const status =
-        typeof error?.outcome !== "string" || error.outcome === "unknown" || error.errorClass === "transient" ? "unknown" : error.outcome === "completed" ? "completed" : "rejected";
-      await Promise.resolve(journal.settle(intent, status, this.redactor().value(typeof error?.toJSON === "function" ? error.toJSON() : { message: String(e) }, true))).catch(() => undefined);
+      // executed), or one that proves nothing about the intent (a retryable refusal may come before
+      // the platform's key lookup): the intent stays unfinished, and the next call reuses its key.
+      const settled = typeof error?.outcome !== "string" || error.outcome === "unknown" || error.outcome === "pending" || error.retryable === true;
+      const status = settled ? "unknown" : error.outcome === "completed" ? "completed" : "rejected";
+      await quietly(() => journal.settle(ref, request.claimant, status, this.redactor().value(typeof error?.toJSON === "function" ? error.toJSON() : { message: String(e) }, true)));
       throw e;
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  /**
+   * Claim the intent, waiting while another live call sends it (then its outcome is this call's):
+   * `send`, `recorded` or `mismatch`. A wait longer than a call may take (`patienceMs`: a live sender
+   * has finished by then) ends in an unknown outcome under the intent's key.
+   */
+  private async claimIntent(op: OperationSpec, journal: OperationJournal, request: ClaimRequest, signal: AbortSignal | undefined, patienceMs: number): Promise<Claim> {
+    const giveUpAt = Date.now() + patienceMs;
+    let ask = request;
+    for (;;) {
+      const claim = await this.beforeSending(op, () => journal.claim(ask, Date.now()));
+      // A keyless call that waited on a key later bound again to other parameters starts over by its parameters.
+      if (claim.kind === "mismatch" && ask !== request && request.key === null) {
+        ask = request;
+        continue;
+      }
+      if (claim.kind !== "wait") return claim;
+      // From here on this call is that intent: it asks by its key.
+      ask = { ...request, key: claim.entry.key };
+      const outcome = await this.waitForSender(op, journal, claim.entry, request, giveUpAt, signal);
+      if (outcome) return { kind: "recorded", entry: outcome };
+    }
+  }
+
+  /**
+   * Poll the intent a live call is sending until that call settles it (its entry: the outcome), or
+   * the intent is unknown again, taken over or its sender gone (null: claim again).
+   */
+  private async waitForSender(op: OperationSpec, journal: OperationJournal, sending: JournalEntry, request: ClaimRequest, giveUpAt: number, signal: AbortSignal | undefined): Promise<JournalEntry | null> {
+    for (let delay = 10; ; delay = Math.min(100, Math.round(delay * 1.5))) {
+      await sleep(delay, signal);
+      const now = Date.now();
+      const entry = await this.beforeSending(op, () => journal.get(sending));
+      if (!entry || entry.paramsHash !== sending.paramsHash) return null;
+      const stillSending = entry.status === "sending" && entry.claimant === sending.claimant && (entry.leaseUntil ?? 0) > now;
+      if (!stillSending) {
+        const settled = entry.claimant === null && (entry.status === "rejected" || (entry.status === "completed" && (request.usable?.(entry.result) ?? true)));
+        return settled ? entry : null;
+      }
+      if (now > giveUpAt) {
+        throw new UnknownOutcomeError({
+          code: CLIENT_CODES.intentInProgress,
+          message: `${op.id}: another call has been sending this intent under operation key ${entry.key} for longer than a call may take; it may take effect. Retry with the same operation key ${entry.key}.`,
+          operation: op.id,
+          operationId: entry.key,
+          operationKey: entry.key,
+        });
+      }
+    }
+  }
+
+  /** How long one call may take at most: every attempt's timeout and the backoff between them. */
+  private longestCallMs(timeoutMs: number): number {
+    return this.policy.maxAttempts * (timeoutMs + this.policy.maxDelayMs);
+  }
+
+  /** A journal step before anything is sent: a store found unusable there is the caller's to fix, like a bad file. */
+  private async beforeSending<T>(op: OperationSpec, step: () => Awaitable<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (e) {
+      throw this.journalProblem(op, e);
     }
   }
 
@@ -844,6 +952,26 @@ export class ContractClient {
       details: body,
     });
   }
+}
+
+/** The outcome a journal entry records, as the call that settled it saw it: its result, or its error again. */
+function recordedOutcome<O>(op: OperationSpec, entry: JournalEntry): O {
+  if (entry.status === "completed") return entry.result as O;
+  const e = (entry.result ?? {}) as Record<string, unknown>;
+  const text = (name: string) => (typeof e[name] === "string" ? (e[name] as string) : null);
+  const errorClass = text("class") as ErrorClass | null;
+  throw errorForClass({
+    code: text("code") ?? CLIENT_CODES.undeclaredCode,
+    errorClass: errorClass ?? "internal",
+    action: (text("action") as RecoveryAction | null) ?? "stop_and_surface",
+    message: text("message") ?? `${op.id} was rejected.`,
+    field: text("field"),
+    operation: op.id,
+    operationId: entry.key,
+    outcome: "rejected",
+    status: typeof e.status === "number" ? e.status : null,
+    details: e.details ?? null,
+  });
 }
 
 export interface EncodedRequest {

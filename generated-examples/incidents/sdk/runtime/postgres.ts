@@ -109,6 +109,12 @@ async function migrate(pool: PgPool, schema: PgSchema, unusable: (problem: strin
   }
 }
 
+/** Whether a driver error means the connection itself is gone or unusable (then it is not returned to the pool). */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && (code.startsWith("08") || code.startsWith("E"));
+}
+
 /** A driver error as a short reason, never with the URL's credentials (pg's messages do not carry them). */
 export function describePgError(e: unknown, what: string): string {
   const code = (e as { code?: string }).code;

@@ -368,7 +368,7 @@ export function buildCli(def: CliDefinition, io: CliIo, state: RunState): Comman
     if (groups.size > 1 || spec.group) command.helpGroup(spec.group ? `${spec.group} commands:` : "Commands:");
     for (const flag of spec.flags) command.addOption(optionFor(flag));
     command.option("--input <file>", `JSON object of input fields (\`-\` reads stdin; at most 10 MiB); flags override it${spec.inputOnly.length ? `. Only way to set: ${spec.inputOnly.join(", ")}` : ""}`);
-    if (spec.keyField) command.option("--operation-key <key>", "operation key (idempotency); omitted: the journal reuses the key of an unfinished identical run, or of a completed one under the same --confirm token, else a new one");
+    if (spec.keyField) command.option("--operation-key <key>", "operation key (idempotency); omitted: the journal reuses the key of an unfinished identical run (waiting while another process sends it), of one recovered within the last minute, or of a completed one under the same --confirm token, else a new one");
     if (spec.dryRunField) {
       command.option("--dry-run", `preview only: nothing executes${spec.defaultDryRun ? " (the default without --confirm)" : ""}`);
       command.option("--confirm <token>", "execute, with the confirm token a --dry-run of the same parameters returned");
