@@ -143,6 +143,13 @@ describe.each(factories)("$name (journal contract)", ({ open, another }) => {
     await j.claim(ask("F", { paramsHash: "hash-B" }), 2002);
     await j.settle(intent({ key: "new-key-of-E" }), "F", "rejected", { code: "EMAIL_TAKEN" }, 2003);
     expect(await j.claim(ask("G", { paramsHash: "hash-B", recoveredSince: 0 }), 2004)).toMatchObject({ kind: "recorded", entry: { status: "rejected", result: { code: "EMAIL_TAKEN" } } });
+    // Another confirm token (a new preview, a new decision) is not the lost call's retry.
+    await j.claim(ask("T", { paramsHash: "hash-C", confirmHash: "tok-1" }), 3000);
+    await j.settle(intent({ key: "new-key-of-T" }), "T", "unknown", null, 3001);
+    await j.claim(ask("U", { paramsHash: "hash-C", confirmHash: "tok-1" }), 3002);
+    await j.settle(intent({ key: "new-key-of-T" }), "U", "completed", { id: "re_1" }, 3003);
+    expect(await j.claim(ask("V", { paramsHash: "hash-C", confirmHash: "tok-1" }), 3004)).toMatchObject({ kind: "recorded", entry: { key: "new-key-of-T" } });
+    expect(await j.claim(ask("W", { paramsHash: "hash-C", confirmHash: "tok-2" }), 3005)).toMatchObject({ kind: "send", entry: { key: "new-key-of-W" } });
     // recoveredSince null: no recovered outcome is handed out.
     expect(await j.claim(ask("H", { paramsHash: "hash-B", recoveredSince: null }), 2005)).toMatchObject({ kind: "send", entry: { key: "new-key-of-H" } });
   });

@@ -146,7 +146,10 @@ export class PostgresJournal implements OperationJournal {
     if (unfinished) return { unfinished };
     return {
       replay: request.replaySince === null || request.confirmHash === null ? undefined : await one("confirm_hash = $4 AND status = 'completed' AND created_at >= $5", "created_at DESC", [request.confirmHash, request.replaySince]),
-      recovered: request.recoveredSince === null ? undefined : await one("recovered AND status IN ('completed', 'rejected') AND updated_at >= $4", "updated_at DESC", [request.recoveredSince]),
+      recovered:
+        request.recoveredSince === null
+          ? undefined
+          : await one("recovered AND status IN ('completed', 'rejected') AND updated_at >= $4 AND confirm_hash IS NOT DISTINCT FROM $5", "updated_at DESC", [request.recoveredSince, request.confirmHash]),
     };
   }
 

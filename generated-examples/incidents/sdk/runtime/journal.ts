@@ -109,7 +109,7 @@ export interface ClaimRows {
   readonly unfinished?: JournalEntry | undefined;
   /** Keyless: the newest completed entry with the same parameters and confirm token, begun since `replaySince`. */
   readonly replay?: JournalEntry | undefined;
-  /** Keyless: the newest recovered, settled entry with the same parameters, settled since `recoveredSince`. */
+  /** Keyless: the newest recovered, settled entry with the same parameters and confirm token, settled since `recoveredSince`. */
   readonly recovered?: JournalEntry | undefined;
 }
 
@@ -123,8 +123,9 @@ export type ClaimDecision = Outcome<"recorded" | "wait" | "mismatch" | "insert" 
  *   one is recorded; an unfinished one is taken over unless a live call is sending it.
  * - Without one, the call repeats an unfinished intent of the same parameters (a re-run after a lost
  *   response: taken over, or waited for while a live call sends it); else a completed one under the
- *   same confirm token (a spent token's one execution); else one whose unknown outcome was recovered
- *   within the recovery window (it was lost for every call made before it was known); else it is new.
+ *   same confirm token (a spent token's one execution); else one under the same confirm token whose
+ *   unknown outcome was recovered within the recovery window (it was lost for every call made before
+ *   it was known; a new preview's token is a new decision); else it is new.
  */
 export function decideClaim(request: ClaimRequest, rows: ClaimRows, now: number): ClaimDecision {
   const usable = (entry: JournalEntry) => request.usable?.(entry.result) ?? true;
@@ -154,7 +155,7 @@ export function decideClaim(request: ClaimRequest, rows: ClaimRows, now: number)
 
 /** Whether an entry settled by a recovery is the outcome of a keyless call with these parameters. */
 function recoveredFor(e: JournalEntry, request: ClaimRequest): boolean {
-  return request.recoveredSince !== null && e.recovered && (e.status === "completed" || e.status === "rejected") && e.updatedAt >= request.recoveredSince;
+  return request.recoveredSince !== null && e.recovered && (e.status === "completed" || e.status === "rejected") && e.updatedAt >= request.recoveredSince && (e.confirmHash ?? null) === request.confirmHash;
 }
 
 /** In-process journal: survives retries, not the process. JavaScript runs one claim at a time, so each is atomic. */
@@ -351,7 +352,7 @@ export class SqliteJournal implements OperationJournal {
     return {
       unfinished: one("status IN ('sending', 'unknown')", "created_at DESC"),
       replay: request.replaySince === null || request.confirmHash === null ? undefined : one("confirm_hash = ? AND status = 'completed' AND created_at >= ?", "created_at DESC", request.confirmHash, request.replaySince),
-      recovered: request.recoveredSince === null ? undefined : one("recovered = 1 AND status IN ('completed', 'rejected') AND updated_at >= ?", "updated_at DESC", request.recoveredSince),
+      recovered: request.recoveredSince === null ? undefined : one("recovered = 1 AND status IN ('completed', 'rejected') AND updated_at >= ? AND confirm_hash IS ?", "updated_at DESC", request.recoveredSince, request.confirmHash),
     };
   }
 
