@@ -51,13 +51,22 @@ interface FrontEnd {
   isRefusal(body: string): boolean;
 }
 
+/** A body as JSON, or null when it is not JSON (then it is no answer the server promises either). */
+function json(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 const SERVER_SKELETON: FrontEnd = {
   bin: "dist/server/main.js",
   args: ["--port", "0", "--drain-timeout", "60"],
   serving: /serving at (\S+);/,
   call: (url, id) => ({ method: "GET", path: `${url.pathname.replace(/\/$/, "")}/incidents/${id}`, headers: { authorization: `Bearer ${TOKEN}` } }),
-  answeredId: (body) => (JSON.parse(body) as { id?: string }).id ?? null,
-  isRefusal: (body) => (JSON.parse(body) as { error?: { code?: string } }).error?.code === "UNAVAILABLE",
+  answeredId: (body) => (json(body) as { id?: string } | null)?.id ?? null,
+  isRefusal: (body) => (json(body) as { error?: { code?: string } } | null)?.error?.code === "UNAVAILABLE",
 };
 
 const MCP_HTTP: FrontEnd = {
@@ -71,12 +80,12 @@ const MCP_HTTP: FrontEnd = {
     body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_incident", arguments: { incident_id: id } } }),
   }),
   answeredId: (body) => {
-    const message = JSON.parse(body) as { id?: string; result?: { isError?: boolean; structuredContent?: { id?: string } } };
-    return message.result && !message.result.isError && message.result.structuredContent?.id === message.id ? message.id : null;
+    const message = json(body) as { id?: string; result?: { isError?: boolean; structuredContent?: { id?: string } } } | null;
+    return message?.result && !message.result.isError && message.result.structuredContent?.id === message.id ? (message.id ?? null) : null;
   },
   isRefusal: (body) => {
-    const message = JSON.parse(body) as { jsonrpc?: string; error?: { code?: number; message?: string } };
-    return message.jsonrpc === "2.0" && typeof message.error?.code === "number" && /shutting down/.test(message.error.message ?? "");
+    const message = json(body) as { jsonrpc?: string; error?: { code?: number; message?: string } } | null;
+    return message?.jsonrpc === "2.0" && typeof message.error?.code === "number" && /shutting down/.test(message.error.message ?? "");
   },
 };
 
