@@ -141,7 +141,10 @@ function send(frontEnd: FrontEnd, url: URL, agent: Agent, id: string): Sent {
         resolvePromise(`HTTP ${res.statusCode} retry-after=${res.headers["retry-after"]} connection=${res.headers.connection}: ${text.slice(0, 200)}`);
       });
     });
-    req.on("error", (e: NodeJS.ErrnoException) => resolvePromise(`connection failed: ${e.code ?? e.message}`));
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      written(); // as far as it will get: the test goes on and reports the failure
+      resolvePromise(`connection failed: ${e.code ?? e.message}`);
+    });
     req.on("finish", () => written());
     req.end(body);
   });
