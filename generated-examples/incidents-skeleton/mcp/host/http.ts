@@ -1,11 +1,13 @@
 /**
  * The HTTP front end of the contract host: routing and request decoding per the contract's HTTP
  * binding (http-binding.ts), execution by the transport-agnostic ContractHost (contract-host.ts),
- * and a graceful stop: no new requests, running calls finish (each outcome recorded) up to a deadline.
+ * and a graceful stop (../mcp-runtime/drain.ts, shared with the MCP server): no new call starts and
+ * no received request is reset, running calls finish (each outcome recorded) up to a deadline.
  * The example platforms and generated server skeletons (`generate --server skeleton`) both serve through it.
  */
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { drainableServer } from "../runtime/drain.js";
 import { apiKeyHeader, type HostContract, hostAuthKind } from "./contract.js";
 import { ContractHost, type Credential, type Handlers, type HostResponse, newRequestId } from "./contract-host.js";
 import { compileRoutes, decodeInput, matchRoute, parseMultipart } from "./http-binding.js";
@@ -31,9 +33,11 @@ export interface RunningHttpHost {
   /** Requests being answered now. */
   inFlight(): number;
   /**
-   * Stop: accept nothing new (requests on open connections get 503 UNAVAILABLE, Retry-After), let
-   * running calls finish for up to `drainMs` (default 0), then drop every connection. Resolves with
-   * the number of calls cut short at the deadline.
+   * Stop without resetting a request that has reached the server (../mcp-runtime/drain.ts): a
+   * request arriving from now on, including one still in the listening backlog, gets 503 UNAVAILABLE
+   * with `Retry-After`; running calls finish (their answers say `Connection: close`) for up to
+   * `drainMs` (default 0); then stop listening and drop every connection. Resolves with the number
+   * of calls cut short at the deadline.
    */
   close(drainMs?: number): Promise<number>;
 }
@@ -45,16 +49,9 @@ export async function serveHttp(host: ContractHost, options: HttpServeOptions = 
   const basePath = basePathOf(model.transport.baseUrl ?? "");
   const keyHeader = apiKeyHeader(model.transport.auth);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  let stopping = false;
-  let running = 0;
-  const idle: Array<() => void> = [];
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = headerOf(req, "x-request-id") ?? newRequestId();
-    if (stopping) {
-      res.setHeader("Connection", "close");
-      return send(res, requestId, host.rejectRequest("UNAVAILABLE", `${model.name} is stopping; retry (another replica may answer).`, requestId, { "Retry-After": "1" }));
-    }
     const [requestPath = "/", search = ""] = (req.url ?? "/").split(/\?(.*)/s);
     // Operations live under the base URL's path (e.g. /v1): anything outside it is no route.
     const rawPath = underBasePath(basePath, requestPath);
@@ -87,44 +84,27 @@ export async function serveHttp(host: ContractHost, options: HttpServeOptions = 
     send(res, requestId, response);
   }
 
-  const server = createServer((req, res) => {
-    running++;
-    serve(req, res)
-      .catch((error: unknown) => {
+  const drainable = drainableServer(
+    (req, res) =>
+      serve(req, res).catch((error: unknown) => {
         log(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         if (!res.headersSent) send(res, "", host.rejectRequest("INTERNAL", "The platform failed unexpectedly.", newRequestId()));
         else res.destroy();
-      })
-      .finally(() => {
-        running--;
-        if (running === 0) for (const wake of idle.splice(0)) wake();
-      });
-  });
+      }),
+    // While stopping: the contract's UNAVAILABLE (drain.ts adds Retry-After and Connection: close).
+    (req, res) => {
+      const requestId = headerOf(req, "x-request-id") ?? newRequestId();
+      send(res, requestId, host.rejectRequest("UNAVAILABLE", `${model.name} is stopping; retry (another replica may answer).`, requestId));
+    },
+  );
+  const server = drainable.server;
   const port = await listen(server, options.port ?? 0, options.host ?? "127.0.0.1");
   const shownHost = (options.host ?? "127.0.0.1").includes(":") ? `[${options.host}]` : (options.host ?? "127.0.0.1");
   return {
     url: `http://${shownHost}:${port}${basePath}`,
     port,
-    inFlight: () => running,
-    close: async (drainMs = 0) => {
-      stopping = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      if (running > 0 && drainMs > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, drainMs);
-          idle.push(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
-      const cut = running;
-      // Keep-alive connections would hold close() open until they time out.
-      server.closeAllConnections();
-      await closed;
-      return cut;
-    },
+    inFlight: drainable.inFlight,
+    close: (drainMs = 0) => drainable.drain(drainMs),
   };
 }
 

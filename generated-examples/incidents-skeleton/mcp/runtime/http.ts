@@ -34,10 +34,11 @@
  * says -32700 Parse error, which JSON-RPC keeps for JSON that does not parse).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { drainableServer } from "./drain.js";
 import { type McpService, serverMembers } from "./server.js";
 
 export interface HttpOptions {
@@ -57,10 +58,11 @@ export interface RunningHttp {
   /** The endpoint, e.g. http://127.0.0.1:43121/mcp. */
   readonly url: string;
   /**
-   * Stop accepting requests (a request still arriving on an open connection gets 503), let running
-   * ones finish for up to `drainMs` (default 0) so each outcome is recorded, then end every
-   * connection and close the SDK client. Resolves to how many requests were still running when the
-   * deadline cut them short.
+   * Stop without resetting a request that has reached the server (drain.ts): a request arriving from
+   * now on, including one still in the listening backlog, gets 503 with `Retry-After`; running ones
+   * finish (their answers say `Connection: close`) for up to `drainMs` (default 0) so each outcome is
+   * recorded; then stop listening, end every connection and close the SDK client. Resolves to how
+   * many requests were still running when the deadline cut them short.
    */
   close(drainMs?: number): Promise<number>;
 }
@@ -223,20 +225,17 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
     await transport.handleRequest(req, res, parsed);
   };
 
-  // Requests being answered: each is done when its response is (a JSON response is written after the call).
-  const running = new Set<Promise<void>>();
-  let draining = false;
-  const http: HttpServer = createServer((req, res) => {
-    if (draining) return refuse(res, 503, "Service Unavailable: the server is shutting down; retry on another instance.", { connection: "close", "retry-after": "1" });
-    const done = new Promise<void>((resolve) => res.once("close", resolve));
-    running.add(done);
-    void done.then(() => running.delete(done));
-    handle(req, res).catch((e: unknown) => {
-      log(`request failed: ${e instanceof Error ? e.name : "error"}`);
-      if (!res.headersSent) refuse(res, 500, "Internal error.");
-      else res.end();
-    });
-  });
+  // While stopping, a request gets this JSON-RPC refusal (drain.ts adds Retry-After and Connection: close).
+  const drainable = drainableServer(
+    (req, res) =>
+      handle(req, res).catch((e: unknown) => {
+        log(`request failed: ${e instanceof Error ? e.name : "error"}`);
+        if (!res.headersSent) refuse(res, 500, "Internal error.");
+        else res.end();
+      }),
+    (_req, res) => refuse(res, 503, "Service Unavailable: the server is shutting down; retry on another instance."),
+  );
+  const http = drainable.server;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port ?? 0, host, () => {
@@ -249,16 +248,7 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
   return {
     url: `http://${shown}:${address.port}${MCP_PATH}`,
     close: async (drainMs = 0) => {
-      draining = true;
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeIdleConnections();
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
-      await Promise.race([Promise.all([...running]), deadline]);
-      clearTimeout(timer);
-      const cut = running.size;
-      http.closeAllConnections();
-      await closed;
+      const cut = await drainable.drain(drainMs);
       service.close();
       return cut;
     },

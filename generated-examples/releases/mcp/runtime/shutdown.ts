@@ -1,7 +1,8 @@
 /**
  * How a generated server stops (the MCP bin, the HTTP server skeleton): on SIGTERM/SIGINT no new
- * requests, running calls finish up to the drain deadline, then the process exits (1 when calls were
- * cut short); a second signal stops at once.
+ * call starts (over HTTP, requests arriving meanwhile get 503 and none is reset: drain.ts), running
+ * calls finish up to the drain deadline, then the process exits (1 when calls were cut short); a
+ * second signal stops at once.
  */
 import { InvalidArgumentError } from "commander";
 
