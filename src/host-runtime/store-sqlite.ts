@@ -3,7 +3,11 @@
  * better-sqlite3 is synchronous, so a transaction that spans an async handler must not interleave
  * with another request's statements: every store call takes its turn (one queue per database). A
  * synchronous handler passes through the queue within one tick; an async one holds it while it
- * awaits. Processes sharing one file are kept apart by SQLite's write lock (BEGIN IMMEDIATE).
+ * awaits. Processes sharing one file are kept apart by SQLite's write lock: every write of the host
+ * takes it first (BEGIN IMMEDIATE), so what a transaction reads is still true when it writes.
+ * SQLite's busy handler would wait for another process's lock synchronously, stalling this process's
+ * event loop (and failing after the busy timeout, while an execution may hold the lock for as long as
+ * its handler awaits); the lock is asked for without it and retried on a timer instead.
  */
 import { randomBytes } from "node:crypto";
 import { type Confirmation, KEEP_AFTER_EXPIRY_MS, type Redemption, type TokenRefusal, type TokenRow, tokenGiven, tokenRefusal } from "./confirm-tokens.js";
@@ -13,6 +17,11 @@ import type { Database } from "./sqlite.js";
 import type { HostStore, KeyClaim, StoreAccess, StoreTransaction } from "./store.js";
 
 const KEY = "operation = ? AND scope = ? AND key = ?";
+
+/** How long a write waits for another process to let go of the file's write lock. */
+const WRITE_LOCK_WAIT_MS = 30_000;
+/** Longest pause between two attempts to take the write lock. */
+const WRITE_LOCK_POLL_MS = 20;
 
 /** One queue per database, shared by every host on it. */
 const queues = new WeakMap<Database, { tail: Promise<unknown> }>();
@@ -58,7 +67,7 @@ export class SqliteHostStore implements HostStore {
   }
 
   cursorSecret(): Promise<Buffer> {
-    return this.turn(() => {
+    return this.write(() => {
       this.db.prepare("INSERT OR IGNORE INTO platform_meta (key, value) VALUES ('cursor_secret', ?)").run(randomBytes(32).toString("hex"));
       const row = this.db.prepare("SELECT value FROM platform_meta WHERE key = 'cursor_secret'").get() as { value: string };
       return Buffer.from(row.value, "hex");
@@ -67,27 +76,31 @@ export class SqliteHostStore implements HostStore {
 
   claimKey(ref: JournalKey, paramsHash: string, retentionMs: number, now: number, defect: SeededDefect | null): Promise<KeyClaim> {
     const args = [ref.operation, ref.scope, ref.key];
-    return this.turn(() =>
-      this.db.transaction((): KeyClaim => {
+    return this.turn((): KeyClaim => {
+      // Another process is writing (perhaps executing this key): wait as for a key in progress.
+      if (!this.tryBeginImmediate()) return { kind: "in_progress" };
+      const existing = this.committed(() => {
         const row = this.db.prepare(`SELECT * FROM idempotency_journal WHERE ${KEY}`).get(...args) as JournalRow | undefined;
-        const existing = row ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
-        if (existing !== "expired") return existing;
+        const found = row ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
+        if (found !== "expired") return found;
         if (row) this.db.prepare(`DELETE FROM idempotency_journal WHERE ${KEY}`).run(...args);
         this.db.prepare("INSERT INTO idempotency_journal (operation, scope, key, params_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_progress', ?)").run(...args, paramsHash, now);
-        return {
-          kind: "claimed",
-          lease: {
-            execute: (status, execute) =>
-              this.inTransaction(async (tx) => {
-                const body = await execute(tx);
-                this.db.prepare(`UPDATE idempotency_journal SET state = 'done', response_status = ?, response_body = ? WHERE ${KEY}`).run(status, body, ...args);
-                return body;
-              }),
-            release: () => this.turn(() => void this.db.prepare(`DELETE FROM idempotency_journal WHERE ${KEY} AND state = 'in_progress'`).run(...args)),
-          },
-        };
-      })(),
-    );
+        return found;
+      });
+      if (existing !== "expired") return existing;
+      return {
+        kind: "claimed",
+        lease: {
+          execute: (status, execute) =>
+            this.inTransaction(async (tx) => {
+              const body = await execute(tx);
+              this.db.prepare(`UPDATE idempotency_journal SET state = 'done', response_status = ?, response_body = ? WHERE ${KEY}`).run(status, body, ...args);
+              return body;
+            }),
+          release: () => this.write(() => void this.db.prepare(`DELETE FROM idempotency_journal WHERE ${KEY} AND state = 'in_progress'`).run(...args)),
+        },
+      };
+    });
   }
 
   transaction(execute: (tx: StoreTransaction) => Promise<string>): Promise<string> {
@@ -99,7 +112,7 @@ export class SqliteHostStore implements HostStore {
   }
 
   storeToken(confirmation: Confirmation, operation: string, caller: string, paramsHash: string, now: number): Promise<void> {
-    return this.turn(() => {
+    return this.write(() => {
       this.db.prepare("DELETE FROM confirm_tokens WHERE expires_at < ?").run(now - KEEP_AFTER_EXPIRY_MS);
       this.db
         .prepare("INSERT INTO confirm_tokens (token, operation, caller, params_hash, expires_at) VALUES (?, ?, ?, ?, ?)")
@@ -109,6 +122,53 @@ export class SqliteHostStore implements HostStore {
 
   async close(): Promise<void> {
     await this.queue.tail;
+  }
+
+  /**
+   * BEGIN IMMEDIATE if the file's write lock is free now; false if another connection holds it. The
+   * busy handler is off for this one statement: it would wait synchronously.
+   */
+  private tryBeginImmediate(): boolean {
+    const busyTimeout = this.db.pragma("busy_timeout", { simple: true }) as number;
+    this.db.pragma("busy_timeout = 0");
+    try {
+      this.db.exec("BEGIN IMMEDIATE");
+      return true;
+    } catch (error) {
+      if (isBusy(error)) return false;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${busyTimeout}`);
+    }
+  }
+
+  /** BEGIN IMMEDIATE, waiting on a timer (up to WRITE_LOCK_WAIT_MS) while another process writes. */
+  private async beginImmediate(): Promise<void> {
+    const giveUpAt = Date.now() + WRITE_LOCK_WAIT_MS;
+    for (let pause = 1; !this.tryBeginImmediate(); pause = Math.min(pause * 2, WRITE_LOCK_POLL_MS)) {
+      if (Date.now() > giveUpAt) throw new Error(`The SQLite file stayed locked by another process's write for ${WRITE_LOCK_WAIT_MS / 1000} s.`);
+      await sleep(pause);
+    }
+  }
+
+  /** A short write of the store's own, in its turn, under the file's write lock. */
+  private write<T>(run: () => T): Promise<T> {
+    return this.turn(async () => {
+      await this.beginImmediate();
+      return this.committed(run);
+    });
+  }
+
+  /** Finish the transaction begun: committed when `run` returns, rolled back when it throws. */
+  private committed<T>(run: () => T): T {
+    try {
+      const result = run();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   /** One write transaction (BEGIN IMMEDIATE: the file's write lock from the start), holding the queue. */
@@ -126,7 +186,7 @@ export class SqliteHostStore implements HostStore {
           return refusal;
         },
       };
-      db.exec("BEGIN IMMEDIATE");
+      await this.beginImmediate();
       try {
         const body = await execute(tx);
         db.exec("COMMIT");
@@ -137,4 +197,14 @@ export class SqliteHostStore implements HostStore {
       }
     });
   }
+}
+
+/** SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT, BUSY_RECOVERY, …): another connection holds a lock. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

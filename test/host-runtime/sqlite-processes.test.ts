@@ -1,0 +1,200 @@
+/**
+ * Several processes of one platform sharing one SQLite file (store-sqlite.ts: "processes sharing one
+ * file are kept apart by SQLite's write lock"), each a `node` running the built contract host
+ * (sqlite-host-process.mjs). What one process cannot show: concurrent claims of one key from several
+ * processes, a write waiting for another process's long execution, a single-use confirm token spent
+ * from several processes at once.
+ */
+import { type ChildProcess, execSync, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../../src/host-runtime/sqlite.js";
+
+const CHILD = resolve("test/host-runtime/sqlite-host-process.mjs");
+const HOUR = 60 * 60 * 1000;
+const dir = mkdtempSync(join(tmpdir(), "host-sqlite-processes-"));
+
+beforeAll(() => {
+  // The processes run dist/: build it when a host-runtime source is newer.
+  const newest = (folder: string, ext: string) => Math.max(...readdirSync(folder).filter((f) => f.endsWith(ext)).map((f) => statSync(join(folder, f)).mtimeMs));
+  const built = resolve("dist/src/host-runtime");
+  if (!existsSync(built) || newest("src/host-runtime", ".ts") > newest(built, ".js")) {
+    try {
+      execSync("npx tsc -p tsconfig.json", { stdio: "pipe" });
+    } catch {
+      // Type errors elsewhere (other work in progress) still emit JavaScript.
+    }
+  }
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Answer {
+  readonly status: number;
+  readonly body: Record<string, unknown> | null;
+  readonly replayed: boolean;
+}
+
+interface HostConfig {
+  readonly retentionMs?: number;
+  readonly keyWaitMs?: number;
+  /** Replaces better-sqlite3's 5 s busy timeout, to stand for an execution outlasting it without taking 5 s. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Processes of one platform on one fresh file; each stays up across calls so repetitions cost no start-up. */
+class Platform {
+  readonly file = join(dir, `${randomUUID()}.sqlite`);
+  private readonly children: ChildProcess[] = [];
+  private readonly waiting = new Map<number, (a: Answer) => void>();
+  private readonly holding = new Map<string, () => void>();
+  private next = 0;
+  private observer: Database | null = null;
+
+  get size(): number {
+    return this.children.length;
+  }
+
+  async start(count: number, config: HostConfig = {}): Promise<this> {
+    const args = JSON.stringify({ file: this.file, retentionMs: config.retentionMs ?? HOUR, keyWaitMs: config.keyWaitMs ?? 10_000, ...config });
+    // One at a time: the file is created, and switched to WAL, by the first.
+    for (let i = 0; i < count; i++) {
+      const child = spawn(process.execPath, [CHILD, args], { stdio: ["pipe", "pipe", "inherit"] });
+      this.children.push(child);
+      await new Promise<void>((ready, failed) => {
+        child.once("exit", (code) => failed(new Error(`a host process exited (${code}) before it was ready`)));
+        createInterface({ input: child.stdout! }).on("line", (line) => {
+          const message = JSON.parse(line) as Answer & { id?: number; ready?: boolean; holding?: string };
+          if (message.ready) return ready();
+          if (message.holding !== undefined) return this.holding.get(message.holding)?.();
+          this.waiting.get(message.id!)?.(message);
+          this.waiting.delete(message.id!);
+        });
+      });
+    }
+    return this;
+  }
+
+  /** Invoke `operation` in process `i` when the wall clock reaches `at`. */
+  call(i: number, operation: string, input: Record<string, unknown>, at = Date.now()): Promise<Answer> {
+    const id = this.next++;
+    return new Promise((answered) => {
+      this.waiting.set(id, answered);
+      this.children[i]!.stdin!.write(`${JSON.stringify({ id, operation, input, at })}\n`);
+    });
+  }
+
+  /** Resolves once a handler has made its change for `key` and holds its transaction open (`hold_ms`). */
+  holds(key: string): Promise<void> {
+    return new Promise((resolve) => this.holding.set(key, resolve));
+  }
+
+  /** Committed effects per key, read by a connection of this process. */
+  effects(key: string): number {
+    this.observer ??= openDatabase(this.file);
+    return (this.observer.prepare("SELECT count(*) AS n FROM effects WHERE key = ?").get(key) as { n: number }).n;
+  }
+
+  kill(i: number): Promise<void> {
+    const child = this.children[i]!;
+    return new Promise((exited) => {
+      child.once("exit", () => exited());
+      child.kill("SIGKILL");
+    });
+  }
+
+  stop(): void {
+    for (const child of this.children) child.kill();
+    this.observer?.close();
+  }
+}
+
+const platforms: Platform[] = [];
+async function platform(count: number, config?: HostConfig): Promise<Platform> {
+  const started = await new Platform().start(count, config);
+  platforms.push(started);
+  return started;
+}
+afterEach(() => {
+  for (const p of platforms.splice(0)) p.stop();
+});
+
+/** `n` calls at one instant, a little ahead so every command has arrived, spread over the processes in turn. */
+function together(p: Platform, n: number, operation: string, input: (i: number) => Record<string, unknown>): Promise<Answer[]> {
+  const at = Date.now() + 30;
+  return Promise.all(Array.from({ length: n }, (_, i) => p.call(i % p.size, operation, input(i), at)));
+}
+
+describe("a SQLite host file shared by several processes", () => {
+  /*
+   * The claim read the key in a deferred transaction and then wrote it: two processes claiming at once
+   * (one key, or two keys) could both read, and the second to write failed with SQLITE_BUSY_SNAPSHOT,
+   * which the busy timeout does not cover: a 500 instead of the recorded answer, or instead of an
+   * execution. Before the claim took the write lock first, two runs gave 25/40 and 40/40 repetitions
+   * with a 500 (~4 s a run).
+   */
+  it("2 processes sending 5 requests each at the same instant, one key then a key each, 40 repetitions: one effect per key, one answer", async () => {
+    const p = await platform(2);
+    const failed: string[] = [];
+    const fromBoth = (input: (i: number) => Record<string, unknown>) => together(p, 10, "create_thing", input);
+    for (let rep = 0; rep < 40; rep++) {
+      const key = `together-${rep}`;
+      const problems = [];
+      const same = await fromBoth(() => ({ key }));
+      if (p.effects(key) !== 1) problems.push(`one key: ${p.effects(key)} effects`);
+      if (same.some((a) => a.status !== 201)) problems.push(`one key: statuses ${same.map((a) => a.status).join(", ")}`);
+      if (same.filter((a) => a.replayed).length !== 9 || new Set(same.map((a) => JSON.stringify(a.body))).size !== 1) problems.push("one key: not one answer, replayed");
+      const own = await fromBoth((i) => ({ key: `${key}-${i}` }));
+      if (own.some((a) => a.status !== 201 || a.replayed)) problems.push(`a key each: statuses ${own.map((a) => a.status).join(", ")}`);
+      const effects = own.map((_, i) => p.effects(`${key}-${i}`));
+      if (effects.some((n) => n !== 1)) problems.push(`a key each: effects ${effects.join(", ")}`);
+      if (problems.length > 0) failed.push(`repetition ${rep + 1}: ${problems.join("; ")}`);
+    }
+    expect(failed, `${failed.length}/40 repetitions`).toEqual([]);
+  });
+
+  /*
+   * A write waited for another process's write lock in SQLite's busy handler: synchronously (the
+   * waiting process served nothing meanwhile) and only for the busy timeout, while an execution holds
+   * the lock for as long as its handler awaits. Longer, and the waiting request failed with a 500.
+   * With the busy timeout at 100 ms and executions holding the lock for 600 ms, before: 3/3
+   * repetitions answered 500 (SQLITE_BUSY) for a claim of another key (~2.5 s).
+   */
+  it("a claim waits for another process's execution however long it holds the write lock (3 repetitions)", async () => {
+    const p = await platform(2, { busyTimeoutMs: 100 });
+    for (let rep = 0; rep < 3; rep++) {
+      const slow = `slow-${rep}`;
+      const held = p.holds(slow);
+      const first = p.call(0, "create_thing", { key: slow, hold_ms: 600 });
+      await held;
+      const other = await p.call(1, "create_thing", { key: `other-${rep}` });
+      expect(other.status, JSON.stringify(other.body)).toBe(201);
+      const same = await p.call(1, "create_thing", { key: slow, hold_ms: 600 });
+      expect((await first).status).toBe(201);
+      expect(same).toMatchObject({ status: 201, replayed: true, body: (await first).body });
+      expect([p.effects(slow), p.effects(`other-${rep}`)]).toEqual([1, 1]);
+    }
+  });
+
+  /*
+   * Checked safe: a token is redeemed inside the execution's write transaction, so redemptions from
+   * several processes take turns and the later ones see it used (this passed before the fixes above too; ~2 s).
+   */
+  it("a single-use confirm token executed by 4 processes at the same instant, 10 repetitions: one execution", async () => {
+    const processes = 4;
+    const p = await platform(processes);
+    for (let rep = 0; rep < 10; rep++) {
+      const thing = `thing-${rep}`;
+      const preview = await p.call(0, "delete_thing", { thing, dry_run: true });
+      expect(preview.status).toBe(200);
+      const token = preview.body!.confirm_token as string;
+      const answers = await together(p, processes, "delete_thing", () => ({ thing, dry_run: false, confirm_token: token }));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
+      for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.body).toMatchObject({ error: { code: "CONFIRMATION_REQUIRED", details: { reason: "used" } } });
+      expect(p.effects(`deleted ${thing}`)).toBe(1);
+    }
+  });
+});
