@@ -8,13 +8,13 @@
  * SQLite's busy handler would wait for another process's lock synchronously, stalling this process's
  * event loop (and failing after the busy timeout, while an execution may hold the lock for as long as
  * its handler awaits); the lock is asked for without it and retried on a timer instead.
- */
+ * A key's claim is never committed on its own: it is part of its execution's transaction (claimKey). */
 import { randomBytes } from "node:crypto";
 import { type Confirmation, KEEP_AFTER_EXPIRY_MS, type Redemption, type TokenRefusal, type TokenRow, tokenGiven, tokenRefusal } from "./confirm-tokens.js";
-import { existingClaim, type JournalKey, type JournalRow } from "./idempotency-journal.js";
+import { existingClaim, type JournalKey, type JournalRow, type KeyRefusal } from "./idempotency-journal.js";
 import type { SeededDefect } from "./seeded-defects.js";
 import type { Database } from "./sqlite.js";
-import type { HostStore, KeyClaim, StoreAccess, StoreTransaction } from "./store.js";
+import type { HostStore, KeyClaim, KeyLease, StoreAccess, StoreTransaction } from "./store.js";
 
 const KEY = "operation = ? AND scope = ? AND key = ?";
 
@@ -74,33 +74,65 @@ export class SqliteHostStore implements HostStore {
     });
   }
 
+  /**
+   * The claim and the execution are one write transaction, holding the queue from the claim until the
+   * lease ends: no other request sees the key held (on this connection it waits its turn, in another
+   * process for the write lock), and a process killed meanwhile leaves nothing, its claim included.
+   */
   claimKey(ref: JournalKey, paramsHash: string, retentionMs: number, now: number, defect: SeededDefect | null): Promise<KeyClaim> {
     const args = [ref.operation, ref.scope, ref.key];
-    return this.turn((): KeyClaim => {
-      // Another process is writing (perhaps executing this key): wait as for a key in progress.
-      if (!this.tryBeginImmediate()) return { kind: "in_progress" };
-      const existing = this.committed(() => {
-        const row = this.db.prepare(`SELECT * FROM idempotency_journal WHERE ${KEY}`).get(...args) as JournalRow | undefined;
-        const found = row ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
-        if (found !== "expired") return found;
-        if (row) this.db.prepare(`DELETE FROM idempotency_journal WHERE ${KEY}`).run(...args);
-        this.db.prepare("INSERT INTO idempotency_journal (operation, scope, key, params_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_progress', ?)").run(...args, paramsHash, now);
-        return found;
+    return new Promise<KeyClaim>((answer, fail) => {
+      void this.turn(async () => {
+        // Another process is writing (perhaps executing this key): wait as for a key in progress.
+        if (!this.tryBeginImmediate()) return answer({ kind: "in_progress" });
+        let existing: KeyRefusal | "expired";
+        try {
+          const row = this.db.prepare(`SELECT * FROM idempotency_journal WHERE ${KEY}`).get(...args) as JournalRow | undefined;
+          // A committed claim is an orphan: a live one is never committed. (Older runtimes committed
+          // claims; such a row outlived a holder that died mid-execution, which executed nothing.)
+          existing = row?.state === "done" ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
+          if (existing === "expired") {
+            if (row) this.db.prepare(`DELETE FROM idempotency_journal WHERE ${KEY}`).run(...args);
+            this.db.prepare("INSERT INTO idempotency_journal (operation, scope, key, params_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_progress', ?)").run(...args, paramsHash, now);
+          }
+        } catch (error) {
+          this.db.exec("ROLLBACK");
+          return fail(error);
+        }
+        if (existing !== "expired") {
+          this.db.exec("ROLLBACK");
+          return answer(existing);
+        }
+        await new Promise<void>((ended) => answer({ kind: "claimed", lease: this.heldLease(args, ended) }));
       });
-      if (existing !== "expired") return existing;
-      return {
-        kind: "claimed",
-        lease: {
-          execute: (status, execute) =>
-            this.inTransaction(async (tx) => {
-              const body = await execute(tx);
-              this.db.prepare(`UPDATE idempotency_journal SET state = 'done', response_status = ?, response_body = ? WHERE ${KEY}`).run(status, body, ...args);
-              return body;
-            }),
-          release: () => this.write(() => void this.db.prepare(`DELETE FROM idempotency_journal WHERE ${KEY} AND state = 'in_progress'`).run(...args)),
-        },
-      };
     });
+  }
+
+  /** The lease of a claim whose transaction is open: execute() continues it, release() rolls it back. */
+  private heldLease(args: readonly string[], ended: () => void): KeyLease {
+    let open = true;
+    const end = () => {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      open = false;
+      ended();
+    };
+    return {
+      execute: async (status, execute) => {
+        if (!open) throw new Error("This idempotency key's lease has ended.");
+        try {
+          const body = await execute(this.transactionAccess());
+          this.db.prepare(`UPDATE idempotency_journal SET state = 'done', response_status = ?, response_body = ? WHERE ${KEY}`).run(status, body, ...args);
+          this.db.exec("COMMIT");
+          return body;
+        } finally {
+          // Committed, or rolled back with the claim: either way the key is no longer held.
+          end();
+        }
+      },
+      release: async () => {
+        if (open) end();
+      },
+    };
   }
 
   transaction(execute: (tx: StoreTransaction) => Promise<string>): Promise<string> {
@@ -174,28 +206,32 @@ export class SqliteHostStore implements HostStore {
   /** One write transaction (BEGIN IMMEDIATE: the file's write lock from the start), holding the queue. */
   private inTransaction(execute: (tx: StoreTransaction) => Promise<string>): Promise<string> {
     return this.turn(async () => {
-      const db = this.db;
-      const tx: StoreTransaction = {
-        ...this.access,
-        redeemToken: async (r: Redemption, now: number): Promise<TokenRefusal | null> => {
-          const given = tokenGiven(r);
-          if (given !== "given") return given === "skip" ? null : given;
-          const row = db.prepare("SELECT * FROM confirm_tokens WHERE token = ?").get(r.token) as TokenRow | undefined;
-          const refusal = tokenRefusal(row, r, now);
-          if (refusal === null && row?.used_at === null) db.prepare("UPDATE confirm_tokens SET used_at = ? WHERE token = ?").run(now, r.token);
-          return refusal;
-        },
-      };
       await this.beginImmediate();
       try {
-        const body = await execute(tx);
-        db.exec("COMMIT");
+        const body = await execute(this.transactionAccess());
+        this.db.exec("COMMIT");
         return body;
       } catch (error) {
-        if (db.inTransaction) db.exec("ROLLBACK");
+        if (this.db.inTransaction) this.db.exec("ROLLBACK");
         throw error;
       }
     });
+  }
+
+  /** What an execution reaches of the open transaction. */
+  private transactionAccess(): StoreTransaction {
+    const db = this.db;
+    return {
+      ...this.access,
+      redeemToken: async (r: Redemption, now: number): Promise<TokenRefusal | null> => {
+        const given = tokenGiven(r);
+        if (given !== "given") return given === "skip" ? null : given;
+        const row = db.prepare("SELECT * FROM confirm_tokens WHERE token = ?").get(r.token) as TokenRow | undefined;
+        const refusal = tokenRefusal(row, r, now);
+        if (refusal === null && row?.used_at === null) db.prepare("UPDATE confirm_tokens SET used_at = ? WHERE token = ?").run(now, r.token);
+        return refusal;
+      },
+    };
   }
 }
 

@@ -2,8 +2,8 @@
 // processes (sqlite-processes.test.ts). It runs the built host (dist/) and reads one JSON command a
 // line on stdin — { id, operation, input, at } — and answers each on stdout — { id, status, body,
 // replayed } — after spinning until the wall clock reaches `at`, so that processes told the same `at`
-// call at the same moment. Commands run concurrently. A handler given `hold_ms` prints
-// { holding: key } once its change is made, then keeps its transaction open that long.
+// call at the same moment. Commands run concurrently. After { hold: key, ms }, the next execution under
+// `key` prints { holding: key } once its change is made, then keeps its transaction open `ms` longer.
 //
 // argv[2]: { file, retentionMs, keyWaitMs, busyTimeoutMs? } (busyTimeoutMs replaces better-sqlite3's 5 s).
 import { createInterface } from "node:readline";
@@ -19,11 +19,16 @@ db.exec("CREATE TABLE IF NOT EXISTS effects (key TEXT NOT NULL, pid INTEGER NOT 
 
 const write = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
+/** Executions to hold open, by key (ms). */
+const holds = new Map();
+
 async function effect(ctx, key, input) {
   ctx.db.prepare("INSERT INTO effects (key, pid) VALUES (?, ?)").run(key, process.pid);
-  if (input.hold_ms) {
+  const hold = holds.get(key);
+  if (hold !== undefined) {
+    holds.delete(key);
     write({ holding: key });
-    await new Promise((resolve) => setTimeout(resolve, input.hold_ms));
+    await new Promise((resolve) => setTimeout(resolve, hold));
   }
   return { pid: process.pid, label: input.label ?? null };
 }
@@ -36,7 +41,7 @@ const operations = [
     names: { id: "create_thing" },
     http: { method: "POST", path: "/things", bindings: [], body: null, successStatus: 201 },
     effects: { kind: "mutating" },
-    input: { schema: { type: "object", required: ["key"], properties: { key: { type: "string" }, label: { type: "string" }, hold_ms: { type: "integer" } } } },
+    input: { schema: { type: "object", required: ["key"], properties: { key: { type: "string" }, label: { type: "string" } } } },
     idempotency: keyed,
     preview: null,
   },
@@ -72,7 +77,11 @@ const byId = new Map(operations.map((op) => [op.names.id, op]));
 write({ ready: true, pid: process.pid });
 let requests = 0;
 for await (const line of createInterface({ input: process.stdin })) {
-  const { id, operation, input, at } = JSON.parse(line);
+  const { id, operation, input, at, hold, ms } = JSON.parse(line);
+  if (hold !== undefined) {
+    holds.set(hold, ms);
+    continue;
+  }
   void (async () => {
     while (performance.timeOrigin + performance.now() < at); // the processes given one `at` call together
     const answer = await host.invoke({ operation: byId.get(operation), input, caller, requestId: `${process.pid}-${requests++}` });
