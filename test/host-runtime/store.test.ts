@@ -313,6 +313,22 @@ async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Pr
   }
 }
 
+/** Terminate the connection holding `key` (the one with the key's session advisory lock, class 1_907_302), as a killed replica's. */
+async function killHolder(url: string, key: JournalKey): Promise<void> {
+  await admin(url, async (client) => {
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND classid = 1907302 AND objsubid = 2
+          AND objid::bigint = (hashtext($1 || chr(31) || $2 || chr(31) || $3)::bigint + 4294967296) % 4294967296`,
+      [key.operation, key.scope, key.key],
+    );
+    expect(rows).toHaveLength(1);
+    // With a timeout, pg_terminate_backend waits until the backend is gone (and its locks with it).
+    await client.query("SELECT pg_terminate_backend($1, 5000)", [rows[0]!.pid]);
+  });
+}
+
 describe.skipIf(!postgres)("two replicas on one PostgreSQL host store", () => {
   it("a key claimed on one replica is in progress on the other, which then replays its answer", async () => {
     const { a, b } = await replicas();
@@ -354,21 +370,7 @@ describe.skipIf(!postgres)("two replicas on one PostgreSQL host store", () => {
     const { url, a, b } = await replicas();
     const key = freshKey();
     const lease = claimed(await a.claimKey(key, "hash-A", HOUR, T0, null));
-    // The holder's connection is the one holding the key's session advisory lock (class 1_907_302).
-    const killed = await admin(url, async (client) => {
-      const { rows } = await client.query<{ pid: number }>(
-        `SELECT pid FROM pg_locks
-          WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            AND classid = 1907302 AND objsubid = 2
-            AND objid::bigint = (hashtext($1 || chr(31) || $2 || chr(31) || $3)::bigint + 4294967296) % 4294967296`,
-        [key.operation, key.scope, key.key],
-      );
-      expect(rows).toHaveLength(1);
-      // With a timeout, pg_terminate_backend waits until the backend is gone (and its locks with it).
-      await client.query("SELECT pg_terminate_backend($1, 5000)", [rows[0]!.pid]);
-      return rows[0]!.pid;
-    });
-    expect(killed).toBeGreaterThan(0);
+    await killHolder(url, key);
 
     const takeover = claimed(await b.claimKey(key, "hash-A", HOUR, T0 + 1, null));
     expect(await takeover.execute(201, async () => '{"from":"b"}')).toBe('{"from":"b"}');
@@ -387,6 +389,24 @@ describe.skipIf(!postgres)("two replicas on one PostgreSQL host store", () => {
     expect(await b.claimKey(key, "hash-A", HOUR, T0 + 3, null)).toEqual({ kind: "replay", status: 201, body: '{"from":"b"}' });
     // Replica A still serves requests after losing a connection.
     await claimed(await a.claimKey(freshKey(), "hash-A", HOUR, T0 + 4, null)).execute(200, async () => "a is fine");
+  });
+
+  /*
+   * A key whose holder died was taken over only with the dead holder's parameters; other ones were
+   * refused as a reuse of the key until retention, though nothing had executed under it (wire
+   * protocol: only an attempt that executed binds the key). Deterministic: before, every run.
+   */
+  it("a holder that dies mid-execution binds nothing: a request with other parameters executes", async () => {
+    const { url, a, b } = await replicas();
+    const key = freshKey();
+    const lease = claimed(await a.claimKey(key, "hash-A", HOUR, T0, null));
+    await killHolder(url, key);
+    const other = claimed(await b.claimKey(key, "hash-B", HOUR, T0 + 1, null));
+    expect(await other.execute(201, async () => '{"with":"B"}')).toBe('{"with":"B"}');
+    await expect(lease.execute(201, async () => '{"with":"A"}')).rejects.toThrow();
+    await lease.release();
+    expect(await a.claimKey(key, "hash-B", HOUR, T0 + 2, null)).toEqual({ kind: "replay", status: 201, body: '{"with":"B"}' });
+    expect(await a.claimKey(key, "hash-A", HOUR, T0 + 3, null)).toEqual({ kind: "mismatch" });
   });
 
   it("retention passing while the holder still executes does not free the key: in progress until it ends, no second execution, no deadlock", async () => {
@@ -420,6 +440,18 @@ describe.skipIf(!postgres)("two replicas on one PostgreSQL host store", () => {
     const results = await Promise.all([redeemOn(a), redeemOn(b)]);
     expect(results.filter((x) => x === null)).toHaveLength(1);
     expect(results.filter((x) => x === "used")).toHaveLength(1);
+  });
+
+  /*
+   * Checked safe: the schema is created under an advisory lock, and the secret is inserted with ON
+   * CONFLICT DO NOTHING and then read, so replicas starting together agree (passed before too).
+   */
+  it("6 replicas starting together on a new schema agree on one cursor secret", async () => {
+    const url = await freshSchemaUrl();
+    const stores = Array.from({ length: 6 }, () => track(new PostgresHostStore(url)));
+    const secrets = await Promise.all(stores.map((store) => store.cursorSecret()));
+    expect(new Set(secrets.map((secret) => secret.toString("hex"))).size).toBe(1);
+    expect(secrets[0]).toHaveLength(32);
   });
 
   it("the schema is versioned; a newer one is refused, naming the database with its password masked", async () => {
