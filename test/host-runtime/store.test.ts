@@ -6,6 +6,9 @@
  * replicas can show (two stores on one database, a holder that dies, concurrent claims and
  * redemptions, the versioned schema) runs on PostgreSQL.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Confirmation, Redemption } from "../../src/host-runtime/confirm-tokens.js";
@@ -271,6 +274,41 @@ describe.each(subjects)("the $name host store", (subject) => {
 });
 
 describe("one SQLite host store", () => {
+  /*
+   * A write waited for another connection's lock in SQLite's busy handler, which blocks the thread:
+   * with the other connection in the same process (an async execution holding the lock while it
+   * awaits), that execution could not go on, and the waiting write failed with SQLITE_BUSY after the
+   * 5 s busy timeout. Deterministic: before, 2/2 repetitions failed (5 s each).
+   */
+  it("two connections to one file in one process: a write waits for the other's async execution without stalling it (2 repetitions)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "host-store-"));
+    try {
+      const file = join(dir, "host.sqlite");
+      const [first, second] = [openDatabase(file), openDatabase(file)];
+      first.exec("CREATE TABLE marks (value TEXT NOT NULL)");
+      const [a, b] = [track(new SqliteHostStore(first)), track(new SqliteHostStore(second))];
+      const failed: string[] = [];
+      for (let rep = 0; rep < 2; rep++) {
+        let started = () => {};
+        const holding = new Promise<void>((resolve) => (started = resolve));
+        const slow = a.transaction(async (tx) => {
+          await subjects[0]!.mark(tx, `a${rep}`);
+          started();
+          await sleep(50);
+          return "a";
+        });
+        await holding;
+        const quick = await b.transaction(async (tx) => (await subjects[0]!.mark(tx, `b${rep}`), "b")).catch((e: Error) => e.message);
+        if ((await slow) !== "a" || quick !== "b") failed.push(`repetition ${rep + 1}: ${quick}`);
+      }
+      expect(failed, `${failed.length}/2 repetitions`).toEqual([]);
+      expect(await subjects[0]!.marks(a)).toEqual(["a0", "b0", "a1", "b1"]);
+      for (const db of [first, second]) db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   /*
    * The claim used to be committed on its own, and a claim found in progress past retention was taken
    * over as expired while its holder had yet to execute: two executions, the second overwriting the
