@@ -8,7 +8,8 @@
  * SQLite's busy handler would wait for another process's lock synchronously, stalling this process's
  * event loop (and failing after the busy timeout, while an execution may hold the lock for as long as
  * its handler awaits); the lock is asked for without it and retried on a timer instead.
- * A key's claim is never committed on its own: it is part of its execution's transaction (claimKey). */
+ * A key's claim is never committed on its own: it is part of its execution's transaction (claimKey).
+ */
 import { randomBytes } from "node:crypto";
 import { type Confirmation, KEEP_AFTER_EXPIRY_MS, type Redemption, type TokenRefusal, type TokenRow, tokenGiven, tokenRefusal } from "./confirm-tokens.js";
 import { existingClaim, type JournalKey, type JournalRow, type KeyRefusal } from "./idempotency-journal.js";
@@ -96,7 +97,7 @@ export class SqliteHostStore implements HostStore {
             this.db.prepare("INSERT INTO idempotency_journal (operation, scope, key, params_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_progress', ?)").run(...args, paramsHash, now);
           }
         } catch (error) {
-          this.db.exec("ROLLBACK");
+          if (this.db.inTransaction) this.db.exec("ROLLBACK");
           return fail(error);
         }
         if (existing !== "expired") {

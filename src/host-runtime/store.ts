@@ -30,7 +30,10 @@ export interface StoreTransaction extends StoreAccess {
   redeemToken(redemption: Redemption, now: number): Promise<TokenRefusal | null>;
 }
 
-/** The key reserved for one execution: run it, or give the key back. */
+/**
+ * The key reserved for one execution: run it, or give the key back. One of the two must follow: on
+ * SQLite the lease holds the database's queue until it ends.
+ */
 export interface KeyLease {
   /**
    * Run `execute` in one transaction that also records its response under the key; the lease
