@@ -6,6 +6,9 @@
  * replicas can show (two stores on one database, a holder that dies, concurrent claims and
  * redemptions, the versioned schema) runs on PostgreSQL.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Confirmation, Redemption } from "../../src/host-runtime/confirm-tokens.js";
@@ -46,6 +49,12 @@ function claimed(claim: KeyClaim): KeyLease {
 interface Subject {
   readonly name: string;
   readonly available: boolean;
+  /**
+   * How a claim of a key whose lease is held on the same data is answered: at once, "in progress"
+   * (PostgreSQL: the claim is committed apart from the execution), or once the lease has ended
+   * (SQLite: the claim is part of the execution's transaction, so the claim waits its turn).
+   */
+  readonly heldKey: "in progress" | "waits";
   open(): Promise<{ store: HostStore; sibling: () => HostStore }>;
   /** A write the handler makes inside its transaction. */
   mark(tx: StoreTransaction, value: string): Promise<void>;
@@ -56,6 +65,7 @@ const subjects: Subject[] = [
   {
     name: "SQLite",
     available: true,
+    heldKey: "waits",
     async open() {
       const db = openDatabase();
       db.exec("CREATE TABLE marks (value TEXT NOT NULL)");
@@ -69,6 +79,7 @@ const subjects: Subject[] = [
   {
     name: "PostgreSQL",
     available: postgres,
+    heldKey: "in progress",
     async open() {
       const url = await freshSchemaUrl();
       const store = track(new PostgresHostStore(url));
@@ -104,19 +115,30 @@ describe.each(subjects)("the $name host store", (subject) => {
       expect(await subject.marks(store)).toEqual(["executed"]);
     });
 
-    test("while a lease is held the same parameters are in progress and others a mismatch; release() gives the key back", async () => {
+    test("while a lease is held the key is not claimed again: in progress and other parameters a mismatch, or the claim waits; release() gives the key back", async () => {
       const { store } = await subject.open();
       const key = freshKey();
       const lease = claimed(await store.claimKey(key, "hash-A", HOUR, T0, null));
-      expect(await store.claimKey(key, "hash-A", HOUR, T0 + 1, null)).toEqual({ kind: "in_progress" });
-      expect(await store.claimKey(key, "hash-B", HOUR, T0 + 2, null)).toEqual({ kind: "mismatch" });
-      await lease.release();
+      if (subject.heldKey === "in progress") {
+        expect(await store.claimKey(key, "hash-A", HOUR, T0 + 1, null)).toEqual({ kind: "in_progress" });
+        expect(await store.claimKey(key, "hash-B", HOUR, T0 + 2, null)).toEqual({ kind: "mismatch" });
+        await lease.release();
+      } else {
+        let released = false;
+        const waiting = store.claimKey(key, "hash-B", HOUR, T0 + 2, null).then((claim) => ({ claim, released }));
+        await new Promise((resolve) => setImmediate(resolve));
+        released = true;
+        await lease.release();
+        const { claim, released: afterRelease } = await waiting;
+        expect(afterRelease).toBe(true);
+        await claimed(claim).release();
+      }
       const again = claimed(await store.claimKey(key, "hash-B", HOUR, T0 + 3, null));
       expect(await again.execute(200, async () => "second")).toBe("second");
       expect(await store.claimKey(key, "hash-B", HOUR, T0 + 4, null)).toEqual({ kind: "replay", status: 200, body: "second" });
     });
 
-    test("an execution that throws is rolled back (its writes and the answer); the lease stays until release(), then the key is claimable", async () => {
+    test("an execution that throws is rolled back (its writes and the answer); after release() the key is claimable", async () => {
       const { store } = await subject.open();
       const key = freshKey();
       const lease = claimed(await store.claimKey(key, "hash-A", HOUR, T0, null));
@@ -128,8 +150,8 @@ describe.each(subjects)("the $name host store", (subject) => {
         }),
       ).rejects.toBe(failure);
       expect(await subject.marks(store)).toEqual([]);
-      // Nothing recorded, but the key is still held by the failed request until it gives it back.
-      expect(await store.claimKey(key, "hash-A", HOUR, T0 + 1, null)).toEqual({ kind: "in_progress" });
+      // PostgreSQL: nothing recorded, but the key is still held by the failed request until it gives it back.
+      if (subject.heldKey === "in progress") expect(await store.claimKey(key, "hash-A", HOUR, T0 + 1, null)).toEqual({ kind: "in_progress" });
       await lease.release();
       const retry = claimed(await store.claimKey(key, "hash-A", HOUR, T0 + 2, null));
       await retry.execute(201, async (tx) => {
@@ -157,8 +179,10 @@ describe.each(subjects)("the $name host store", (subject) => {
       const other = sibling();
       const key = freshKey();
       const lease = claimed(await store.claimKey(key, "hash-A", HOUR, T0, null));
-      expect(await other.claimKey(key, "hash-A", HOUR, T0 + 1, null)).toEqual({ kind: "in_progress" });
+      if (subject.heldKey === "in progress") expect(await other.claimKey(key, "hash-A", HOUR, T0 + 1, null)).toEqual({ kind: "in_progress" });
+      const waiting = subject.heldKey === "waits" ? other.claimKey(key, "hash-A", HOUR, T0 + 1, null) : null;
       await lease.execute(201, async () => "from the first");
+      if (waiting) expect(await waiting).toEqual({ kind: "replay", status: 201, body: "from the first" });
       expect(await other.claimKey(key, "hash-A", HOUR, T0 + 2, null)).toEqual({ kind: "replay", status: 201, body: "from the first" });
     });
   });
@@ -249,6 +273,68 @@ describe.each(subjects)("the $name host store", (subject) => {
   });
 });
 
+describe("one SQLite host store", () => {
+  /*
+   * A write waited for another connection's lock in SQLite's busy handler, which blocks the thread:
+   * with the other connection in the same process (an async execution holding the lock while it
+   * awaits), that execution could not go on, and the waiting write failed with SQLITE_BUSY after the
+   * 5 s busy timeout. Deterministic: before, 2/2 repetitions failed (5 s each).
+   */
+  it("two connections to one file in one process: a write waits for the other's async execution without stalling it (2 repetitions)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "host-store-"));
+    try {
+      const file = join(dir, "host.sqlite");
+      const [first, second] = [openDatabase(file), openDatabase(file)];
+      first.exec("CREATE TABLE marks (value TEXT NOT NULL)");
+      const [a, b] = [track(new SqliteHostStore(first)), track(new SqliteHostStore(second))];
+      const failed: string[] = [];
+      for (let rep = 0; rep < 2; rep++) {
+        let started = () => {};
+        const holding = new Promise<void>((resolve) => (started = resolve));
+        const slow = a.transaction(async (tx) => {
+          await subjects[0]!.mark(tx, `a${rep}`);
+          started();
+          await sleep(50);
+          return "a";
+        });
+        await holding;
+        const quick = await b.transaction(async (tx) => (await subjects[0]!.mark(tx, `b${rep}`), "b")).catch((e: Error) => e.message);
+        if ((await slow) !== "a" || quick !== "b") failed.push(`repetition ${rep + 1}: ${quick}`);
+      }
+      expect(failed, `${failed.length}/2 repetitions`).toEqual([]);
+      expect(await subjects[0]!.marks(a)).toEqual(["a0", "b0", "a1", "b1"]);
+      for (const db of [first, second]) db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /*
+   * The claim used to be committed on its own, and a claim found in progress past retention was taken
+   * over as expired while its holder had yet to execute: two executions, the second overwriting the
+   * first's recorded answer. Deterministic (the queue runs claims in order): before, every run.
+   */
+  it("retention passing while the holder still executes does not free the key: the next claim waits for the execution to end", async () => {
+    const db = openDatabase();
+    db.exec("CREATE TABLE marks (value TEXT NOT NULL)");
+    const store = track(new SqliteHostStore(db));
+    const key = freshKey();
+    const lease = claimed(await store.claimKey(key, "hash-A", 1000, T0, null));
+    // What is committed when the second claim is answered (read directly: the store's queue is held by then).
+    const later = store.claimKey(key, "hash-A", 1000, T0 + 5000, null).then((claim) => ({ claim, marks: db.prepare("SELECT value FROM marks").all() }));
+    await new Promise((resolve) => setImmediate(resolve));
+    await lease.execute(201, async (tx) => {
+      await subjects[0]!.mark(tx, "first");
+      return "from the first";
+    });
+    const { claim, marks } = await later;
+    // Claimed only once the first execution had committed; then, past retention, the key is free again.
+    expect(marks).toEqual([{ value: "first" }]);
+    expect(await claimed(claim).execute(201, async () => "from the second")).toBe("from the second");
+    expect(await store.claimKey(key, "hash-A", 1000, T0 + 5001, null)).toEqual({ kind: "replay", status: 201, body: "from the second" });
+  });
+});
+
 /** Two stores (two pools, as two replicas have) on one fresh schema. */
 async function replicas(): Promise<{ url: string; a: PostgresHostStore; b: PostgresHostStore }> {
   const url = await freshSchemaUrl();
@@ -263,6 +349,22 @@ async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Pr
   } finally {
     await client.end();
   }
+}
+
+/** Terminate the connection holding `key` (the one with the key's session advisory lock, class 1_907_302), as a killed replica's. */
+async function killHolder(url: string, key: JournalKey): Promise<void> {
+  await admin(url, async (client) => {
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND classid = 1907302 AND objsubid = 2
+          AND objid::bigint = (hashtext($1 || chr(31) || $2 || chr(31) || $3)::bigint + 4294967296) % 4294967296`,
+      [key.operation, key.scope, key.key],
+    );
+    expect(rows).toHaveLength(1);
+    // With a timeout, pg_terminate_backend waits until the backend is gone (and its locks with it).
+    await client.query("SELECT pg_terminate_backend($1, 5000)", [rows[0]!.pid]);
+  });
 }
 
 describe.skipIf(!postgres)("two replicas on one PostgreSQL host store", () => {
@@ -306,21 +408,7 @@ describe.skipIf(!postgres)("two replicas on one PostgreSQL host store", () => {
     const { url, a, b } = await replicas();
     const key = freshKey();
     const lease = claimed(await a.claimKey(key, "hash-A", HOUR, T0, null));
-    // The holder's connection is the one holding the key's session advisory lock (class 1_907_302).
-    const killed = await admin(url, async (client) => {
-      const { rows } = await client.query<{ pid: number }>(
-        `SELECT pid FROM pg_locks
-          WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            AND classid = 1907302 AND objsubid = 2
-            AND objid::bigint = (hashtext($1 || chr(31) || $2 || chr(31) || $3)::bigint + 4294967296) % 4294967296`,
-        [key.operation, key.scope, key.key],
-      );
-      expect(rows).toHaveLength(1);
-      // With a timeout, pg_terminate_backend waits until the backend is gone (and its locks with it).
-      await client.query("SELECT pg_terminate_backend($1, 5000)", [rows[0]!.pid]);
-      return rows[0]!.pid;
-    });
-    expect(killed).toBeGreaterThan(0);
+    await killHolder(url, key);
 
     const takeover = claimed(await b.claimKey(key, "hash-A", HOUR, T0 + 1, null));
     expect(await takeover.execute(201, async () => '{"from":"b"}')).toBe('{"from":"b"}');
@@ -339,6 +427,24 @@ describe.skipIf(!postgres)("two replicas on one PostgreSQL host store", () => {
     expect(await b.claimKey(key, "hash-A", HOUR, T0 + 3, null)).toEqual({ kind: "replay", status: 201, body: '{"from":"b"}' });
     // Replica A still serves requests after losing a connection.
     await claimed(await a.claimKey(freshKey(), "hash-A", HOUR, T0 + 4, null)).execute(200, async () => "a is fine");
+  });
+
+  /*
+   * A key whose holder died was taken over only with the dead holder's parameters; other ones were
+   * refused as a reuse of the key until retention, though nothing had executed under it (wire
+   * protocol: only an attempt that executed binds the key). Deterministic: before, every run.
+   */
+  it("a holder that dies mid-execution binds nothing: a request with other parameters executes", async () => {
+    const { url, a, b } = await replicas();
+    const key = freshKey();
+    const lease = claimed(await a.claimKey(key, "hash-A", HOUR, T0, null));
+    await killHolder(url, key);
+    const other = claimed(await b.claimKey(key, "hash-B", HOUR, T0 + 1, null));
+    expect(await other.execute(201, async () => '{"with":"B"}')).toBe('{"with":"B"}');
+    await expect(lease.execute(201, async () => '{"with":"A"}')).rejects.toThrow();
+    await lease.release();
+    expect(await a.claimKey(key, "hash-B", HOUR, T0 + 2, null)).toEqual({ kind: "replay", status: 201, body: '{"with":"B"}' });
+    expect(await a.claimKey(key, "hash-A", HOUR, T0 + 3, null)).toEqual({ kind: "mismatch" });
   });
 
   it("retention passing while the holder still executes does not free the key: in progress until it ends, no second execution, no deadlock", async () => {
@@ -372,6 +478,18 @@ describe.skipIf(!postgres)("two replicas on one PostgreSQL host store", () => {
     const results = await Promise.all([redeemOn(a), redeemOn(b)]);
     expect(results.filter((x) => x === null)).toHaveLength(1);
     expect(results.filter((x) => x === "used")).toHaveLength(1);
+  });
+
+  /*
+   * Checked safe: the schema is created under an advisory lock, and the secret is inserted with ON
+   * CONFLICT DO NOTHING and then read, so replicas starting together agree (passed before too).
+   */
+  it("6 replicas starting together on a new schema agree on one cursor secret", async () => {
+    const url = await freshSchemaUrl();
+    const stores = Array.from({ length: 6 }, () => track(new PostgresHostStore(url)));
+    const secrets = await Promise.all(stores.map((store) => store.cursorSecret()));
+    expect(new Set(secrets.map((secret) => secret.toString("hex"))).size).toBe(1);
+    expect(secrets[0]).toHaveLength(32);
   });
 
   it("the schema is versioned; a newer one is refused, naming the database with its password masked", async () => {
