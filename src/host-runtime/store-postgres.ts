@@ -14,7 +14,7 @@
  * - The schema is versioned (contractgen_host_schema) and migrated on start under an advisory lock.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { maskedUrl, openPool, type PgClient, type PgPool, type PgSchema } from "../runtime/postgres.js";
+import { isConnectionError, maskedUrl, openPool, type PgClient, type PgPool, type PgSchema } from "../runtime/postgres.js";
 import { type Confirmation, KEEP_AFTER_EXPIRY_MS, type Redemption, type TokenRefusal, type TokenRow, tokenGiven, tokenRefusal } from "./confirm-tokens.js";
 import { existingClaim, type JournalKey, type JournalRow } from "./idempotency-journal.js";
 import type { SeededDefect } from "./seeded-defects.js";
@@ -282,9 +282,4 @@ async function inTransaction(client: PgClient, execute: (tx: StoreTransaction) =
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   }
-}
-
-function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === "string" && (code.startsWith("08") || code.startsWith("E"));
 }

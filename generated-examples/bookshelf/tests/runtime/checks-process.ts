@@ -9,6 +9,20 @@ import { type CheckResult, noSample, withFreshExpectations } from "./checks.js";
 import { ContractViolation, type Exchange, type Fixture, Harness, type Input, type OperationSpec, violation } from "./harness.js";
 import { type RecordedAnswer, type RecordedRequest, retryFromSecondProcess, startDroppingProxy } from "./proxy.js";
 
+/** Beyond the request's time limit, how long the proxy's exchange may take to end (reading the request, closing). */
+const EXCHANGE_GRACE_MS = 2_000;
+
+/** `promise`'s value, or null once `ms` have passed. */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The same harness, sending to `url` instead of the fixture's base URL (everything else from the fixture). */
 function harnessAt(h: Harness, url: string): Harness {
   const fixture = Object.create(h.fixture, { baseUrl: { get: () => url } }) as Fixture;
@@ -58,16 +72,23 @@ export async function lostResponseRetriedElsewhere(h: Harness, op: OperationSpec
   const request = await keyedExecution(h, op, prepared.params);
   const proxy = await startDroppingProxy(() => h.fixture.baseUrl, h.limits);
   try {
-    proxy.dropNext();
+    const dropped = proxy.dropNext();
+    let clientFailure: unknown = null;
     try {
       const answered = await harnessAt(h, proxy.url).call(op, request);
       throw violation(`${op.id}: the suite's proxy was to drop this answer (suite fault)`, answered);
     } catch (e) {
       if (e instanceof ContractViolation) throw e;
       // The connection was dropped after the implementation answered: the caller cannot know the outcome.
+      clientFailure = e;
     }
-    const lost = proxy.dropped[0];
-    if (!lost?.answer) throw violation(`${op.id}: the implementation did not answer the request the proxy forwarded (${lost ? lost.request.method : "nothing forwarded"})`);
+    // The client's call can end first (its time limit started before the proxy forwarded): the
+    // implementation is done, and its effect committed, only when the proxy's exchange has ended.
+    const lost = await withinMs(dropped, h.limits.requestTimeoutMs + EXCHANGE_GRACE_MS);
+    if (!lost?.answer) {
+      const what = lost ? lost.request.method : `nothing forwarded; the call ended with: ${clientFailure instanceof Error ? clientFailure.message : String(clientFailure)}`;
+      throw violation(`${op.id}: the implementation did not answer the request the proxy forwarded (${what})`);
+    }
     const committed = exchangeOf(lost.request, lost.answer);
     h.expectSuccess(op, committed, op.output, "a successful call (the answer the proxy dropped)");
     // The state after exactly one call: the effect of the lost call.

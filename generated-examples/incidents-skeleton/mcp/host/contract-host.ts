@@ -170,7 +170,10 @@ export interface ContractHostOptions {
   readonly credentials: ReadonlyMap<string, Credential>;
   readonly now?: () => Date;
   readonly faults?: Faults;
-  /** How long a request waits for a concurrent request holding the same key (default 30 s). */
+  /**
+   * How long a request waits for a concurrent request holding the same key (default 30 s). On SQLite
+   * that is one in another process: in this one, a claim waits its turn (store-sqlite.ts).
+   */
   readonly keyWaitMs?: number;
   /** Where unexpected failures are reported (never with credentials). */
   readonly log?: (line: string) => void;
@@ -378,7 +381,8 @@ export class ContractHost {
           `${idempotency.keyField} was already used for ${op.names.id} with different parameters; nothing was executed.`,
         );
       }
-      // Another request with this key and these parameters is executing: wait for its answer.
+      // Another request with this key and these parameters is executing (on SQLite: another process
+      // is writing, perhaps it): wait for its answer.
       if (Date.now() > giveUpAt) {
         throw this.fail(op, "transient", `A request with this ${idempotency.keyField} is still executing; retry with the same key.`);
       }

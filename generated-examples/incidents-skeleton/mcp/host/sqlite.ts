@@ -30,12 +30,37 @@ export interface Database {
 
 const require = createRequire(import.meta.url);
 
+/**
+ * How long a statement waits for another connection's lock (better-sqlite3's default, said here).
+ * The contract host's own writes do not rely on it: they wait for the write lock on a timer
+ * (store-sqlite.ts), as a write may wait for as long as another process's execution runs.
+ */
+const BUSY_TIMEOUT_MS = 5_000;
+
 /** Open (or create) a database file; ":memory:" for a private in-memory database. */
 export function openDatabase(path = ":memory:"): Database {
-  const BetterSqlite3 = require("better-sqlite3") as new (path: string) => Database;
-  const db = new BetterSqlite3(path);
-  // WAL lets a file database serve reads while a write is committing; no effect in memory.
-  db.pragma("journal_mode = WAL");
+  const BetterSqlite3 = require("better-sqlite3") as new (path: string, options: { timeout: number }) => Database;
+  const db = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS });
+  useWal(db);
   db.pragma("foreign_keys = ON");
   return db;
+}
+
+/**
+ * WAL lets a file database serve reads while a write is committing (no effect in memory). Switching a
+ * new file to it does not wait for locks as other statements do: a process opening the file while
+ * another is switching it is refused at once (SQLITE_BUSY), so the switch is retried here.
+ */
+function useWal(db: Database): void {
+  const giveUpAt = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY") || Date.now() > giveUpAt) throw error;
+      // Opening is synchronous: wait without returning to the event loop.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
 }

@@ -6,15 +6,15 @@
  *   other parameters is refused at once, one with the same parameters waits for the answer.
  * - The holder keeps a session advisory lock on the key until its execution commits. PostgreSQL drops
  *   it with the holder's connection, so a replica killed mid-call leaves a key the next request can
- *   see is orphaned: it takes the key over and executes; the killed execution's transaction was rolled
- *   back, so there is still one effect.
+ *   see is orphaned: the key is free again (for any parameters) and that request executes; the killed
+ *   execution's transaction was rolled back, so there is still one effect.
  * - The execution, the confirm token it spends (row-locked: single use across replicas) and the
  *   recorded response commit in one transaction, on the connection handlers reach as `ctx.sql`.
  * - Expired entries are swept per operation by retention; spent tokens a day after expiry.
  * - The schema is versioned (contractgen_host_schema) and migrated on start under an advisory lock.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { maskedUrl, openPool, type PgClient, type PgPool, type PgSchema } from "../../sdk/runtime/postgres.js";
+import { isConnectionError, maskedUrl, openPool, type PgClient, type PgPool, type PgSchema } from "../../sdk/runtime/postgres.js";
 import { type Confirmation, KEEP_AFTER_EXPIRY_MS, type Redemption, type TokenRefusal, type TokenRow, tokenGiven, tokenRefusal } from "./confirm-tokens.js";
 import { existingClaim, type JournalKey, type JournalRow } from "./idempotency-journal.js";
 import type { SeededDefect } from "./seeded-defects.js";
@@ -132,23 +132,22 @@ export class PostgresHostStore implements HostStore {
         // Re-read: the holder may have committed its answer just before letting go.
         if (holding) row = await read();
       }
-      let existing = row ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
+      // Still in progress with its holder gone: the holder died mid-execution and its transaction was
+      // rolled back, so nothing executed under the key, which is free again (for any parameters).
+      const orphaned = holding && row?.state === "in_progress";
+      let existing = row && !orphaned ? existingClaim(row, paramsHash, retentionMs, now, defect) : "expired";
       if (existing === "expired" && row?.state === "in_progress" && !holding) {
         // Past retention, but its holder is still executing: the key is not free until it ends (taking
         // it now would run a second execution, and waiting for its lock here would deadlock with it).
         existing = { kind: "in_progress" };
       }
-      const holder = randomUUID();
-      if (existing === "expired") {
-        if (row) await client.query(`DELETE FROM host_idempotency WHERE ${KEY}`, args);
-        await client.query("INSERT INTO host_idempotency (operation, scope, key, params_hash, state, created_at, holder) VALUES ($1, $2, $3, $4, 'in_progress', $5, $6)", [...args, paramsHash, now, holder]);
-      } else if (existing.kind === "in_progress" && holding) {
-        // The holder died mid-execution: its transaction was rolled back, so nothing happened. Take over.
-        await client.query(`UPDATE host_idempotency SET holder = $4 WHERE ${KEY}`, [...args, holder]);
-      } else {
+      if (existing !== "expired") {
         await client.query("COMMIT");
         return existing;
       }
+      const holder = randomUUID();
+      if (row) await client.query(`DELETE FROM host_idempotency WHERE ${KEY}`, args);
+      await client.query("INSERT INTO host_idempotency (operation, scope, key, params_hash, state, created_at, holder) VALUES ($1, $2, $3, $4, 'in_progress', $5, $6)", [...args, paramsHash, now, holder]);
       if (!holding) {
         // Free unless another key hashes alike and is executing: then wait for it (it needs no lock we hold).
         await client.query(`SELECT pg_advisory_lock($1, ${LOCK_OF_KEY})`, [HOLDER_LOCK, ...args]);
@@ -283,9 +282,4 @@ async function inTransaction(client: PgClient, execute: (tx: StoreTransaction) =
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   }
-}
-
-function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === "string" && (code.startsWith("08") || code.startsWith("E"));
 }

@@ -30,11 +30,15 @@ export interface StoreTransaction extends StoreAccess {
   redeemToken(redemption: Redemption, now: number): Promise<TokenRefusal | null>;
 }
 
-/** The key reserved for one execution: run it, or give the key back. */
+/**
+ * The key reserved for one execution: run it, or give the key back. One of the two must follow: on
+ * SQLite the lease holds the database's queue until it ends.
+ */
 export interface KeyLease {
   /**
    * Run `execute` in one transaction that also records its response under the key; the lease
-   * ends when it commits. On a throw the transaction is rolled back and the lease stays: release() it.
+   * ends when it commits. On a throw the transaction is rolled back and the lease stays: release() it
+   * (SQLite's claim was part of that transaction, so its lease ended with it and release() does nothing).
    */
   execute(status: number, execute: (tx: StoreTransaction) => Promise<string>): Promise<string>;
   /** Give the key back after a failed execution (nothing happened, so a retry may execute); ends the lease. */
@@ -50,8 +54,11 @@ export interface HostStore {
   cursorSecret(): Promise<Buffer>;
   /**
    * Reserve the key for an execution with these parameters, or say why not. Entries older than
-   * `retentionMs` are forgotten first. A key whose holder died mid-execution is taken over where the
-   * store can tell (PostgreSQL: the holder's connection is gone).
+   * `retentionMs` are forgotten first (an execution still running keeps its key past them). A key
+   * whose holder died mid-execution is free again: PostgreSQL sees the holder's connection is gone;
+   * SQLite's claim is part of the execution's transaction, so it dies with it. That is also why, on
+   * SQLite, a claim of a key held on the same database waits for the lease to end (another process
+   * holding the file's write lock: "in progress").
    */
   claimKey(ref: JournalKey, paramsHash: string, retentionMs: number, now: number, defect: SeededDefect | null): Promise<KeyClaim>;
   /** Run a mutation without a key in one transaction. */

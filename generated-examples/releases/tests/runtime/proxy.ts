@@ -1,9 +1,11 @@
 /**
  * The suite's own loopback proxy, for "a response lost after commit": it forwards every request to
  * the implementation and, when armed, lets the implementation answer (so the effect is committed)
- * and then destroys the client's connection instead of passing the answer on. It records the request
- * and the answer it withheld, so a check can retry that exact request from a second process
- * (retry-child.mjs) and compare what comes back with what the implementation committed.
+ * and then destroys the client's connection instead of passing the answer on. It hands over the
+ * request and the answer it withheld once the implementation has answered, so a check can retry that
+ * exact request from a second process (retry-child.mjs) and compare what comes back with what the
+ * implementation committed. The client's call may end before that (its time limit runs from before
+ * the proxy forwarded): the exchange, not the client's failure, says when the implementation is done.
  */
 import { spawn } from "node:child_process";
 import { type IncomingHttpHeaders, type IncomingMessage, type Server, createServer, request as httpRequest } from "node:http";
@@ -34,10 +36,12 @@ export interface DroppedExchange {
 
 export interface DroppingProxy {
   readonly url: string;
-  /** Drop the answer to the next request (after the implementation has answered it). */
-  dropNext(): void;
-  /** The exchanges whose answers were withheld, in order. */
-  readonly dropped: readonly DroppedExchange[];
+  /**
+   * Drop the answer to the next request to arrive. Resolves once the implementation has answered it
+   * (or failed to, within the limits), or with null when that request could not be read.
+   */
+  dropNext(): Promise<DroppedExchange | null>;
+  /** Stop, once the exchanges under way with the implementation have ended (within the limits). */
   close(): Promise<void>;
 }
 
@@ -93,18 +97,26 @@ function forward(req: RecordedRequest, limits: ProxyLimits): Promise<{ status: n
 
 /** Start a proxy on 127.0.0.1 in front of `target()` (read per request: a reset may move the implementation). */
 export async function startDroppingProxy(target: () => string, limits: ProxyLimits): Promise<DroppingProxy> {
-  let armed = false;
-  const dropped: DroppedExchange[] = [];
+  let armed: ((exchange: DroppedExchange | null) => void) | null = null;
+  const underWay = new Set<Promise<void>>();
   const server: Server = createServer((req, res) => {
-    void (async () => {
-      const recorded: RecordedRequest = {
-        method: req.method ?? "GET",
-        url: `${target().replace(/\/+$/, "")}${req.url ?? "/"}`,
-        headers: headerPairs(req.headers),
-        body: await readAll(req, limits.maxResponseBytes),
-      };
-      const drop = armed;
-      armed = false;
+    // The drop is the next request's to arrive (taken before its body is read, not by whichever request's body ends first).
+    const drop = armed;
+    armed = null;
+    const exchange = (async () => {
+      let recorded: RecordedRequest;
+      try {
+        recorded = {
+          method: req.method ?? "GET",
+          url: `${target().replace(/\/+$/, "")}${req.url ?? "/"}`,
+          headers: headerPairs(req.headers),
+          body: await readAll(req, limits.maxResponseBytes),
+        };
+      } catch {
+        drop?.(null);
+        req.socket.destroy();
+        return;
+      }
       let answer: RecordedAnswer | null = null;
       let raw: Awaited<ReturnType<typeof forward>> | null = null;
       try {
@@ -114,28 +126,33 @@ export async function startDroppingProxy(target: () => string, limits: ProxyLimi
         // Unreachable implementation: the client sees a dropped connection either way.
       }
       if (drop || !raw) {
-        if (drop) dropped.push({ request: recorded, answer });
+        drop?.({ request: recorded, answer });
         // Committed upstream (or failed), never answered downstream.
         req.socket.destroy();
         return;
       }
       res.writeHead(raw.status, Object.fromEntries(headerPairs(raw.headers)));
       res.end(raw.body);
-    })().catch(() => req.socket.destroy());
+    })().catch(() => {
+      drop?.(null);
+      req.socket.destroy();
+    });
+    underWay.add(exchange);
+    void exchange.then(() => underWay.delete(exchange));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    dropNext() {
-      armed = true;
-    },
-    dropped,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
+    dropNext: () => new Promise((resolve) => (armed = resolve)),
+    close: async () => {
+      // A forward still under way would commit after the check has moved on (into the next one's state).
+      await Promise.allSettled([...underWay]);
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
-      }),
+        server.closeAllConnections();
+      });
+    },
   };
 }
 
