@@ -22,7 +22,9 @@ export function seedOnce(db: Database, name: string, variant: string, seed: () =
     }
     seed();
     db.prepare("INSERT INTO example_seeds (name, variant) VALUES (?, ?)").run(name, variant);
-  })();
+    // IMMEDIATE: the write lock before the read, so that two processes opening one new file do not
+    // both find it unseeded (or one fail upgrading its read to a write).
+  }).immediate();
 }
 
 /** SQLite has no boolean type: flags are stored as 0/1. */

@@ -15,7 +15,7 @@ import { FALLBACK_ERRORS, NotImplementedError, PlatformError, type PlatformError
 import type { JournalKey } from "./idempotency-journal.js";
 import type { SeededDefect } from "./seeded-defects.js";
 import type { Database } from "./sqlite.js";
-import type { HostStore, KeyLease, SqlClient, StoreAccess, StoreTransaction } from "./store.js";
+import { CommitUnconfirmedError, type HostStore, type KeyLease, type SqlClient, type StoreAccess, type StoreTransaction } from "./store.js";
 import { SqliteHostStore } from "./store-sqlite.js";
 import { type FieldProblem, SchemaValidator } from "./validation.js";
 import { ENVELOPE_FORMAT, encodeError } from "../runtime/wire-errors.js";
@@ -486,6 +486,10 @@ export class ContractHost {
       // A handler not filled in yet says so with the host's own code, whatever the operation lists.
       else if (listed || (known && (this.raisedByHost.has(error) || error instanceof NotImplementedError))) return this.envelope(error, operationId);
       else this.log(`${op.names.id}: raised ${error.code}, which the operation does not list: ${error.message}`);
+    } else if (error instanceof CommitUnconfirmedError) {
+      this.log(`${op.names.id}: ${error.message}`);
+      const unconfirmed = this.fail(op, "internal", "The platform lost its database connection while committing this call: it may have taken effect. Retry with the same operation key to get its outcome.");
+      return this.envelope(unconfirmed, operationId, {}, "unknown");
     } else {
       this.log(`${op.names.id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
@@ -501,7 +505,7 @@ export class ContractHost {
     return problems.length > 0 ? problems.map((p) => p.message).join("; ") : null;
   }
 
-  private envelope(error: PlatformError, operationId: string, headers: Record<string, string> = {}): HostResponse {
+  private envelope(error: PlatformError, operationId: string, headers: Record<string, string> = {}, outcome: "rejected" | "unknown" = "rejected"): HostResponse {
     const declared = this.model.errors.find((e) => e.code === error.code);
     const code = this.defect === "undeclared-error-code" && declared?.class === "not_found" ? "NOT_FOUND" : error.code;
     const status = declared?.httpStatus ?? FALLBACK_ERRORS[error.code]?.httpStatus ?? 500;
@@ -518,8 +522,9 @@ export class ContractHost {
       field: error.field ?? declared?.field ?? null,
       details: error.details,
       operationId,
-      // Every rejection happens before or inside a rolled-back transaction: nothing took effect.
-      outcome: "rejected",
+      // Every rejection happens before or inside a rolled-back transaction: nothing took effect. Only
+      // a commit whose acknowledgement was lost leaves the outcome unknown.
+      outcome,
     });
     // The envelope's media type is the front end's default (JSON); another one is said.
     if (format.style === "problem") extra["Content-Type"] = encoded.contentType;

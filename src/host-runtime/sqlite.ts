@@ -21,7 +21,10 @@ export interface Database {
   prepare(sql: string): Statement;
   exec(sql: string): Database;
   /** Wraps fn so each call runs in one transaction: committed on return, rolled back on throw. */
-  transaction<Args extends unknown[], Result>(fn: (...args: Args) => Result): (...args: Args) => Result;
+  transaction<Args extends unknown[], Result>(fn: (...args: Args) => Result): ((...args: Args) => Result) & {
+    /** The same, begun with BEGIN IMMEDIATE: the file's write lock before the first read. */
+    immediate(...args: Args): Result;
+  };
   pragma(source: string, options?: { simple?: boolean }): unknown;
   close(): Database;
   readonly open: boolean;

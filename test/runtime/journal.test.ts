@@ -1,11 +1,11 @@
-import { execFile, execFileSync, execSync } from "node:child_process";
+import { execFile, execFileSync, execSync, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type ClaimRequest, type Intent, MemoryJournal, type OperationJournal, SqliteJournal } from "../../src/runtime/journal.js";
+import { claimantGone, type ClaimRequest, type Intent, MemoryJournal, newClaimant, type OperationJournal, SqliteJournal } from "../../src/runtime/journal.js";
 import { PostgresJournal } from "../../src/runtime/journal-postgres.js";
 import { dropSchemas, freshSchemaUrl, postgresAvailable } from "../support/postgres.js";
 
@@ -267,6 +267,29 @@ describe.each(factories)("$name (journal contract)", ({ open, another }) => {
     await b.settle(recoverer, recoverer.claimant!, "completed", { id: "cus_1" }, 1300);
     const late = await all(1400);
     expect(late.every((c) => c.kind === "recorded" && c.entry.key === sender.key)).toBe(true);
+  });
+});
+
+describe("a sender that died on this machine", () => {
+  it("claimantGone: a process here that has exited is gone; this process, a live one, one elsewhere or a malformed id are not", async () => {
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    expect(claimantGone(`${hostname()}/${child.pid}/x`)).toBe(false);
+    child.kill("SIGKILL");
+    await exited;
+    expect(claimantGone(`${hostname()}/${child.pid}/x`)).toBe(true);
+    expect(claimantGone(`${hostname()}/${process.pid}/x`)).toBe(false);
+    expect(claimantGone(`another-machine.example/${child.pid}/x`)).toBe(false);
+    expect(claimantGone("no slashes")).toBe(false);
+    expect(claimantGone(`${hostname()}/-1/x`)).toBe(false);
+    expect(newClaimant()).toMatch(new RegExp(`^${hostname().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/${process.pid}/[0-9a-f-]{36}$`));
+  });
+
+  it("its live claim is taken over at once (not when its lease runs out) by a call that can tell", () => {
+    const j = new MemoryJournal();
+    j.claim(ask("dead-process", { key: "k" }), 1000);
+    expect(j.claim(ask("B"), 1001)).toMatchObject({ kind: "wait" });
+    expect(j.claim({ ...ask("B"), senderGone: (c) => c === "dead-process" }, 1001)).toMatchObject({ kind: "send", entry: { key: "k", claimant: "B", recovered: true } });
   });
 });
 

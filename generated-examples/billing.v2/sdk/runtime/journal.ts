@@ -9,7 +9,9 @@
  * get one outcome. A claim is a lease: the sender renews it while it waits for the answer, and a
  * sender that died leaves a claim that expires, after which the intent is taken over.
  */
+import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 
@@ -67,6 +69,33 @@ export interface ClaimRequest {
   readonly recoveredSince: number | null;
   /** Whether a recorded result can be returned as it is (it still matches the output schema); absent: any. */
   readonly usable?: (result: unknown) => boolean;
+  /** Whether the call holding a claim is known to be gone before its lease runs out (claimantGone); absent: never. */
+  readonly senderGone?: (claimant: string) => boolean;
+}
+
+/**
+ * A new claim's id: the machine and process it comes from, and a unique part, so that another
+ * process on the same machine can tell when the sender has died (claimantGone).
+ */
+export function newClaimant(): string {
+  return `${hostname()}/${process.pid}/${randomUUID()}`;
+}
+
+/**
+ * Whether the call holding `claimant` is certainly gone: it ran on this machine, in another process,
+ * and no process has that id now (a killed CLI run, a crashed server). Then its intent is taken over at
+ * once instead of when its lease runs out. Misjudging costs at most a second send of the same key.
+ */
+export function claimantGone(claimant: string): boolean {
+  const [host, pid] = claimant.split("/");
+  if (host !== hostname() || pid === undefined || !/^\d{1,10}$/.test(pid) || Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    // EPERM: a process of another user has that id; it may be the sender.
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
 }
 
 /**
@@ -132,7 +161,7 @@ export function decideClaim(request: ClaimRequest, rows: ClaimRows, now: number)
   const held = { status: "sending" as const, result: null, claimant: request.claimant, leaseUntil: now + request.leaseMs, updatedAt: now };
   const takeOver = (entry: JournalEntry, recovered: boolean): ClaimDecision => ({ kind: "update", entry: { ...entry, ...held, recovered: entry.recovered || recovered } });
   const unfinished = (entry: JournalEntry): ClaimDecision => {
-    const live = entry.status === "sending" && entry.claimant !== null && entry.claimant !== request.claimant && (entry.leaseUntil ?? 0) > now;
+    const live = entry.status === "sending" && entry.claimant !== null && entry.claimant !== request.claimant && (entry.leaseUntil ?? 0) > now && !request.senderGone?.(entry.claimant);
     return live ? { kind: "wait", entry } : takeOver(entry, true);
   };
   const fresh = (key: string): ClaimDecision => ({

@@ -18,7 +18,7 @@ import { isConnectionError, maskedUrl, openPool, type PgClient, type PgPool, typ
 import { type Confirmation, KEEP_AFTER_EXPIRY_MS, type Redemption, type TokenRefusal, type TokenRow, tokenGiven, tokenRefusal } from "./confirm-tokens.js";
 import { existingClaim, type JournalKey, type JournalRow } from "./idempotency-journal.js";
 import type { SeededDefect } from "./seeded-defects.js";
-import type { HostStore, KeyClaim, KeyLease, StoreAccess, StoreTransaction } from "./store.js";
+import { CommitUnconfirmedError, type HostStore, type KeyClaim, type KeyLease, type StoreAccess, type StoreTransaction } from "./store.js";
 
 /** Schema version this runtime writes (stored in contractgen_host_schema). */
 export const POSTGRES_HOST_SCHEMA = 1;
@@ -274,12 +274,20 @@ async function inTransaction(client: PgClient, execute: (tx: StoreTransaction) =
     },
   };
   await client.query("BEGIN");
+  let body: string;
   try {
-    const body = await execute(tx);
-    await client.query("COMMIT");
-    return body;
+    body = await execute(tx);
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   }
+  try {
+    await client.query("COMMIT");
+  } catch (error) {
+    // The connection went while COMMIT was on its way: the server may have committed (the change and
+    // its recorded answer together) or not. Only a retry under the key can tell.
+    if (isConnectionError(error)) throw new CommitUnconfirmedError(error);
+    throw error;
+  }
+  return body;
 }

@@ -24,6 +24,17 @@ export interface StoreAccess {
   readonly sql: SqlClient | null;
 }
 
+/**
+ * The store lost its connection while committing an execution: it may have taken effect, with its
+ * recorded answer, or not at all. The host answers with an unknown outcome, never "nothing changed".
+ */
+export class CommitUnconfirmedError extends Error {
+  constructor(cause: unknown) {
+    super("The database connection was lost while the execution was being committed.", { cause });
+    this.name = "CommitUnconfirmedError";
+  }
+}
+
 /** One open transaction of the store. */
 export interface StoreTransaction extends StoreAccess {
   /** Redeem a confirm token inside the execution's transaction (a rollback leaves it unused). */

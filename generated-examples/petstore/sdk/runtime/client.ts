@@ -22,7 +22,7 @@ import {
   UnknownOutcomeError,
 } from "./errors.js";
 import { hashValue, intentParameters } from "./hash.js";
-import { type Awaitable, type Claim, type ClaimRequest, type JournalEntry, JournalUnusableError, type OperationJournal, SqliteJournal } from "./journal.js";
+import { type Awaitable, type Claim, type ClaimRequest, claimantGone, type JournalEntry, JournalUnusableError, newClaimant, type OperationJournal, SqliteJournal } from "./journal.js";
 import { isPostgresUrl, PostgresJournal } from "./journal-postgres.js";
 import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
 import { type AuthAlternatives, type ContractAuth, type CredentialParts, credentialFieldNames, credentialSecrets, type CredentialValues, resolveCredentials, withCredentials } from "./credentials.js";
@@ -521,11 +521,12 @@ export class ContractClient {
       confirmHash,
       key: callerKey,
       newKey,
-      claimant: randomUUID(),
+      claimant: newClaimant(),
       leaseMs: JOURNAL_LEASE_MS,
       replaySince: confirmHash !== null && op.keyRetentionMs !== undefined ? now - op.keyRetentionMs : null,
       recoveredSince: now - recoveryWindowMs,
       usable: (result) => op.validateOutput(result),
+      senderGone: claimantGone,
     };
     const claim = await this.claimIntent(op, journal, request, options.signal, this.longestCallMs(timeoutMs));
     const key = claim.entry.key;
@@ -601,7 +602,7 @@ export class ContractClient {
       const now = Date.now();
       const entry = await this.beforeSending(op, () => journal.get(sending));
       if (!entry || entry.paramsHash !== sending.paramsHash) return null;
-      const stillSending = entry.status === "sending" && entry.claimant === sending.claimant && (entry.leaseUntil ?? 0) > now;
+      const stillSending = entry.status === "sending" && entry.claimant === sending.claimant && (entry.leaseUntil ?? 0) > now && !(entry.claimant !== null && (request.senderGone?.(entry.claimant) ?? false));
       if (!stillSending) {
         const settled = entry.claimant === null && (entry.status === "rejected" || (entry.status === "completed" && (request.usable?.(entry.result) ?? true)));
         return settled ? entry : null;
