@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildRequest, type ClientOptions, ContractClient, type ContractInfo, type OperationSpec, type Validator } from "../../src/runtime/client.js";
 import {
   CLIENT_CODES,
@@ -902,6 +902,25 @@ describe("concurrent recovery of a lost call (one atomic claim)", () => {
     expect(await client(fetch, { journal }).call(createCustomer, input)).toEqual(customer);
     expect(calls.map((c) => c.headers["idempotency-key"])).toEqual(["dead-key"]);
     expect(journal.get({ operation: "create_customer", target: BASE, key: "dead-key" })).toMatchObject({ status: "completed", recovered: true, claimant: null });
+  });
+
+  it("a sender renews its claim while it awaits a slow answer: a call 40 s later still waits for it instead of taking it over", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
+    try {
+      const journal = new MemoryJournal();
+      let answer: (r: Response) => void = () => undefined;
+      const { fetch } = scripted(() => new Promise<Response>((resolve) => (answer = resolve)));
+      const slow = client(fetch, { journal, timeoutMs: 120_000 }).call(createCustomer, input);
+      await vi.waitFor(() => expect(journal.claim({ operation: "create_customer", target: BASE, paramsHash: hashValue(input), confirmHash: null, key: null, newKey: "x", claimant: "probe", leaseMs: 1, replaySince: null, recoveredSince: null }).kind).toBe("wait"));
+      await vi.advanceTimersByTimeAsync(40_000);
+      const probe = journal.claim({ operation: "create_customer", target: BASE, paramsHash: hashValue(input), confirmHash: null, key: null, newKey: "x", claimant: "probe", leaseMs: 1, replaySince: null, recoveredSince: null });
+      expect(probe.kind).toBe("wait");
+      expect(probe.entry.leaseUntil).toBeGreaterThan(Date.now());
+      answer(json(201, customer));
+      expect(await slow).toEqual(customer);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a wait longer than a call may take ends with CLIENT_INTENT_IN_PROGRESS under the sender's key, nothing sent", async () => {
