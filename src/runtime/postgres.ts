@@ -87,6 +87,16 @@ export async function openPool(url: string, schema: PgSchema, unusable: (problem
 
 async function migrate(pool: PgPool, schema: PgSchema, unusable: (problem: string) => Error): Promise<void> {
   const latest = schema.steps.length;
+  // An up-to-date schema needs no lock: processes starting together (every CLI run, every replica)
+  // would otherwise queue on it one after another. Versions only go up, so a read is enough to know.
+  const current = await pool.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${schema.versionTable}`).then(
+    ({ rows }) => rows[0]?.version ?? 0,
+    (e: unknown) => {
+      if ((e as { code?: unknown }).code === "42P01") return 0; // undefined_table: a new database
+      throw e;
+    },
+  );
+  if (current === latest) return;
   // One connection for the whole transaction (a pool may run each query on another).
   const db = await pool.connect();
   try {
