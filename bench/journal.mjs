@@ -148,7 +148,7 @@ const md = [
   "",
   "## The host's records per keyed call (server side)",
   "",
-  `What the contract host adds around one keyed execution (claim the key under its lock, then run the execution in one transaction that records its response; the handler itself does nothing here) and around its retry (the recorded answer replayed), ${CALLS} of each per round. On PostgreSQL the claim is one short transaction and the execution another, on one connection that holds the key until it commits.`,
+  `What the contract host adds around one keyed execution (claim the key under its lock, then run the execution in one transaction that records its response; the handler itself does nothing here) and around its retry (the recorded answer replayed), ${CALLS} of each per round. On PostgreSQL the claim is one short transaction and the execution another, on one connection that holds the key until it commits; on SQLite the claim is part of the execution's transaction (BEGIN IMMEDIATE), so a replay takes the write lock too.`,
   "",
   "| store, step | p50 per call (ms) | p99 per call (ms) |",
   "|---|---:|---:|",
