@@ -11,7 +11,7 @@
  * A URL that cannot be used is a JournalUnusableError naming it with its password masked; there is
  * no silent fallback to a local file.
  */
-import type { Claim, ClaimRequest, ClaimRows, IntentRef, JournalEntry, JournalStatus, OperationJournal } from "./journal.js";
+import type { Claim, ClaimRequest, ClaimRows, IntentRef, JournalEntry, JournalStatus, OperationJournal, StoredJournalRow } from "./journal.js";
 import { decideClaim, journalEntry, JournalUnusableError } from "./journal.js";
 import { describePgError, isConnectionError, maskedUrl, openPool, type PgPool, type PgQueryable, type PgSchema } from "./postgres.js";
 
@@ -53,20 +53,8 @@ const JOURNAL_SCHEMA: PgSchema = {
 /** Advisory lock class (two-key form) of claims: one intent's claims take turns on every replica. */
 const INTENT_LOCK = 7_301_948;
 
-interface Row {
-  operation: string;
-  target: string;
-  key: string;
-  params_hash: string;
-  confirm_hash: string | null;
-  status: JournalStatus;
-  result: unknown;
-  created_at: string;
-  updated_at: string;
-  claimant: string | null;
-  lease_until: string | null;
-  recovered: boolean;
-}
+/** PostgreSQL's: the result as decoded JSONB, BIGINT times as text. */
+type Row = StoredJournalRow<unknown, string>;
 
 function toEntry(row: Row): JournalEntry {
   return journalEntry(row, row.result ?? null);

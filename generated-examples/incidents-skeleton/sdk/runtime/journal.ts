@@ -242,20 +242,24 @@ export class MemoryJournal implements OperationJournal {
   close(): void {}
 }
 
-interface Row {
+/** A journal row as every store names its columns; stores differ in how results and times come back. */
+export interface StoredJournalRow<Result, Time> {
   operation: string;
   target: string;
   key: string;
   params_hash: string;
   confirm_hash: string | null;
   status: JournalStatus;
-  result: string | null;
-  created_at: number;
-  updated_at: number;
+  result: Result;
+  created_at: Time;
+  updated_at: Time;
   claimant: string | null;
-  lease_until: number | null;
-  recovered: number;
+  lease_until: Time | null;
+  recovered: number | boolean;
 }
+
+/** SQLite's: the result as JSON text, times as integers. */
+type Row = StoredJournalRow<string | null, number>;
 
 /** A journal path that cannot be used: the message names the path and the problem. */
 export class JournalUnusableError extends Error {
@@ -423,19 +427,7 @@ function toEntry(row: Row): JournalEntry {
 
 /** A stored row as an entry, its result already decoded (every store names its columns alike). */
 export function journalEntry(
-  row: {
-    operation: string;
-    target: string;
-    key: string;
-    params_hash: string;
-    confirm_hash: string | null;
-    status: JournalStatus;
-    created_at: number | string;
-    updated_at: number | string;
-    claimant: string | null;
-    lease_until: number | string | null;
-    recovered: number | boolean;
-  },
+  row: Omit<StoredJournalRow<unknown, number | string>, "result">,
   result: unknown,
 ): JournalEntry {
   return {
