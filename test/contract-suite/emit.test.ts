@@ -36,6 +36,7 @@ describe("generated tests/", () => {
       "tests/runtime/report.ts",
       "tests/runtime/retry-child.mjs",
       "tests/runtime/samples.ts",
+      "tests/runtime/wire-values.ts",
       "tests/vitest.config.ts",
     ]);
     for (const p of tests) expect(a.get(p)).toBe(b.get(p));
