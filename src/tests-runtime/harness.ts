@@ -678,7 +678,7 @@ export class Harness {
       if (sent === null || sent === "about:blank" || !bindsTypes) return;
     }
     const said = sent === null ? "carries no code there" : `carries ${JSON.stringify(sent)} there`;
-    throw violation(`${op.id}: the error format puts the code at ${format.code}: a ${code} (status ${exchange.status}) must carry ${JSON.stringify(expected)} there, but the error ${said}; its status alone matches ${code}`, exchange);
+    throw violation(`${op.id}: the error format puts the code at ${format.code}: this ${code} (status ${exchange.status}) must carry ${JSON.stringify(expected)} there, but the error ${said}; only its status matches ${code}`, exchange);
   }
 
   /** The taxonomy as the runtime's recognizer takes it (an object without a prototype: codes are never inherited keys). */

@@ -39,6 +39,9 @@ const PLATFORM: Readonly<Record<SeededDefect, readonly [example: string, platfor
   // incidents' assign_incident has the only string expectation (expected_owner) of the reference contracts.
   "precondition-case-insensitive": ["incidents", "incidents"],
   "revision-not-bumped": ["billing.v2", "billing"],
+  // The one reference platform whose error format has a code member (body style, /code); problem+json is
+  // shown in error-format.test.ts (the reference host) and independent.test.ts (the inventory server).
+  "code-member-by-status": ["bookshelf", "bookshelf"],
 };
 
 /** The check (a part of its name) that must be the one catching a defect, where a dedicated check exists for it. */
@@ -54,6 +57,14 @@ const CAUGHT_BY: Readonly<Partial<Record<SeededDefect, string>>> = {
   "execution-exceeds-preview": "refund_invoice an execution changes exactly what its preview said",
   "precondition-case-insensitive": "assign_incident a near expected_owner",
   "revision-not-bumped": "update_customer record revisions advance on every mutation",
+};
+
+/**
+ * What the first failure must say, for a defect every check judging an error can see (the first one
+ * to meet an error catches it, whichever that is).
+ */
+const CAUGHT_SAYING: Readonly<Partial<Record<SeededDefect, RegExp>>> = {
+  "code-member-by-status": /the error format puts the code at \/code: this [A-Z_]+ \(status \d+\) must carry "[A-Z_]+" there, but the error carries "error" there; only its status matches/,
 };
 
 /** What the suite cannot provoke yet (issue 11 leftovers), and why. */
@@ -108,6 +119,8 @@ describe("the generated suite fails, naming a check, against each seeded defect"
       for (const f of outcome.failed) expect(f.name.length).toBeGreaterThan(0);
       const by = CAUGHT_BY[defect];
       if (by !== undefined) expect(outcome.failed.map((f) => f.name)).toContainEqual(expect.stringContaining(by));
+      const saying = CAUGHT_SAYING[defect];
+      if (saying !== undefined) expect(outcome.failed[0]!.message).toMatch(saying);
     }, 180_000);
   }
 });

@@ -238,3 +238,136 @@ describe("style status: the host answers the status alone, and the checks ask no
     for (const c of cases) expect(await negativeInput(h, op, c)).toBeUndefined();
   });
 });
+
+describe("a problem with a code member (`code: /code`): the code must be there, the status alone is not enough", () => {
+  const CODE_MEMBER_CONTRACT = CONTRACT.replace("      style: problem\n", "      style: problem\n      code: /code\n").replace("    wire: https://pets.example/probs/not-found\n", "    wire: pet_not_found\n");
+  let correct: RunningPlatform;
+  let seeded: RunningPlatform;
+  const harnessOn = (p: RunningPlatform, cm: ContractModel) =>
+    new Harness(contractSpec(cm), {
+      baseUrl: p.url,
+      reset: async () => {},
+      sampleInput: () => ({ pet_id: "rex" }),
+      errorInput: (_op, code) => (code === "PET_NOT_FOUND" ? { pet_id: "missing" } : undefined),
+    });
+  let cm: ContractModel;
+  beforeAll(async () => {
+    cm = model(CODE_MEMBER_CONTRACT);
+    expect(cm.transport.errorFormat).toMatchObject({ style: "problem", code: "/code" });
+    correct = await startPlatform({ spec: cm, handlers, db: openDatabase(), log: () => {} });
+    seeded = await startPlatform({ spec: cm, handlers, db: openDatabase(), log: () => {}, defect: "code-member-by-status" });
+  });
+  afterAll(async () => {
+    for (const p of [correct, seeded]) {
+      await p.close();
+      p.db.close();
+    }
+  });
+
+  it("the correct host carries each code's wire value there, and the taxonomy and negative-input checks pass", async () => {
+    const response = await fetch(`${correct.url}/pets/missing`);
+    expect(await response.json()).toMatchObject({ code: "pet_not_found", status: 404 });
+    const h = harnessOn(correct, cm);
+    const op = h.operation("get_pet");
+    expect(await provokedError(h, op, "PET_NOT_FOUND")).toBeUndefined();
+    for (const c of negativeCases(op)) expect(await negativeInput(h, op, c)).toBeUndefined();
+  });
+
+  it("the seeded defect code-member-by-status (a generic code, the right status) fails the checks meant for it", async () => {
+    const response = await fetch(`${seeded.url}/pets/missing`);
+    expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([404, "error"]);
+    const h = harnessOn(seeded, cm);
+    const op = h.operation("get_pet");
+    await expect(provokedError(h, op, "PET_NOT_FOUND")).rejects.toThrow(/the error format puts the code at \/code: this PET_NOT_FOUND \(status 404\) must carry "pet_not_found" there, but the error carries "error" there; only its status matches PET_NOT_FOUND/);
+    await expect(negativeInput(h, op, negativeCases(op)[0]!)).rejects.toThrow(/this INVALID_FIELD \(status 400\) must carry "INVALID_FIELD" there/);
+  });
+});
+
+describe("RFC 9457's own type member: a problem without one, or about:blank, says its status", () => {
+  let server: Server;
+  let answer: unknown;
+  let h: Harness;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(404, { "content-type": "application/problem+json" });
+      res.end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    h = new Harness(contractSpec(m), { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, reset: async () => {}, sampleInput: () => ({ pet_id: "rex" }) });
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("about:blank and no type are the status's declared error; another type, where the contract binds types, is refused", async () => {
+    const op = h.operation("get_pet");
+    for (const body of [{ type: "about:blank", title: "Not Found", status: 404 }, { title: "Not Found", status: 404 }]) {
+      answer = body;
+      expect(h.expectDeclaredError(op, await h.call(op, { pet_id: "missing" })).code).toBe("PET_NOT_FOUND");
+    }
+    answer = { type: "https://pets.example/probs/gone", title: "Gone", status: 404 };
+    const exchange = await h.call(op, { pet_id: "missing" });
+    expect(() => h.expectDeclaredError(op, exchange)).toThrow(/must carry "https:\/\/pets.example\/probs\/not-found" there, but the error carries "https:\/\/pets.example\/probs\/gone" there/);
+  });
+});
+
+describe("a field named as the wire names it is the input field, in the suite and in the SDK", () => {
+  let server: Server;
+  let h: Harness;
+  let url: string;
+  const bindings = [{ field: "pet_id", in: "path", name: "petId" }, { field: "tag", in: "query", name: "Tag" }] as const;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(400, { "content-type": "application/problem+json" });
+      res.end(JSON.stringify({ type: "INVALID_FIELD", title: "Bad", status: 400, invalid_params: [{ name: "petId" }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const spec = contractSpec(m);
+    h = new Harness({ ...spec, operations: spec.operations.map((o) => ({ ...o, path: "/pets/{petId}", bindings })) }, { baseUrl: url, reset: async () => {}, sampleInput: () => ({ pet_id: "rex" }) });
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("the suite reads petId as pet_id, keeping what the platform said", async () => {
+    const op = h.operation("get_pet");
+    const e = h.expectDeclaredError(op, await h.call(op, { pet_id: "rex" }));
+    expect([e.code, e.field, e.wireField]).toEqual(["INVALID_FIELD", "pet_id", "petId"]);
+  });
+
+  it("the SDK's ContractError names pet_id, with wireField petId (and the CLI's JSON carries both)", async () => {
+    const taxonomy = Object.create(null) as Record<string, Taxonomy[string]>;
+    for (const e of m.errors) taxonomy[e.code] = { class: e.class, action: e.action, http: e.httpStatus, ...(e.wire !== null ? { wire: e.wire } : {}) };
+    const info: ContractInfo = { name: "pets", version: "1.0.0", baseUrl: url, baseUrlEnv: null, timeoutMs: 5000, auth: { type: "none" }, taxonomy, errorFormat: m.transport.errorFormat };
+    const ajv = new Ajv2020({ strict: false });
+    const spec: SdkOperation = {
+      id: "get_pet",
+      method: "GET",
+      path: "/pets/{petId}",
+      bindings,
+      mutating: false,
+      idempotent: "natural",
+      keyField: null,
+      preview: null,
+      pagination: null,
+      errors: ["PET_NOT_FOUND", "INVALID_FIELD"],
+      validateInput: ajv.compile({}),
+      validateOutput: ajv.compile({}),
+      validatePreview: null,
+    };
+    const client = new ContractClient(info, { journal: false, retry: { maxAttempts: 1 } });
+    let error: ContractError | undefined;
+    try {
+      await client.call(spec, { pet_id: "rex" });
+    } catch (e) {
+      error = e as ContractError;
+    } finally {
+      client.close();
+    }
+    expect([error!.code, error!.field, error!.wireField]).toEqual(["INVALID_FIELD", "pet_id", "petId"]);
+    expect(error!.toJSON()).toMatchObject({ field: "pet_id", wireField: "petId" });
+  });
+});

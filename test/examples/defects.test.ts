@@ -503,6 +503,16 @@ const CASES: Readonly<Record<SeededDefect, Case>> = {
     },
   },
 
+  "code-member-by-status": {
+    platform: "bookshelf",
+    async check({ call }, seeded) {
+      const reply = await call("GET", "/books/bk_nosuch1");
+      // The status is the declared one either way: only the code member (body style, at /code) tells the error apart.
+      expect(reply.status).toBe(404);
+      expect(reply.body.code).toBe(seeded ? "error" : "NOT_FOUND");
+    },
+  },
+
   "revision-not-bumped": {
     platform: "billing",
     async check({ call }, seeded) {
