@@ -17,6 +17,7 @@ import { provokedError } from "../../src/tests-runtime/checks-errors.js";
 import { negativeCases, negativeInput } from "../../src/tests-runtime/checks.js";
 import { type ContractSpec, ContractViolation, type ErrorSpec, Harness, type OperationSpec } from "../../src/tests-runtime/harness.js";
 import { parseContractText } from "../../src/contract/parse.js";
+import { errorResult, type ToolSpec } from "../../src/mcp-runtime/server.js";
 
 const CONTRACT = `
 contract: pets
@@ -369,5 +370,8 @@ describe("a field named as the wire names it is the input field, in the suite an
     }
     expect([error!.code, error!.field, error!.wireField]).toEqual(["INVALID_FIELD", "pet_id", "petId"]);
     expect(error!.toJSON()).toMatchObject({ field: "pet_id", wireField: "petId" });
+    // The MCP server's tool error says the same.
+    const result = errorResult({ operation: "get_pet" } as ToolSpec, error);
+    expect(JSON.parse((result.content[0] as { text: string }).text).error).toMatchObject({ code: "INVALID_FIELD", field: "pet_id", wireField: "petId" });
   });
 });
