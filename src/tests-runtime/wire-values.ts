@@ -148,9 +148,11 @@ export function serializationOf(op: OperationSpec, field: string): string {
  * the schema allows.
  */
 export function validOnTheWire(op: OperationSpec, field: string, value: unknown): string | null {
-  // A JSON body member arrives as it was sent.
+  // A JSON body member arrives as it was sent; a multipart part is the SDK's own encoding of one
+  // value (parsing it back needs the platform's multipart parser): both are judged as they are.
   const binding = bindingOf(op, field);
-  if (!binding || (binding.in === "body" && (op.contentType === undefined || op.contentType === "application/json"))) return null;
+  const media = (op.contentType ?? "application/json").split(";")[0]!.trim().toLowerCase();
+  if (!binding || (binding.in === "body" && media !== "application/x-www-form-urlencoded")) return null;
   const received = asReceived(op, field, value);
   if (!received.present) {
     return `${received.sent} is not how ${serializationOf(op, field)} is written: a server reads no ${field} from it`;

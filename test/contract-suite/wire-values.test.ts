@@ -65,6 +65,39 @@ describe("negative cases through the parameter's encoding", () => {
   });
 });
 
+describe("every location and style reads back as a server reads it", () => {
+  const op: OperationSpec = {
+    ...listing(
+      {
+        type: "object",
+        properties: {
+          ids: { type: "array", items: { type: "integer" } },
+          session: { type: "string", pattern: "^s[0-9]+$" },
+          path: { type: "string", pattern: "^[a-z/]+$" },
+          colors: { type: "array", items: { type: "string" } },
+        },
+      },
+      [
+        { field: "ids", in: "path", name: "ids", style: "label", explode: true },
+        { field: "session", in: "cookie", name: "sid" },
+        { field: "path", in: "query", name: "path", allowReserved: true },
+        { field: "colors", in: "header", name: "X-Colors" },
+      ],
+    ),
+    path: "/things/{ids}",
+  };
+
+  it("a label path array, a cookie, a query value with allowReserved, a header array", () => {
+    expect(asReceived(op, "ids", [3, 4])).toEqual({ sent: "/things/.3.4", present: true, value: [3, 4] });
+    expect(asReceived(op, "session", "!")).toEqual({ sent: "Cookie: sid=%21", present: true, value: "!" });
+    expect(asReceived(op, "path", "a/b")).toEqual({ sent: "path=a/b", present: true, value: "a/b" });
+    expect(asReceived(op, "colors", "red")).toEqual({ sent: "X-Colors: red", present: true, value: ["red"] });
+    // A bare word in a label path is the one-item array ["not-a-value"]: still not integers, so a case.
+    expect(negativeCases(op).map((c) => c.name)).toEqual(["wrong type for ids", "path not matching ^[a-z/]+$", "session not matching ^s[0-9]+$"]);
+    expect(droppedNegativeCases(op).map((d) => d.name)).toEqual(["wrong type for colors"]);
+  });
+});
+
 describe("stale and near values from the field's own schema", () => {
   const etag = { type: "string", pattern: "^r[0-9a-f]{8}$" };
   const op = listing({ type: "object", properties: { if_match: etag, level: { type: "integer", minimum: 0, maximum: 5 }, state: { enum: ["open", "closed"] } } }, []);
