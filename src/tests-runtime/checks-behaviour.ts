@@ -284,8 +284,9 @@ export async function executionMatchesPreview(h: Harness, op: OperationSpec): Pr
 // --- 4. preconditions compared exactly ---------------------------------------------------------------
 
 /**
- * Values near the current expectation (a case variant of a string, an integer one off) fail with the
- * precondition's error — at preview and execution — and change nothing: the comparison is exact.
+ * Values near the current expectation (a case variant or one character changed of a string, an
+ * integer one off; each one the field's schema allows) fail with the precondition's error — at
+ * preview and execution — and change nothing: the comparison is exact.
  */
 export async function preconditionComparedExactly(h: Harness, op: OperationSpec, index: number): Promise<CheckResult> {
   const pre = op.preconditions[index];
