@@ -155,12 +155,17 @@ export function validOnTheWire(op: OperationSpec, field: string, value: unknown)
   if (!binding || (binding.in === "body" && media !== "application/x-www-form-urlencoded")) return null;
   const received = asReceived(op, field, value);
   if (!received.present) {
-    return `${received.sent} is not how ${serializationOf(op, field)} is written: a server reads no ${field} from it`;
+    return `${clip(received.sent)} is not how ${serializationOf(op, field)} is written: a server reads no ${field} from it`;
   }
   if (fieldAllows(op, field, received.value)) {
-    return `${received.sent} reads back as ${JSON.stringify(received.value)} (${serializationOf(op, field)}), which the schema of ${field} allows`;
+    return `${clip(received.sent)} reads back as ${clip(JSON.stringify(received.value) ?? "")} (${serializationOf(op, field)}), which the schema of ${field} allows`;
   }
   return null;
+}
+
+/** At most 200 characters of `text` (a skip reason stays one readable line). */
+function clip(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 200)}… (${text.length - 200} more characters)`;
 }
 
 // --- values the field's schema allows --------------------------------------------------------------
