@@ -33,6 +33,8 @@ export interface ErrorDetails {
   readonly action: RecoveryAction;
   readonly message: string;
   readonly field?: string | null;
+  /** The field as the platform named it, when that differs from `field` (a header's name). */
+  readonly wireField?: string | null;
   readonly operation: string;
   readonly operationId?: string | null;
   readonly outcome?: Outcome;
@@ -46,8 +48,13 @@ export class ContractError extends Error {
   readonly code: string;
   readonly errorClass: ErrorClass;
   readonly action: RecoveryAction;
-  /** The input field at fault (invalid_input), else null. */
+  /**
+   * The input field at fault (invalid_input), else null: always the contract's input field, even
+   * where the platform named it as the wire does (see wireField).
+   */
   readonly field: string | null;
+  /** What the platform named the field, when that is not the input field's name (`If-Match` for `if_match`); else null. */
+  readonly wireField: string | null;
   /** Name of the contract operation that failed. */
   readonly operation: string;
   /** The operation key of a keyed mutation, else the request id. */
@@ -65,6 +72,7 @@ export class ContractError extends Error {
     this.errorClass = d.errorClass;
     this.action = d.action;
     this.field = d.field ?? null;
+    this.wireField = d.wireField ?? null;
     this.operation = d.operation;
     this.operationId = d.operationId ?? null;
     this.outcome = d.outcome ?? "rejected";
@@ -98,6 +106,8 @@ export class ContractError extends Error {
       action: this.action,
       message: this.message,
       field: this.field,
+      // Only when the platform named the field otherwise: the JSON of every other error is unchanged.
+      ...(this.wireField !== null ? { wireField: this.wireField } : {}),
       operation: this.operation,
       operationId: this.operationId,
       outcome: this.outcome,

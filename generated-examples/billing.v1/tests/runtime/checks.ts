@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
 import { styledTraversal } from "./checks-paging.js";
 import { derivedInputs } from "./samples.js";
+import { noOtherValue, otherAllowedValues, validOnTheWire } from "./wire-values.js";
 
 export type CheckResult = void | { readonly skip: string };
 
@@ -135,25 +136,93 @@ function set(field: string, value: unknown): (input: Input) => Input {
   return (input) => ({ ...input, [field]: value });
 }
 
-/**
- * Inputs the contract's input schema forbids, one constraint at a time, each naming the top-level field
- * it breaks. Only what the wire can express is generated: a path, query or header value arrives as text,
- * so "a number where a string is expected" is not a fault there.
- */
+/** An object holding `member` alone (defined, so a member named `__proto__` is an ordinary one). */
+function memberObject(member: string, value: unknown): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  Object.defineProperty(object, member, { value, enumerable: true, writable: true, configurable: true });
+  return object;
+}
+
+/** `field`'s object with one member set (the sample's other members kept), as a nested case sends it. */
+function setMember(field: string, member: string, value: unknown): (input: Input) => Input {
+  return (input) => {
+    const current = input[field];
+    const object: Record<string, unknown> = current !== null && typeof current === "object" && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
+    Object.defineProperty(object, member, { value, enumerable: true, writable: true, configurable: true });
+    return { ...input, [field]: object };
+  };
+}
+
 /**
  * The longest string a length case sends (1 MiB). Past it the case would test the transport and the
  * memory of both sides rather than the schema (a contract may say `maxLength: 1000000000`).
  */
 const LONGEST_PROBE = 1 << 20;
 
+/** Formats a value such as "not-a-value" breaks (ajv-formats asserts them), for members of structured parameters. */
+const BROKEN_BY_TEXT = new Set(["date", "date-time", "time", "uuid", "email", "ipv4", "ipv6", "uri"]);
+
+/** What breaks one constraint of a scalar schema `s`, each with the words naming it (after the value's label). */
+function constraintBreaks(s: Record<string, unknown>, inPath: boolean): Array<{ what: string; value: unknown }> {
+  const out: Array<{ what: string; value: unknown }> = [];
+  if (typeof s.minimum === "number") out.push({ what: `below minimum ${s.minimum}`, value: s.minimum - 1 });
+  if (typeof s.exclusiveMinimum === "number") out.push({ what: `at exclusive minimum ${s.exclusiveMinimum}`, value: s.exclusiveMinimum });
+  if (typeof s.maximum === "number") out.push({ what: `above maximum ${s.maximum}`, value: s.maximum + 1 });
+  if (typeof s.exclusiveMaximum === "number") out.push({ what: `at exclusive maximum ${s.exclusiveMaximum}`, value: s.exclusiveMaximum });
+  if (typeof s.minLength === "number" && s.minLength > 0 && s.minLength - 1 <= LONGEST_PROBE && !inPath) out.push({ what: `shorter than ${s.minLength}`, value: "a".repeat(s.minLength - 1) });
+  if (typeof s.maxLength === "number" && s.maxLength + 1 <= LONGEST_PROBE) out.push({ what: `longer than ${s.maxLength}`, value: "a".repeat(s.maxLength + 1) });
+  if (Array.isArray(s.enum) && s.enum.every((v) => typeof v === "string")) out.push({ what: "outside its enum", value: "not-a-declared-value" });
+  if (typeof s.pattern === "string") {
+    const bad = notMatching(s.pattern);
+    if (bad !== undefined) out.push({ what: `not matching ${s.pattern}`, value: bad });
+  }
+  return out;
+}
+
+/** A case the schema forbids that is no fault once serialized, and why it is not generated. */
+export interface DroppedCase {
+  readonly name: string;
+  readonly why: string;
+}
+
+const caseSets = new WeakMap<OperationSpec, { cases: NegativeCase[]; dropped: DroppedCase[] }>();
+
+/**
+ * Inputs the contract's input schema forbids, one constraint at a time, each naming the top-level field
+ * it breaks. Only what the wire can express is generated: a path, query, header or cookie value is
+ * serialized by its binding's style and read back as a server reads it (wire-values.ts), and a case
+ * whose value is valid once read back (`tags=not-a-value` is the array ["not-a-value"] in form style
+ * without explode), or is no serialization of the field at all (`occurred=not-a-value` for a
+ * deepObject), is not generated: droppedNegativeCases says why. The members of a structured
+ * parameter (an array's items, a deepObject's properties) get cases of their own.
+ */
 export function negativeCases(op: OperationSpec): NegativeCase[] {
+  return negativeCaseSet(op).cases;
+}
+
+/** The cases negativeCases leaves out because the wire makes them valid, each with why. */
+export function droppedNegativeCases(op: OperationSpec): DroppedCase[] {
+  return negativeCaseSet(op).dropped;
+}
+
+function negativeCaseSet(op: OperationSpec): { cases: NegativeCase[]; dropped: DroppedCase[] } {
+  const known = caseSets.get(op);
+  if (known) return known;
+  const cases: NegativeCase[] = [];
+  const dropped: DroppedCase[] = [];
+  caseSets.set(op, { cases, dropped });
   const root = op.input;
   const schema = resolve(root, root);
-  if (!schema) return [];
+  if (!schema) return { cases, dropped };
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const binding = new Map(op.bindings.map((b) => [b.field, b.in]));
-  const cases: NegativeCase[] = [];
+  /** A case sending `value` (the whole field's value, judged on the wire) through `apply`. */
+  const judged = (name: string, field: string, value: unknown, apply: (input: Input) => Input = set(field, value)) => {
+    const why = validOnTheWire(op, field, value);
+    if (why === null) cases.push({ name, field, apply });
+    else dropped.push({ name, why: `${why}: not a fault on the wire, so no case` });
+  };
   for (const field of Object.keys(properties).sort()) {
     const s = resolve(root, properties[field]);
     if (!s) continue;
@@ -163,25 +232,31 @@ export function negativeCases(op: OperationSpec): NegativeCase[] {
       cases.push({ name: `missing required ${field}`, field, apply: (i) => Object.fromEntries(Object.entries(i).filter(([k]) => k !== field)) });
     }
     const wrong = wrongTypeValue(types);
-    if (types.length > 0 && wrong !== undefined && (where === "body" || !types.includes("string"))) {
-      cases.push({ name: `wrong type for ${field}`, field, apply: set(field, wrong) });
+    if (types.length > 0 && wrong !== undefined && (where === "body" || !types.includes("string"))) judged(`wrong type for ${field}`, field, wrong);
+    for (const b of constraintBreaks(s, where === "path")) judged(`${field} ${b.what}`, field, b.value);
+    if (where === "body") continue;
+    // A structured parameter: its members, as its style writes them.
+    if (types.includes("array")) {
+      const items = resolve(root, s.items);
+      if (items) for (const b of constraintBreaks(items, false)) judged(`an item of ${field} ${b.what}`, field, [b.value]);
     }
-    if (typeof s.minimum === "number") cases.push({ name: `${field} below minimum ${s.minimum}`, field, apply: set(field, s.minimum - 1) });
-    if (typeof s.exclusiveMinimum === "number") cases.push({ name: `${field} at exclusive minimum ${s.exclusiveMinimum}`, field, apply: set(field, s.exclusiveMinimum) });
-    if (typeof s.maximum === "number") cases.push({ name: `${field} above maximum ${s.maximum}`, field, apply: set(field, s.maximum + 1) });
-    if (typeof s.exclusiveMaximum === "number") cases.push({ name: `${field} at exclusive maximum ${s.exclusiveMaximum}`, field, apply: set(field, s.exclusiveMaximum) });
-    if (typeof s.minLength === "number" && s.minLength > 0 && s.minLength - 1 <= LONGEST_PROBE && where !== "path") cases.push({ name: `${field} shorter than ${s.minLength}`, field, apply: set(field, "a".repeat(s.minLength - 1)) });
-    if (typeof s.maxLength === "number" && s.maxLength + 1 <= LONGEST_PROBE) cases.push({ name: `${field} longer than ${s.maxLength}`, field, apply: set(field, "a".repeat(s.maxLength + 1)) });
-    if (Array.isArray(s.enum) && s.enum.every((v) => typeof v === "string")) cases.push({ name: `${field} outside its enum`, field, apply: set(field, "not-a-declared-value") });
-    if (typeof s.pattern === "string") {
-      const bad = notMatching(s.pattern);
-      if (bad !== undefined) cases.push({ name: `${field} not matching ${s.pattern}`, field, apply: set(field, bad) });
+    if (types.includes("object")) {
+      const members = (s.properties ?? {}) as Record<string, unknown>;
+      for (const member of Object.keys(members).sort()) {
+        const m = resolve(root, members[member]);
+        if (!m) continue;
+        const memberTypes = typesOf(m);
+        const label = `${field}.${member}`;
+        if (memberTypes.length > 0 && !memberTypes.includes("string")) judged(`wrong type for ${label}`, field, memberObject(member, "not-a-value"), setMember(field, member, "not-a-value"));
+        else if (typeof m.format === "string" && BROKEN_BY_TEXT.has(m.format)) judged(`${label} not a ${m.format}`, field, memberObject(member, "not-a-value"), setMember(field, member, "not-a-value"));
+        for (const b of constraintBreaks(m, false)) judged(`${label} ${b.what}`, field, memberObject(member, b.value), setMember(field, member, b.value));
+      }
     }
   }
   if (schema.additionalProperties === false) {
     cases.push({ name: "an extra property", field: "unexpected_property", apply: set("unexpected_property", 1) });
   }
-  return cases;
+  return { cases, dropped };
 }
 
 /** The forbidden input is refused with the operation's invalid-input error naming the field, and changes nothing. */
@@ -197,7 +272,14 @@ export async function negativeInput(h: Harness, op: OperationSpec, c: NegativeCa
   const exchange = await h.call(op, sent);
   if (exchange.status < 400) throw violation(`${op.id}: ${c.name} must be refused as invalid input, but it succeeded (${exchange.status})`, exchange);
   const e = h.expectDeclaredError(op, exchange);
-  if (e.spec.class !== "invalid_input") throw violation(`${op.id}: ${c.name} must be refused as invalid input, got ${e.code} (class ${e.spec.class})`, exchange);
+  // A malformed or missing expectation matches no current value either: its precondition's refusal is as correct.
+  const expectation = op.preconditions.find((pre) => pre.field === c.field);
+  // A malformed confirm token authorises nothing: the invalid-token refusal is as correct.
+  const token = op.preview && op.preview.confirmTokenField === c.field ? op.preview.invalidTokenError : null;
+  if (e.spec.class !== "invalid_input" && e.code !== expectation?.error && e.code !== token) {
+    const accepted = `an invalid_input error${expectation ? ` or ${expectation.error} (the precondition on ${expectation.field})` : ""}${token !== null ? ` or ${token} (the confirm token's)` : ""}`;
+    throw violation(`${op.id}: ${c.name} must be refused with ${accepted}, got ${e.code} (class ${e.spec.class})`, exchange);
+  }
   if (h.errorsNameFields && (e.field === null || (e.field !== c.field && !e.field.startsWith(`${c.field}.`) && !e.field.startsWith(`${c.field}[`)))) {
     throw violation(`${op.id}: ${c.name}: the invalid-input error must name the field ${c.field}, it names ${String(e.field)}`, exchange);
   }
@@ -254,8 +336,9 @@ export async function expiredToken(h: Harness, op: OperationSpec): Promise<Check
   await h.fixture.advanceTime(p.ttlMs + 1000);
   const before = await h.snapshot();
   const exchange = await h.call(op, { ...withKey(op, sampled, randomUUID()), [p.dryRunField]: false, [p.confirmTokenField]: token });
-  expectCode(h, op, exchange, p.invalidTokenError, "an expired confirm token must be refused");
-  await expectNoEffect(h, op, before, "an execution with an expired token", exchange);
+  // Time moved for everything: what expired with the token (a hold, a reservation) may be refused first.
+  if (exchange.status >= 400) await expectNoEffect(h, op, before, "an execution with an expired token", exchange);
+  await expectRefusal(h, op, exchange, p.invalidTokenError, "an expired confirm token must be refused", sampled);
 }
 
 /** A single-use token authorises one execution: a second execution with it (under another key) is refused. */
@@ -270,30 +353,52 @@ export async function tokenSingleUse(h: Harness, op: OperationSpec): Promise<Che
   h.expectSuccess(op, await h.call(op, first));
   const before = await h.snapshot();
   const exchange = await h.call(op, withKey(op, { ...first }, randomUUID()));
-  // The token is bound to the first execution's parameters, so its required expectations are stale
-  // now by design: refusing them first (the precondition's error) is refusing the token's reuse too.
-  const stale = requiredExpectations(op).map((pre) => pre.error);
-  const refused = exchange.status >= 400 ? h.expectDeclaredError(op, exchange).code : null;
-  if (refused === null || !stale.includes(refused)) expectCode(h, op, exchange, p.invalidTokenError, "a used single-use confirm token must be refused");
-  await expectNoEffect(h, op, before, "a second execution with a used token", exchange);
+  // The token is bound to the first execution's parameters, whose required expectations are stale now by design.
+  const stale = new Map(requiredExpectations(op).map((pre) => [pre.error, `the expectation ${pre.field}, stale since the first execution`]));
+  // Effects first: expectRefusal may preview, and a preview's own effects are another check's concern.
+  if (exchange.status >= 400) await expectNoEffect(h, op, before, "a second execution with a used token", exchange);
+  await expectRefusal(h, op, exchange, p.invalidTokenError, "a used single-use confirm token must be refused", prepared.params, stale);
+}
+
+/**
+ * `exchange` is refused with `expected` (null: any declared error), or with another refusal a correct
+ * server may give before it gets to that one: those in `also` (code → why), and what a preview of
+ * `params` answers now (the call moved the target: a reservation released, a record deleted, a hold
+ * expired). The failure message lists every refusal accepted.
+ */
+export async function expectRefusal(h: Harness, op: OperationSpec, exchange: Exchange, expected: string | null, promise: string, params: Input, also: ReadonlyMap<string, string> = new Map()): Promise<void> {
+  if (exchange.status < 400) throw violation(`${op.id}: ${promise}, but it succeeded (${exchange.status})`, exchange);
+  const refused = h.expectDeclaredError(op, exchange).code;
+  if (expected === null || refused === expected || also.has(refused)) return;
+  const accepted = new Map<string, string>([[expected, "the promise's own error"], ...also]);
+  if (op.preview) {
+    const probe = await h.call(op, { ...params, [op.preview.dryRunField]: true });
+    if (probe.status >= 400) {
+      const now = h.expectDeclaredError(op, probe).code;
+      if (now === refused) return;
+      if (!accepted.has(now)) accepted.set(now, "what a preview of the same parameters answers now");
+    }
+  }
+  const listed = [...accepted].map(([code, why]) => `${code} (${why})`).join(" or ");
+  throw violation(`${op.id}: ${promise}: expected ${listed}, got ${refused}`, exchange);
 }
 
 // --- preconditions ------------------------------------------------------------------------------------
 
-function stale(value: unknown): unknown {
-  if (typeof value === "number") return value + 1000;
-  if (typeof value === "string") return `${value}-stale`;
-  return undefined;
-}
-
-/** A stale expectation fails with the precondition's error naming its field, at preview and execution, and changes nothing. */
+/**
+ * A stale expectation fails with the precondition's error naming its field, at preview and execution,
+ * and changes nothing. The stale value is one the field's own schema allows (wire-values.ts): a value
+ * breaking its pattern or format would rightly be refused as invalid input instead.
+ */
 export async function stalePrecondition(h: Harness, op: OperationSpec, index: number): Promise<CheckResult> {
   const pre = op.preconditions[index]!;
   await h.fixture.reset();
   const params = sample(h, op);
   if (!params) return noSample(op);
-  const staleValue = stale(params[pre.field]);
-  if (staleValue === undefined) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) has no ${pre.field} (a number or a string) — add the current expectation to the sample` };
+  const current = params[pre.field];
+  if (typeof current !== "string" && typeof current !== "number") return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) has no ${pre.field} (a number or a string) — add the current expectation to the sample` };
+  const staleValue = otherAllowedValues(op, pre.field, current, "stale", 1)[0]?.value;
+  if (staleValue === undefined) return { skip: noOtherValue(op, pre.field, current) };
   const staleParams = { ...params, [pre.field]: staleValue };
   const before = await h.snapshot();
   if (op.preview) {

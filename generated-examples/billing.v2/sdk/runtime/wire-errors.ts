@@ -12,8 +12,13 @@
  * equals it. Otherwise, and always for `status`, the HTTP status selects the operation's declared
  * error with that status when exactly one has it (else the taxonomy's, when exactly one has it).
  * The envelope is read as it always was: its code or nothing.
+ *
+ * The field an error names is read as an input field (inputFieldOf): a platform may name the field
+ * it refused as the wire does (the header `If-Match`, a query or cookie name, the body property's
+ * own name, a JSON pointer into the body) where the contract says `if_match`.
  */
 import type { Outcome, TaxonomyEntry } from "./errors.js";
+import type { WireBinding } from "./wire-request.js";
 
 export type ErrorStyle = "envelope" | "problem" | "body" | "status";
 
@@ -90,7 +95,10 @@ export interface WireError {
   readonly wireCode: string | null;
   /** The message the body carries, or null (the caller writes a sentence). */
   readonly message: string | null;
+  /** The input field the error names (a wire name read through the operation's bindings), or null. */
   readonly field: string | null;
+  /** The field as the platform named it, when that differs from `field` (a header's name); else null. */
+  readonly wireField: string | null;
   /** Envelope: its `details`; other styles: the whole body as sent (null when there is none). */
   readonly details: unknown;
   /** Envelope only: the operation instance it names. */
@@ -121,9 +129,39 @@ export function codeForStatus(taxonomy: Readonly<Record<string, TaxonomyEntry>>,
   return all.length === 1 ? all[0]! : null;
 }
 
+/** `reported` starts with `name` as a whole member: equal, or followed by `.` or `[` (a nested member). */
+function underName(reported: string, name: string, ignoreCase: boolean): string | null {
+  const head = reported.slice(0, name.length);
+  if (ignoreCase ? head.toLowerCase() !== name.toLowerCase() : head !== name) return null;
+  const rest = reported.slice(name.length);
+  return rest === "" || rest.startsWith(".") || rest.startsWith("[") ? rest : null;
+}
+
+/**
+ * The input field a platform's error names. `reported` is kept when it already names an input field
+ * (or a member of one); otherwise a binding's wire name selects its field: a header's name ignoring
+ * case (`if-match` is `If-Match`), a path, query or cookie name, a body property's own name, or a JSON
+ * pointer into the body (`/quantity`, `#/quantity`). A nested member keeps its tail (`occurred[from]`
+ * of the deepObject `occurred` stays `occurred[from]`). A name no binding has is returned as it is.
+ */
+export function inputFieldOf(bindings: readonly Pick<WireBinding, "field" | "in" | "name">[], reported: string): string {
+  if (bindings.some((b) => underName(reported, b.field, false) !== null)) return reported;
+  for (const b of bindings) {
+    const rest = underName(reported, b.name, b.in === "header");
+    if (rest !== null) return `${b.field}${rest}`;
+  }
+  const pointer = /^#?\//.test(reported) ? reported.slice(reported.indexOf("/") + 1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~")) : null;
+  if (pointer !== null && pointer[0] !== undefined) {
+    const body = bindings.find((b) => b.in === "body" && b.name === pointer[0]);
+    if (body !== undefined) return [body.field, ...pointer.slice(1)].join(".");
+  }
+  return reported;
+}
+
 /**
  * Recognize an error response: the contract code (with its taxonomy entry), message, field and details,
  * read as `format` says. `body` is the parsed JSON body, or null when there is none or it is not JSON.
+ * With the operation's `bindings`, the field is read as the input field it names (inputFieldOf).
  */
 export function recognizeError(
   format: ErrorFormat,
@@ -131,7 +169,12 @@ export function recognizeError(
   body: unknown,
   operationErrors: readonly string[],
   taxonomy: Readonly<Record<string, TaxonomyEntry>>,
+  bindings: readonly Pick<WireBinding, "field" | "in" | "name">[] = [],
 ): WireError {
+  const named = (reported: string | null) => {
+    const field = reported === null ? null : inputFieldOf(bindings, reported);
+    return { field, wireField: reported !== null && field !== reported ? reported : null };
+  };
   if (format.style === "envelope") {
     const envelope = body !== null && typeof body === "object" && Object.prototype.hasOwnProperty.call(body, "error") ? (body as { error?: unknown }).error : undefined;
     const e = envelope !== null && typeof envelope === "object" ? (envelope as Record<string, unknown>) : undefined;
@@ -142,7 +185,7 @@ export function recognizeError(
       entry: known ? taxonomy[wireCode]! : null,
       wireCode,
       message: typeof e?.message === "string" ? e.message : null,
-      field: typeof e?.field === "string" ? e.field : null,
+      ...named(typeof e?.field === "string" ? e.field : null),
       details: e?.details ?? null,
       operationId: typeof e?.operationId === "string" ? e.operationId : null,
       outcome: typeof e?.outcome === "string" && OUTCOMES.includes(e.outcome) ? (e.outcome as Outcome) : null,
@@ -156,7 +199,7 @@ export function recognizeError(
     entry: code !== null ? taxonomy[code]! : null,
     wireCode,
     message,
-    field: textAt(body, format.field),
+    ...named(textAt(body, format.field)),
     details: body ?? null,
     operationId: null,
     outcome: null,

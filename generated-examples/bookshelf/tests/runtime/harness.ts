@@ -12,7 +12,7 @@ import type { ContractInfo } from "../../sdk/runtime/client.js";
 import { type OperationRecord, operationRecords, storedSchemas } from "../../sdk/runtime/data.js";
 import { exchange, readBodyBytes, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
-import { ENVELOPE_FORMAT, type ErrorFormat, PROBLEM_MEDIA_TYPE, recognizeError, valueAt } from "../../sdk/runtime/wire-errors.js";
+import { ENVELOPE_FORMAT, type ErrorFormat, inputFieldOf, PROBLEM_DEFAULTS, PROBLEM_MEDIA_TYPE, recognizeError, valueAt, wireCodeOf } from "../../sdk/runtime/wire-errors.js";
 import { encodeRequest, nonJsonResult, type WireBinding } from "../../sdk/runtime/wire-request.js";
 import { type AuthAlternatives, type AuthScheme, authSchemes, basicAuthorization, type ContractAuth, type CredentialParts, type CredentialValues, credentialSecrets, NO_CREDENTIALS, resolveCredentials, withCredentials } from "../../sdk/runtime/credentials.js";
 import { maskSecrets, registerSecret } from "./mask.js";
@@ -600,7 +600,7 @@ export class Harness {
    * problem or body, the body is a JSON object; with any other format, the code is recognised as the
    * SDK recognises it (the value at the code pointer, else the status).
    */
-  expectDeclaredError(op: OperationSpec, exchange: Exchange): { code: string; spec: ErrorSpec; field: string | null; details: unknown; envelope: Record<string, unknown> | null } {
+  expectDeclaredError(op: OperationSpec, exchange: Exchange): DeclaredError {
     if (exchange.status < 400) throw violation(`${op.id}: expected an error response, got ${exchange.status}`, exchange);
     const format = this.contract.errorFormat ?? ENVELOPE_FORMAT;
     if (format.style !== "envelope") return this.expectDeclaredWireError(op, exchange, format);
@@ -621,7 +621,9 @@ export class Harness {
       const v = this.validator(spec.details);
       if (!v(details)) throw violation(`${op.id}: details of ${code} do not match the declared schema: ${v.errors?.[0]?.instancePath || "/"} ${v.errors?.[0]?.message ?? ""}`, exchange);
     }
-    return { code, spec, field: (error.field as string | null | undefined) ?? null, details, envelope: error };
+    const reported = typeof error.field === "string" ? error.field : null;
+    const field = reported === null ? null : inputFieldOf(op.bindings, reported);
+    return { code, spec, field, wireField: field !== reported ? reported : null, details, envelope: error };
   }
 
   /** Whether the contract's error format can name the input field at fault: the envelope, or a format with a `field` pointer. */
@@ -631,7 +633,7 @@ export class Harness {
   }
 
   /** expectDeclaredError for the problem, body and status formats: the code read as the SDK reads it. */
-  private expectDeclaredWireError(op: OperationSpec, exchange: Exchange, format: ErrorFormat): { code: string; spec: ErrorSpec; field: string | null; details: unknown; envelope: null } {
+  private expectDeclaredWireError(op: OperationSpec, exchange: Exchange, format: ErrorFormat): DeclaredError {
     const body = exchange.body;
     const isObject = body !== null && typeof body === "object" && !Array.isArray(body);
     if (format.style !== "status" && !isObject) {
@@ -648,7 +650,7 @@ export class Harness {
     if (format.style === "body" && format.code !== null && valueAt(body, format.code) === undefined) {
       throw violation(`${op.id}: error body has no code at ${format.code}, where the contract's error format (body) puts it`, exchange);
     }
-    const wire = recognizeError(format, exchange.status, body === undefined ? null : body, op.errors, this.wireTaxonomy());
+    const wire = recognizeError(format, exchange.status, body === undefined ? null : body, op.errors, this.wireTaxonomy(), op.bindings);
     if (wire.code === null) {
       const named = wire.wireCode !== null ? `error code ${JSON.stringify(wire.wireCode)} at ${format.code}` : `status ${exchange.status}`;
       throw violation(`${op.id}: ${named} names no error the operation declares (undeclared error code)`, exchange);
@@ -656,7 +658,27 @@ export class Harness {
     const spec = this.contract.taxonomy.get(wire.code)!;
     if (!op.errors.includes(wire.code)) throw violation(`${op.id}: error code ${wire.code} is not declared for this operation (undeclared error code)`, exchange);
     if (exchange.status !== spec.http) throw violation(`${op.id}: ${wire.code} answered with status ${exchange.status}, the taxonomy declares ${spec.http}`, exchange);
-    return { code: wire.code, spec, field: wire.field, details: wire.details, envelope: null };
+    this.expectCodeMember(op, exchange, format, wire.code, wire.wireCode);
+    return { code: wire.code, spec, field: wire.field, wireField: wire.wireField, details: wire.details, envelope: null };
+  }
+
+  /**
+   * Where the error format names a code member, the error must carry the code there: the status
+   * alone selecting a declared error is not enough. RFC 9457's own `type` is the exception: a problem
+   * without one, or with `about:blank`, says no more than its status (RFC 9457 §4.2.1), and a `type`
+   * naming no code is read by its status too unless the contract binds its codes to `type` values
+   * (`wire`).
+   */
+  private expectCodeMember(op: OperationSpec, exchange: Exchange, format: ErrorFormat, code: string, sent: string | null): void {
+    if (format.code === null || format.style === "status") return;
+    const expected = wireCodeOf(code, this.wireTaxonomy()[code]!);
+    if (sent === expected) return;
+    if (format.style === "problem" && format.code === PROBLEM_DEFAULTS.code) {
+      const bindsTypes = [...this.contract.taxonomy.values()].some((e) => typeof e.wire === "string" && e.wire !== "");
+      if (sent === null || sent === "about:blank" || !bindsTypes) return;
+    }
+    const said = sent === null ? "carries no code there" : `carries ${JSON.stringify(sent)} there`;
+    throw violation(`${op.id}: the error format puts the code at ${format.code}: this ${code} (status ${exchange.status}) must carry ${JSON.stringify(expected)} there, but the error ${said}; only its status matches ${code}`, exchange);
   }
 
   /** The taxonomy as the runtime's recognizer takes it (an object without a prototype: codes are never inherited keys). */
@@ -676,6 +698,19 @@ export class Harness {
   async snapshot(): Promise<string | undefined> {
     return this.fixture.observe ? JSON.stringify(await this.fixture.observe()) : undefined;
   }
+}
+
+/** A declared error as the checks read it: its code and taxonomy entry, the input field it names, its details. */
+export interface DeclaredError {
+  readonly code: string;
+  readonly spec: ErrorSpec;
+  /** The input field the error names (a wire name read through the operation's bindings: `If-Match` is `if_match`), or null. */
+  readonly field: string | null;
+  /** The field as the platform named it, when that differs from `field`; else null. */
+  readonly wireField: string | null;
+  readonly details: unknown;
+  /** The envelope's `error` member; null in another error format. */
+  readonly envelope: Record<string, unknown> | null;
 }
 
 const ERROR_ENVELOPE: Schema = {

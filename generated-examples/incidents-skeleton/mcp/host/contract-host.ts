@@ -513,9 +513,10 @@ export class ContractHost {
     if (error.retryAfterSeconds !== null) extra["Retry-After"] = String(error.retryAfterSeconds);
     if (status === 401 && hostAuthKind(this.model.transport.auth) === "bearer") extra["WWW-Authenticate"] = "Bearer";
     const format = this.model.transport.errorFormat ?? ENVELOPE_FORMAT;
+    const generic = this.defect === "code-member-by-status" && format.style !== "envelope";
     const encoded = encodeError(format, {
       code,
-      entry: declared && code === declared.code ? { wire: declared.wire ?? null } : null,
+      entry: generic ? { wire: "error" } : declared && code === declared.code ? { wire: declared.wire ?? null } : null,
       status,
       message: error.message,
       // The field the taxonomy ties the code to, unless the raiser named a more precise one.

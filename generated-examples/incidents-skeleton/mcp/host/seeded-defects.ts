@@ -48,6 +48,8 @@ export const SEEDED_DEFECTS = {
   "precondition-case-insensitive":
     "Preconditions: a string expectation is compared ignoring case, so a stale value differing only in case passes (host).",
   "revision-not-bumped": "Revisions: a customer update changes the record but leaves its revision where it was (billing update_customer handler).",
+  "code-member-by-status":
+    "Error format: every error carries the generic code `error` in the format's code member (a problem's type or `code`, a body's code pointer), so only its status still matches the declared error; shows with an error format other than the envelope (host).",
 } as const satisfies Readonly<Record<string, string>>;
 
 export type SeededDefect = keyof typeof SEEDED_DEFECTS;

@@ -222,6 +222,7 @@ export function errorResult(spec: ToolSpec, e: unknown): CallToolResult {
       action: e.action,
       message: e.message,
       field: e.field,
+      ...(e.wireField !== null ? { wireField: e.wireField } : {}),
       details: e.details,
       operation: e.operation,
       outcome: e.outcome,

@@ -911,7 +911,7 @@ export class ContractClient {
   }
 
   private responseError(op: OperationSpec, response: Response, body: unknown, key: string | null, operationId: string): ContractError {
-    const wire = recognizeError(this.contract.errorFormat ?? ENVELOPE_FORMAT, response.status, body, op.errors, this.contract.taxonomy);
+    const wire = recognizeError(this.contract.errorFormat ?? ENVELOPE_FORMAT, response.status, body, op.errors, this.contract.taxonomy, op.bindings);
     const code = wire.wireCode;
     const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
     if (wire.code !== null && wire.entry !== null) {
@@ -923,6 +923,7 @@ export class ContractClient {
         action: wire.entry.action,
         message: wire.message ?? `${op.id} failed with ${wire.code}.`,
         field: wire.field,
+        wireField: wire.wireField,
         operation: op.id,
         operationId: wire.operationId ?? operationId,
         outcome,
@@ -967,6 +968,7 @@ function recordedOutcome<O>(op: OperationSpec, entry: JournalEntry): O {
     action: (text("action") as RecoveryAction | null) ?? "stop_and_surface",
     message: text("message") ?? `${op.id} was rejected.`,
     field: text("field"),
+    wireField: text("wireField"),
     operation: op.id,
     operationId: entry.key,
     outcome: "rejected",

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { type CheckResult, execute, executionInput, expectNoEffect, resolve, sample, withKey } from "./checks.js";
 import { type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
+import { noOtherValue, otherAllowedValues } from "./wire-values.js";
 
 type Rec = Record<string, unknown>;
 
@@ -282,24 +283,10 @@ export async function executionMatchesPreview(h: Harness, op: OperationSpec): Pr
 
 // --- 4. preconditions compared exactly ---------------------------------------------------------------
 
-/** Values next to `value` that an exact comparison must still tell apart: a case variant, an integer one off. */
-function nearValues(value: unknown, minimum: number | null): Array<{ label: string; value: unknown }> {
-  const out: Array<{ label: string; value: unknown }> = [];
-  if (typeof value === "string") {
-    const upper = value.toUpperCase();
-    const lower = value.toLowerCase();
-    if (upper !== value) out.push({ label: "upper-cased", value: upper });
-    else if (lower !== value) out.push({ label: "lower-cased", value: lower });
-  } else if (typeof value === "number" && Number.isInteger(value)) {
-    out.push({ label: "one more", value: value + 1 });
-    if (minimum === null || value - 1 >= minimum) out.push({ label: "one less", value: value - 1 });
-  }
-  return out;
-}
-
 /**
- * Values near the current expectation (a case variant of a string, an integer one off) fail with the
- * precondition's error — at preview and execution — and change nothing: the comparison is exact.
+ * Values near the current expectation (a case variant or one character changed of a string, an
+ * integer one off; each one the field's schema allows) fail with the precondition's error — at
+ * preview and execution — and change nothing: the comparison is exact.
  */
 export async function preconditionComparedExactly(h: Harness, op: OperationSpec, index: number): Promise<CheckResult> {
   const pre = op.preconditions[index];
@@ -311,19 +298,9 @@ export async function preconditionComparedExactly(h: Harness, op: OperationSpec,
   const params = target ? withCurrentExpectations(op, sampled, target) : sampled;
   const current = params[pre.field];
   if (current === undefined) return { skip: `the sample input has no ${pre.field} (sampleInput(${op.id}))` };
-  const root = op.input;
-  const s = resolve(root, root);
-  const fieldSchema = s && isRecord(s.properties) ? resolve(root, s.properties[pre.field]) : null;
-  const minimum = fieldSchema && typeof fieldSchema.minimum === "number" ? fieldSchema.minimum : null;
-  // A near value the input schema forbids would be refused as invalid input, not compared: left out.
-  const validInput = h.validator(op.input);
-  const asSent = (v: unknown): Input => {
-    const input = withKey(op, { ...params, [pre.field]: v }, randomUUID());
-    return op.preview ? { ...input, [op.preview.dryRunField]: true } : input;
-  };
-  const originalValid = validInput(asSent(current));
-  const near = nearValues(current, minimum).filter((n) => !originalValid || validInput(asSent(n.value)));
-  if (near.length === 0) return { skip: `the sample's ${pre.field} (${shown(current)}) has no near value the input schema allows (a string with letters, or an integer); give one in sampleInput(${op.id})` };
+  // Drawn from the field's own schema (wire-values.ts): a near value it forbids would be refused as invalid input, not compared.
+  const near = otherAllowedValues(op, pre.field, current, "near");
+  if (near.length === 0) return { skip: `${noOtherValue(op, pre.field, current)}; give another sample in sampleInput(${op.id})` };
   for (const n of near) {
     const promise = `${op.id}: preconditions are compared exactly: ${pre.field} ${shown(n.value)} (the current ${shown(current)}, ${n.label}) must fail with ${pre.error} and change nothing`;
     const nearParams = { ...params, [pre.field]: n.value };

@@ -98,7 +98,10 @@ export async function provokedError(h: Harness, op: OperationSpec, code: string)
   }
   if (spec.class === "invalid_input" && codeOfClass(h.contract, op, "invalid_input") === code) {
     if (!params) return noSample(op);
-    const broken = negativeCases(op)[0];
+    // A case on an expectation or the confirm token may rightly be refused with their own errors: another first.
+    const ownErrors = new Set([...op.preconditions.map((pre) => pre.field), ...(op.preview ? [op.preview.confirmTokenField] : [])]);
+    const cases = negativeCases(op);
+    const broken = cases.find((c) => !ownErrors.has(c.field)) ?? cases[0];
     if (!broken) return { skip: `the input schema has no constraint to break, and ${errorInputCall(h, op, code)} — return parameters that make ${op.id} fail with ${code} from the reset state` };
     let input = withKey(op, params, randomUUID());
     if (op.preview) input = { ...input, [op.preview.dryRunField]: true };
