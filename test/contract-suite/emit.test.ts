@@ -27,6 +27,7 @@ describe("generated tests/", () => {
       "tests/runtime/checks-paging.ts",
       "tests/runtime/checks-process.ts",
       "tests/runtime/checks-projection.ts",
+      "tests/runtime/checks-stateful.ts",
       "tests/runtime/checks-undo.ts",
       "tests/runtime/checks.ts",
       "tests/runtime/harness.ts",
