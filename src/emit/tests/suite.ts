@@ -401,6 +401,18 @@ function completenessTodo(model: ContractModel): string {
   return lines.join("\n");
 }
 
+/** The fixture template's hint for the transient-after-commit check, for contracts with an operation it runs on. */
+function failAfterCommitTodo(model: ContractModel): string {
+  const retrySameKey = new Set(model.errors.filter((e) => e.class === "transient" && e.action === "retry_same_key").map((e) => e.code));
+  const keyed = model.operations.some((op) => op.idempotency !== null && op.effects.idempotent === "key" && op.errors.some((e) => retrySameKey.has(e.code)));
+  if (!keyed) return "";
+  return [
+    "",
+    "  // TODO optional: make the next execution of a keyed operation commit, then answer its transient error (see runtime/harness.ts).",
+    "  // async failAfterCommit(operation) { …; return true; },",
+  ].join("\n");
+}
+
 /** `tests/fixture.ts`: written once, then the implementer's. */
 export function emitFixtureTemplate(model: ContractModel): string {
   const auth = model.transport.auth;
@@ -441,7 +453,7 @@ ${samples}
   // errorInput(operation: string, code: string): Input | undefined { return undefined; },
 
   // TODO optional: a credential with every scope except \`scope\`; without it permission errors are not checked.
-  // tokenWithout(scope: string): string | undefined { return undefined; },${completenessTodo(model)}
+  // tokenWithout(scope: string): string | undefined { return undefined; },${failAfterCommitTodo(model)}${completenessTodo(model)}
 };
 `;
 }
