@@ -198,9 +198,33 @@ async function succeeded(call: () => Promise<Exchange>): Promise<boolean> {
   }
 }
 
+/** `effects.idempotent: natural`: a call that would change nothing succeeds without checking its expectations. */
+function naturallyIdempotent(op: OperationSpec): boolean {
+  return op.behaviour?.idempotent === "natural";
+}
+
 /** The sample of `op` executed again, under a fresh key (and with a fresh token). */
 function selfMover(h: Harness, op: OperationSpec, params: Input, times: number): Mover {
   return { name: `another execution of ${op.id} with the same parameters`, times, run: () => succeeded(() => execute(h, op, params)) };
+}
+
+/**
+ * The other sample of `op` (variant 1) executed, its expectations read afresh: for an operation whose
+ * repeat with equal parameters is a no-op (natural idempotency), what moves its target.
+ */
+function otherSampleMover(h: Harness, op: OperationSpec, params: Input): Mover[] {
+  const other = sample(h, op, 1);
+  if (!other || identifiers(op).some((id) => other[id] !== params[id])) return [];
+  return [
+    {
+      name: `an execution of ${op.id} with fixture.sampleInput(${JSON.stringify(op.id)}, 1)`,
+      times: 1,
+      async run() {
+        const fresh = await withFreshExpectations(h, op, other, true);
+        return "params" in fresh && succeeded(() => execute(h, op, fresh.params));
+      },
+    },
+  ];
 }
 
 /**
@@ -323,6 +347,7 @@ export async function useAfterDelete(h: Harness, op: OperationSpec): Promise<Che
   }
   const deleted = await execute(h, op, params);
   h.expectSuccess(op, deleted, op.output, "a successful delete");
+  if (deleted.status === 202) return { skip: `${op.id} accepted the delete (202) without saying it is done: the object may be read until it completes — give a sample the implementation deletes at once` };
   const after = await h.call(read, address.input);
   const answers = [...(gone.length > 0 ? [`${gone.join(" or ")} (class not_found)`] : []), ...(tombstone ? ["a tombstone (deleted: true)"] : [])].join(" or ");
   const promise = `${op.id}: use after delete: after a successful delete, reading the object with ${read.id} must answer ${answers}`;
@@ -362,7 +387,9 @@ export async function dryRunDefaultHonoured(h: Harness, op: OperationSpec): Prom
   const read = targetRead(h, op);
   const promise = `${op.id}: preview.default is true: a call without ${p.dryRunField}`;
   const before = await stateOf(h, read, params);
-  const plain = await h.call(op, params);
+  // A caller who forgot the flag sends what a preview needs: the key only where the input requires it.
+  const keyRequired = op.idempotency !== null && inputFields(op).required.includes(op.idempotency.keyField);
+  const plain = await h.call(op, keyRequired ? withKey(op, params, randomUUID()) : params);
   if (plain.status >= 400) {
     const e = h.expectDeclaredError(op, plain);
     throw violation(`${promise} must answer a preview, but it was refused with ${e.code} (class ${e.spec.class}), as an execution would be`, plain);
@@ -418,7 +445,9 @@ export async function preconditionRecheckedAtExecution(h: Harness, op: Operation
   if (!Object.hasOwn(params, pre.field)) {
     return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) carries no ${pre.field} and ${read ? `${read.id} shows no ${compares ?? "compared value"}` : "the contract names no read of the target (target.readWith)"} — add the current expectation to the sample` };
   }
-  const movers = [...(op.method === "DELETE" ? [] : [selfMover(h, op, params, 1)]), ...otherMovers(h, op, params, (o) => o.method !== "DELETE")];
+  // Repeating a naturally idempotent call changes nothing: its other sample moves the target instead.
+  const own = op.method === "DELETE" ? [] : naturallyIdempotent(op) ? otherSampleMover(h, op, params) : [selfMover(h, op, params, 1)];
+  const movers = [...own, ...otherMovers(h, op, params, (o) => o.method !== "DELETE")];
   for (const [i, mover] of movers.entries()) {
     if (i > 0) await h.fixture.reset();
     const token = await previewToken(h, op, params, "a preview with the current expectation");
@@ -430,10 +459,15 @@ export async function preconditionRecheckedAtExecution(h: Harness, op: Operation
     } else if (declaredCode(h, op, await h.call(op, { ...params, [p.dryRunField]: true })) !== pre.error) {
       continue;
     }
-    const accepted = [...new Set([pre.error, ...op.preconditions.filter((o) => Object.hasOwn(params, o.field)).map((o) => o.error), ...(p.invalidTokenError ? [p.invalidTokenError] : [])])];
+    // Besides the precondition's error: another carried expectation's, a refusal the moved state may
+    // cause first (a conflict), or the token error of a server binding its tokens to the state.
+    const carried = op.preconditions.filter((o) => Object.hasOwn(params, o.field)).map((o) => o.error);
+    const accepted = [...new Set([pre.error, ...carried, ...stateRefusalCodes(h, op), ...(p.invalidTokenError ? [p.invalidTokenError] : [])])];
     const before = await stateOf(h, read, params);
     const exchange = await h.call(op, confirmation(op, params, token));
     const promise = `${op.id}: a precondition is re-checked at execution: after ${mover.name} moved ${compares ?? "the compared value"} between the preview and the confirm, the execution with the preview's token and the now stale ${pre.field} ${shown(params[pre.field])} must be refused with ${accepted.join(" or ")}`;
+    // Natural idempotency: a call that changes nothing may succeed whatever it expected.
+    if (exchange.status < 300 && naturallyIdempotent(op) && before !== null && (await stateOf(h, read, params)) === before) return;
     expectRefused(h, op, exchange, accepted, promise);
     await expectUnchanged(h, op, read, params, before, `an execution with a stale ${pre.field}`, exchange);
     return;
@@ -468,7 +502,8 @@ export async function refusalRepeatedAtExecution(h: Harness, op: OperationSpec):
   const required = requiredExpectations(op);
   const token = await previewToken(h, op, params, "a preview of the sample");
   // Its own execution repeated, unless a required expectation goes stale at the first one (its error would come first).
-  const movers = [...(required.length === 0 ? [selfMover(h, op, params, REPEATS)] : []), ...otherMovers(h, op, params, () => true)];
+  // A naturally idempotent repeat changes nothing after the first: once is enough to tell.
+  const movers = [...(required.length === 0 ? [selfMover(h, op, params, naturallyIdempotent(op) ? 1 : REPEATS)] : []), ...otherMovers(h, op, params, () => true)];
   let reached: { code: string; how: string } | null = null;
   search: for (const mover of movers) {
     for (let n = 1; n <= mover.times; n++) {
