@@ -577,7 +577,9 @@ export async function keyRetained(h: Harness, op: OperationSpec): Promise<CheckR
     const renewed = await h.call(op, { ...prepared.params, [p.dryRunField]: true });
     const body = renewed.status < 300 ? h.expectSuccess(op, renewed, p.output ?? true, "a preview") : null;
     if (!isRecord(body) || typeof body[p.confirmTokenField] !== "string") {
-      return { skip: `the implementation checks the confirm token before the key and a new preview of the parameters is refused after their execution (${renewed.status}): the retry under the same key cannot be sent` };
+      return {
+        skip: `the implementation refuses the expired confirm token before it looks the key up, and a new preview of the parameters is refused after their execution (${renewed.status}): the retry under the same key cannot reach the recorded outcome — answer a recorded key before checking the token (docs/wire-protocol.md, preview and confirm, rule 3)`,
+      };
     }
     retry = await h.call(op, { ...request, [p.confirmTokenField]: body[p.confirmTokenField] });
   }
