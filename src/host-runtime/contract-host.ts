@@ -387,8 +387,8 @@ export class ContractHost {
       key: String(input[idempotency.keyField]),
     };
     const hash = paramsHash(op, input);
-    const refused = this.afterCommitDefect(request, ref, input);
-    if (refused) return await refused;
+    const seeded = this.afterCommitDefect(request, ref, input);
+    if (seeded) return await seeded;
     const giveUpAt = Date.now() + this.keyWaitMs;
     let lease: KeyLease;
     for (;;) {

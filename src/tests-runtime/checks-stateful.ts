@@ -184,8 +184,11 @@ interface Mover {
   run(): Promise<boolean>;
 }
 
-/** How often a check executes the sample again to reach a state-dependent refusal (a balance used up, a quota). */
-const REPEATS = 25;
+/**
+ * How often a check executes the sample again to reach a state-dependent refusal (a balance used up,
+ * a quota): each is a real effect on the implementation, so few.
+ */
+const REPEATS = 16;
 
 /**
  * `call`'s outcome as a mover sees it: succeeded or not (null: not sent). A refused or unexpected
