@@ -239,7 +239,9 @@ const handlers: Handlers = {
     },
     execute(input: RefundInput, ctx: HandlerContext): Refund {
       const invoice = requireInvoice(ctx.db, input.invoice_id);
-      const balanceAfter = refundableAfter(invoice, input.amount);
+      // Seeded defect: the balance the preview checked is taken for granted (a refund past the total goes through).
+      const balanceAfter =
+        ctx.seededDefect === "balance-checked-at-preview-only" ? Math.max(0, invoice.total_cents - invoice.refunded_cents - input.amount) : refundableAfter(invoice, input.amount);
       ctx.db
         .prepare(`UPDATE invoices SET refunded_cents = refunded_cents + ?, status = CASE WHEN ? = 0 THEN 'refunded' ELSE ${ctx.seededDefect === "execution-exceeds-preview" ? "'open'" : "status"} END WHERE id = ?`)
         .run(input.amount, balanceAfter, invoice.id);

@@ -52,7 +52,17 @@ const SCHEMA = `
     author   TEXT    NOT NULL,
     pages    INTEGER,
     revision INTEGER NOT NULL CHECK (revision >= 1)
-  );`;
+  );
+  -- Only the seeded defect deleted-book-still-listed writes here (a delete that archives) and lists through the view.
+  CREATE TABLE IF NOT EXISTS archived_books (
+    seq      INTEGER PRIMARY KEY,
+    id       TEXT    NOT NULL UNIQUE,
+    title    TEXT    NOT NULL,
+    author   TEXT    NOT NULL,
+    pages    INTEGER,
+    revision INTEGER NOT NULL
+  );
+  CREATE VIEW IF NOT EXISTS books_with_archived AS SELECT * FROM books UNION ALL SELECT * FROM archived_books;`;
 
 function seed(db: Database): void {
   const insert = db.prepare("INSERT INTO books (id, title, author, pages, revision) VALUES (@id, @title, @author, @pages, @revision)");
@@ -78,6 +88,20 @@ function bookOf(row: BookRow): Book {
 function newBookId(): string {
   const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
   return `bk_${[...randomBytes(10)].map((b) => alphabet[b % alphabet.length]).join("")}`;
+}
+
+/**
+ * The seeded defect deleted-book-still-readable: get_book answers from this cache of the books it
+ * read (per platform database), which a rename clears and a delete forgets to.
+ */
+const readCaches = new WeakMap<Database, Map<string, BookRow>>();
+
+function cachedBook(db: Database, id: string): BookRow {
+  let cache = readCaches.get(db);
+  if (!cache) readCaches.set(db, (cache = new Map()));
+  const row = cache.get(id) ?? requireBook(db, id);
+  cache.set(id, row);
+  return row;
 }
 
 function requireBook(db: Database, id: string): BookRow {
@@ -110,7 +134,13 @@ const handlers: Handlers = {
     return listPage<BookRow>(
       ctx,
       input,
-      { table: "books", where: allOf(equals("author", input.author)), orderBy: [{ column: "seq", direction: "asc" }], toItem: bookOf },
+      {
+        // Seeded defect deleted-book-still-listed: the list also shows the books a delete archived.
+        table: ctx.seededDefect === "deleted-book-still-listed" ? "books_with_archived" : "books",
+        where: allOf(equals("author", input.author)),
+        orderBy: [{ column: "seq", direction: "asc" }],
+        toItem: bookOf,
+      },
       // The document sets no cursor lifetime.
       { ttlMs: null, expiredCode: null },
     );
@@ -124,7 +154,7 @@ const handlers: Handlers = {
   },
 
   get_book(input: { book_id: string }, ctx: HandlerContext): Book {
-    return bookOf(requireBook(ctx.db, input.book_id));
+    return bookOf(ctx.seededDefect === "deleted-book-still-readable" ? cachedBook(ctx.db, input.book_id) : requireBook(ctx.db, input.book_id));
   },
 
   rename_book: {
@@ -134,6 +164,7 @@ const handlers: Handlers = {
     unchanged: (input: RenameBookInput, current: BookRow): boolean => input.title === current.title,
     execute(input: RenameBookInput, ctx: HandlerContext, current: BookRow): Book {
       if (input.title !== current.title) ctx.db.prepare("UPDATE books SET title = ?, revision = revision + 1 WHERE id = ?").run(input.title, current.id);
+      readCaches.get(ctx.db)?.delete(current.id);
       return bookOf(requireBook(ctx.db, current.id));
     },
   },
@@ -149,6 +180,7 @@ const handlers: Handlers = {
     },
     execute(input: DeleteBookInput, ctx: HandlerContext, current: BookRow) {
       const book = bookOf(ctx.seededDefect === "delete-missing-succeeds" ? current : requireBook(ctx.db, input.book_id));
+      if (ctx.seededDefect === "deleted-book-still-listed") ctx.db.prepare("INSERT INTO archived_books SELECT * FROM books WHERE id = ?").run(book.id);
       ctx.db.prepare("DELETE FROM books WHERE id = ?").run(book.id);
       return { book, deleted: true };
     },

@@ -129,6 +129,14 @@ export function platformFixture<D extends string = never>(options: PlatformFixtu
     async advanceTime(ms: number) {
       offsetMs += ms;
     },
+    async failAfterCommit(operation: string) {
+      // The host commits the next keyed execution of the operation, then answers its transient error.
+      const op = platform().model.operations.find((o) => o.names.id === operation);
+      if (!op?.idempotency) return false;
+      const faults = platform().faults;
+      (faults.transientAfterCommitOnce ??= []).push(operation);
+      return true;
+    },
     async stop() {
       await running?.close();
       running = undefined;

@@ -42,6 +42,17 @@ const PLATFORM: Readonly<Record<SeededDefect, readonly [example: string, platfor
   // The one reference platform whose error format has a code member (body style, /code); problem+json is
   // shown in error-format.test.ts (the reference host) and independent.test.ts (the inventory server).
   "code-member-by-status": ["bookshelf", "bookshelf"],
+  // Stateful promises (issue 39).
+  "deleted-book-still-readable": ["bookshelf", "bookshelf"],
+  "deleted-book-still-listed": ["bookshelf", "bookshelf"],
+  "dry-run-default-ignored": ["billing.v2", "billing"],
+  "token-without-flag-executes": ["billing.v2", "billing"],
+  "precondition-not-rechecked-at-execution": ["billing.v2", "billing"],
+  "balance-checked-at-preview-only": ["billing.v2", "billing"],
+  "forgets-keys-early": ["billing.v2", "billing"],
+  "preview-skips-scopes": ["billing.v2", "billing"],
+  "transient-after-commit-not-replayed": ["billing.v2", "billing"],
+  "transient-after-commit-executes-again": ["billing.v2", "billing"],
 };
 
 /** The check (a part of its name) that must be the one catching a defect, where a dedicated check exists for it. */
@@ -57,6 +68,17 @@ const CAUGHT_BY: Readonly<Partial<Record<SeededDefect, string>>> = {
   "execution-exceeds-preview": "refund_invoice an execution changes exactly what its preview said",
   "precondition-case-insensitive": "assign_incident a near expected_owner",
   "revision-not-bumped": "update_customer record revisions advance on every mutation",
+  // Stateful promises (issue 39): tests/runtime/checks-stateful.ts.
+  "deleted-book-still-readable": "delete_book use after delete",
+  "deleted-book-still-listed": "delete_book use after delete",
+  "dry-run-default-ignored": "refund_invoice dry_run omitted (preview.default true)",
+  "token-without-flag-executes": "refund_invoice dry_run omitted (preview.default true)",
+  "precondition-not-rechecked-at-execution": "refund_invoice expected_refunded_cents re-checked at execution",
+  "balance-checked-at-preview-only": "refund_invoice a refusal a preview gives (REFUND_EXCEEDS_BALANCE) is given at execution too",
+  "forgets-keys-early": "create_customer a key is kept 24h (its retention)",
+  "preview-skips-scopes": "refund_invoice a preview with a credential without billing.refunds:write is refused as permission",
+  "transient-after-commit-not-replayed": "create_customer a transient refusal after commit",
+  "transient-after-commit-executes-again": "create_customer a transient refusal after commit",
 };
 
 /**

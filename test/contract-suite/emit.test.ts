@@ -27,6 +27,7 @@ describe("generated tests/", () => {
       "tests/runtime/checks-paging.ts",
       "tests/runtime/checks-process.ts",
       "tests/runtime/checks-projection.ts",
+      "tests/runtime/checks-stateful.ts",
       "tests/runtime/checks-undo.ts",
       "tests/runtime/checks.ts",
       "tests/runtime/harness.ts",
@@ -81,6 +82,48 @@ describe("completeness cases", () => {
     const table = JSON.parse((await emitPackage(incidents)).get("sdk/operations.json")!) as Record<string, { task: unknown }>;
     expect(table.count_incidents!.task).toEqual({ recordsExaminedField: "records_examined", completeField: "complete", continuationField: "continuation", answerField: "count" });
     expect(table.get_incident!.task).toBeNull();
+  });
+});
+
+describe("stateful cases", () => {
+  const scenes = parseContract("test/contract-suite/independent/scenes.yaml").model!;
+  const casesOf = (model: ContractModel, id: string): string[] => {
+    const text = emitContractTests(model);
+    const block = text.slice(text.indexOf(`describe(${JSON.stringify(id)}`));
+    return [...block.slice(0, block.indexOf("\n});")).matchAll(/stateful\.(\w+)\(/g)].map((m) => m[1]!);
+  };
+
+  it("go where the contract makes the promise, and nowhere else", () => {
+    // A keyed creation declaring UPSTREAM_TIMEOUT (transient, retry_same_key).
+    expect(casesOf(billing, "create_customer")).toEqual(["keyRetained", "transientAfterCommitReplays"]);
+    // A previewable refund (preview.default true) with a precondition, a conflict, a scope and a key.
+    expect(casesOf(billing, "refund_invoice")).toEqual(["dryRunDefaultHonoured", "preconditionRecheckedAtExecution", "refusalRepeatedAtExecution", "scopeRequiredAtPreview", "keyRetained", "transientAfterCommitReplays"]);
+    // No preview, no key: nothing stateful to check beyond the behaviour checks.
+    expect(casesOf(billing, "update_customer")).toEqual([]);
+    expect(casesOf(billing, "get_customer")).toEqual([]);
+    // A DELETE of an item get_scene reads; a rename whose target delete_scene can delete (its not-found at execution).
+    expect(casesOf(scenes, "delete_scene")).toEqual(["useAfterDelete", "dryRunDefaultHonoured", "keyRetained"]);
+    expect(casesOf(scenes, "rename_scene")).toEqual(["dryRunDefaultHonoured", "preconditionRecheckedAtExecution", "refusalRepeatedAtExecution", "keyRetained"]);
+  });
+
+  it("take no DELETE of a part for the removal of the object a read shows", () => {
+    const del = scenes.operations.find((o) => o.names.id === "delete_scene")!;
+    const part: OperationModel = { ...del, target: null, http: { ...del.http, path: "/scenes/{scene_id}/thumbnail" } };
+    const model = { ...scenes, operations: scenes.operations.map((o) => (o === del ? part : o)) } as ContractModel;
+    expect(casesOf(model, "delete_scene")).toEqual(["dryRunDefaultHonoured", "keyRetained"]);
+  });
+
+  it("write the contract's scope names as escaped literals", () => {
+    const refund = billing.operations.find((o) => o.names.id === "refund_invoice")!;
+    const hostile: OperationModel = { ...refund, scopes: ['x"); process.exit(1); ("'] };
+    const model = { ...billing, operations: billing.operations.map((o) => (o === refund ? hostile : o)) } as ContractModel;
+    expect(emitContractTests(model)).toContain(`stateful.scopeRequiredAtPreview(h, op, "x\\"); process.exit(1); (\\""))`);
+  });
+
+  it("ask the fixture template for failAfterCommit only where a check needs it", async () => {
+    const hint = "// async failAfterCommit(operation)";
+    expect((await emitPackage(billing)).get("tests/fixture.ts")).toContain(hint);
+    expect((await emitPackage(scenes)).get("tests/fixture.ts")).not.toContain(hint);
   });
 });
 

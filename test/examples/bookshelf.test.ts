@@ -119,6 +119,9 @@ describe("bookshelf: the generated contract suite", () => {
       "delete_book not-found at execution too: executing against a missing object is refused as not found",
       "rename_book a near expected_revision (a case variant, an integer one off) fails with REVISION_CONFLICT and changes nothing",
       "rename_book record revisions advance on every mutation",
+      "delete_book use after delete: the deleted object reads as not found, and no list shows it",
+      "delete_book dry_run omitted (preview.default true): a preview, nothing executed, with or without a confirm token",
+      "create_book a key is kept 24h (its retention): a retry just before then replays the recorded outcome",
       ...["list_books", "create_book", "get_book", "rename_book", "delete_book"].map(
         (op) => `${op} adapter parity: the generated SDK, CLI and MCP server agree (sample call, unseeded identifier, forbidden input)`,
       ),

@@ -14,7 +14,7 @@ import { startIncidentsServer } from "../../examples/incidents/server.js";
 import { startBookshelfServer } from "../../examples/bookshelf/server.js";
 import { type Faults, type RunningPlatform, SEEDED_DEFECT_IDS, SEEDED_DEFECTS, type SeededDefect, startPlatform } from "../../examples/shared/host.js";
 import { openDatabase } from "../../examples/shared/sqlite.js";
-import { type Call, client, expectError, type Json, MINUTE, type QueryValue, TestClock } from "./http.js";
+import { type Call, client, expectError, HOUR, type Json, MINUTE, type QueryValue, TestClock } from "./http.js";
 
 const TOKEN = "defects-test-token";
 const READER_TOKEN = "defects-reader-token";
@@ -520,7 +520,187 @@ const CASES: Readonly<Record<SeededDefect, Case>> = {
       expect((await call("GET", `/customers/${ADA}`)).body).toMatchObject({ name: "Rev Two", revision: seeded ? 1 : 2 });
     },
   },
+
+  // -- stateful promises (issue 39) --------------------------------------------------------------------
+
+  "deleted-book-still-readable": {
+    platform: "bookshelf",
+    async check({ call }, seeded) {
+      const path = "/books/bk_hobbit37";
+      // Read before the delete: the defect's cache now holds the book.
+      expect((await call("GET", path)).status).toBe(200);
+      await deleteBook(call, path);
+      const after = await call("GET", path);
+      if (!seeded) {
+        expect(after.status).toBe(404);
+      } else {
+        expect(after.status).toBe(200);
+        expect(after.body.id).toBe("bk_hobbit37");
+      }
+      expect((await call("GET", "/books", { query: { limit: 100 } })).body.items.map((b: Json) => b.id)).not.toContain("bk_hobbit37");
+    },
+  },
+
+  "deleted-book-still-listed": {
+    platform: "bookshelf",
+    async check({ call }, seeded) {
+      const path = "/books/bk_hobbit37";
+      await deleteBook(call, path);
+      expect((await call("GET", path)).status).toBe(404);
+      const listed = (await call("GET", "/books", { query: { limit: 100 } })).body.items.map((b: Json) => b.id);
+      expect(listed.includes("bk_hobbit37")).toBe(seeded);
+    },
+  },
+
+  "dry-run-default-ignored": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      // No dry_run, no key, no token: preview.default is true.
+      const reply = await call("POST", `/invoices/${INVOICE}/refunds`, { body: { amount: 1_000 } });
+      if (!seeded) {
+        expect(reply.status).toBe(200);
+        expect(reply.body.confirm_token).toEqual(expect.any(String));
+      } else {
+        // Taken for an execution: refused for its missing key.
+        expectError(reply, 400, "INVALID_FIELD", "idempotency_key");
+      }
+      expect(await refunded(call)).toBe(0);
+    },
+  },
+
+  "token-without-flag-executes": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const token = await confirmToken(call, { amount: 1_000 });
+      const reply = await refund(call, randomUUID(), { amount: 1_000, confirm_token: token });
+      expect(reply.status).toBe(200);
+      if (!seeded) {
+        expect(reply.body.confirm_token).toEqual(expect.any(String));
+        expect(await refunded(call)).toBe(0);
+      } else {
+        expect(reply.body.status).toBe("succeeded");
+        expect(await refunded(call)).toBe(1_000);
+      }
+    },
+  },
+
+  "precondition-not-rechecked-at-execution": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      const params = { amount: 1_000, expected_refunded_cents: 0 };
+      const early = await confirmToken(call, params);
+      // Another refund moves refunded_cents after the first preview.
+      expect((await refund(call, randomUUID(), { ...params, dry_run: false, confirm_token: await confirmToken(call, params) })).status).toBe(200);
+      const stale = await refund(call, randomUUID(), { ...params, dry_run: false, confirm_token: early });
+      if (!seeded) {
+        expectError(stale, 412, "INVOICE_CHANGED", "expected_refunded_cents");
+        expect(await refunded(call)).toBe(1_000);
+      } else {
+        expect(stale.status).toBe(200);
+        expect(await refunded(call)).toBe(2_000);
+      }
+    },
+  },
+
+  "balance-checked-at-preview-only": {
+    platform: "billing",
+    async check({ call }, seeded) {
+      // inv_1003: 9900 refundable; two previews of 9000 both fit, the two refunds do not.
+      const first = await confirmToken(call, { amount: 9_000 });
+      const second = await confirmToken(call, { amount: 9_000 });
+      expect((await refund(call, randomUUID(), { amount: 9_000, dry_run: false, confirm_token: second })).status).toBe(200);
+      const late = await refund(call, randomUUID(), { amount: 9_000, dry_run: false, confirm_token: first });
+      if (!seeded) {
+        expectError(late, 409, "REFUND_EXCEEDS_BALANCE", "amount");
+        expect(await refunded(call)).toBe(9_000);
+      } else {
+        expect(late.status).toBe(200);
+        expect(await refunded(call)).toBe(18_000);
+      }
+    },
+  },
+
+  "forgets-keys-early": {
+    platform: "billing",
+    async check({ call, clock }, seeded) {
+      const key = randomUUID();
+      const first = await createCustomer(call, key, { email: "kept@example.com", name: "Kept" });
+      expect(first.status).toBe(201);
+      // Two hours on: well within the declared 24 h.
+      clock.advance(2 * HOUR);
+      const retry = await createCustomer(call, key, { email: "kept@example.com", name: "Kept" });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get("idempotent-replayed")).toBe(seeded ? null : "true");
+      expect(await customerCount(call)).toBe(SEEDED_CUSTOMERS + (seeded ? 2 : 1));
+      // Past the retention a key may be forgotten, seeded or not.
+      clock.advance(23 * HOUR);
+      expect((await createCustomer(call, key, { email: "kept@example.com", name: "Kept" })).headers.get("idempotent-replayed")).toBeNull();
+    },
+  },
+
+  "preview-skips-scopes": {
+    platform: "billing",
+    async check({ call, reader }, seeded) {
+      // The reader may read invoices but lacks billing.refunds:write.
+      const preview = await refund(reader, randomUUID(), { amount: 1_000, dry_run: true });
+      if (!seeded) {
+        expectError(preview, 403, "ROLE_FORBIDDEN");
+      } else {
+        expect(preview.status).toBe(200);
+        expect(preview.body.confirm_token).toEqual(expect.any(String));
+        // The execution still needs the scope.
+        expectError(await refund(reader, randomUUID(), { amount: 1_000, dry_run: false, confirm_token: preview.body.confirm_token }), 403, "ROLE_FORBIDDEN");
+      }
+      expect(await refunded(call)).toBe(0);
+    },
+  },
+
+  "transient-after-commit-not-replayed": {
+    platform: "billing",
+    async check({ call, faults }, seeded) {
+      const { retry } = await createAfterTransientCommit(call, faults);
+      if (!seeded) {
+        expect(retry.status).toBe(201);
+        expect(retry.headers.get("idempotent-replayed")).toBe("true");
+      } else {
+        expect(retry.status).toBe(504);
+        expect(retry.body.error.code).toBe("UPSTREAM_TIMEOUT");
+      }
+      expect(await customerCount(call)).toBe(SEEDED_CUSTOMERS + 1);
+    },
+  },
+
+  "transient-after-commit-executes-again": {
+    platform: "billing",
+    async check({ call, faults }, seeded) {
+      const { retry } = await createAfterTransientCommit(call, faults);
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get("idempotent-replayed")).toBe(seeded ? null : "true");
+      expect(await customerCount(call)).toBe(SEEDED_CUSTOMERS + (seeded ? 2 : 1));
+    },
+  },
 };
+
+/** Preview the delete of the book at `path` and confirm it. */
+async function deleteBook(call: Call, path: string): Promise<void> {
+  const preview = await call("DELETE", path, { query: { dry_run: true } });
+  expect(preview.status).toBe(200);
+  expect((await call("DELETE", path, { query: { dry_run: false, confirm_token: preview.body.confirm_token } })).status).toBe(200);
+}
+
+/**
+ * A customer created under a key whose commit is answered with the transient error
+ * (transientAfterCommitOnce: outcome unknown, the customer created), then the retry under that key.
+ */
+async function createAfterTransientCommit(call: Call, faults: Faults): Promise<{ retry: Awaited<ReturnType<Call>> }> {
+  faults.transientAfterCommitOnce = ["create_customer"];
+  const key = randomUUID();
+  const body = { email: "after-commit@example.com", name: "After Commit" };
+  const first = await createCustomer(call, key, body);
+  expect({ status: first.status, code: first.body.error.code, outcome: first.body.error.outcome }).toEqual({ status: 504, code: "UPSTREAM_TIMEOUT", outcome: "unknown" });
+  expect(await customerCount(call)).toBe(SEEDED_CUSTOMERS + 1);
+  return { retry: await createCustomer(call, key, body) };
+}
 
 describe("seeded defects: each breaks the promise it names, and only with the switch on", () => {
   it("every defect has a one-line description and a case here", () => {

@@ -39,6 +39,82 @@ function behaviourCases(op: OperationModel, model: ContractModel): string[] {
   return cases;
 }
 
+/** The class of `code` in the model's taxonomy. */
+function classOf(model: ContractModel, code: string): string | undefined {
+  return model.errors.find((e) => e.code === code)?.class;
+}
+
+/** The input fields `op` sends in its path, sorted (tests/runtime/checks-stateful.ts identifiers). */
+function identifiersOf(op: OperationModel): string[] {
+  return op.http.bindings.filter((b) => b.in === "path").map((b) => b.field).sort();
+}
+
+/** Reads taking exactly the identifiers of `op`: its target.readWith, then GET reads at its path (checks-stateful.ts readsOf). */
+function readsOf(op: OperationModel, model: ContractModel): OperationModel[] {
+  const ids = identifiersOf(op).join("\n");
+  if (ids === "") return [];
+  const declared = op.target?.kind === "read" ? model.operations.find((o) => o.names.id === (op.target as { operation: string }).operation) : undefined;
+  const candidates = [...(declared ? [declared] : []), ...model.operations.filter((o) => o.http.method === "GET" && o.http.path === op.http.path)];
+  return candidates.filter((o) => o !== op && o.effects.kind === "read" && identifiersOf(o).join("\n") === ids);
+}
+
+/** Whether `op` deletes an object a read shows (checks-stateful.ts deletedObjectRead): a DELETE of an item, with that read. */
+function deletesReadableObject(op: OperationModel, model: ContractModel): boolean {
+  return op.http.method === "DELETE" && /\/\{[^{}/]+\}\/?$/.test(op.http.path) && readsOf(op, model).length > 0;
+}
+
+/** The state-dependent refusals a preview may give (checks-stateful.ts stateRefusalCodes). */
+function stateRefusalCodes(op: OperationModel, model: ContractModel): string[] {
+  const elsewhere = new Set<string | null | undefined>([op.preview?.invalidTokenError, op.idempotency?.mismatchError, ...op.preconditions.map((p) => p.error)]);
+  const readWith = op.target?.kind === "read" ? op.target.operation : null;
+  const deletable = model.operations.some(
+    (o) =>
+      o !== op &&
+      o.effects.kind === "mutating" &&
+      o.http.method === "DELETE" &&
+      ((readWith !== null && o.target?.kind === "read" && o.target.operation === readWith) || (o.http.path === op.http.path && identifiersOf(o).length > 0)),
+  );
+  return op.errors.map((e) => e.code).filter((code) => !elsewhere.has(code) && (classOf(model, code) === "conflict" || (deletable && classOf(model, code) === "not_found")));
+}
+
+/**
+ * Cases of the stateful checks (tests/runtime/checks-stateful.ts), where the contract makes the
+ * promise: use after delete (a DELETE of an object a read shows), the dry-run default (preview.default
+ * true), preconditions and state-dependent refusals checked again at execution (previews), keys kept
+ * for their retention (keyed operations), scopes needed at preview, and a transient refusal after
+ * commit followed by retry_same_key (keyed operations declaring such a transient error).
+ */
+function statefulCases(op: OperationModel, model: ContractModel): string[] {
+  const cases: string[] = [];
+  const keyed = op.idempotency !== null && op.effects.idempotent === "key";
+  if (deletesReadableObject(op, model)) {
+    cases.push(`  it("use after delete: the deleted object reads as not found, and no list shows it", (t) => run(t, stateful.useAfterDelete(h, op)));`);
+  }
+  if (op.preview?.defaultDryRun) {
+    cases.push(`  it(${literal(`${op.preview.dryRunField} omitted (preview.default true): a preview, nothing executed, with or without a confirm token`)}, (t) => run(t, stateful.dryRunDefaultHonoured(h, op)));`);
+  }
+  if (op.preview) {
+    op.preconditions.forEach((c, i) => {
+      cases.push(`  it(${literal(`${c.field} re-checked at execution: the target moved between preview and confirm, the confirm fails with ${c.error}`)}, (t) => run(t, stateful.preconditionRecheckedAtExecution(h, op, ${i})));`);
+    });
+    const codes = stateRefusalCodes(op, model);
+    if (codes.length > 0) {
+      cases.push(`  it(${literal(`a refusal a preview gives (${codes.join(", ")}) is given at execution too when the state changed after the preview`)}, (t) => run(t, stateful.refusalRepeatedAtExecution(h, op)));`);
+    }
+    for (const scope of op.scopes) {
+      cases.push(`  it(${literal(`a preview with a credential without ${scope} is refused as permission, no token issued`)}, (t) => run(t, stateful.scopeRequiredAtPreview(h, op, ${literal(scope)})));`);
+    }
+  }
+  if (keyed) {
+    cases.push(`  it(${literal(`a key is kept ${op.idempotency!.retention} (its retention): a retry just before then replays the recorded outcome`)}, (t) => run(t, stateful.keyRetained(h, op)));`);
+    const retrySameKey = op.errors.some((e) => model.errors.some((d) => d.code === e.code && d.class === "transient" && d.action === "retry_same_key"));
+    if (retrySameKey) {
+      cases.push(`  it("a transient refusal after commit: the retry under the same key replays the recorded outcome, one effect", (t) => run(t, stateful.transientAfterCommitReplays(h, op)));`);
+    }
+  }
+  return cases;
+}
+
 /** Cases of the error taxonomy (provoked), permission, projection and reversibility checks. */
 function errorCases(op: OperationModel): string[] {
   const cases = [
@@ -119,6 +195,7 @@ function operationBlock(op: OperationModel, model: ContractModel): string {
     );
   }
   cases.push(...behaviourCases(op, model));
+  cases.push(...statefulCases(op, model));
   cases.push(...errorCases(op));
   cases.push(...processAndParityCases(op));
   cases.push(...completenessCases(op, model.operations));
@@ -195,6 +272,7 @@ import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
 import * as behaviour from "./runtime/checks-behaviour.js";
+import * as stateful from "./runtime/checks-stateful.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -326,6 +404,18 @@ function completenessTodo(model: ContractModel): string {
   return lines.join("\n");
 }
 
+/** The fixture template's hint for the transient-after-commit check, for contracts with an operation it runs on. */
+function failAfterCommitTodo(model: ContractModel): string {
+  const retrySameKey = new Set(model.errors.filter((e) => e.class === "transient" && e.action === "retry_same_key").map((e) => e.code));
+  const keyed = model.operations.some((op) => op.idempotency !== null && op.effects.idempotent === "key" && op.errors.some((e) => retrySameKey.has(e.code)));
+  if (!keyed) return "";
+  return [
+    "",
+    "  // TODO optional: make the next execution of a keyed operation commit, then answer its transient error (see runtime/harness.ts).",
+    "  // async failAfterCommit(operation) { …; return true; },",
+  ].join("\n");
+}
+
 /** `tests/fixture.ts`: written once, then the implementer's. */
 export function emitFixtureTemplate(model: ContractModel): string {
   const auth = model.transport.auth;
@@ -366,7 +456,7 @@ ${samples}
   // errorInput(operation: string, code: string): Input | undefined { return undefined; },
 
   // TODO optional: a credential with every scope except \`scope\`; without it permission errors are not checked.
-  // tokenWithout(scope: string): string | undefined { return undefined; },${completenessTodo(model)}
+  // tokenWithout(scope: string): string | undefined { return undefined; },${failAfterCommitTodo(model)}${completenessTodo(model)}
 };
 `;
 }

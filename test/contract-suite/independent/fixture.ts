@@ -4,7 +4,7 @@
  * package by independent.test.ts, next to the server it starts (./scene-server.js).
  */
 import type { Fixture, Input } from "./runtime/harness.js";
-import { type SceneDefect, type SceneServer, startSceneServer } from "./scene-server.js";
+import { type SceneConvention, type SceneDefect, type SceneServer, startSceneServer } from "./scene-server.js";
 
 let server: SceneServer | undefined;
 const running = (): SceneServer => {
@@ -20,7 +20,9 @@ export const fixture: Fixture = {
   async start() {
     // SCENES_DEFECT seeds one defect (independent.test.ts shows the suite catches it).
     const defect = process.env.SCENES_DEFECT as SceneDefect | undefined;
-    server = await startSceneServer(defect ? { defect } : {});
+    // SCENES_CONVENTION: another team's correct choice (independent.test.ts shows no check fails on it).
+    const convention = process.env.SCENES_CONVENTION as SceneConvention | undefined;
+    server = await startSceneServer({ ...(defect ? { defect } : {}), ...(convention ? { convention } : {}) });
   },
   async stop() {
     await server?.close();

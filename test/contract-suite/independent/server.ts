@@ -156,6 +156,8 @@ interface TokenRecord {
   readonly op: string;
   readonly hash: string;
   readonly expiresAt: number;
+  /** The target as the preview saw it (convention tokens-bound-to-state). */
+  readonly state: string;
   used: boolean;
 }
 
@@ -171,8 +173,16 @@ interface KeyRecord {
  */
 export type SceneDefect = "replays-changed-parameters" | "rename-keeps-revision";
 
-export async function startSceneServer(options: { port?: number; defect?: SceneDefect } = {}): Promise<SceneServer> {
-  const { port = 0, defect } = options;
+/**
+ * Choices another team could make, each within the contract and docs/wire-protocol.md, to show the
+ * suite judges the promise, not one way of keeping it: "tokens-bound-to-state" refuses a confirm token
+ * once its target changed since the preview (CONFIRMATION_REQUIRED); "token-expiry-before-key"
+ * refuses an expired token before it looks the operation key up.
+ */
+export type SceneConvention = "tokens-bound-to-state" | "token-expiry-before-key";
+
+export async function startSceneServer(options: { port?: number; defect?: SceneDefect; convention?: SceneConvention } = {}): Promise<SceneServer> {
+  const { port = 0, defect, convention } = options;
   let store = new Map<string, Scene>();
   let tokens = new Map<string, TokenRecord>();
   let keys = new Map<string, KeyRecord>();
@@ -197,20 +207,21 @@ export async function startSceneServer(options: { port?: number; defect?: SceneD
     return s ? { ...s } : undefined;
   }
 
-  function issueToken(op: string, hash: string): string {
+  function issueToken(op: string, hash: string, state: string): string {
     const token = randomBytes(18).toString("base64url");
-    tokens.set(token, { op, hash, expiresAt: now() + TOKEN_TTL_MS, used: false });
+    tokens.set(token, { op, hash, expiresAt: now() + TOKEN_TTL_MS, state, used: false });
     return token;
   }
 
-  /** The token authorises `op` with parameters `hash`; returns it to be consumed on success. */
-  function checkToken(op: string, hash: string, token: string | undefined): TokenRecord {
+  /** The token authorises `op` with parameters `hash` on the target in `state`; returns it to be consumed on success. */
+  function checkToken(op: string, hash: string, token: string | undefined, state: string): TokenRecord {
     if (token === undefined) throw confirmationRequired("missing");
     const t = tokens.get(token);
     if (!t || t.op !== op) throw confirmationRequired("unknown");
     if (t.hash !== hash) throw confirmationRequired("issued for other parameters");
     if (t.expiresAt <= now()) throw confirmationRequired("expired");
     if (t.used) throw confirmationRequired("used");
+    if (convention === "tokens-bound-to-state" && t.state !== state) throw confirmationRequired("the scene changed since the preview");
     return t;
   }
 
@@ -225,23 +236,25 @@ export async function startSceneServer(options: { port?: number; defect?: SceneD
     params: Record<string, unknown>,
     preview: () => Promise<Record<string, unknown>>,
     execute: () => Promise<Answer>,
+    target: () => Promise<string>,
   ): Promise<Answer & { replayed?: boolean }> {
     const dryRun = optionalBoolean(input, "dry_run") ?? true;
     const token = optionalString(input, "confirm_token");
     const hash = hashOf(op, params);
     if (dryRun) {
       const body = await preview();
-      return { status: 200, body: { ...body, confirm_token: issueToken(op, hash) } };
+      return { status: 200, body: { ...body, confirm_token: issueToken(op, hash, await target()) } };
     }
     if (key === undefined) throw invalid("idempotency_key", "required to execute");
     if (!UUID.test(key)) throw invalid("idempotency_key", "must be a UUID");
+    if (convention === "token-expiry-before-key" && token !== undefined && (tokens.get(token)?.expiresAt ?? Infinity) <= now()) throw confirmationRequired("expired");
     return keyLocks.with(`${op}:${key}`, async () => {
       const recorded = keys.get(`${op}:${key}`);
       if (recorded) {
         if (recorded.hash !== hash && defect !== "replays-changed-parameters") throw new ApiError(409, "IDEMPOTENCY_KEY_REUSED", "This operation key was used with other parameters.");
         return { ...recorded.answer, replayed: true };
       }
-      const t = checkToken(op, hash, token);
+      const t = checkToken(op, hash, token, await target());
       const answer = await execute();
       t.used = true;
       keys.set(`${op}:${key}`, { hash, answer });
@@ -324,6 +337,7 @@ export async function startSceneServer(options: { port?: number; defect?: SceneD
             store.set(id, renamed);
             return { status: 200, body: renamed };
           }),
+        async () => JSON.stringify((await read(id)) ?? null),
       );
     }
     if ((m = path.match(/^\/scenes\/([^/]+)$/)) && method === "DELETE") {
@@ -351,6 +365,7 @@ export async function startSceneServer(options: { port?: number; defect?: SceneD
             store.delete(id);
             return { status: 200, body: { scene_id: id, deleted: true } };
           }),
+        async () => JSON.stringify((await read(id)) ?? null),
       );
     }
     throw new ApiError(404, "SCENE_NOT_FOUND", `No route ${method} ${path}.`);
