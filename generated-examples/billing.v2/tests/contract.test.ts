@@ -14,6 +14,7 @@ import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
 import * as behaviour from "./runtime/checks-behaviour.js";
+import * as stateful from "./runtime/checks-stateful.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -67,6 +68,8 @@ describe("create_customer", () => {
   it("distinct keys with equal parameters: two effects", (t) => run(t, check.distinctKeysTwoEffects(h, op)));
   it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));
   it("a key is scoped to its operation: a key used on another operation executes this one anew", (t) => run(t, behaviour.keyScopedToOperation(h, op)));
+  it("a key is kept 24h (its retention): a retry just before then replays the recorded outcome", (t) => run(t, stateful.keyRetained(h, op)));
+  it("a transient refusal after commit: the retry under the same key replays the recorded outcome, one effect", (t) => run(t, stateful.transientAfterCommitReplays(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
@@ -219,6 +222,12 @@ describe("refund_invoice", () => {
   it("not-found at execution too: executing against a missing object is refused as not found", (t) => run(t, behaviour.notFoundAtExecution(h, op)));
   it("an execution changes exactly what its preview said", (t) => run(t, behaviour.executionMatchesPreview(h, op)));
   it("a near expected_refunded_cents (a case variant, an integer one off) fails with INVOICE_CHANGED and changes nothing", (t) => run(t, behaviour.preconditionComparedExactly(h, op, 0)));
+  it("dry_run omitted (preview.default true): a preview, nothing executed, with or without a confirm token", (t) => run(t, stateful.dryRunDefaultHonoured(h, op)));
+  it("expected_refunded_cents re-checked at execution: the target moved between preview and confirm, the confirm fails with INVOICE_CHANGED", (t) => run(t, stateful.preconditionRecheckedAtExecution(h, op, 0)));
+  it("a refusal a preview gives (REFUND_EXCEEDS_BALANCE) is given at execution too when the state changed after the preview", (t) => run(t, stateful.refusalRepeatedAtExecution(h, op)));
+  it("a preview with a credential without billing.refunds:write is refused as permission, no token issued", (t) => run(t, stateful.scopeRequiredAtPreview(h, op, "billing.refunds:write")));
+  it("a key is kept 24h (its retention): a retry just before then replays the recorded outcome", (t) => run(t, stateful.keyRetained(h, op)));
+  it("a transient refusal after commit: the retry under the same key replays the recorded outcome, one effect", (t) => run(t, stateful.transientAfterCommitReplays(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));

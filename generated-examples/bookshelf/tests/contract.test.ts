@@ -14,6 +14,7 @@ import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
 import * as behaviour from "./runtime/checks-behaviour.js";
+import * as stateful from "./runtime/checks-stateful.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 
@@ -97,6 +98,7 @@ describe("create_book", () => {
   it("changed parameters under a used key are refused", (t) => run(t, check.changedParametersRejected(h, op)));
   it("distinct keys with equal parameters: two effects", (t) => run(t, check.distinctKeysTwoEffects(h, op)));
   it("concurrent calls under one key: one effect, one outcome", (t) => run(t, check.concurrentSameKey(h, op)));
+  it("a key is kept 24h (its retention): a retry just before then replays the recorded outcome", (t) => run(t, stateful.keyRetained(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));
@@ -183,6 +185,8 @@ describe("delete_book", () => {
   it("an expired confirm token is refused", (t) => run(t, check.expiredToken(h, op)));
   it("a used single-use confirm token is refused", (t) => run(t, check.tokenSingleUse(h, op)));
   it("not-found at execution too: executing against a missing object is refused as not found", (t) => run(t, behaviour.notFoundAtExecution(h, op)));
+  it("use after delete: the deleted object reads as not found, and no list shows it", (t) => run(t, stateful.useAfterDelete(h, op)));
+  it("dry_run omitted (preview.default true): a preview, nothing executed, with or without a confirm token", (t) => run(t, stateful.dryRunDefaultHonoured(h, op)));
   describe("error taxonomy", () => {
     for (const code of errors.provokedCodes(h.contract, op)) {
       it(`${code} (${h.contract.taxonomy.get(code)?.class ?? "undeclared"}) arrives as declared and changes nothing`, (t) => run(t, errors.provokedError(h, op, code)));

@@ -14,6 +14,7 @@ import * as parity from "./runtime/parity.js";
 import * as paging from "./runtime/checks-paging.js";
 import * as samples from "./runtime/samples.js";
 import * as behaviour from "./runtime/checks-behaviour.js";
+import * as stateful from "./runtime/checks-stateful.js";
 import { type Fixture, Harness } from "./runtime/harness.js";
 import { maskedError } from "./runtime/mask.js";
 

@@ -144,6 +144,12 @@ export interface OperationSpec {
      */
     readonly revisionField?: string | null;
   } | null;
+  /**
+   * What the stateful checks (checks-stateful.ts) read: whether omitting the dry-run field previews
+   * (`preview.default`; null without a preview) and how long the platform keeps an operation key
+   * (`idempotency.retention` in ms; null without one). Absent in specs emitted before they were known.
+   */
+  readonly stateful?: { readonly defaultDryRun: boolean | null; readonly keyRetentionMs: number | null } | null;
 }
 
 export interface ContractSpec {
@@ -246,6 +252,7 @@ function operationSpecOf(id: string, r: OperationRecord, records: ReadonlyMap<st
       revisionField: r.revisionField,
     },
     task: r.task,
+    stateful: { defaultDryRun: r.preview?.defaultDryRun ?? null, keyRetentionMs: r.keyRetentionMs ?? null },
   };
 }
 
@@ -335,6 +342,14 @@ export interface Fixture {
    * it the suite compares a bounded run with an unbounded one only.
    */
   taskResult?(operation: string, input: Input): { readonly recordsExamined: number; readonly answer?: unknown } | undefined;
+  /**
+   * Arm a failure after commit: the next execution of the keyed `operation` commits its effect (and
+   * its recorded outcome) and then answers the contract's transient error (class transient, action
+   * retry_same_key), as when a dependency times out after the write. Resolve false when the
+   * implementation cannot be made to. Without it, a transient refusal after commit followed by a
+   * retry under the same key is not checked.
+   */
+  failAfterCommit?(operation: string): Promise<boolean>;
 }
 
 /** A broken promise of the contract: the message names the promise, the request and what came back. */

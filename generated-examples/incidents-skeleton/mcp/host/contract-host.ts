@@ -116,6 +116,12 @@ function handlerMap(handlers: Handlers): ReadonlyMap<string, OperationHandler> {
 export interface Faults {
   /** Operations whose next call fails with the contract's transient error, before executing. */
   transientOnce?: string[];
+  /**
+   * Keyed operations whose next execution commits (its effect and its recorded outcome) and then
+   * answers the contract's transient error, outcome unknown, as when a dependency times out after
+   * the write: a retry under the same key gets the recorded outcome.
+   */
+  transientAfterCommitOnce?: string[];
   /** Operations whose next call is rate limited, before executing. */
   rateLimitedOnce?: string[];
   /** Retry-After (seconds) of rate-limited answers; default 1. */
@@ -207,6 +213,11 @@ export class ContractHost {
   private readonly validator = new SchemaValidator();
   private readonly cursors: Promise<CursorCodec>;
   private readonly raisedByHost = new WeakSet<PlatformError>();
+  /**
+   * Keys whose execution committed and was answered with a transient failure (transientAfterCommitOnce),
+   * with that answer; only the transient-after-commit seeded defects read them.
+   */
+  private readonly failedAfterCommit = new Map<string, HostResponse>();
 
   constructor(options: ContractHostOptions) {
     this.model = options.model;
@@ -239,11 +250,11 @@ export class ContractHost {
     // The envelope names the operation instance: its key for keyed mutations, else the request.
     const operationId = typeof key === "string" && key !== "" ? key : call.requestId;
     try {
-      const caller = this.authorize(op, call.caller);
+      const caller = this.authorize(op, call.caller, call.input);
       const input = this.validInput(op, call.input, call.decodeProblems ?? []);
       this.injectFaults(op);
       const request: RequestScope = { op, caller, requestId: call.requestId, cursors: await this.cursors };
-      if (op.preview && isDryRun(op.preview, input)) return await this.preview(request, op.preview, input);
+      if (op.preview && this.isDryRun(op.preview, input)) return await this.preview(request, op.preview, input);
       if (op.idempotency) return await this.executeOnce(request, op.idempotency, input);
       const status = op.http.successStatus;
       if (op.effects.kind === "read") {
@@ -262,10 +273,11 @@ export class ContractHost {
 
   // -- steps of invoke() -----------------------------------------------------------------------
 
-  private authorize(op: HostOperation, caller: Caller | null): Caller {
+  private authorize(op: HostOperation, caller: Caller | null, input: Readonly<Record<string, unknown>>): Caller {
     if (!caller) {
       throw this.fail(op, "unauthenticated", "The request carries no valid credential; authenticate and retry.");
     }
+    if (this.defect === "preview-skips-scopes" && op.preview && this.isDryRun(op.preview, input)) return caller;
     const missing = op.scopes.filter((scope) => !caller.hasScope(scope));
     if (missing.length > 0) {
       if (this.defect === "permission-as-transient") throw this.fail(op, "transient", `${op.names.id} could not be authorised just now; retry.`);
@@ -284,7 +296,7 @@ export class ContractHost {
     }
     // The operation key is required to execute, not to preview (a previewable operation leaves it out of input.required).
     const key = op.idempotency?.keyField;
-    if (op.preview && key !== undefined && input[key] === undefined && !isDryRun(op.preview, input)) {
+    if (op.preview && key !== undefined && input[key] === undefined && !this.isDryRun(op.preview, input)) {
       problems.push({ field: key, message: `${key} is required to execute ${op.names.id}` });
     }
     const page = op.pagination;
@@ -311,6 +323,15 @@ export class ContractHost {
     if (consume(this.faults.transientOnce, id)) {
       throw this.fail(op, "transient", "An upstream dependency did not answer in time; nothing was executed. Retry.");
     }
+  }
+
+  /** Whether the call previews (isDryRun), unless a seeded defect takes an omitted flag for an execution. */
+  private isDryRun(preview: HostPreview, input: Readonly<Record<string, unknown>>): boolean {
+    if (input[preview.dryRunField] === undefined) {
+      if (this.defect === "dry-run-default-ignored") return false;
+      if (this.defect === "token-without-flag-executes" && input[preview.confirmTokenField] !== undefined) return false;
+    }
+    return isDryRun(preview, input);
   }
 
   /** What a handler sees, reaching the store through `access` (a transaction inside a mutation). */
@@ -346,7 +367,7 @@ export class ContractHost {
     const body = await this.store.read(async (access) => {
       const ctx = this.context(request, access);
       // A preview fails on a stale expectation exactly as the execution would, before any token exists.
-      if (this.defect !== "precondition-only-at-execution") await this.checkedTarget(op, handler, input, ctx);
+      if (this.defect !== "precondition-only-at-execution") await this.checkedTarget(op, handler, input, ctx, false);
       const output = await handler.preview(input as never, ctx, confirmation);
       if (output === null || typeof output !== "object" || Array.isArray(output)) {
         throw new Error(`The preview handler of ${op.names.id} returned no object.`);
@@ -366,6 +387,8 @@ export class ContractHost {
       key: String(input[idempotency.keyField]),
     };
     const hash = paramsHash(op, input);
+    const seeded = this.afterCommitDefect(request, ref, input);
+    if (seeded) return await seeded;
     const giveUpAt = Date.now() + this.keyWaitMs;
     let lease: KeyLease;
     for (;;) {
@@ -392,11 +415,34 @@ export class ContractHost {
       const delay = this.faults.executionDelayMs?.[op.names.id];
       if (delay) await sleep(delay);
       const status = op.http.successStatus;
-      return respond(status, await lease.execute(status, (tx) => this.mutate(request, input, tx)));
+      const body = await lease.execute(status, (tx) => this.mutate(request, input, tx));
+      if (consume(this.faults.transientAfterCommitOnce, op.names.id)) return this.transientAfterCommit(op, ref);
+      return respond(status, body);
     } catch (error) {
       await lease.release();
       throw error;
     }
+  }
+
+  /** The transient failure answered after a commit (transientAfterCommitOnce): the outcome is unknown to the caller, the key holds it. */
+  private transientAfterCommit(op: HostOperation, ref: JournalKey): HostResponse {
+    const error = this.fail(op, "transient", "An upstream dependency did not answer in time after the change was written: it may have taken effect. Retry with the same operation key to get its outcome.");
+    const answer = this.envelope(error, ref.key, {}, "unknown");
+    if (this.defect === "transient-after-commit-not-replayed" || this.defect === "transient-after-commit-executes-again") this.failedAfterCommit.set(journalKeyText(ref), answer);
+    return answer;
+  }
+
+  /**
+   * The transient-after-commit seeded defects, for a key whose commit was answered with a transient
+   * failure: the failure again (not-replayed), or a new execution outside the journal (executes-again).
+   */
+  private afterCommitDefect(request: RequestScope, ref: JournalKey, input: Record<string, unknown>): Promise<HostResponse> | null {
+    const failure = this.failedAfterCommit.get(journalKeyText(ref));
+    if (failure === undefined) return null;
+    if (this.defect === "transient-after-commit-not-replayed") return Promise.resolve(failure);
+    this.failedAfterCommit.delete(journalKeyText(ref));
+    const status = request.op.http.successStatus;
+    return this.store.transaction((tx) => this.mutate(request, input, tx)).then((body) => respond(status, body));
   }
 
   /**
@@ -415,14 +461,15 @@ export class ContractHost {
     const handler = this.handlers.get(op.names.id);
     if (typeof handler === "function") return await handler(input as never, ctx);
     if (!handler) throw new Error(`No handler for ${op.names.id}.`);
-    return await handler.execute(input as never, ctx, (await this.checkedTarget(op, handler, input, ctx)) as never);
+    return await handler.execute(input as never, ctx, (await this.checkedTarget(op, handler, input, ctx, true)) as never);
   }
 
   /** The handler's target record, with the operation's preconditions checked against it (previews and executions alike). */
-  private async checkedTarget(op: HostOperation, handler: StagedHandler, input: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> {
+  private async checkedTarget(op: HostOperation, handler: StagedHandler, input: Record<string, unknown>, ctx: HandlerContext, execution: boolean): Promise<unknown> {
     if (!handler.target) return undefined;
     const target = await handler.target(input as never, ctx);
-    if (!handler.unchanged?.(input as never, target as never)) this.checkPreconditions(op, input, target);
+    const trusted = this.defect === "precondition-not-rechecked-at-execution" && execution && op.preview !== null;
+    if (!trusted && !handler.unchanged?.(input as never, target as never)) this.checkPreconditions(op, input, target);
     return target;
   }
 
@@ -599,6 +646,11 @@ function refusalText(refusal: TokenRefusal, field: string): string {
 export function makeCaller(credential: Credential): Caller {
   const scopes = new Set(credential.scopes);
   return { id: credential.caller, hasScope: (scope) => scopes.has("*") || scopes.has(scope) };
+}
+
+/** A journal key as one string (operation, scope and key cannot run into each other). */
+function journalKeyText(ref: JournalKey): string {
+  return JSON.stringify([ref.operation, ref.scope, ref.key]);
 }
 
 function consume(list: string[] | undefined, id: string): boolean {

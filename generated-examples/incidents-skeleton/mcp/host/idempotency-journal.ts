@@ -32,12 +32,16 @@ export interface JournalRow {
   readonly created_at: number | string;
 }
 
+/** How long the seeded defect forgets-keys-early keeps a key, whatever the contract declares. */
+const FORGETFUL_RETENTION_MS = 60 * 60_000;
+
 /**
  * What an existing row means for a request with `paramsHash`: "expired" (forget it and claim the key),
  * or the answer. `defect` is only ever set on a reference platform seeded with one (seeded-defects.ts).
  */
 export function existingClaim(row: JournalRow, paramsHash: string, retentionMs: number, now: number, defect: SeededDefect | null): KeyRefusal | "expired" {
-  if (Number(row.created_at) + retentionMs <= now || defect === "ignores-operation-key") return "expired";
+  const kept = defect === "forgets-keys-early" ? Math.min(retentionMs, FORGETFUL_RETENTION_MS) : retentionMs;
+  if (Number(row.created_at) + kept <= now || defect === "ignores-operation-key") return "expired";
   if (row.params_hash !== paramsHash && defect !== "replays-changed-parameters") return { kind: "mismatch" };
   if (row.state === "in_progress") return { kind: "in_progress" };
   return { kind: "replay", status: row.response_status ?? 200, body: row.response_body ?? "" };

@@ -50,6 +50,27 @@ export const SEEDED_DEFECTS = {
   "revision-not-bumped": "Revisions: a customer update changes the record but leaves its revision where it was (billing update_customer handler).",
   "code-member-by-status":
     "Error format: every error carries the generic code `error` in the format's code member (a problem's type or `code`, a body's code pointer), so only its status still matches the declared error; shows with an error format other than the envelope (host).",
+  // Stateful promises (issue 39): each caught by the check of tests-runtime/checks-stateful.ts named after it.
+  "deleted-book-still-readable":
+    "Use after delete: get_book answers from a read cache a delete does not clear, so a deleted book is still read back (bookshelf handlers).",
+  "deleted-book-still-listed":
+    "Use after delete: a delete only marks the book deleted and list_books forgets to leave such books out, so the deleted book is still listed (bookshelf handlers).",
+  "dry-run-default-ignored":
+    "Preview/confirm: a call without the dry-run flag is taken as an execution although preview.default is true (so it is refused for its missing key or token) (host).",
+  "token-without-flag-executes":
+    "Preview/confirm: a call carrying a confirm token but no dry-run flag is executed, although preview.default is true (host).",
+  "precondition-not-rechecked-at-execution":
+    "Preconditions: a previewable operation's execution trusts its confirm token and skips the preconditions, so a target changed since the preview is changed again (host).",
+  "balance-checked-at-preview-only":
+    "Conflicts: a refund's execution does not check the refundable balance its preview checked, so a balance used up since the preview is refunded past its total (billing refund_invoice handler).",
+  "forgets-keys-early":
+    "Idempotency: the journal forgets a key after one hour instead of its declared retention (24 h), so a later retry under it executes anew (journal).",
+  "preview-skips-scopes":
+    "Permission: a preview is answered (with a confirm token) for a credential lacking the scope its execution needs (host).",
+  "transient-after-commit-not-replayed":
+    "Idempotency: after a transient failure answered past the commit (the transientAfterCommitOnce fault), a retry under the same key is answered with that failure again instead of the recorded outcome (host).",
+  "transient-after-commit-executes-again":
+    "Idempotency: after a transient failure answered past the commit (the transientAfterCommitOnce fault), a retry under the same key executes anew, a second effect (host).",
 } as const satisfies Readonly<Record<string, string>>;
 
 export type SeededDefect = keyof typeof SEEDED_DEFECTS;
