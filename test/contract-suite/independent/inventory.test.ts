@@ -71,6 +71,9 @@ describe("the generated suite against an inventory server written from its OpenA
       "  list_items > negative inputs > wrong type for tags",
       "  list_items > negative inputs > wrong type for updated",
       "  adjust_stock > distinct keys with equal parameters",
+      // Moving the stock after a preview also moves its ETag, so the confirm is refused by If-Match
+      // first: this API cannot show a repeated INSUFFICIENT_STOCK, and the check says so.
+      "  adjust_stock > a refusal a preview gives (INSUFFICIENT_STOCK) is given at execution too when the state changed after the preview",
       "  release_reservation > distinct keys with equal parameters",
     ]);
   }, 240_000);
