@@ -8,11 +8,12 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notFoundAtExecution } from "../../src/tests-runtime/checks-behaviour.js";
 import { negativeCases, negativeInput, tokenSingleUse } from "../../src/tests-runtime/checks.js";
 import { type ContractSpec, type ErrorSpec, Harness, type OperationSpec } from "../../src/tests-runtime/harness.js";
 
 /** How the server answers a second execution with a spent token, and a malformed If-Match. */
-type Order = "not-found-first" | "token-first" | "unrelated-refusal" | "executes-again";
+type Order = "not-found-first" | "token-first" | "state-bound" | "unrelated-refusal" | "executes-again" | "executes-missing";
 let order: Order = "not-found-first";
 let malformedAnswer: "stale" | "invalid" | "unrelated" = "stale";
 
@@ -39,11 +40,13 @@ function handle(method: string, url: URL, headers: Record<string, string | strin
     const tokenValid = record !== undefined && record.id === id && !record.used;
     if (record?.used && order === "unrelated-refusal") return answer(409, envelope("KEY_REUSED"));
     if (record?.used && order === "executes-again") return answer(200, { reservation_id: id, released: true });
-    if (order === "token-first" && !tokenValid) return answer(409, envelope("CONFIRMATION_INVALID"));
-    if (!reservations.has(id)) return answer(404, envelope("RESERVATION_NOT_FOUND", "reservation_id"));
+    if ((order === "token-first" || order === "state-bound") && !tokenValid) return answer(409, envelope("CONFIRMATION_INVALID"));
+    if (!reservations.has(id) && order !== "executes-missing") return answer(404, envelope("RESERVATION_NOT_FOUND", "reservation_id"));
     if (!tokenValid) return answer(409, envelope("CONFIRMATION_INVALID"));
     record.used = true;
     reservations.delete(id);
+    // A server binding its tokens to the state they previewed: every other token of this object is void now.
+    if (order === "state-bound") for (const [t, r] of tokens) if (r.id === id && t !== token) tokens.delete(t);
     return answer(200, { reservation_id: id, released: true });
   }
   if (url.pathname === "/items/adjust" && method === "POST") {
@@ -152,6 +155,20 @@ describe("a spent confirm token reused after a confirmed release", () => {
     );
     order = "executes-again";
     await expect(tokenSingleUse(h, RELEASE)).rejects.toThrow("a used single-use confirm token must be refused, but it succeeded (200)");
+  });
+});
+
+describe("an execution against the object an earlier execution removed, with a token taken before", () => {
+  it("is refused correctly as not found, or as an invalid token by a server binding tokens to the state they previewed", async () => {
+    for (const o of ["not-found-first", "token-first", "state-bound"] as const) {
+      order = o;
+      expect(await notFoundAtExecution(h, RELEASE)).toBeUndefined();
+    }
+  });
+
+  it("fails, listing every refusal it accepts, when the server executes against the missing object", async () => {
+    order = "executes-missing";
+    await expect(notFoundAtExecution(h, RELEASE)).rejects.toThrow(/must be refused with RESERVATION_NOT_FOUND or CONFIRMATION_INVALID/);
   });
 });
 
