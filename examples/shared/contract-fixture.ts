@@ -88,12 +88,14 @@ export function platformFixture<D extends string = never>(options: PlatformFixtu
     return model;
   };
   // A fresh platform (new in-memory database, no faults), started as `extra` says.
+  const load = async (): Promise<void> => {
+    if (model) return;
+    model = await loadExampleContract(options.spec, options.overlays);
+    scopes = [...new Set(model.operations.flatMap((op) => op.scopes))].sort();
+    for (const scope of scopes) credentials[tokenWithout(scope)] = { caller: "default", scopes: scopes.filter((s) => s !== scope) };
+  };
   const restart = async (extra: Pick<PlatformStart<D>, "dataset" | "countMaxExamined"> = {}): Promise<void> => {
-    if (!model) {
-      model = await loadExampleContract(options.spec, options.overlays);
-      scopes = [...new Set(model.operations.flatMap((op) => op.scopes))].sort();
-      for (const scope of scopes) credentials[tokenWithout(scope)] = { caller: "default", scopes: scopes.filter((s) => s !== scope) };
-    }
+    await load();
     await running?.close();
     running = undefined;
     offsetMs = 0;
@@ -108,6 +110,8 @@ export function platformFixture<D extends string = never>(options: PlatformFixtu
       return platform().url;
     },
     token: CONTRACT_TEST_TOKEN,
+    // The scopes (and so tokenWithout) are known before the first check, which may ask before any reset.
+    start: load,
     async reset() {
       await restart();
     },
