@@ -531,7 +531,7 @@ function filterCases(h: Harness, op: OperationSpec, params: Input, items: readon
   const properties = (schema?.properties ?? {}) as Record<string, unknown>;
   const valid = h.validator(root);
   const cases: FilterCase[] = [];
-  for (const field of op.filters ?? []) {
+  for (const { field } of op.filters ?? []) {
     if (Object.hasOwn(params, field)) continue;
     const s = resolve(root, properties[field]);
     if (!s) continue;
@@ -590,7 +590,7 @@ export async function filteredTraversals(h: Harness, op: OperationSpec): Promise
   const p = op.pagination!;
   const whole = await reference(h, op, params);
   const cases = filterCases(h, op, params, whole.items);
-  if (cases.length === 0) return { skip: `no value of the filters (${op.filters!.join(", ")}) to try: none is an enum or a boolean, or held by the records` };
+  if (cases.length === 0) return { skip: `no value of the filters (${filterNames(op).join(", ")}) to try: none is an enum or a boolean, or held by the records` };
   for (const c of cases) {
     const t = await withFilter(op, c, () => traverse(h, op, { ...params, [c.field]: c.value }, largest(p)));
     const last = t.pages[t.pages.length - 1]!.exchange;
@@ -612,6 +612,11 @@ export async function filteredTraversals(h: Harness, op: OperationSpec): Promise
   }
 }
 
+/** The names of an operation's filter fields. */
+function filterNames(op: OperationSpec): string[] {
+  return (op.filters ?? []).map((f) => f.field);
+}
+
 function sameFilters(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((f) => b.includes(f));
 }
@@ -622,11 +627,11 @@ function sameFilters(a: readonly string[], b: readonly string[]): boolean {
  * of items the list's traversal with the same filter values returns.
  */
 export async function taskAgreesWithList(h: Harness, op: OperationSpec): Promise<CheckResult> {
-  const filters = op.filters ?? [];
+  const filters = filterNames(op);
   if (filters.length === 0) return { skip: "the operation declares no filters" };
   const task = op.task!;
   if (!task.answerField) return { skip: "the task names no answer field to compare with a list" };
-  const list = h.contract.operations.find((o) => o.id !== op.id && o.pagination && sameFilters(o.filters ?? [], filters));
+  const list = h.contract.operations.find((o) => o.id !== op.id && o.pagination && sameFilters(filterNames(o), filters));
   if (!list) return { skip: `no paginated operation declares the same filters (${filters.join(", ")})` };
   await h.fixture.reset();
   const params = sampleOf(h, op);
