@@ -53,6 +53,11 @@ const PLATFORM: Readonly<Record<SeededDefect, readonly [example: string, platfor
   "preview-skips-scopes": ["billing.v2", "billing"],
   "transient-after-commit-not-replayed": ["billing.v2", "billing"],
   "transient-after-commit-executes-again": ["billing.v2", "billing"],
+  // Filters that say what they mean (issue 39).
+  "prefix-ignores-case": ["releases", "releases"],
+  "prefix-matches-substring": ["releases", "releases"],
+  "range-bound-inclusive": ["incidents", "incidents"],
+  "count-range-inclusive": ["incidents", "incidents"],
 };
 
 /** The check (a part of its name) that must be the one catching a defect, where a dedicated check exists for it. */
@@ -79,6 +84,11 @@ const CAUGHT_BY: Readonly<Partial<Record<SeededDefect, string>>> = {
   "preview-skips-scopes": "refund_invoice a preview with a credential without billing.refunds:write is refused as permission",
   "transient-after-commit-not-replayed": "create_customer a transient refusal after commit",
   "transient-after-commit-executes-again": "create_customer a transient refusal after commit",
+  // Filters that say what they mean (issue 39): tests/runtime/checks-paging.ts filterMeanings, taskAgreesWithList.
+  "prefix-ignores-case": "list_releases each filter's meaning",
+  "prefix-matches-substring": "list_releases each filter's meaning",
+  "range-bound-inclusive": "list_incidents each filter's meaning",
+  "count-range-inclusive": "count_incidents the answer agrees with the list declaring the same filters",
 };
 
 /**
