@@ -178,6 +178,8 @@ export const OPERATION_POINTERS: ReadonlyMap<string, string> = new Map(
       [["http", "bindings"], "http"],
       [["http", "styles"], "http"],
       [["cliFlags"], "input"],
+      // A filter's meaning is written in its list item (filters/<i>, found by its field).
+      [["filterMeanings"], "filters"],
       // Tree keys that differ from the document's field names.
       [["preview", "ttlMs"], "preview/ttl"],
       [["preview", "defaultDryRun"], "preview/default"],

@@ -1,5 +1,4 @@
 import { q, type Rule } from "../rule.js";
-import { memberAt } from "./_members.js";
 
 /** The words of each part of a filter's meaning, for the message. */
 const PARTS: ReadonlyMap<string, string> = new Map([
@@ -35,8 +34,8 @@ export const rule: Rule = {
     return [...byFilter.values()].map(({ operation, field, parts }) => ({
       operation,
       message: `The meaning of filter ${q(field)} of ${q(operation)} changed: ${parts.join(", ")}.`,
-      before: memberAt(ctx.old, operation, ["filters"], field),
-      after: memberAt(ctx.new_, operation, ["filters"], field),
+      before: ["operations", operation, "filterMeanings", field],
+      after: ["operations", operation, "filterMeanings", field],
     }));
   },
 };

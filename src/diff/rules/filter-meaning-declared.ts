@@ -27,8 +27,9 @@ export const rule: Rule = {
         return {
           operation,
           message: declared ? `Filter ${q(field)} of ${q(operation)} now says what it means.` : `Filter ${q(field)} of ${q(operation)} no longer says what it means.`,
-          before: memberAt(ctx.old, operation, ["filters"], field),
-          after: memberAt(ctx.new_, operation, ["filters"], field),
+          // The side without a meaning has the plain name in the list.
+          before: declared ? memberAt(ctx.old, operation, ["filters"], field) : ["operations", operation, "filterMeanings", field],
+          after: declared ? ["operations", operation, "filterMeanings", field] : memberAt(ctx.new_, operation, ["filters"], field),
         };
       });
   },
