@@ -56,7 +56,7 @@ describe("the contract model", () => {
 
   it("describes pagination, filters and projection", () => {
     expect(op("list_customers").pagination).toMatchObject({ cursorField: "cursor", nextCursorField: "next_cursor", itemsField: "customers", limitField: "limit", limitDefault: 20, limitMax: 100, totalField: "total_count", partialField: null });
-    expect(op("list_customers").filters).toEqual(["email"]);
+    expect(op("list_customers").filters).toMatchObject([{ field: "email", property: null, match: null, bound: null, ends: null }]);
   });
 
   it("lists behaviour errors among the operation's errors even when not listed", () => {
