@@ -64,7 +64,8 @@ const PLATFORM: Readonly<Record<SeededDefect, readonly [example: string, platfor
 const CAUGHT_BY: Readonly<Partial<Record<SeededDefect, string>>> = {
   "empty-last-page-cursor": "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first",
   "cursor-restarts": "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first",
-  "total-ignores-filter": "each filter value: every item matches it, the total counts exactly the filtered items",
+  // Every filter of list_incidents says what it means: the meaning check judges its totals too.
+  "total-ignores-filter": "list_incidents each filter's meaning: values from the data select exactly the records that satisfy it, totals agree",
   "count-ignores-filter": "the answer agrees with the list declaring the same filters, for each filter value",
   // The derived-value check runs first and tries every enum value, P4 included (--bail stops at it).
   "filter-value-fails": "list_incidents every enum value, bound and projectable property the input declares is answered as declared",
