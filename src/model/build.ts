@@ -365,7 +365,10 @@ function buildAuth(doc: RawContract, file: SourceFile): AuthModel {
 export function filterModel(filter: string | RawFilter, at: SourceLocation): FilterModel {
   if (typeof filter === "string") return { field: filter, property: null, match: null, bound: null, ends: null, loc: at };
   const range = filter.match === "range";
-  // The default window is half-open: from inclusive, to exclusive; `inclusive` sets both ends.
-  const ends = range ? { fromInclusive: filter.inclusive ?? true, toInclusive: filter.inclusive ?? false } : null;
+  // The default window is half-open: from inclusive, to exclusive. `inclusive` sets both ends of a
+  // window, or the one end a single bound gives (the other keeps its default: it is never sent).
+  const fromInclusive = filter.bound === "to" ? true : (filter.inclusive ?? true);
+  const toInclusive = filter.bound === "from" ? false : (filter.inclusive ?? false);
+  const ends = range ? { fromInclusive, toInclusive } : null;
   return { field: filter.field, property: filter.property, match: filter.match, bound: range ? (filter.bound ?? null) : null, ends, loc: at };
 }

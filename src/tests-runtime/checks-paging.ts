@@ -735,9 +735,13 @@ export async function filterMeanings(h: Harness, op: OperationSpec): Promise<Che
   if (unset.length === 0) return { skip: `the sample input already sets every filter with a meaning (${meant.map((f) => f.field).join(", ")})` };
   let tried = 0;
   const empty: string[] = [];
+  // Filters whose property the sample already shows share one unfiltered traversal.
+  const references = new Map<string, Traversal>();
   for (const filter of unset) {
     const params = showing(op, sample, filter.property);
-    const whole = await reference(h, op, params);
+    const key = JSON.stringify(params);
+    const whole = references.get(key) ?? (await reference(h, op, params));
+    references.set(key, whole);
     const cases = filterMeaningCases(h, op, params, whole.items).filter((c) => c.filter.field === filter.field);
     if (cases.length === 0) {
       empty.push(`${filter.field} (no ${filter.property} value${filter.match === "contains" ? " element" : ""} among ${whole.items.length} records that the input schema accepts)`);
