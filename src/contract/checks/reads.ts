@@ -171,6 +171,12 @@ function checkFilterMeaning(ctx: CheckContext, operation: string, filter: RawFil
   const { file } = ctx;
   const quoted = `Filter ${JSON.stringify(filter.field)} of ${JSON.stringify(operation)}`;
   const incompatible = (why: string, pointer = joinPointer(at, "match")) => out.push(diagnostic("filter-match-incompatible", `${quoted} matches ${filter.match} but ${why}.`, file.locate(pointer)));
+  // `bound` and `inclusive` say which end of a window a value is: only a range has ends.
+  if (filter.match !== "range") {
+    for (const key of ["bound", "inclusive"] as const) {
+      if (filter[key] !== undefined) out.push(diagnostic("filter-match-incompatible", `${quoted} matches ${filter.match} but gives \`${key}\`, which only a range has.`, file.locateKey(joinPointer(at, key))));
+    }
+  }
   const field = input.isObject ? input.properties.get(filter.field) : undefined;
   const property = records?.isObject ? records.properties.get(filter.property) : undefined;
   if (records?.isObject && !property) {
