@@ -7,7 +7,7 @@ import type { HandlerContext, Handlers, RunningPlatform } from "../shared/host.j
 import { PlatformError } from "../shared/host.js";
 import { type ExampleServerOptions, startExample } from "../shared/example.js";
 import { type CursorPolicy, countScan, listPage, taskFields } from "../shared/paging.js";
-import { MATCH_ALL, type Sql, allOf, equals, greaterThan } from "../shared/sql.js";
+import { MATCH_ALL, type Sql, allOf, condition, equals, greaterThan } from "../shared/sql.js";
 import type { Database } from "../shared/sqlite.js";
 import { utcInstant } from "../shared/time.js";
 
@@ -187,15 +187,19 @@ interface IncidentFilters {
   opened_after?: string;
 }
 
-/** The filters list_incidents and count_incidents share: omitted ones match every value. */
-function matching(ctx: HandlerContext, filters: IncidentFilters): Sql {
+/**
+ * The filters list_incidents and count_incidents share: omitted ones match every value.
+ * `openedAfterInclusive` is only ever set by a seeded defect: opened_after is exclusive.
+ */
+function matching(ctx: HandlerContext, filters: IncidentFilters, openedAfterInclusive = false): Sql {
+  const openedAfter = utcInstant(ctx, "opened_after", filters.opened_after);
   return allOf(
     equals("status", filters.status),
     equals("severity", filters.severity),
     equals("service", filters.service),
     equals("environment", filters.environment),
     equals("owner", filters.owner),
-    greaterThan("opened_at", utcInstant(ctx, "opened_after", filters.opened_after)),
+    openedAfterInclusive && openedAfter !== undefined ? condition("opened_at >= ?", openedAfter) : greaterThan("opened_at", openedAfter),
   );
 }
 
@@ -220,7 +224,8 @@ function incidentHandlers(options: IncidentsServerOptions): Handlers {
         input,
         {
           table: "incidents",
-          where: matching(ctx, input),
+          // The seeded defect range-bound-inclusive also lists the incident opened exactly at opened_after.
+          where: matching(ctx, input, ctx.seededDefect === "range-bound-inclusive"),
           orderBy: [
             { column: "opened_at", direction: "desc" },
             { column: "id", direction: "asc" },
@@ -237,7 +242,13 @@ function incidentHandlers(options: IncidentsServerOptions): Handlers {
         input,
         // Every incident is read; the filters decide which are counted.
         // The seeded defect count-ignores-filter drops the severity filter from the count.
-        { table: "incidents", examined: MATCH_ALL, counted: matching(ctx, ctx.seededDefect === "count-ignores-filter" ? { ...input, severity: undefined } : input), key: "id" },
+        // The seeded defect count-range-inclusive counts the incident opened exactly at opened_after.
+        {
+          table: "incidents",
+          examined: MATCH_ALL,
+          counted: matching(ctx, ctx.seededDefect === "count-ignores-filter" ? { ...input, severity: undefined } : input, ctx.seededDefect === "count-range-inclusive"),
+          key: "id",
+        },
         { ...CURSORS, maxExaminedPerCall: options.countMaxExamined ?? INCIDENT_COUNT_MAX_EXAMINED },
       );
       return { count: progress.counted, ...taskFields(ctx.operation, progress) };

@@ -141,6 +141,17 @@ function visibleTo(ctx: HandlerContext): Sql {
   return ctx.caller.hasScope(DRAFTS_SCOPE) ? MATCH_ALL : condition("draft = 0");
 }
 
+/**
+ * list_releases' tag_prefix: a case-sensitive prefix of tag_name. The seeded defects
+ * prefix-ignores-case and prefix-matches-substring break exactly that promise.
+ */
+function tagPrefix(ctx: HandlerContext, prefix: string | undefined): Sql | null {
+  if (prefix === undefined) return null;
+  if (ctx.seededDefect === "prefix-ignores-case") return condition("lower(substr(tag_name, 1, length(?))) = lower(?)", prefix, prefix);
+  if (ctx.seededDefect === "prefix-matches-substring") return condition("instr(tag_name, ?) > 0", prefix);
+  return startsWith("tag_name", prefix);
+}
+
 interface ListInput {
   draft?: boolean;
   prerelease?: boolean;
@@ -169,7 +180,7 @@ function releaseHandlers(options: ReleasesServerOptions): Handlers {
             visibleTo(ctx),
             equals("draft", input.draft),
             equals("prerelease", input.prerelease),
-            startsWith("tag_name", input.tag_prefix),
+            tagPrefix(ctx, input.tag_prefix),
             // Drafts have no published_at (NULL), so any published_after excludes them.
             greaterThan("published_at", utcInstant(ctx, "published_after", input.published_after)),
           ),

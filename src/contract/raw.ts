@@ -110,7 +110,8 @@ export interface RawOperation {
     partial?: string;
     errors?: string;
   };
-  filters?: string[];
+  /** A plain input field name, or the field with what it means (docs/contract-format.md, "filters"). */
+  filters?: Array<string | RawFilter>;
   projection?: { field: string; selectable: string[]; identity?: string[] };
   task?: { recordsExamined: string; complete: string; continuation?: string; answer?: string };
   input: unknown;
@@ -119,4 +120,18 @@ export interface RawOperation {
   mcp?: { name?: string; title?: string; expose?: boolean };
   cli?: { name?: string };
   [extension: `x-${string}`]: unknown;
+}
+
+/** How a filter narrows the list: what the listed record's property must be for the filter's value. */
+export type FilterMatch = "equals" | "contains" | "prefix" | "range";
+
+/** A filter that says what it means: the record property it tests and how. */
+export interface RawFilter {
+  field: string;
+  property: string;
+  match: FilterMatch;
+  /** A range given one bound per field: which end this field is; omitted for a `{from, to}` window. */
+  bound?: "from" | "to";
+  /** Whether the range's ends include their value: one flag for both (default: from inclusive, to exclusive). */
+  inclusive?: boolean;
 }

@@ -349,7 +349,12 @@ export class DiffSide {
     for (const segment of rest) {
       let step = segment;
       if (Array.isArray(node)) {
-        const i = node.findIndex((item) => item !== null && typeof item !== "object" && (item === segment || JSON.stringify(item) === segment));
+        // A list item is named by its value, or (a filter written with its meaning) by its `field`.
+        const i = node.findIndex(
+          (item) =>
+            (item !== null && typeof item !== "object" && (item === segment || JSON.stringify(item) === segment)) ||
+            (item !== null && typeof item === "object" && !Array.isArray(item) && (item as Record<string, unknown>).field === segment),
+        );
         if (i >= 0) step = String(i);
       }
       pointer = `${pointer}/${escapePointerSegment(step)}`;

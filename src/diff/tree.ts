@@ -178,6 +178,8 @@ export const OPERATION_POINTERS: ReadonlyMap<string, string> = new Map(
       [["http", "bindings"], "http"],
       [["http", "styles"], "http"],
       [["cliFlags"], "input"],
+      // A filter's meaning is written in its list item (filters/<i>, found by its field).
+      [["filterMeanings"], "filters"],
       // Tree keys that differ from the document's field names.
       [["preview", "ttlMs"], "preview/ttl"],
       [["preview", "defaultDryRun"], "preview/default"],
@@ -337,7 +339,12 @@ class TreeBuilder {
       names: { tool: op.names.tool, kebab: this.commands.get(op.names.id)! },
       mcpExposed: op.mcp.exposed,
       errors: set(op.errors.map((e) => e.code)),
-      filters: set(op.filters),
+      filters: set(op.filters.map((f) => f.field)),
+      // What each filter with a declared meaning tests (filter-meaning-changed); plain filters have none.
+      filterMeanings: byName(
+        op.filters.filter((f) => f.match !== null).map((f) => [f.field, f] as const),
+        (f) => ({ property: f.property, match: f.match, bound: f.bound, fromInclusive: f.ends?.fromInclusive ?? null, toInclusive: f.ends?.toInclusive ?? null }),
+      ),
       outcomes: { states: set(op.outcomes.states), pollWith: op.outcomes.pollWith, partial: op.outcomes.partialField },
       preconditions: byName(op.preconditions.map((p) => [p.field, p] as const), (p) => ({ kind: p.kind, compares: p.compares, required: p.required, error: p.error })),
       input: this.schemaRoot(op.input.schema, ["operations", id, "input"], `${base}/input`),

@@ -2,10 +2,11 @@ import type { CheckContext } from "../contract/context.js";
 import { pathParameters } from "../contract/checks/operations.js";
 import { successStatuses } from "../contract/checks/http.js";
 import { operationTarget } from "../contract/checks/references.js";
-import type { RawContract, RawOperation } from "../contract/raw.js";
+import type { RawContract, RawFilter, RawOperation } from "../contract/raw.js";
 import { MODEL_SCHEMA_KEYWORDS } from "../contract/checks/schemas.js";
 import { SchemaBundler } from "../contract/refs.js";
 import { joinPointer, type SourceFile } from "../contract/source.js";
+import type { SourceLocation } from "../diagnostics/diagnostic.js";
 import { errorFormatOf } from "../runtime/wire-errors.js";
 import { durationMs } from "./duration.js";
 import { camelCase, kebabCase, operationTypeIdentifiers, pascalCase, typeIdentifier } from "./naming.js";
@@ -17,6 +18,7 @@ import type {
   ErrorClass,
   ErrorModel,
   FieldBinding,
+  FilterModel,
   HttpMethod,
   OperationErrorRef,
   OperationModel,
@@ -281,7 +283,7 @@ function buildOperation(
           loc: loc("pagination"),
         }
       : null,
-    filters: op.filters ?? [],
+    filters: (op.filters ?? []).map((f, i) => filterModel(f, loc("filters", i))),
     projection: op.projection
       ? { field: op.projection.field, selectable: op.projection.selectable, identity: op.projection.identity ?? [], loc: loc("projection") }
       : null,
@@ -357,4 +359,16 @@ function buildAuth(doc: RawContract, file: SourceFile): AuthModel {
   if (raw.type === "bearer") return { form: "bearer", schemes: [{ name: "bearer", type: "bearer", tokenEnv: raw.tokenEnv, loc }], require: [["bearer"]], loc };
   if (raw.type === "apiKey") return { form: "apiKey", schemes: [{ name: "apiKey", type: "apiKey", in: "header", paramName: raw.header, tokenEnv: raw.tokenEnv, loc }], require: [["apiKey"]], loc };
   return { form: "none", schemes: [], require: [], loc };
+}
+
+/** One representation for both spellings of a filter: a plain name has no known meaning. */
+export function filterModel(filter: string | RawFilter, at: SourceLocation): FilterModel {
+  if (typeof filter === "string") return { field: filter, property: null, match: null, bound: null, ends: null, loc: at };
+  const range = filter.match === "range";
+  // The default window is half-open: from inclusive, to exclusive. `inclusive` sets both ends of a
+  // window, or the one end a single bound gives (the other keeps its default: it is never sent).
+  const fromInclusive = filter.bound === "to" ? true : (filter.inclusive ?? true);
+  const toInclusive = filter.bound === "from" ? false : (filter.inclusive ?? false);
+  const ends = range ? { fromInclusive, toInclusive } : null;
+  return { field: filter.field, property: filter.property, match: filter.match, bound: range ? (filter.bound ?? null) : null, ends, loc: at };
 }

@@ -322,6 +322,23 @@ export interface PaginationModel {
   readonly loc: SourceLocation;
 }
 
+/** How a filter narrows a list: what a record's property must be for the filter's value. */
+export type FilterMatch = "equals" | "contains" | "prefix" | "range";
+
+/**
+ * One filter of an operation. A plain field name in the contract leaves its meaning unknown
+ * (property and match null): only totals can judge it. A range's `ends` say which ends include
+ * their value; `bound` names the one end a single-bound field gives (null: a `{from, to}` window).
+ */
+export interface FilterModel {
+  readonly field: string;
+  readonly property: string | null;
+  readonly match: FilterMatch | null;
+  readonly bound: "from" | "to" | null;
+  readonly ends: { readonly fromInclusive: boolean; readonly toInclusive: boolean } | null;
+  readonly loc: SourceLocation;
+}
+
 export interface ProjectionModel {
   readonly field: string;
   readonly selectable: readonly string[];
@@ -373,7 +390,7 @@ export interface OperationModel {
   readonly target: TargetModel | null;
   readonly outcomes: OutcomesModel;
   readonly pagination: PaginationModel | null;
-  readonly filters: readonly string[];
+  readonly filters: readonly FilterModel[];
   readonly projection: ProjectionModel | null;
   readonly task: TaskScopeModel | null;
   readonly mcp: { readonly exposed: boolean; readonly title: string | null };

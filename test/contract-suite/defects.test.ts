@@ -53,6 +53,11 @@ const PLATFORM: Readonly<Record<SeededDefect, readonly [example: string, platfor
   "preview-skips-scopes": ["billing.v2", "billing"],
   "transient-after-commit-not-replayed": ["billing.v2", "billing"],
   "transient-after-commit-executes-again": ["billing.v2", "billing"],
+  // Filters that say what they mean (issue 39).
+  "prefix-ignores-case": ["releases", "releases"],
+  "prefix-matches-substring": ["releases", "releases"],
+  "range-bound-inclusive": ["incidents", "incidents"],
+  "count-range-inclusive": ["incidents", "incidents"],
 };
 
 /**
@@ -79,7 +84,8 @@ const CAUGHT_BY: Readonly<Record<SeededDefect, string>> = {
   "code-member-by-status": "list_books error taxonomy",
   "empty-last-page-cursor": "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first",
   "cursor-restarts": "the traversal ends: the cursor advances, the last page's cursor is null, no page is empty after the first",
-  "total-ignores-filter": "each filter value: every item matches it, the total counts exactly the filtered items",
+  // Every filter of list_incidents says what it means: the meaning check judges its totals too.
+  "total-ignores-filter": "list_incidents each filter's meaning: values from the data select exactly the records that satisfy it, totals agree",
   "count-ignores-filter": "the answer agrees with the list declaring the same filters, for each filter value",
   // The derived-value check runs first and tries every enum value, P4 included (--bail stops at it).
   "filter-value-fails": "list_incidents every enum value, bound and projectable property the input declares is answered as declared",
@@ -99,6 +105,11 @@ const CAUGHT_BY: Readonly<Record<SeededDefect, string>> = {
   "preview-skips-scopes": "refund_invoice a preview with a credential without billing.refunds:write is refused as permission",
   "transient-after-commit-not-replayed": "create_customer a transient refusal after commit",
   "transient-after-commit-executes-again": "create_customer a transient refusal after commit",
+  // Filters that say what they mean (issue 39): tests/runtime/checks-paging.ts filterMeanings, taskAgreesWithList.
+  "prefix-ignores-case": "list_releases each filter's meaning",
+  "prefix-matches-substring": "list_releases each filter's meaning",
+  "range-bound-inclusive": "list_incidents each filter's meaning",
+  "count-range-inclusive": "count_incidents the answer agrees with the list declaring the same filters",
 };
 
 /**

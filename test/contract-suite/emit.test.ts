@@ -30,6 +30,7 @@ describe("generated tests/", () => {
       "tests/runtime/checks-stateful.ts",
       "tests/runtime/checks-undo.ts",
       "tests/runtime/checks.ts",
+      "tests/runtime/filter-meaning.ts",
       "tests/runtime/harness.ts",
       "tests/runtime/mask.ts",
       "tests/runtime/parity.ts",
@@ -64,7 +65,8 @@ describe("completeness cases", () => {
   };
 
   it("go where the contract declares pages, partial pages or a task, and nowhere else", () => {
-    expect(casesOf(incidents, "list_incidents")).toEqual(["traversalEnds", "emptyDataSet", "mixedDataSet", "fullPageHasNext", "degradedTraversal", "filteredTraversals"]);
+    // Every filter of list_incidents says what it means: filterMeanings judges them, filteredTraversals has nothing left.
+    expect(casesOf(incidents, "list_incidents")).toEqual(["traversalEnds", "emptyDataSet", "mixedDataSet", "fullPageHasNext", "degradedTraversal", "filterMeanings"]);
     // count_incidents declares the filters of list_incidents: the two must agree.
     expect(casesOf(incidents, "count_incidents")).toEqual(["taskEmptyDataSet", "taskBounded", "taskAgreesWithList"]);
     expect(casesOf(incidents, "get_incident")).toEqual([]);
@@ -74,7 +76,8 @@ describe("completeness cases", () => {
 
   it("tell the checks the filters from the model, only where declared", async () => {
     const table = JSON.parse((await emitPackage(incidents)).get("sdk/operations.json")!) as Record<string, { filters: string[] }>;
-    expect(table.count_incidents!.filters).toEqual(["status", "severity", "service", "environment", "owner", "opened_after"]);
+    expect(table.count_incidents!.filters.map((f) => f.field)).toEqual(["status", "severity", "service", "environment", "owner", "opened_after"]);
+    expect(table.count_incidents!.filters.at(-1)).toEqual({ field: "opened_after", property: "opened_at", match: "range", bound: "from", ends: { fromInclusive: false, toInclusive: false } });
     expect(table.get_incident!.filters).toEqual([]);
   });
 

@@ -71,15 +71,17 @@ const filteredList: OperationSpec = {
   path: "/filtered-things",
   bindings: [...list.bindings, { field: "kind", in: "query", name: "kind" }],
   input: { type: "object", properties: { ...kindInput, cursor: { type: "string" }, limit: { type: "integer" } } },
-  filters: ["kind"],
+  filters: [{ field: "kind", property: null, match: null, bound: null, ends: null }],
 };
+/** The same list, its filter saying what it means: a record's kind equals the value. */
+const meantList: OperationSpec = { ...filteredList, id: "list_meant", filters: [{ field: "kind", property: "kind", match: "equals", bound: null, ends: null }] };
 const filteredCount: OperationSpec = {
   ...count,
   id: "count_filtered",
   path: "/filtered-count",
   bindings: [...count.bindings, { field: "kind", in: "query", name: "kind" }],
   input: { type: "object", properties: { ...kindInput, continuation: { type: "string" } } },
-  filters: ["kind"],
+  filters: [{ field: "kind", property: null, match: null, bound: null, ends: null }],
 };
 
 /** A page of the filtered list, or null for a failure (500). */
@@ -212,6 +214,7 @@ describe("completeness checks pass against an honest platform", () => {
     ["traversalEnds", () => paging.traversalEnds(h, list)],
     ["filteredTraversals", () => paging.filteredTraversals(h, filteredList)],
     ["taskAgreesWithList", () => paging.taskAgreesWithList(h, filteredCount)],
+    ["filterMeanings", () => paging.filterMeanings(h, meantList)],
   ] as const) {
     it(name, async () => {
       expect(await outcome("none", run())).toBe("pass");
@@ -237,6 +240,8 @@ describe("each broken promise fails its check, saying which", () => {
     ["filter-ignored", () => paging.filteredTraversals(h, filteredList), /with the filter kind="a": every item must satisfy the filter, yet one has kind="b"/],
     ["total-ignores-filter", () => paging.filteredTraversals(h, filteredList), /with the filter kind="a": the declared total must count exactly the items the filtered traversal returns: received 3 items but the pages declare 9/],
     ["filter-value-fails", () => paging.filteredTraversals(h, filteredList), /list_filtered with the filter kind="d": /],
+    ["filter-ignored", () => paging.filterMeanings(h, meantList), /list_meant with the filter kind="a" \(only records whose kind equals "a"\): every item must satisfy the filter, yet the record with id=1 has kind="b"/],
+    ["total-ignores-filter", () => paging.filterMeanings(h, meantList), /list_meant with the filter kind="a" \(only records whose kind equals "a"\): the declared total must count exactly the items the filtered traversal returns: received 3 items but the pages declare 9/],
     ["count-ignores-filter", () => paging.taskAgreesWithList(h, filteredCount), /count_filtered with the filter kind="a": the count answers 9, but list_filtered returns 3 records for the same filter values/],
   ];
   for (const [fault, run, message] of cases) {

@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { BILLING_SEED_CUSTOMERS, startBillingServer } from "../../examples/billing/server.js";
 import { startIncidentsServer } from "../../examples/incidents/server.js";
 import { startBookshelfServer } from "../../examples/bookshelf/server.js";
+import { startReleasesServer } from "../../examples/releases/server.js";
 import { type Faults, type RunningPlatform, SEEDED_DEFECT_IDS, SEEDED_DEFECTS, type SeededDefect, startPlatform } from "../../examples/shared/host.js";
 import { openDatabase } from "../../examples/shared/sqlite.js";
 import { type Call, client, expectError, HOUR, type Json, MINUTE, type QueryValue, TestClock } from "./http.js";
@@ -28,7 +29,7 @@ interface Platform {
 }
 
 interface Case {
-  readonly platform: "billing" | "incidents" | "bookshelf";
+  readonly platform: "billing" | "incidents" | "bookshelf" | "releases";
   /** incidents: examined per count_incidents call. */
   readonly countMaxExamined?: number;
   /** The scenario: asserts the promise when `seeded` is false, the broken promise when true. */
@@ -50,7 +51,9 @@ async function withPlatform(c: Case, defect: SeededDefect | undefined, body: (p:
       ? await startBillingServer({ ...common, credentials: { [READER_TOKEN]: { caller: "reader", scopes: ["billing.customers:read", "billing.invoices:read"] } } })
       : c.platform === "bookshelf"
         ? await startBookshelfServer(common)
-        : await startIncidentsServer({ ...common, ...(c.countMaxExamined ? { countMaxExamined: c.countMaxExamined } : {}) });
+        : c.platform === "releases"
+          ? await startReleasesServer(common)
+          : await startIncidentsServer({ ...common, ...(c.countMaxExamined ? { countMaxExamined: c.countMaxExamined } : {}) });
   try {
     await body({ server, call: client(server.url, TOKEN), reader: client(server.url, READER_TOKEN), clock, faults });
   } finally {
@@ -677,6 +680,53 @@ const CASES: Readonly<Record<SeededDefect, Case>> = {
       expect(retry.status).toBe(201);
       expect(retry.headers.get("idempotent-replayed")).toBe(seeded ? null : "true");
       expect(await customerCount(call)).toBe(SEEDED_CUSTOMERS + (seeded ? 2 : 1));
+    },
+  },
+
+  // Filters that say what they mean (issue 39).
+  "prefix-ignores-case": {
+    platform: "releases",
+    async check({ call }, seeded) {
+      const lower = await traverse(call, "/releases", "releases", { tag_prefix: "v1.2" });
+      expect(lower.items.length).toBeGreaterThan(0);
+      const upper = await traverse(call, "/releases", "releases", { tag_prefix: "V1.2" });
+      expect(upper.items.length).toBe(seeded ? lower.items.length : 0);
+    },
+  },
+
+  "prefix-matches-substring": {
+    platform: "releases",
+    async check({ call }, seeded) {
+      const inside = await traverse(call, "/releases", "releases", { tag_prefix: "1.2" });
+      if (!seeded) expect(inside.items).toEqual([]);
+      else expect(inside.items.every((r: Json) => r.tag_name.includes("1.2") && !r.tag_name.startsWith("1.2"))).toBe(true);
+      if (seeded) expect(inside.items.length).toBeGreaterThan(0);
+    },
+  },
+
+  "range-bound-inclusive": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      const all = await traverse(call, "/incidents", "incidents", { fields: ["id", "opened_at"] });
+      const at = all.items[Math.floor(all.items.length / 2)].opened_at as string;
+      const after = await traverse(call, "/incidents", "incidents", { opened_after: at, fields: ["id", "opened_at"] });
+      const strictlyLater = all.items.filter((i: Json) => Date.parse(i.opened_at) > Date.parse(at)).length;
+      expect(after.items.length).toBe(strictlyLater + (seeded ? all.items.filter((i: Json) => i.opened_at === at).length : 0));
+    },
+  },
+
+  "count-range-inclusive": {
+    platform: "incidents",
+    async check({ call }, seeded) {
+      const all = await traverse(call, "/incidents", "incidents", { fields: ["id", "opened_at"] });
+      const at = all.items[Math.floor(all.items.length / 2)].opened_at as string;
+      const listed = await traverse(call, "/incidents", "incidents", { opened_after: at, fields: ["id"] });
+      const count = await call("GET", "/incident-count", { query: { opened_after: at } });
+      expect(count.status).toBe(200);
+      expect(count.body.complete).toBe(true);
+      const atTheBound = all.items.filter((i: Json) => i.opened_at === at).length;
+      expect(atTheBound).toBeGreaterThan(0);
+      expect(count.body.count).toBe(listed.items.length + (seeded ? atTheBound : 0));
     },
   },
 };

@@ -68,10 +68,17 @@ const EXPECTED: Record<string, (model: ContractModel, contract: Record<string, a
   pagination: (m) => {
     expect(op(m, "list_notes").pagination).toMatchObject({ style: "cursor", cursorField: "cursor", nextCursorField: "next_cursor", itemsField: "items", limitMax: 100, totalField: "matched", partialField: "partial", errorsField: "page_errors" });
   },
+  filters: (m) => {
+    expect(op(m, "list_notes").filters.map(({ loc: _loc, ...f }) => f)).toEqual([
+      { field: "folder_id", property: null, match: null, bound: null, ends: null },
+      { field: "tag", property: "tags", match: "contains", bound: null, ends: null },
+      { field: "updated", property: "updated_at", match: "range", bound: null, ends: { fromInclusive: true, toInclusive: false } },
+    ]);
+  },
   task: (m) => {
     const o = op(m, "count_notes");
     expect(o.task).toMatchObject({ recordsExaminedField: "examined", completeField: "complete", continuationField: "resume_token", answerField: "count" });
-    expect(o.filters).toEqual(["folder_id"]);
+    expect(o.filters.map((f) => f.field)).toEqual(["folder_id"]);
   },
   projection: (m) => {
     expect(op(m, "get_note").projection).toMatchObject({ field: "fields", selectable: ["title", "text"], identity: ["id"] });

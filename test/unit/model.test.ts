@@ -56,7 +56,7 @@ describe("the contract model", () => {
 
   it("describes pagination, filters and projection", () => {
     expect(op("list_customers").pagination).toMatchObject({ cursorField: "cursor", nextCursorField: "next_cursor", itemsField: "customers", limitField: "limit", limitDefault: 20, limitMax: 100, totalField: "total_count", partialField: null });
-    expect(op("list_customers").filters).toEqual(["email"]);
+    expect(op("list_customers").filters).toMatchObject([{ field: "email", property: null, match: null, bound: null, ends: null }]);
   });
 
   it("lists behaviour errors among the operation's errors even when not listed", () => {
@@ -135,5 +135,38 @@ describe("credentials in the model", () => {
     const none = parseContractText("none.yaml", text.replace("  auth: { type: apiKey, header: X-Api-Key, tokenEnv: PETSTORE_API_KEY }\n", "").replace("auth: [[apiKey]]", "auth: []"));
     expect(none.diagnostics).toEqual([]);
     expect(none.model!.transport.auth).toMatchObject({ form: "none", schemes: [], require: [] });
+  });
+});
+
+describe("filters in the model", () => {
+  const model = parseContract("test/fixtures/valid/filter-meanings.yaml").model!;
+  const list = model.operations.find((o) => o.names.id === "list_notes")!;
+
+  it("normalizes both spellings to one shape: a plain name has no meaning; a range has both ends", () => {
+    expect(list.filters.map(({ loc: _loc, ...f }) => f)).toEqual([
+      { field: "archived", property: null, match: null, bound: null, ends: null },
+      { field: "folder_id", property: "folder_id", match: "equals", bound: null, ends: null },
+      { field: "tag", property: "tags", match: "contains", bound: null, ends: null },
+      { field: "tags_all", property: "tags", match: "contains", bound: null, ends: null },
+      { field: "title_prefix", property: "title", match: "prefix", bound: null, ends: null },
+      { field: "updated", property: "updated_at", match: "range", bound: null, ends: { fromInclusive: true, toInclusive: false } },
+      { field: "created_after", property: "created_on", match: "range", bound: "from", ends: { fromInclusive: false, toInclusive: false } },
+      { field: "max_words", property: "words", match: "range", bound: "to", ends: { fromInclusive: true, toInclusive: true } },
+    ]);
+    expect(list.filters[6]!.loc.line).toBe(42);
+  });
+
+  it("says each meaning in words for every adapter's description", async () => {
+    const { filterMeaningWords } = await import("../../src/model/filter-words.js");
+    expect(list.filters.map((f) => filterMeaningWords(f, f.field === "tags_all"))).toEqual([
+      null,
+      "Filter: only records whose folder_id equals this value.",
+      "Filter: only records whose tags contain this value.",
+      "Filter: only records whose tags contain every one of these values.",
+      "Filter: only records whose title starts with this value (case-sensitive).",
+      "Filter: only records whose updated_at is within this window (from inclusive, to exclusive).",
+      "Filter: only records whose created_on is after this value (exclusive).",
+      "Filter: only records whose words is at or before this value (inclusive).",
+    ]);
   });
 });

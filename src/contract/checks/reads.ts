@@ -1,5 +1,6 @@
 import { type Diagnostic, diagnostic, withArticle } from "../../diagnostics/diagnostic.js";
-import { type CheckContext, keywordOf, type ObjectShape } from "../context.js";
+import { type CheckContext, type FieldInfo, keywordOf, type ObjectShape } from "../context.js";
+import type { RawFilter } from "../raw.js";
 import { joinPointer } from "../source.js";
 import { didYouMean } from "./references.js";
 
@@ -84,10 +85,18 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
       }
     }
 
-    (op.filters ?? []).forEach((field, i) => {
-      if (input.isObject && !input.properties.has(field)) {
-        out.push(diagnostic("filter-field-missing", `Filter ${JSON.stringify(field)} of ${JSON.stringify(name)} is not an input property.`, file.locate(joinPointer(at, "filters", i))));
+    const filterFields = new Set<string>();
+    (op.filters ?? []).forEach((filter, i) => {
+      const fp = joinPointer(at, "filters", i);
+      const field = typeof filter === "string" ? filter : filter.field;
+      if (filterFields.has(field)) {
+        out.push(diagnostic("filter-duplicate", `Filter ${JSON.stringify(field)} of ${JSON.stringify(name)} is listed twice.`, file.locate(fp)));
       }
+      filterFields.add(field);
+      if (input.isObject && !input.properties.has(field)) {
+        out.push(diagnostic("filter-field-missing", `Filter ${JSON.stringify(field)} of ${JSON.stringify(name)} is not an input property.`, file.locate(typeof filter === "string" ? fp : joinPointer(fp, "field"))));
+      }
+      if (typeof filter !== "string") out.push(...checkFilterMeaning(ctx, name, filter, fp, input, page ? itemShape : undefined));
     });
 
     const projection = op.projection;
@@ -136,6 +145,64 @@ export function checkReads(ctx: CheckContext): Diagnostic[] {
         }
       }
     }
+  }
+  return out;
+}
+
+/** Formats a range can order: a string property is a window of days or instants only with one of them. */
+const ORDERED_FORMATS: ReadonlySet<string> = new Set(["date", "date-time"]);
+
+/** Whether a property (or input field) holds values a range can order: numbers, dates, instants. */
+function ordered(ctx: CheckContext, info: FieldInfo | { file: FieldInfo["file"]; pointer: string; value: unknown }): boolean {
+  if (ctx.declares(info, "number")) return true;
+  const format = keywordOf(info.value, "format");
+  return ctx.declares(info, "string") && typeof format === "string" && ORDERED_FORMATS.has(format);
+}
+
+/**
+ * A filter's stated meaning fits the schemas: its property is one of each listed record (for a
+ * paginated read, whose records are its items; another operation's records are not in its output,
+ * so only the match against the field is checked), and the match suits both sides: contains needs
+ * an array property, prefix a string property and value, range an ordered property and either a
+ * single bound of the same kind or an object window with `from` and `to`.
+ */
+function checkFilterMeaning(ctx: CheckContext, operation: string, filter: RawFilter, at: string, input: ObjectShape, records: ObjectShape | undefined): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const { file } = ctx;
+  const quoted = `Filter ${JSON.stringify(filter.field)} of ${JSON.stringify(operation)}`;
+  const incompatible = (why: string, pointer = joinPointer(at, "match")) => out.push(diagnostic("filter-match-incompatible", `${quoted} matches ${filter.match} but ${why}.`, file.locate(pointer)));
+  // `bound` and `inclusive` say which end of a window a value is: only a range has ends.
+  if (filter.match !== "range") {
+    for (const key of ["bound", "inclusive"] as const) {
+      if (filter[key] !== undefined) out.push(diagnostic("filter-match-incompatible", `${quoted} matches ${filter.match} but gives \`${key}\`, which only a range has.`, file.locateKey(joinPointer(at, key))));
+    }
+  }
+  const field = input.isObject ? input.properties.get(filter.field) : undefined;
+  const property = records?.isObject ? records.properties.get(filter.property) : undefined;
+  if (records?.isObject && !property) {
+    const known = [...records.properties.keys()];
+    out.push(diagnostic("filter-property-missing", `${quoted} tests ${JSON.stringify(filter.property)}, which is not a property of each listed record${didYouMean(filter.property, known)}.`, file.locate(joinPointer(at, "property"))));
+  }
+  switch (filter.match) {
+    case "contains":
+      if (property && !ctx.declares(property, "array")) incompatible(`the record property ${JSON.stringify(filter.property)} is not an array`);
+      break;
+    case "prefix":
+      if (property && !ctx.declares(property, "string")) incompatible(`the record property ${JSON.stringify(filter.property)} is not a string`);
+      else if (field && !ctx.declares(field, "string")) incompatible(`the input field ${JSON.stringify(filter.field)} is not a string`);
+      break;
+    case "range":
+      if (property && !ordered(ctx, property)) incompatible(`the record property ${JSON.stringify(filter.property)} is neither a number nor a date or date-time string`);
+      else if (field && filter.bound !== undefined && !ordered(ctx, field)) incompatible(`the input field ${JSON.stringify(filter.field)} (bound ${filter.bound}) is neither a number nor a date or date-time string`);
+      else if (field && filter.bound === undefined) {
+        // Without a bound the field is the whole window: an object with `from` and `to`.
+        const window = ctx.shape(field.file, field.pointer);
+        const ends = ["from", "to"].filter((end) => !window.properties.has(end));
+        if (!window.isObject || ends.length > 0) incompatible(`the input field ${JSON.stringify(filter.field)} is not a window: ${window.isObject ? `it has no ${ends.join(" and ")} member` : "it is not an object"} (give \`bound: from\` or \`bound: to\` for a single bound)`);
+      }
+      break;
+    default:
+      break;
   }
   return out;
 }

@@ -40,6 +40,8 @@ import { rule as errorFormatChanged } from "./error-format-changed.js";
 import { rule as errorHttpStatusChanged } from "./error-http-status-changed.js";
 import { rule as errorWireChanged } from "./error-wire-changed.js";
 import { rule as filterAdded } from "./filter-added.js";
+import { rule as filterMeaningChanged } from "./filter-meaning-changed.js";
+import { rule as filterMeaningDeclared } from "./filter-meaning-declared.js";
 import { rule as filterRemoved } from "./filter-removed.js";
 import { rule as httpBindingChanged } from "./http-binding-changed.js";
 import { rule as httpBodyFieldChanged } from "./http-body-field-changed.js";
@@ -192,6 +194,8 @@ export const RULES: readonly Rule[] = [
   errorHttpStatusChanged,
   errorWireChanged,
   filterAdded,
+  filterMeaningChanged,
+  filterMeaningDeclared,
   filterRemoved,
   httpBindingChanged,
   httpBodyFieldChanged,

@@ -1,3 +1,4 @@
+import { inputWithFilterWords } from "../../model/filter-words.js";
 import { type CommandData, commandFacts, type CommandSpec, type FlagSpec } from "../../cli-runtime/program.js";
 import { operationRecordTable } from "../sdk/operations.js";
 import { baseUrlEnvOf, clientClassName, kebabCase, clientMethodNames, cliFlagNames, cliName, commandNames, resolveLocal, scalarType } from "../../model/naming.js";
@@ -17,7 +18,7 @@ function describe(schema: SchemaObject): string {
 
 /** The flags of an operation (named by cliFlagNames), described for the CLI runtime. */
 export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOnly: string[] } {
-  const root = op.input.schema;
+  const root = inputWithFilterWords(op);
   const input = resolveLocal(root, root);
   const required = new Set(Array.isArray(input?.required) ? (input!.required as string[]) : []);
   const named = cliFlagNames(op);

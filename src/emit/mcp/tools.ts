@@ -3,6 +3,7 @@
  * (name, title, description, schemas, annotations) is computed here once, and the catalogue budget
  * (src/budget/catalog.ts) counts exactly these entries, so the estimate is what a client loads.
  */
+import { inputWithFilterWords } from "../../model/filter-words.js";
 import { servedAnnotations, toolFacts } from "../../mcp-runtime/catalogue.js";
 import type { ToolData, ToolSpec, ToolsetSpec } from "../../mcp-runtime/server.js";
 import { operationRecordTable } from "../sdk/operations.js";
@@ -256,7 +257,7 @@ function computeServedTools(model: ContractModel): Array<{ op: OperationModel; t
     .map((op) => {
       // Served compactly: definitions in place where shorter; the output schema without the sentences
       // the description or the input schema already say (clients validate results exactly as before).
-      const input = clientOrder(openRoot(modelFacing(inliner.inline(withFieldGuidance(model, op, withContinuationArgument(servedSchema(op.input.schema) ?? { type: "object" }, continuationArgument(op)))))));
+      const input = clientOrder(openRoot(modelFacing(inliner.inline(withFieldGuidance(model, op, withContinuationArgument(servedSchema(inputWithFilterWords(op)) ?? { type: "object" }, continuationArgument(op)))))));
       const description = toolDescription(model, op);
       const rawOutput = servedOutputSchema(model, op);
       // For validation only (annotations are for the model, which reads the input side); bounded, so a

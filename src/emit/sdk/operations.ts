@@ -76,7 +76,7 @@ function operationRecord(op: OperationModel, operations: readonly OperationModel
     preconditions: op.preconditions.map((c) => ({ kind: c.kind, field: c.field, compares: c.compares, required: c.required, error: c.error })),
     revisionField: revisionField(op, operations),
     projection: op.projection ? { field: op.projection.field, selectable: op.projection.selectable, identity: op.projection.identity } : null,
-    filters: op.filters,
+    filters: op.filters.map((f) => ({ field: f.field, property: f.property, match: f.match, bound: f.bound, ends: f.ends })),
     task: op.task
       ? { recordsExaminedField: op.task.recordsExaminedField, completeField: op.task.completeField, continuationField: op.task.continuationField, answerField: op.task.answerField }
       : null,

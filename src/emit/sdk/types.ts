@@ -1,3 +1,4 @@
+import { inputWithFilterWords } from "../../model/filter-words.js";
 import { TYPES_ROOT, typeIdentifier } from "../../model/naming.js";
 import type { ContractModel, JsonSchema } from "../../model/types.js";
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
@@ -97,7 +98,7 @@ export async function emitTypes(model: ContractModel): Promise<string> {
   for (const type of model.types) declare(type.identifier, type.schema.schema);
   for (const op of model.operations) {
     const names = op.names.types;
-    declare(names.input, op.input.schema);
+    declare(names.input, inputWithFilterWords(op));
     declare(names.output, op.output.schema);
     if (op.preview?.output && names.preview) declare(names.preview, op.preview.output.schema);
   }

@@ -241,14 +241,19 @@ function completenessCases(op: OperationModel, operations: readonly OperationMod
       cases.push(`  it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));`);
     }
   }
-  if (op.pagination && op.filters.length > 0) {
+  // Filters without a meaning are judged by totals (and equality where it shows); those with one, by it.
+  if (op.pagination && op.filters.some((f) => f.match === null)) {
     cases.push(`  it("each filter value: every item matches it, the total counts exactly the filtered items", (t) => run(t, paging.filteredTraversals(h, op)));`);
+  }
+  if (op.pagination && op.filters.some((f) => f.match !== null)) {
+    cases.push(`  it("each filter's meaning: values from the data select exactly the records that satisfy it, totals agree", (t) => run(t, paging.filterMeanings(h, op)));`);
   }
   if (op.task) {
     cases.push(`  it("the empty data set: the task completes at once, nothing examined", (t) => run(t, paging.taskEmptyDataSet(h, op)));`);
     cases.push(`  it("over the per-call bound: no early complete, continuations reach the full answer", (t) => run(t, paging.taskBounded(h, op)));`);
     // A list declaring the same filters: the count and it must agree (tests/runtime/checks-paging.ts taskAgreesWithList).
-    const sameFilters = (o: OperationModel) => o.pagination !== null && o !== op && o.filters.length === op.filters.length && o.filters.every((f) => op.filters.includes(f));
+    const names = new Set(op.filters.map((f) => f.field));
+    const sameFilters = (o: OperationModel) => o.pagination !== null && o !== op && o.filters.length === names.size && o.filters.every((f) => names.has(f.field));
     if (op.filters.length > 0 && op.task.answerField !== null && operations.some(sameFilters)) {
       cases.push(`  it("the answer agrees with the list declaring the same filters, for each filter value", (t) => run(t, paging.taskAgreesWithList(h, op)));`);
     }

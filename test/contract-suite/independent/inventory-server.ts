@@ -196,11 +196,13 @@ export interface InventoryServer {
 }
 
 /**
- * One defect on purpose, to show the suite sees it where this API's conventions hide it:
+ * Defects on purpose, to show the suite sees them where this API's conventions hide them:
  * "code-by-status" answers every problem with the generic code `error`, so only its status still
- * matches a declared error (the suite's check of the code member must catch it).
+ * matches a declared error (the suite's check of the code member must catch it); "window-end-exclusive"
+ * leaves out the items changed on the `updated[to]` day, although the window includes both ends
+ * (the check of the filters' meaning must catch it).
  */
-export type InventoryDefect = "code-by-status";
+export type InventoryDefect = "code-by-status" | "window-end-exclusive";
 
 interface TokenRecord {
   readonly fingerprint: string;
@@ -309,7 +311,8 @@ export async function startInventoryServer(options: { apiKey: string; port?: num
     await pause();
     const matching = [...items.values()]
       .filter((i) => tags.every((t) => i.tags.includes(t)))
-      .filter((i) => (window.from === undefined || i.updated_on >= window.from) && (window.to === undefined || i.updated_on <= window.to))
+      // The seeded defect window-end-exclusive drops the window's last day.
+      .filter((i) => (window.from === undefined || i.updated_on >= window.from) && (window.to === undefined || (defect === "window-end-exclusive" ? i.updated_on < window.to : i.updated_on <= window.to)))
       .sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : 0));
     const rest = matching.filter((i) => i.sku > after);
     const page = rest.slice(0, limit);

@@ -78,6 +78,13 @@ describe("the generated suite against an inventory server written from its OpenA
     ]);
   }, 240_000);
 
+  it("sees a date window that leaves out its last day although both ends are inclusive (seeded: window-end-exclusive)", () => {
+    const outcome = runSuiteIn(pkg, "tests/vitest.config.ts", { INVENTORY_DEFECT: "window-end-exclusive" }, ["-t", "meaning"]);
+    expect(outcome.passed).toEqual([]);
+    expect(outcome.failed.map((f) => f.name)).toEqual(["list_items each filter's meaning: values from the data select exactly the records that satisfy it, totals agree"]);
+    expect(outcome.failed[0]!.message).toMatch(/with the filter updated=\{"from":"[0-9-]+","to":"[0-9-]+"\} \(only records whose updated_on is within "[0-9-]+" \(inclusive\) to "[0-9-]+" \(inclusive\)\): the filtered traversal returned \d+ items, but \d+ records of the unfiltered traversal satisfy the filter; missing: the record \{"sku":/);
+  }, 240_000);
+
   it("sees a problem whose code member says nothing but its status (seeded: code-by-status)", () => {
     const outcome = runSuiteIn(pkg, "tests/vitest.config.ts", { INVENTORY_DEFECT: "code-by-status" }, ["-t", "error taxonomy"]);
     // Every declared error this API answers by its status alone: each taxonomy case fails on the code member.
