@@ -21,7 +21,7 @@ export interface Error {
 }
 export interface ListBooksInput {
   /**
-   * Only books by this author (exact match).
+   * Only books by this author (exact match). Filter: only records whose author equals this value.
    */
   author?: string;
   cursor?: string;

@@ -81,6 +81,7 @@ describe("list_books", () => {
   it("the empty data set: one empty, final page", (t) => run(t, paging.emptyDataSet(h, op)));
   it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));
   it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));
+  it("each filter's meaning: values from the data select exactly the records that satisfy it, totals agree", (t) => run(t, paging.filterMeanings(h, op)));
 });
 
 describe("create_book", () => {

@@ -92,13 +92,28 @@ export interface PageError {
   source?: string;
 }
 export interface ListIncidentsInput {
+  /**
+   * Filter: only records whose status equals this value.
+   */
   status?: IncidentStatus;
+  /**
+   * Filter: only records whose severity equals this value.
+   */
   severity?: Severity;
+  /**
+   * Filter: only records whose service equals this value.
+   */
   service?: ServiceName;
+  /**
+   * Filter: only records whose environment equals this value.
+   */
   environment?: Environment;
+  /**
+   * Filter: only records whose owner equals this value.
+   */
   owner?: TeamSlug;
   /**
-   * Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC).
+   * Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC). Filter: only records whose opened_at is after this value (exclusive).
    */
   opened_after?: string;
   /**
@@ -141,13 +156,28 @@ export interface ListIncidentsOutput {
   errors: PageError[];
 }
 export interface CountIncidentsInput {
+  /**
+   * Filter: only records whose status equals this value.
+   */
   status?: IncidentStatus;
+  /**
+   * Filter: only records whose severity equals this value.
+   */
   severity?: Severity;
+  /**
+   * Filter: only records whose service equals this value.
+   */
   service?: ServiceName;
+  /**
+   * Filter: only records whose environment equals this value.
+   */
   environment?: Environment;
+  /**
+   * Filter: only records whose owner equals this value.
+   */
   owner?: TeamSlug;
   /**
-   * Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC).
+   * Only incidents opened strictly after this instant (RFC 3339 with offset; compared in UTC). Filter: only records whose opened_at is after this value (exclusive).
    */
   opened_after?: string;
   /**

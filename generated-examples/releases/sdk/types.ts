@@ -49,19 +49,19 @@ export interface PageError {
 }
 export interface ListReleasesInput {
   /**
-   * Only drafts (true) or only non-drafts (false).
+   * Only drafts (true) or only non-drafts (false). Filter: only records whose draft equals this value.
    */
   draft?: boolean;
   /**
-   * Only prereleases (true) or only non-prereleases (false).
+   * Only prereleases (true) or only non-prereleases (false). Filter: only records whose prerelease equals this value.
    */
   prerelease?: boolean;
   /**
-   * Only releases whose tag_name starts with this, e.g. v2.
+   * Only releases whose tag_name starts with this, e.g. v2. Filter: only records whose tag_name starts with this value (case-sensitive).
    */
   tag_prefix?: string;
   /**
-   * Only releases published strictly after this instant (RFC 3339 with offset; compared in UTC).
+   * Only releases published strictly after this instant (RFC 3339 with offset; compared in UTC). Filter: only records whose published_at is after this value (exclusive).
    */
   published_after?: string;
   /**
@@ -99,7 +99,7 @@ export interface ListReleasesOutput {
 }
 export interface CountStableReleasesInput {
   /**
-   * Only releases whose tag_name starts with this, e.g. v2.
+   * Only releases whose tag_name starts with this, e.g. v2. Filter: only records whose tag_name starts with this value (case-sensitive).
    */
   tag_prefix?: string;
   /**

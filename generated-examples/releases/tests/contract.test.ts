@@ -82,7 +82,7 @@ describe("list_releases", () => {
   it("the mixed data set: small pages give every record once, totals match", (t) => run(t, paging.mixedDataSet(h, op)));
   it("a full page of a larger set carries a next cursor", (t) => run(t, paging.fullPageHasNext(h, op)));
   it("a degraded store: partial pages say so, a clean last page does not complete the traversal", (t) => run(t, paging.degradedTraversal(h, op)));
-  it("each filter value: every item matches it, the total counts exactly the filtered items", (t) => run(t, paging.filteredTraversals(h, op)));
+  it("each filter's meaning: values from the data select exactly the records that satisfy it, totals agree", (t) => run(t, paging.filterMeanings(h, op)));
 });
 
 describe("count_stable_releases", () => {

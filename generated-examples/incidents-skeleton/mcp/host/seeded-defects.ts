@@ -71,6 +71,15 @@ export const SEEDED_DEFECTS = {
     "Idempotency: after a transient failure answered past the commit (the transientAfterCommitOnce fault), a retry under the same key is answered with that failure again instead of the recorded outcome (host).",
   "transient-after-commit-executes-again":
     "Idempotency: after a transient failure answered past the commit (the transientAfterCommitOnce fault), a retry under the same key executes anew, a second effect (host).",
+  // Filters that say what they mean (issue 39): each caught by tests-runtime/checks-paging.ts filterMeanings or taskAgreesWithList.
+  "prefix-ignores-case":
+    "Filters: list_releases compares tag_prefix with tag_name ignoring case, although the contract declares a case-sensitive prefix (releases server).",
+  "prefix-matches-substring":
+    "Filters: list_releases matches tag_prefix anywhere in tag_name instead of at its start (releases server).",
+  "range-bound-inclusive":
+    "Filters: list_incidents treats opened_after as inclusive, so the incident opened exactly at that instant is listed although the bound is exclusive (incidents server).",
+  "count-range-inclusive":
+    "Task-level count: count_incidents counts the incident opened exactly at opened_after (an exclusive bound), so it disagrees with list_incidents for that value (incidents server).",
 } as const satisfies Readonly<Record<string, string>>;
 
 export type SeededDefect = keyof typeof SEEDED_DEFECTS;

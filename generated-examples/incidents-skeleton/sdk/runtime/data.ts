@@ -57,6 +57,18 @@ export interface PreconditionRecord {
  * paging, projection, task scope, reversibility) and which stored schemas (sdk/schemas.json) check
  * its input, output and preview. The SDK, the MCP host and the contract tests all read these records.
  */
+/**
+ * A filter as the operation table keeps it: property and match null when the contract gives only the
+ * field's name; `ends` only for a range (which ends include their value), `bound` for a single-bound range.
+ */
+export interface FilterRecord {
+  readonly field: string;
+  readonly property: string | null;
+  readonly match: "equals" | "contains" | "prefix" | "range" | null;
+  readonly bound: "from" | "to" | null;
+  readonly ends: { readonly fromInclusive: boolean; readonly toInclusive: boolean } | null;
+}
+
 export interface OperationRecord {
   readonly method: OperationSpec["method"];
   readonly path: string;
@@ -96,8 +108,8 @@ export interface OperationRecord {
   /** The field every mutation of the target must advance; null when the record has none. */
   readonly revisionField: string | null;
   readonly projection: { readonly field: string; readonly selectable: readonly string[]; readonly identity: readonly string[] } | null;
-  /** The input fields that narrow the result set. */
-  readonly filters: readonly string[];
+  /** The input fields that narrow the result set, each with its meaning when the contract gives one. */
+  readonly filters: readonly FilterRecord[];
   readonly task: { readonly recordsExaminedField: string; readonly completeField: string; readonly continuationField: string | null; readonly answerField: string | null } | null;
   readonly validateInput: string;
   readonly validateOutput: string;

@@ -9,7 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
 import type { ContractInfo } from "../../sdk/runtime/client.js";
-import { type OperationRecord, operationRecords, storedSchemas } from "../../sdk/runtime/data.js";
+import { type FilterRecord, type OperationRecord, operationRecords, storedSchemas } from "../../sdk/runtime/data.js";
 import { exchange, readBodyBytes, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
 import { ENVELOPE_FORMAT, type ErrorFormat, inputFieldOf, PROBLEM_DEFAULTS, PROBLEM_MEDIA_TYPE, recognizeError, valueAt, wireCodeOf } from "../../sdk/runtime/wire-errors.js";
@@ -117,8 +117,11 @@ export interface OperationSpec {
    * how much was examined, whether that was everything, how to resume, and the answer. Absent or null
    * when the operation is not task-level.
    */
-  /** `filters`: the input fields that narrow the result set; absent when none (or in specs emitted before they were known). */
-  readonly filters?: readonly string[];
+  /**
+   * `filters`: the input fields that narrow the result set, each with its meaning (record property
+   * and match) when the contract gives one; absent when none (or in specs emitted before they were known).
+   */
+  readonly filters?: readonly FilterRecord[];
   readonly task?: {
     readonly recordsExaminedField: string;
     readonly completeField: string;

@@ -6,6 +6,7 @@
  * and throws a ContractViolation naming the broken promise.
  */
 import { type CheckResult, noMember, noSample, resolve } from "./checks.js";
+import { hasMeaning, type MeaningCase, meaningCases, propertyOf as recordProperty } from "./filter-meaning.js";
 import { ContractViolation, type Exchange, type Harness, type Input, type OperationSpec, type ResetOptions, violation } from "./harness.js";
 
 type Pagination = NonNullable<OperationSpec["pagination"]>;
@@ -531,7 +532,8 @@ function filterCases(h: Harness, op: OperationSpec, params: Input, items: readon
   const properties = (schema?.properties ?? {}) as Record<string, unknown>;
   const valid = h.validator(root);
   const cases: FilterCase[] = [];
-  for (const field of op.filters ?? []) {
+  // A filter that says what it means is judged by that meaning (filterMeanings), not guessed at here.
+  for (const { field } of (op.filters ?? []).filter((f) => !hasMeaning(f))) {
     if (Object.hasOwn(params, field)) continue;
     const s = resolve(root, properties[field]);
     if (!s) continue;
@@ -583,14 +585,14 @@ async function withFilter<T>(op: OperationSpec, c: FilterCase, f: () => Promise<
  * unfiltered traversal that hold it.
  */
 export async function filteredTraversals(h: Harness, op: OperationSpec): Promise<CheckResult> {
-  if ((op.filters ?? []).length === 0) return { skip: "the operation declares no filters" };
+  if ((op.filters ?? []).filter((f) => !hasMeaning(f)).length === 0) return { skip: "the operation declares no filters without a meaning" };
   await h.fixture.reset();
   const params = sampleOf(h, op);
   if (!params) return noSample(op);
   const p = op.pagination!;
   const whole = await reference(h, op, params);
   const cases = filterCases(h, op, params, whole.items);
-  if (cases.length === 0) return { skip: `no value of the filters (${op.filters!.join(", ")}) to try: none is an enum or a boolean, or held by the records` };
+  if (cases.length === 0) return { skip: `no value of the filters (${filterNames(op).join(", ")}) to try: none is an enum or a boolean, or held by the records` };
   for (const c of cases) {
     const t = await withFilter(op, c, () => traverse(h, op, { ...params, [c.field]: c.value }, largest(p)));
     const last = t.pages[t.pages.length - 1]!.exchange;
@@ -612,6 +614,11 @@ export async function filteredTraversals(h: Harness, op: OperationSpec): Promise
   }
 }
 
+/** The names of an operation's filter fields. */
+function filterNames(op: OperationSpec): string[] {
+  return (op.filters ?? []).map((f) => f.field);
+}
+
 function sameFilters(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((f) => b.includes(f));
 }
@@ -622,11 +629,11 @@ function sameFilters(a: readonly string[], b: readonly string[]): boolean {
  * of items the list's traversal with the same filter values returns.
  */
 export async function taskAgreesWithList(h: Harness, op: OperationSpec): Promise<CheckResult> {
-  const filters = op.filters ?? [];
+  const filters = filterNames(op);
   if (filters.length === 0) return { skip: "the operation declares no filters" };
   const task = op.task!;
   if (!task.answerField) return { skip: "the task names no answer field to compare with a list" };
-  const list = h.contract.operations.find((o) => o.id !== op.id && o.pagination && sameFilters(o.filters ?? [], filters));
+  const list = h.contract.operations.find((o) => o.id !== op.id && o.pagination && sameFilters(filterNames(o), filters));
   if (!list) return { skip: `no paginated operation declares the same filters (${filters.join(", ")})` };
   await h.fixture.reset();
   const params = sampleOf(h, op);
@@ -637,7 +644,8 @@ export async function taskAgreesWithList(h: Harness, op: OperationSpec): Promise
   }
   const whole = await reference(h, list, listParams);
   const validTask = h.validator(op.input);
-  const cases = filterCases(h, list, listParams, whole.items).filter((c) => !Object.hasOwn(params, c.field) && validTask({ ...params, [c.field]: c.value }));
+  const meant = filterMeaningCases(h, list, listParams, whole.items).map((m): FilterCase => ({ field: m.filter.field, value: m.value, equality: false }));
+  const cases = [...filterCases(h, list, listParams, whole.items), ...meant].filter((c) => !Object.hasOwn(params, c.field) && validTask({ ...params, [c.field]: c.value }));
   let compared = 0;
   const compare = async (input: Input, listed: number, c?: FilterCase): Promise<void> => {
     const answers = c ? await withFilter(op, c, () => runTask(h, op, input)) : await runTask(h, op, input);
@@ -660,3 +668,130 @@ export async function taskAgreesWithList(h: Harness, op: OperationSpec): Promise
   }
   if (compared === 0) return { skip: `no complete numeric ${task.answerField} to compare with ${list.id}` };
 }
+
+// --- filters that say what they mean -------------------------------------------------------------
+
+/** Records an unfiltered traversal may hold for the suite still to judge completeness against it. */
+const MAX_COMPLETENESS_RECORDS = 10_000;
+
+/**
+ * The sample input with the filter's property selected, when a projection would leave it out: the
+ * records must show the property the filter tests.
+ */
+function showing(op: OperationSpec, params: Input, property: string): Input {
+  const projection = op.projection;
+  if (!projection || !projection.selectable.includes(property)) return params;
+  const selected = params[projection.field];
+  if (!Array.isArray(selected) || selected.includes(property)) return params;
+  return { ...params, [projection.field]: [...selected, property] };
+}
+
+/** The cases of every filter of `op` with a meaning, values from `records`, each valid input beside `params`. */
+function filterMeaningCases(h: Harness, op: OperationSpec, params: Input, records: readonly unknown[]): MeaningCase[] {
+  const root = op.input;
+  const properties = (resolve(root, root)?.properties ?? {}) as Record<string, unknown>;
+  const valid = h.validator(root);
+  const out: MeaningCase[] = [];
+  for (const filter of (op.filters ?? []).filter(hasMeaning)) {
+    if (Object.hasOwn(params, filter.field)) continue;
+    const schema = resolve(root, Object.hasOwn(properties, filter.field) ? properties[filter.field] : undefined);
+    const isArray = schema !== null && (schema.type === "array" || (Array.isArray(schema.type) && schema.type.includes("array")));
+    out.push(...meaningCases(filter, records, { isArray }).filter((c) => valid({ ...params, [filter.field]: c.value })));
+  }
+  return out;
+}
+
+/** How a record is named in a message: its identity fields when the contract names them, else the record itself (cut short). */
+function recordName(op: OperationSpec, record: unknown): string {
+  const identity = op.projection?.identity ?? [];
+  const named = identity.length > 0 ? identity : ["id"];
+  const shown = named.filter((f) => recordProperty(record, f) !== undefined).map((f) => `${f}=${JSON.stringify(recordProperty(record, f))}`);
+  if (shown.length > 0) return `the record with ${shown.join(", ")}`;
+  const text = JSON.stringify(record) ?? String(record);
+  return `the record ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
+}
+
+function meaningWords(m: MeaningCase): string {
+  return `with the filter ${m.filter.field}=${JSON.stringify(m.value)} (only records whose ${m.words})`;
+}
+
+/**
+ * Each filter that says what it means selects exactly the records that satisfy it: for values taken
+ * from the records of the unfiltered traversal (an element of an array for contains, a held value
+ * for equals, a prefix and near misses of a string for prefix, a window with real values at its
+ * ends for range), each sent through the field's own wire encoding, the filtered traversal succeeds
+ * (no value from the data is refused or fails), is complete (its declared total counts exactly the
+ * items it returns), every item satisfies the meaning, and no record of the unfiltered traversal
+ * that satisfies it is missing.
+ */
+export async function filterMeanings(h: Harness, op: OperationSpec): Promise<CheckResult> {
+  const meant = (op.filters ?? []).filter(hasMeaning);
+  if (meant.length === 0) return { skip: "no filter of the operation says what it means" };
+  await h.fixture.reset();
+  const sample = sampleOf(h, op);
+  if (!sample) return noSample(op);
+  const p = op.pagination!;
+  const unset = meant.filter((f) => !Object.hasOwn(sample, f.field));
+  if (unset.length === 0) return { skip: `the sample input already sets every filter with a meaning (${meant.map((f) => f.field).join(", ")})` };
+  let tried = 0;
+  const empty: string[] = [];
+  // Filters whose property the sample already shows share one unfiltered traversal.
+  const references = new Map<string, Traversal>();
+  for (const filter of unset) {
+    const params = showing(op, sample, filter.property);
+    const key = JSON.stringify(params);
+    const whole = references.get(key) ?? (await reference(h, op, params));
+    references.set(key, whole);
+    const cases = filterMeaningCases(h, op, params, whole.items).filter((c) => c.filter.field === filter.field);
+    if (cases.length === 0) {
+      empty.push(`${filter.field} (no ${filter.property} value${filter.match === "contains" ? " element" : ""} among ${whole.items.length} records that the input schema accepts)`);
+      continue;
+    }
+    for (const c of cases) {
+      tried++;
+      await judgeMeaning(h, op, p, params, whole.items, c);
+    }
+  }
+  if (tried === 0) return { skip: `the data holds no value to try for ${empty.join("; ")}` };
+}
+
+async function judgeMeaning(h: Harness, op: OperationSpec, p: Pagination, params: Input, all: readonly unknown[], c: MeaningCase): Promise<void> {
+  const t = await withMeaning(op, c, () => traverse(h, op, { ...params, [c.filter.field]: c.value }, largest(p)));
+  const last = t.pages[t.pages.length - 1]!.exchange;
+  if (t.flagged.length > 0) throw violation(`${op.id} ${meaningWords(c)}: page ${t.flagged[0]} says it is missing records on a healthy store`, t.pages[t.flagged[0]! - 1]!.exchange);
+  if (!t.complete) {
+    throw violation(`${op.id} ${meaningWords(c)}: ${p.totalField ? `the declared ${p.totalField} must count exactly the items the filtered traversal returns` : "the filtered traversal is incomplete"}: ${t.reasons.join("; ")}`, last);
+  }
+  const property = c.filter.property;
+  for (const page of t.pages) {
+    const wrong = page.items.find((item) => !c.satisfies(item));
+    if (wrong !== undefined) {
+      const held = recordProperty(wrong, property);
+      throw violation(
+        `${op.id} ${meaningWords(c)}: every item must satisfy the filter, yet ${recordName(op, wrong)} has ${property}=${held === undefined ? "(absent)" : JSON.stringify(held)}`,
+        page.exchange,
+      );
+    }
+  }
+  if (all.length > MAX_COMPLETENESS_RECORDS) return;
+  const expected = all.filter((item) => c.satisfies(item));
+  if (t.items.length < expected.length) {
+    const returned = new Set(t.items.map((item) => JSON.stringify(item)));
+    const missing = expected.find((item) => !returned.has(JSON.stringify(item)));
+    throw violation(
+      `${op.id} ${meaningWords(c)}: the filtered traversal returned ${t.items.length} items, but ${expected.length} records of the unfiltered traversal satisfy the filter${missing !== undefined ? `; missing: ${recordName(op, missing)} (${property}=${JSON.stringify(recordProperty(missing, property))})` : ""}`,
+      last,
+    );
+  }
+}
+
+/** Run `f`; a violation it throws says which filter value and meaning it happened with. */
+async function withMeaning<T>(op: OperationSpec, c: MeaningCase, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof ContractViolation) throw new ContractViolation(`${op.id} ${meaningWords(c)}: ${e.message}`);
+    throw e;
+  }
+}
+
