@@ -105,7 +105,7 @@ function linkNext(header: string | null): string | null {
  * declared total, and partial/errors that agree with each other. Page and offset traversals end on a
  * page shorter than `limit` (an empty one when the size is unknown) or at the declared total.
  */
-async function traverse(h: Harness, op: OperationSpec, params: Input, limit: number | null, maxPages = MAX_PAGES): Promise<Traversal> {
+export async function traverse(h: Harness, op: OperationSpec, params: Input, limit: number | null, maxPages = MAX_PAGES): Promise<Traversal> {
   const p = op.pagination!;
   const style = styleOf(p);
   const pages: Page[] = [];

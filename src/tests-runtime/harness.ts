@@ -258,6 +258,16 @@ function operationSpecOf(id: string, r: OperationRecord, records: ReadonlyMap<st
 
 export type Input = Record<string, unknown>;
 
+/** Marks an input the suite derived (derive.ts): a symbol, never sent, kept by object spread, ignored by JSON. */
+export const DERIVED = Symbol("derived input");
+
+/** How the input was derived, when it was; undefined for the implementer's own inputs. */
+export function derivationOf(input: unknown): string | undefined {
+  if (input === null || typeof input !== "object") return undefined;
+  const how = (input as { [DERIVED]?: unknown })[DERIVED];
+  return typeof how === "string" ? how : undefined;
+}
+
 /**
  * Data sets the suite may ask for (Fixture.resetWith):
  * - "default": what reset() seeds;
@@ -362,6 +372,17 @@ export interface Exchange {
   readonly status: number;
   readonly headers: Headers;
   readonly body: unknown;
+  /** How the suite derived the input sent (derive.ts), when it did: a refusal of it is no violation. */
+  readonly derived?: string;
+}
+
+/**
+ * The implementation refused an input the suite derived without the implementer (derive.ts) with an
+ * error the operation declares: the derivation guessed wrong about its data, which is no broken
+ * promise. The check is reported as skipped with this message.
+ */
+export class DerivedInputRefused extends Error {
+  override name = "DerivedInputRefused";
 }
 
 /** At most `max` characters of `text`, saying how many were cut (a failure message stays readable in every report). */
@@ -514,6 +535,7 @@ export class Harness {
     const base = this.fixture.baseUrl.replace(/\/+$/, "");
     // The SDK's encoder (wire-request.ts); fields the contract does not bind (the "extra property"
     // cases) travel in the body, or the query of a GET, where the server must refuse them.
+    const derived = derivationOf(input);
     const plain = encodeRequest({ ...op, bodyField: op.body ?? null }, input, base, { unbound: "send" });
     const credential = this.credentialFor(op, options.token);
     // The SDK's credential placement (credentials.ts): headers, query parameters, cookies.
@@ -567,7 +589,8 @@ export class Harness {
     unanswered.byOperation.delete(op.id);
     // An operation asking for another media type (a PDF, text) gets that answer as text or base64, as from the SDK.
     const other = response.status >= 200 && response.status < 300 ? nonJsonResult(op, response.headers.get("content-type"), bytes) : null;
-    if (other !== null) return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: other.value };
+    const how = derived !== undefined ? { derived } : {};
+    if (other !== null) return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: other.value, ...how };
     const text = new TextDecoder().decode(bytes);
     let parsed: unknown = text;
     try {
@@ -575,7 +598,7 @@ export class Harness {
     } catch {
       // Not JSON: kept as text, and reported by whichever check expected JSON.
     }
-    return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: parsed };
+    return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: parsed, ...how };
   }
 
   validator(schema: Schema): ValidateFunction {
@@ -591,7 +614,12 @@ export class Harness {
   expectSuccess(op: OperationSpec, exchange: Exchange, schema: Schema = op.output, what = "a successful call"): Record<string, unknown> {
     if (exchange.status < 200 || exchange.status > 299) {
       // An error is still checked against the taxonomy first: an undeclared code is the sharper message.
-      if (exchange.status >= 400) this.expectDeclaredError(op, exchange);
+      if (exchange.status >= 400) {
+        const refused = this.expectDeclaredError(op, exchange);
+        if (exchange.derived !== undefined) {
+          throw new DerivedInputRefused(maskSecrets(`${op.id} refused the input the suite derived (${exchange.derived}) with ${refused.code}, a declared error: give a sample of ${op.id} that succeeds`));
+        }
+      }
       throw violation(`${op.id}: expected ${what} (${(op.successStatuses ?? [op.successStatus]).join(" or ")}), got ${exchange.status}`, exchange);
     }
     // A result (not a preview) comes with one of the listed statuses.

@@ -186,13 +186,15 @@ const DEFAULT_FIXTURE = `// Built by \`contractgen test\` from its flags: the ba
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Fixture, Input } from "./runtime/harness.js";
+import { derivingFixture } from "./runtime/derive.js";
+import { CONTRACT_SPEC } from "./contract.js";
 
 const resetCommand = process.env.CONTRACTGEN_TEST_RESET_COMMAND;
 
 const samples = new Map<string, Input[]>(JSON.parse(readFileSync(process.env.CONTRACTGEN_TEST_SAMPLES ?? "", "utf8")) as Array<[string, Input[]]>);
 const tokenVariable = process.env.CONTRACTGEN_TEST_TOKEN_ENV;
 
-export const fixture: Fixture = {
+const fromFlags: Fixture = {
   baseUrl: process.env.CONTRACTGEN_TEST_BASE_URL ?? "",
   token: tokenVariable ? process.env[tokenVariable] : undefined,
   // Without --reset-command a live implementation is not reset between checks: the samples must succeed again and again.
@@ -210,6 +212,9 @@ export const fixture: Fixture = {
     return input === undefined ? undefined : structuredClone(input);
   },
 };
+
+// What the flags do not give is derived from the contract and the implementation's answers (runtime/derive.ts).
+export const fixture: Fixture = derivingFixture(CONTRACT_SPEC, fromFlags);
 `;
 
 /** Forward the child's output line by line to stderr, the credential masked and control characters shown. */

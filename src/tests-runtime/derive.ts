@@ -1,0 +1,476 @@
+/**
+ * Zero-configuration inputs: a fixture that derives what the implementer did not give from the
+ * contract and from the implementation's own answers, the way Schemathesis links responses to
+ * requests. After every reset it walks the safe reads (lists first, then reads addressed by the
+ * identifiers the lists showed), gives each mutation a fresh object of its own when an operation can
+ * create one (else an existing one its target read confirms), fills expectations from the target as
+ * read, and every other field from the document (const, default, examples, enum) or the field's
+ * constraints. Not-found inputs use a well-formed identifier never seen in any answer; `observe` is a
+ * snapshot of every safe traversal. Each derived input is marked, so a check whose derived input the
+ * implementation refuses with a declared error is skipped saying so, never failed: the derivation may
+ * guess wrong about a world it only sees through the contract.
+ */
+import { randomUUID } from "node:crypto";
+import { resolve } from "./checks.js";
+import { traverse } from "./checks-paging.js";
+import { type ContractSpec, DERIVED, derivationOf, type Exchange, type Fixture, Harness, type Input, type OperationSpec, type Schema } from "./harness.js";
+import { derivedInputs } from "./samples.js";
+import { documentedValues, schemaValue } from "./schema-values.js";
+
+function marked(input: Input, how: string): Input {
+  (input as Input & { [DERIVED]?: string })[DERIVED] = how;
+  return input;
+}
+
+/** Pages a discovery or snapshot traversal takes at most: enough for a test data set, bounded for a large one. */
+const MAX_PAGES = 20;
+/** Candidate identifiers tried per read before giving up on it. */
+const MAX_CANDIDATES = 4;
+/** Reads per operation the snapshot repeats (targets of derived mutations always among them). */
+const MAX_OBSERVED_READS = 8;
+/** Values remembered per property name. */
+const MAX_VALUES = 200;
+/** Nodes of an answer walked for values (its depth is bounded too). */
+const MAX_NODES = 20_000;
+const MAX_WALK_DEPTH = 8;
+/** Fresh identifiers tried before giving up on one never seen. */
+const MAX_FRESH_TRIES = 16;
+
+/** Fields whose values name a record: filled from answers, never invented (samples.ts uses the same rule). */
+const IDENTIFIER = /(^id$|_id$|Id$|^key$|_key$)/;
+
+function object(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+interface SeenValue {
+  readonly value: string | number;
+  /** The operation whose answer showed it. */
+  readonly source: string;
+}
+
+interface ObservedRead {
+  readonly op: OperationSpec;
+  readonly input: Input;
+  readonly paged: boolean;
+}
+
+/** A static path of the literal segments before the first parameter: /customers/{id}/refunds → /customers. */
+function collectionOf(path: string): string {
+  const at = path.indexOf("{");
+  return (at < 0 ? path : path.slice(0, at)).replace(/\/+$/, "");
+}
+
+/** What the derivation learnt since the last reset. */
+class Knowledge {
+  /** Property name → values seen under it (a Map: names come from the contract and the answers). */
+  readonly byProperty = new Map<string, SeenValue[]>();
+  /** Every scalar seen in any answer, as JSON: a "never seen" identifier is checked against it. */
+  readonly seen = new Set<string>();
+  readonly samples = new Map<string, Input[]>();
+  readonly observed: ObservedRead[] = [];
+  /** Per operation: why nothing was derived for it (for skip messages). */
+  readonly why = new Map<string, string>();
+
+  remember(answer: unknown, source: string): void {
+    let nodes = 0;
+    const walk = (value: unknown, depth: number): void => {
+      if (depth > MAX_WALK_DEPTH || nodes++ > MAX_NODES) return;
+      if (Array.isArray(value)) {
+        for (const item of value) walk(item, depth + 1);
+        return;
+      }
+      const record = object(value);
+      if (!record) return;
+      for (const [name, v] of Object.entries(record)) {
+        if (typeof v === "string" || typeof v === "number") {
+          this.seen.add(JSON.stringify(v));
+          const list = this.byProperty.get(name) ?? [];
+          if (list.length < MAX_VALUES && !list.some((s) => s.value === v)) list.push({ value: v, source });
+          this.byProperty.set(name, list);
+        } else walk(v, depth + 1);
+      }
+    };
+    walk(answer, 0);
+  }
+}
+
+/**
+ * `base` (the flags' fixture, or any fixture) with what it does not give derived: sample inputs,
+ * not-found error inputs and `observe`. Everything `base` gives wins.
+ */
+export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture {
+  const h = new Harness(contract, base);
+  let known = new Knowledge();
+  /** Snapshot paths (property names, arrays as *) whose values differ between two back-to-back snapshots. */
+  const unstable = new Set<string>();
+  const fieldValidators = new Map<string, (value: unknown) => boolean>();
+
+  const inputSchema = (op: OperationSpec): Record<string, unknown> => resolve(op.input, op.input) ?? {};
+  const fieldSchema = (op: OperationSpec, field: string): unknown => object(inputSchema(op).properties)?.[field];
+  const requiredOf = (op: OperationSpec): string[] => {
+    const r = inputSchema(op).required;
+    return Array.isArray(r) ? r.filter((x): x is string => typeof x === "string") : [];
+  };
+  /** Whether `value` satisfies `field`'s schema in `op`'s input (its $defs resolved from the input's root). */
+  const fits = (op: OperationSpec, field: string, value: unknown): boolean => {
+    const key = `${op.id}\u0000${field}`;
+    let check = fieldValidators.get(key);
+    if (!check) {
+      const root = op.input as Record<string, unknown>;
+      const s = fieldSchema(op, field);
+      const schema: Schema = typeof s === "object" && s !== null ? { ...(root.$defs !== undefined ? { $defs: root.$defs } : {}), ...(s as Record<string, unknown>) } : true;
+      const validate = h.validator(schema);
+      check = (v) => validate(v) === true;
+      fieldValidators.set(key, check);
+    }
+    return check(value);
+  };
+  /** The input fields naming records: bound in the path, or named like identifiers without a documented value. */
+  const identifiers = (op: OperationSpec): string[] => {
+    const inPath = op.bindings.filter((b) => b.in === "path").map((b) => b.field);
+    const named = requiredOf(op).filter((f) => IDENTIFIER.test(f) && f !== op.idempotency?.keyField && !inPath.includes(f));
+    return [...inPath, ...named.filter((f) => documentedValues(resolve(op.input, fieldSchema(op, f)) ?? {}).length === 0)];
+  };
+  /** Fields the suite sets itself: the operation key, the dry-run flag, the confirm token. */
+  const suiteOwned = (op: OperationSpec): Set<string> =>
+    new Set([op.idempotency?.keyField, op.preview?.dryRunField, op.preview?.confirmTokenField].filter((f): f is string => typeof f === "string"));
+
+  /** Identifier values for `field` of `op`, best first: its own name, then ids of its collection, then any id, then the document's examples. */
+  const candidates = (op: OperationSpec, field: string): unknown[] => {
+    const own = known.byProperty.get(field) ?? [];
+    const ids = known.byProperty.get("id") ?? [];
+    const collection = collectionOf(op.path);
+    const fromCollection = ids.filter((s) => {
+      const source = contract.operations.find((o) => o.id === s.source);
+      return source !== undefined && collection !== "" && collectionOf(source.path) === collection;
+    });
+    const examples = documentedValues(resolve(op.input, fieldSchema(op, field)) ?? {});
+    const ordered = [...own, ...fromCollection, ...ids].map((s) => s.value as unknown).concat(examples);
+    const unique: unknown[] = [];
+    for (const v of ordered) if (!unique.includes(v) && fits(op, field, v)) unique.push(v);
+    return unique;
+  };
+
+  /** Every other field `op` needs: required ones from the document or the constraints, and enough optional ones for minProperties. */
+  const filled = (op: OperationSpec, given: Input, variant: number, target: Record<string, unknown> | undefined): Input | undefined => {
+    const schema = inputSchema(op);
+    const properties = object(schema.properties) ?? {};
+    const own = suiteOwned(op);
+    const input = given;
+    for (const field of requiredOf(op)) {
+      if (Object.hasOwn(input, field) || own.has(field)) continue;
+      const value = schemaValue(op.input, properties[field], variant);
+      if (!value) return undefined;
+      input[field] = value.value;
+    }
+    const min = typeof schema.minProperties === "number" ? schema.minProperties : 0;
+    const expectations = new Set(op.preconditions.map((p) => p.field));
+    // A change the target shows first (a property of what its read answers), so the mutation changes something visible.
+    const optional = Object.keys(properties)
+      .filter((f) => !Object.hasOwn(input, f) && !own.has(f) && !expectations.has(f) && f !== op.projection?.field && !IDENTIFIER.test(f))
+      .sort((a, b) => Number(!(target && Object.hasOwn(target, b))) - Number(!(target && Object.hasOwn(target, a))) || a.localeCompare(b));
+    for (const field of optional) {
+      if (Object.keys(input).length >= min) break;
+      // A built value rather than the document's first: it differs from what the target holds.
+      const value = schemaValue(op.input, properties[field], variant, false) ?? schemaValue(op.input, properties[field], variant);
+      if (value) input[field] = value.value;
+    }
+    return Object.keys(input).length >= min ? input : undefined;
+  };
+
+  /** The input of `read` addressing the record `ids` names (fields matched by name), or undefined. */
+  const addressing = (read: OperationSpec, ids: Input): Input | undefined => {
+    const input: Input = {};
+    for (const field of requiredOf(read)) {
+      if (!Object.hasOwn(ids, field)) return undefined;
+      input[field] = ids[field];
+    }
+    return input;
+  };
+
+  const succeeded = (op: OperationSpec, exchange: Exchange, schema: Schema = op.output): boolean =>
+    exchange.status >= 200 && exchange.status < 300 && h.validator(schema)(exchange.body === undefined ? null : exchange.body) === true;
+
+  /** Repeat this read in every snapshot (bounded per operation; a mutation's target is always let in). */
+  const observe = (read: OperationSpec, input: Input, always = true): void => {
+    const same = known.observed.filter((o) => o.op === read);
+    if (same.some((o) => JSON.stringify(o.input) === JSON.stringify(input))) return;
+    if (always || same.length < MAX_OBSERVED_READS) known.observed.push({ op: read, input, paged: false });
+  };
+
+  const readTarget = async (read: OperationSpec, ids: Input): Promise<Record<string, unknown> | undefined> => {
+    const input = addressing(read, ids);
+    if (!input) return undefined;
+    const exchange = await h.call(read, input);
+    if (!succeeded(read, exchange)) return undefined;
+    known.remember(exchange.body, read.id);
+    observe(read, input);
+    return object(exchange.body);
+  };
+
+  /** A mutation without identifiers that makes what `op` addresses: its path is `op`'s collection. */
+  const creatorOf = (op: OperationSpec): OperationSpec | undefined =>
+    contract.operations.find((o) => o.kind === "mutating" && o !== op && identifiers(o).length === 0 && collectionOf(o.path) !== "" && collectionOf(o.path) === collectionOf(op.path) && !o.path.includes("{"));
+
+  /** Execute `creator` once with a derived input; the identifier values its answer gives for `op`'s fields. */
+  const create = async (creator: OperationSpec, op: OperationSpec, fields: readonly string[]): Promise<Input | undefined> => {
+    const params = filled(creator, {}, 0, undefined);
+    if (!params) return undefined;
+    let input: Input = { ...params };
+    if (creator.idempotency) input[creator.idempotency.keyField] = randomUUID();
+    if (creator.preview) {
+      const preview = await h.call(creator, { ...input, [creator.preview.dryRunField]: true });
+      const token = object(preview.body)?.[creator.preview.confirmTokenField];
+      if (!succeeded(creator, preview, creator.preview.output ?? true) || typeof token !== "string") return undefined;
+      input = { ...input, [creator.preview.dryRunField]: false, [creator.preview.confirmTokenField]: token };
+    }
+    const exchange = await h.call(creator, input);
+    if (!succeeded(creator, exchange)) return undefined;
+    known.remember(exchange.body, creator.id);
+    const made = object(exchange.body);
+    if (!made) return undefined;
+    const ids: Input = {};
+    for (const field of fields) {
+      const value = [made[field], made.id].find((v) => v !== undefined && fits(op, field, v));
+      if (value === undefined) return undefined;
+      ids[field] = value;
+    }
+    return ids;
+  };
+
+  const discoverReads = async (): Promise<void> => {
+    const reads = contract.operations.filter((op) => op.kind === "read");
+    for (const op of reads) {
+      if (identifiers(op).length > 0) continue;
+      const input = derivedInputs(op)[0];
+      if (input === undefined) continue;
+      try {
+        if (op.pagination) {
+          const walk = await traverse(h, op, input, op.pagination.limitMax, MAX_PAGES);
+          known.remember(walk.items, op.id);
+          known.observed.push({ op, input, paged: true });
+        } else {
+          const exchange = await h.call(op, input);
+          if (!succeeded(op, exchange)) continue;
+          known.remember(exchange.body, op.id);
+          known.observed.push({ op, input, paged: false });
+        }
+        known.samples.set(op.id, [marked({ ...input }, "the contract's own values")]);
+      } catch {
+        // A list that breaks its contract is reported by its own checks; the derivation learns nothing from it.
+      }
+    }
+    // Reads addressed by identifiers: what one answer shows may address the next (an invoice's customer).
+    for (let round = 0; round < 3; round++) {
+      let progress = false;
+      for (const op of reads) {
+        if (known.samples.has(op.id) || identifiers(op).length === 0) continue;
+        const fields = identifiers(op);
+        const options = fields.map((f) => candidates(op, f));
+        if (options.some((o) => o.length === 0)) continue;
+        const found: Input[] = [];
+        for (let i = 0; i < MAX_CANDIDATES && found.length < 2; i++) {
+          const ids: Input = {};
+          for (const [n, f] of fields.entries()) ids[f] = options[n]![Math.min(i, options[n]!.length - 1)];
+          const input = filled(op, ids, 0, undefined);
+          if (!input || found.some((x) => JSON.stringify(x) === JSON.stringify(input))) continue;
+          try {
+            const exchange = await h.call(op, input);
+            if (!succeeded(op, exchange)) continue;
+            known.remember(exchange.body, op.id);
+            observe(op, input, false);
+            found.push(input);
+          } catch {
+            break;
+          }
+        }
+        if (found.length > 0) {
+          known.samples.set(op.id, found.map((f) => marked({ ...f }, `identifiers read from the implementation's answers (${fields.join(", ")})`)));
+          progress = true;
+        }
+      }
+      if (!progress) break;
+    }
+  };
+
+  const discoverMutation = async (op: OperationSpec): Promise<void> => {
+    const fields = identifiers(op);
+    const read = op.readWith ? contract.operations.find((o) => o.id === op.readWith) : undefined;
+    let ids: Input | undefined;
+    let how = "values from the contract";
+    if (fields.length > 0) {
+      const creator = creatorOf(op);
+      if (creator && base.sampleInput(creator.id, 0) === undefined) {
+        ids = await create(creator, op, fields);
+        if (ids) how = `a fresh object made with ${creator.id}`;
+      }
+      if (!ids) {
+        const options = fields.map((f) => candidates(op, f));
+        if (options.some((o) => o.length === 0)) {
+          known.why.set(op.id, `no answer of a safe read showed a value for ${fields.filter((_, n) => options[n]!.length === 0).join(", ")}`);
+          return;
+        }
+        for (let i = 0; i < MAX_CANDIDATES && !ids; i++) {
+          const candidate: Input = {};
+          for (const [n, f] of fields.entries()) candidate[f] = options[n]![Math.min(i, options[n]!.length - 1)];
+          // Confirmed by the target's read when there is one; else the implementation's refusal tells (and skips).
+          if (!read || (await readTarget(read, candidate)) !== undefined) ids = candidate;
+        }
+        if (!ids) {
+          known.why.set(op.id, `${read?.id ?? "the target read"} found none of the identifiers the answers showed`);
+          return;
+        }
+        how = `identifiers read from the implementation's answers (${fields.join(", ")})`;
+      }
+    }
+    const target = read && ids ? await readTarget(read, ids) : undefined;
+    const variants: Input[] = [];
+    for (const variant of [0, 1]) {
+      const input: Input = { ...(ids ?? {}) };
+      for (const pre of op.preconditions) {
+        const compares = pre.compares;
+        if (target && compares !== undefined && Object.hasOwn(target, compares)) input[pre.field] = target[compares];
+      }
+      const complete = filled(op, input, variant, target);
+      if (!complete) break;
+      variants.push(marked(complete, how));
+    }
+    if (variants.length > 0) known.samples.set(op.id, variants);
+    else known.why.set(op.id, "the input schema has a required field no value could be built for");
+  };
+
+  /** A snapshot of every safe traversal, with what two back-to-back snapshots disagree on left out. */
+  const snapshot = async (): Promise<unknown> => {
+    const parts: unknown[] = [];
+    for (const read of known.observed) {
+      if (read.paged) {
+        try {
+          parts.push((await traverse(h, read.op, read.input, read.op.pagination!.limitMax, MAX_PAGES)).items);
+        } catch (e) {
+          parts.push(`traversal failed: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+        }
+      } else {
+        const exchange = await h.call(read.op, read.input);
+        parts.push([exchange.status, exchange.body]);
+      }
+    }
+    return parts;
+  };
+  const leaves = (value: unknown, path: string, out: Map<string, string[]>, depth = 0): void => {
+    if (depth > MAX_WALK_DEPTH) return;
+    if (Array.isArray(value)) value.forEach((v) => leaves(v, `${path}/*`, out, depth + 1));
+    else if (object(value)) for (const [k, v] of Object.entries(object(value)!)) leaves(v, `${path}/${k}`, out, depth + 1);
+    else out.set(path, [...(out.get(path) ?? []), JSON.stringify(value)]);
+  };
+  const stable = (value: unknown, path: string, depth = 0): unknown => {
+    if (depth > MAX_WALK_DEPTH) return value;
+    if (Array.isArray(value)) return value.map((v) => stable(v, `${path}/*`, depth + 1));
+    const record = object(value);
+    if (!record) return value;
+    const out = new Map<string, unknown>();
+    for (const [k, v] of Object.entries(record)) if (!unstable.has(`${path}/${k}`)) out.set(k, stable(v, `${path}/${k}`, depth + 1));
+    return [...out];
+  };
+  const calibrate = async (): Promise<void> => {
+    const [a, b] = [await snapshot(), await snapshot()];
+    const la = new Map<string, string[]>();
+    const lb = new Map<string, string[]>();
+    leaves(a, "", la);
+    leaves(b, "", lb);
+    for (const [path, values] of la) if (JSON.stringify(values) !== JSON.stringify(lb.get(path))) unstable.add(path);
+  };
+
+  const discover = async (): Promise<void> => {
+    known = new Knowledge();
+    try {
+      await discoverReads();
+      for (const op of contract.operations) {
+        if (op.kind === "mutating" && base.sampleInput(op.id, 0) === undefined) await discoverMutation(op);
+      }
+      if (!base.observe && known.observed.length > 0) await calibrate();
+    } catch {
+      // An implementation that stops answering fails the checks themselves, each saying why.
+    }
+  };
+
+  /** A well-formed value for `field` of `op` no answer has shown. */
+  const neverSeen = (op: OperationSpec, field: string): unknown => {
+    for (let i = 0; i < MAX_FRESH_TRIES; i++) {
+      const value = schemaValue(op.input, fieldSchema(op, field), i, false);
+      if (value && fits(op, field, value.value) && !known.seen.has(JSON.stringify(value.value))) return value.value;
+    }
+    return undefined;
+  };
+
+  /** Input provoking the not-found `code`: the derived sample (or a filled input) with one identifier never seen. */
+  const notFoundInput = (op: OperationSpec, code: string): Input | undefined => {
+    const spec = contract.taxonomy.get(code);
+    if (spec?.class !== "not_found" || !op.errors.includes(code)) return undefined;
+    const fields = identifiers(op);
+    const stem = code.toLowerCase().replace(/_?not_?found$/, "");
+    const field = (spec.field !== null && fields.includes(spec.field) ? spec.field : undefined)
+      ?? fields.find((f) => stem !== "" && f.toLowerCase().replace(/_?id$/, "") === stem)
+      ?? (fields.length === 1 && op.errors.filter((c) => contract.taxonomy.get(c)?.class === "not_found").length === 1 ? fields[0] : undefined);
+    if (field === undefined) return undefined;
+    const fresh = neverSeen(op, field);
+    if (fresh === undefined) return undefined;
+    const sample = known.samples.get(op.id)?.[0] ?? base.sampleInput(op.id, 0);
+    const input: Input = { ...(sample ?? {}), [field]: fresh };
+    for (const other of fields) if (!Object.hasOwn(input, other)) {
+      const seen = candidates(op, other)[0];
+      if (seen === undefined) return undefined;
+      input[other] = seen;
+    }
+    const complete = filled(op, input, 0, undefined);
+    return complete ? marked(complete, `a well-formed ${field} no answer showed (${JSON.stringify(fresh)})`) : undefined;
+  };
+
+  const fixture: Fixture = {
+    get baseUrl() {
+      return base.baseUrl;
+    },
+    ...(base.token !== undefined ? { token: base.token } : {}),
+    ...(base.credentials !== undefined ? { credentials: base.credentials } : {}),
+    async start() {
+      await base.start?.();
+    },
+    async stop() {
+      await base.stop?.();
+    },
+    async reset() {
+      await base.reset();
+      await discover();
+    },
+    sampleInput(operation, variant = 0) {
+      const given = base.sampleInput(operation, variant);
+      if (given !== undefined || base.sampleInput(operation, 0) !== undefined) return given;
+      const derived = known.samples.get(operation)?.[variant];
+      return derived === undefined ? undefined : marked({ ...derived }, derivationOf(derived) ?? "derived");
+    },
+    async errorInput(operation, code) {
+      const given = await base.errorInput?.(operation, code);
+      if (given !== undefined) return given;
+      const op = contract.operations.find((o) => o.id === operation);
+      return op ? notFoundInput(op, code) : undefined;
+    },
+    ...(base.observe
+      ? { observe: () => base.observe!() }
+      : {
+          async observe() {
+            return stable(await snapshot(), "");
+          },
+        }),
+  };
+  for (const member of ["advanceTime", "tokenWithout", "undoInput", "resetWith", "degrade", "taskResult", "failAfterCommit"] as const) {
+    if (base[member] !== undefined) Object.assign(fixture, { [member]: (base[member] as (...a: unknown[]) => unknown).bind(base) });
+  }
+  if (base.resetWith) {
+    fixture.resetWith = async (options) => {
+      const ok = await base.resetWith!(options);
+      if (ok) await discover();
+      return ok;
+    };
+  }
+  return fixture;
+}
