@@ -294,50 +294,63 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     }
   };
 
+  /** Identifier values for `op`'s fields: a fresh object when an operation makes one, else the `skip`-th confirmed one the answers showed. */
+  const targetOf = async (op: OperationSpec, fields: readonly string[], read: OperationSpec | undefined, skip: number): Promise<{ ids: Input; how: string } | { why: string }> => {
+    const creator = creatorOf(op);
+    if (creator && base.sampleInput(creator.id, 0) === undefined) {
+      const ids = await create(creator, op, fields);
+      if (ids) return { ids, how: `a fresh object made with ${creator.id}` };
+    }
+    const options = fields.map((f) => candidates(op, f));
+    if (options.some((o) => o.length === 0)) return { why: `no answer of a safe read showed a value for ${fields.filter((_, n) => options[n]!.length === 0).join(", ")}` };
+    let confirmed = 0;
+    for (let i = 0; i < MAX_CANDIDATES + skip; i++) {
+      if (fields.some((_, n) => i >= options[n]!.length) && i > 0) break;
+      const candidate: Input = {};
+      for (const [n, f] of fields.entries()) candidate[f] = options[n]![Math.min(i, options[n]!.length - 1)];
+      // Confirmed by the target's read when there is one; else the implementation's refusal tells (and skips).
+      if (read && (await readTarget(read, candidate)) === undefined) continue;
+      if (confirmed++ === skip) return { ids: candidate, how: `identifiers read from the implementation's answers (${fields.join(", ")})` };
+    }
+    return { why: `${read?.id ?? "the implementation"} confirmed none of the identifiers the answers showed` };
+  };
+
   const discoverMutation = async (op: OperationSpec): Promise<void> => {
     const fields = identifiers(op);
     const read = op.readWith ? contract.operations.find((o) => o.id === op.readWith) : undefined;
-    let ids: Input | undefined;
-    let how = "values from the contract";
-    if (fields.length > 0) {
-      const creator = creatorOf(op);
-      if (creator && base.sampleInput(creator.id, 0) === undefined) {
-        ids = await create(creator, op, fields);
-        if (ids) how = `a fresh object made with ${creator.id}`;
-      }
-      if (!ids) {
-        const options = fields.map((f) => candidates(op, f));
-        if (options.some((o) => o.length === 0)) {
-          known.why.set(op.id, `no answer of a safe read showed a value for ${fields.filter((_, n) => options[n]!.length === 0).join(", ")}`);
-          return;
-        }
-        for (let i = 0; i < MAX_CANDIDATES && !ids; i++) {
-          const candidate: Input = {};
-          for (const [n, f] of fields.entries()) candidate[f] = options[n]![Math.min(i, options[n]!.length - 1)];
-          // Confirmed by the target's read when there is one; else the implementation's refusal tells (and skips).
-          if (!read || (await readTarget(read, candidate)) !== undefined) ids = candidate;
-        }
-        if (!ids) {
-          known.why.set(op.id, `${read?.id ?? "the target read"} found none of the identifiers the answers showed`);
-          return;
-        }
-        how = `identifiers read from the implementation's answers (${fields.join(", ")})`;
-      }
-    }
-    const target = read && ids ? await readTarget(read, ids) : undefined;
     const variants: Input[] = [];
+    const plain = (input: Input | undefined): string => JSON.stringify(input ?? null);
+    // Both samples address the same object unless only another object makes them differ.
+    const first = fields.length > 0 ? await targetOf(op, fields, read, 0) : { ids: {}, how: "values from the contract" };
     for (const variant of [0, 1]) {
-      const input: Input = { ...(ids ?? {}) };
-      for (const pre of op.preconditions) {
-        const compares = pre.compares;
-        if (target && compares !== undefined && Object.hasOwn(target, compares)) input[pre.field] = target[compares];
+      let made = first;
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if ("why" in made) {
+          if (variant === 0) known.why.set(op.id, made.why);
+          break;
+        }
+        const target = read && fields.length > 0 ? await readTarget(read, made.ids) : undefined;
+        const input: Input = { ...made.ids };
+        for (const pre of op.preconditions) {
+          const compares = pre.compares;
+          if (target && compares !== undefined && Object.hasOwn(target, compares)) input[pre.field] = target[compares];
+        }
+        const complete = filled(op, input, variant, target);
+        if (!complete) {
+          if (variant === 0) known.why.set(op.id, "the input schema has a required field no value could be built for");
+          break;
+        }
+        // The second sample must be other parameters: another object when nothing else varies (a delete).
+        if (variant === 1 && plain(complete) === plain(variants[0])) {
+          if (attempt === 0 && fields.length > 0) made = await targetOf(op, fields, read, 1);
+          continue;
+        }
+        variants.push(marked(complete, made.how));
+        break;
       }
-      const complete = filled(op, input, variant, target);
-      if (!complete) break;
-      variants.push(marked(complete, how));
+      if (variants.length === 0) break;
     }
     if (variants.length > 0) known.samples.set(op.id, variants);
-    else known.why.set(op.id, "the input schema has a required field no value could be built for");
   };
 
   /** A snapshot of every safe traversal, with what two back-to-back snapshots disagree on left out. */
