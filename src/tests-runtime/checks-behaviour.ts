@@ -6,7 +6,7 @@
  * throw a ContractViolation whose message names the promise.
  */
 import { randomUUID } from "node:crypto";
-import { type CheckResult, execute, executionInput, expectNoEffect, resolve, sample, withKey } from "./checks.js";
+import { type CheckResult, execute, executionInput, expectNoEffect, noSample, resolve, sample, withKey } from "./checks.js";
 import { type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
 import { noOtherValue, otherAllowedValues } from "./wire-values.js";
 
@@ -167,7 +167,7 @@ export async function keyScopedToOperation(h: Harness, op: OperationSpec): Promi
   const others = h.contract.operations.filter((o) => o.id !== op.id && o.kind === "mutating" && o.idempotency !== null);
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!params) return noSample(op);
   const first = others.find((o) => sample(h, o) !== undefined);
   if (!first) return { skip: `no other keyed operation has a sample input (sampleInput(${others.map((o) => o.id).join(" | ") || "none"}))` };
   const key = randomUUID();
@@ -201,7 +201,7 @@ export async function notFoundAtExecution(h: Harness, op: OperationSpec): Promis
   if (notFound.length === 0) return { skip: "the operation declares no not_found-class error" };
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!params) return noSample(op);
   const t1 = (await previewOf(h, op, params)).token;
   const t2 = (await previewOf(h, op, params)).token;
   h.expectSuccess(op, await h.call(op, executionWith(op, params, t1)));
@@ -248,7 +248,7 @@ export async function executionMatchesPreview(h: Harness, op: OperationSpec): Pr
   const read = h.operation(facts.readWith);
   await h.fixture.reset();
   let params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!params) return noSample(op);
   const address = readAddress(read, params);
   if (!("input" in address)) return { skip: `the sample input does not address the target for ${read.id} (sampleInput(${op.id}) lacks ${address.missing.join(", ")})` };
   const r0 = await readBack(h, read, address.input, "before the preview");
@@ -293,7 +293,7 @@ export async function preconditionComparedExactly(h: Harness, op: OperationSpec,
   if (!pre) return { skip: `no precondition ${index}` };
   await h.fixture.reset();
   const sampled = sample(h, op);
-  if (!sampled) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!sampled) return noSample(op);
   const target = await currentTarget(h, op, sampled);
   const params = target ? withCurrentExpectations(op, sampled, target) : sampled;
   const current = params[pre.field];
@@ -342,7 +342,7 @@ export async function revisionAdvances(h: Harness, op: OperationSpec): Promise<C
   const read = h.operation(facts.readWith);
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!params) return noSample(op);
   const address = readAddress(read, params);
   if (!("input" in address)) return { skip: `the sample input does not address the target for ${read.id} (sampleInput(${op.id}) lacks ${address.missing.join(", ")})` };
   const r0 = await readBack(h, read, address.input, "before the execution");

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { type CheckResult, execute, executionInput, expectNoEffect, noMember, noSample, resolve, sample, withFreshExpectations, withKey } from "./checks.js";
+import { noCredentialWithout } from "./checks-errors.js";
 import { ContractViolation, type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
 
 type Rec = Record<string, unknown>;
@@ -562,7 +563,10 @@ export async function keyRetained(h: Harness, op: OperationSpec): Promise<CheckR
   const retention = op.stateful?.keyRetentionMs ?? null;
   if (!op.idempotency || retention === null) return { skip: "the operation declares no key retention (idempotency.retention)" };
   const late = retention - marginOf(retention);
-  if (!h.fixture.advanceTime) return noMember("advanceTime(ms)", `move the implementation's clock forward, so a key can be retried just before its retention (${duration(retention)}) ends`);
+  if (!h.fixture.advanceTime) {
+    const purpose = `move the implementation's clock forward, so a key can be retried just before its retention (${duration(retention)}) ends`;
+    return noMember("advanceTime(ms)", purpose, { kind: "clock", purpose });
+  }
   await h.fixture.reset();
   const sampled = sample(h, op);
   if (!sampled) return noSample(op);
@@ -609,8 +613,7 @@ export async function scopeRequiredAtPreview(h: Harness, op: OperationSpec, scop
   if (!p) return { skip: "the operation has no preview" };
   const limited = h.fixture.tokenWithout?.(scope);
   if (limited === undefined) {
-    const member = h.fixture.tokenWithout ? `fixture.tokenWithout(${JSON.stringify(scope)}) returned nothing` : "the fixture has no tokenWithout(scope)";
-    return { skip: `the fixture has no credential lacking ${scope}: ${member} — return a credential with every scope except ${scope}` };
+    return noCredentialWithout(h, scope);
   }
   await h.fixture.reset();
   const sampled = sample(h, op);
@@ -648,7 +651,8 @@ export async function transientAfterCommitReplays(h: Harness, op: OperationSpec)
   const transient = retrySameKeyCodes(h, op);
   if (!op.idempotency || transient.length === 0) return { skip: "the operation takes no key or declares no transient error whose action is retry_same_key" };
   if (!h.fixture.failAfterCommit) {
-    return noMember("failAfterCommit(operation)", `make the next execution of ${op.id} commit, then answer ${transient.join(" or ")}, so the retry under the same key can be checked`);
+    const purpose = `make the next execution of ${op.id} commit, then answer ${transient.join(" or ")}, so the retry under the same key can be checked`;
+    return noMember("failAfterCommit(operation)", purpose, { kind: "failAfterCommit", operation: op.id, purpose });
   }
   await h.fixture.reset();
   const sampled = sample(h, op);

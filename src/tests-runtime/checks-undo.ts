@@ -5,7 +5,7 @@
  * undo's preconditions expect; the fixture's undoInput is the fallback. Same conventions as checks.ts.
  */
 import { type CheckResult, execute, noSample, readTarget, resolve, sample } from "./checks.js";
-import { type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
+import { enablerWording, type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
 
 type Record_ = Record<string, unknown>;
 
@@ -85,6 +85,8 @@ export async function doThenUndo(h: Harness, op: OperationSpec): Promise<CheckRe
   if (s0 === s1 && JSON.stringify(r0) === JSON.stringify(r1)) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) changes nothing from the reset state: nothing to undo — give parameters that change the target` };
   const undoInput = (r0 && r1 ? deriveUndoInput(op, undo, params, r0, r1) : undefined) ?? h.fixture.undoInput?.(op.id, { ...params }, output);
   if (!undoInput) {
+    const worded = enablerWording({ kind: "undo", operation: op.id });
+    if (worded !== undefined) return { skip: `the ${undo.id} call that undoes ${op.id} cannot be derived from the contract (no target read back) — ${worded}` };
     const member = h.fixture.undoInput ? `fixture.undoInput(${JSON.stringify(op.id)}, input, output) returned nothing` : "the fixture has no undoInput(operation, input, output)";
     return { skip: `the ${undo.id} call that undoes ${op.id} cannot be derived from the contract (no target read back) and ${member} — return the input of the undo call` };
   }

@@ -4,7 +4,7 @@
  * to check with), or throws a ContractViolation saying which promise broke.
  */
 import { randomUUID } from "node:crypto";
-import { type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
+import { type Enabler, enablerWording, type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
 import { styledTraversal } from "./checks-paging.js";
 import { derivedInputs } from "./samples.js";
 import { noOtherValue, otherAllowedValues, validOnTheWire } from "./wire-values.js";
@@ -15,16 +15,26 @@ export type CheckResult = void | { readonly skip: string };
 
 /** fixture.sampleInput(op, variant) gave nothing. */
 export function noSample(op: OperationSpec, variant = 0): { readonly skip: string } {
+  const worded = enablerWording({ kind: "sample", operation: op.id, variant });
+  if (worded !== undefined) return { skip: `no ${variant === 0 ? "" : "second "}sample input of ${op.id} — ${worded}` };
   const add = variant === 0 ? `parameters of ${op.id} that succeed from the reset state` : `a second sample (other parameters of ${op.id} that also succeed from the reset state)`;
   return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, ${variant}) returned nothing — add ${add}` };
 }
 
-/** The fixture lacks the optional member `member` (written as it is called); `what` says what it must do. */
-export function noMember(member: string, what: string): { readonly skip: string } {
+/**
+ * The fixture lacks the optional member `member` (written as it is called); `what` says what it must
+ * do. With `need`, a fixture that words its enablers (contractgen test) names its own flag instead.
+ */
+export function noMember(member: string, what: string, need?: Enabler): { readonly skip: string } {
+  const worded = need !== undefined ? enablerWording(need) : undefined;
+  if (worded !== undefined) return { skip: `nothing can ${what} — ${worded}` };
   return { skip: `the fixture has no ${member} — add it: ${what}` };
 }
 
-export const NO_OBSERVE = noMember("observe()", "a snapshot of everything an operation may change (compared as JSON to tell effects apart)");
+/** No snapshot of the implementation's data: the checks telling effects apart skip. */
+export function noObserve(): { readonly skip: string } {
+  return noMember("observe()", "take a snapshot of everything an operation may change (compared as JSON to tell effects apart)", { kind: "observe" });
+}
 
 // --- calling ----------------------------------------------------------------------------------------
 
@@ -327,7 +337,10 @@ export async function executeWithOtherParametersToken(h: Harness, op: OperationS
 
 /** A token past its ttl authorises nothing. */
 export async function expiredToken(h: Harness, op: OperationSpec): Promise<CheckResult> {
-  if (!h.fixture.advanceTime) return noMember("advanceTime(ms)", `move the implementation's clock forward, so a confirm token can expire (${op.preview!.ttlMs} ms)`);
+  if (!h.fixture.advanceTime) {
+    const purpose = `move the implementation's clock forward, so a confirm token can expire (${op.preview!.ttlMs} ms)`;
+    return noMember("advanceTime(ms)", purpose, { kind: "clock", purpose });
+  }
   await h.fixture.reset();
   const sampled = sample(h, op);
   if (!sampled) return noSample(op);
@@ -544,7 +557,7 @@ function canonical(value: unknown): string {
 
 /** Two concurrent calls with the same key: one executes, the other gets its outcome; one effect. */
 export async function concurrentSameKey(h: Harness, op: OperationSpec): Promise<CheckResult> {
-  if (!h.fixture.observe) return NO_OBSERVE;
+  if (!h.fixture.observe) return noObserve();
   await h.fixture.reset();
   const sampled = sample(h, op);
   if (!sampled) return noSample(op);
@@ -610,7 +623,7 @@ export function whyNotTwoEffects(op: OperationSpec): string | null {
 export async function distinctKeysTwoEffects(h: Harness, op: OperationSpec): Promise<CheckResult> {
   const why = whyNotTwoEffects(op);
   if (why !== null) return { skip: why };
-  if (!h.fixture.observe) return NO_OBSERVE;
+  if (!h.fixture.observe) return noObserve();
   await h.fixture.reset();
   const sampled = sample(h, op);
   if (!sampled) return noSample(op);

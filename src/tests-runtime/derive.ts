@@ -13,12 +13,12 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "./checks.js";
 import { traverse } from "./checks-paging.js";
-import { type ContractSpec, DERIVED, derivationOf, type Exchange, type Fixture, Harness, type Input, type OperationSpec, type Schema } from "./harness.js";
+import { type ContractSpec, DERIVED, type DerivationMark, derivationOf, type Exchange, type Fixture, Harness, type Input, type OperationSpec, type Schema } from "./harness.js";
 import { derivedInputs } from "./samples.js";
 import { documentedValues, schemaValue } from "./schema-values.js";
 
-function marked(input: Input, how: string): Input {
-  (input as Input & { [DERIVED]?: string })[DERIVED] = how;
+function marked(input: Input, how: string | DerivationMark, refused?: (code: string) => void): Input {
+  (input as Input & { [DERIVED]?: DerivationMark })[DERIVED] = typeof how === "string" ? { how, ...(refused ? { refused } : {}) } : how;
   return input;
 }
 
@@ -105,6 +105,11 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
   /** Snapshot paths (property names, arrays as *) whose values differ between two back-to-back snapshots. */
   const unstable = new Set<string>();
   const fieldValidators = new Map<string, (value: unknown) => boolean>();
+  /** Objects an operation refused a derived input for (operation and identifiers, as JSON): the next derivation picks others. */
+  const refusedTargets = new Set<string>();
+  /** Per operation: each declared code a derived input was refused with, and the object it was refused for. */
+  const learntErrors = new Map<string, Map<string, Input>>();
+  const targetKey = (op: OperationSpec, ids: Input): string => JSON.stringify([op.id, ...Object.entries(ids)]);
 
   const inputSchema = (op: OperationSpec): Record<string, unknown> => resolve(op.input, op.input) ?? {};
   const fieldSchema = (op: OperationSpec, field: string): unknown => object(inputSchema(op).properties)?.[field];
@@ -160,6 +165,15 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     const input = given;
     for (const field of requiredOf(op)) {
       if (Object.hasOwn(input, field) || own.has(field)) continue;
+      // A call on an existing object takes a value the answers showed for the field (a team that exists),
+      // other than the object's own: a reference the contract cannot enumerate, and a change.
+      if (target) {
+        const seen = (known.byProperty.get(field) ?? []).map((v) => v.value as unknown).filter((v) => v !== target[field] && fits(op, field, v));
+        if (seen.length > 0) {
+          input[field] = seen[variant % seen.length];
+          continue;
+        }
+      }
       const value = schemaValue(op.input, properties[field], variant);
       if (!value) return undefined;
       input[field] = value.value;
@@ -303,16 +317,31 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     }
     const options = fields.map((f) => candidates(op, f));
     if (options.some((o) => o.length === 0)) return { why: `no answer of a safe read showed a value for ${fields.filter((_, n) => options[n]!.length === 0).join(", ")}` };
-    let confirmed = 0;
-    for (let i = 0; i < MAX_CANDIDATES + skip; i++) {
-      if (fields.some((_, n) => i >= options[n]!.length) && i > 0) break;
-      const candidate: Input = {};
-      for (const [n, f] of fields.entries()) candidate[f] = options[n]![Math.min(i, options[n]!.length - 1)];
-      // Confirmed by the target's read when there is one; else the implementation's refusal tells (and skips).
-      if (read && (await readTarget(read, candidate)) === undefined) continue;
-      if (confirmed++ === skip) return { ids: candidate, how: `identifiers read from the implementation's answers (${fields.join(", ")})` };
+    // Objects a derived input was refused for come last: tried only when no other is confirmed.
+    for (const allowRefused of [false, true]) {
+      let confirmed = 0;
+      for (let i = 0; i < MAX_CANDIDATES + skip; i++) {
+        if (fields.some((_, n) => i >= options[n]!.length) && i > 0) break;
+        const candidate: Input = {};
+        for (const [n, f] of fields.entries()) candidate[f] = options[n]![Math.min(i, options[n]!.length - 1)];
+        if (refusedTargets.has(targetKey(op, candidate)) !== allowRefused) continue;
+        // Confirmed by the target's read when there is one; else the implementation's refusal tells (and skips).
+        if (read && (await readTarget(read, candidate)) === undefined) continue;
+        if (confirmed++ === skip) return { ids: candidate, how: `identifiers read from the implementation's answers (${fields.join(", ")})` };
+      }
     }
     return { why: `${read?.id ?? "the implementation"} confirmed none of the identifiers the answers showed` };
+  };
+
+  /** `op`'s input on the object `ids` names: expectations as its target read shows them, every other field filled. */
+  const inputOn = async (op: OperationSpec, ids: Input, read: OperationSpec | undefined, variant: number): Promise<Input | undefined> => {
+    const target = read && Object.keys(ids).length > 0 ? await readTarget(read, ids) : undefined;
+    const input: Input = { ...ids };
+    for (const pre of op.preconditions) {
+      const compares = pre.compares;
+      if (target && compares !== undefined && Object.hasOwn(target, compares)) input[pre.field] = target[compares];
+    }
+    return filled(op, input, variant, target);
   };
 
   const discoverMutation = async (op: OperationSpec): Promise<void> => {
@@ -329,13 +358,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
           if (variant === 0) known.why.set(op.id, made.why);
           break;
         }
-        const target = read && fields.length > 0 ? await readTarget(read, made.ids) : undefined;
-        const input: Input = { ...made.ids };
-        for (const pre of op.preconditions) {
-          const compares = pre.compares;
-          if (target && compares !== undefined && Object.hasOwn(target, compares)) input[pre.field] = target[compares];
-        }
-        const complete = filled(op, input, variant, target);
+        const complete = await inputOn(op, made.ids, read, variant);
         if (!complete) {
           if (variant === 0) known.why.set(op.id, "the input schema has a required field no value could be built for");
           break;
@@ -345,7 +368,19 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
           if (attempt === 0 && fields.length > 0) made = await targetOf(op, fields, read, 1);
           continue;
         }
-        variants.push(marked(complete, made.how));
+        const ids = made.ids;
+        variants.push(marked(complete, made.how, (code) => {
+          // A refusal about the object (resolved, no balance left) moves the next derivation to another one;
+          // a stale expectation, a rate limit or an upstream failure says nothing about the object.
+          const cls = contract.taxonomy.get(code)?.class;
+          const aboutCall = op.preconditions.some((p) => p.error === code) || cls === "rate_limited" || cls === "transient" || cls === "unauthenticated" || cls === "permission";
+          if (aboutCall) return;
+          refusedTargets.add(targetKey(op, ids));
+          // The refusal is itself a way to provoke the code: the error-taxonomy check may use it.
+          const learnt = learntErrors.get(op.id) ?? new Map<string, Input>();
+          if (!learnt.has(code)) learnt.set(code, ids);
+          learntErrors.set(op.id, learnt);
+        }));
         break;
       }
       if (variants.length === 0) break;
@@ -465,7 +500,14 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
       const given = await base.errorInput?.(operation, code);
       if (given !== undefined) return given;
       const op = contract.operations.find((o) => o.id === operation);
-      return op ? notFoundInput(op, code) : undefined;
+      if (!op) return undefined;
+      const learnt = learntErrors.get(op.id)?.get(code);
+      if (learnt !== undefined) {
+        const read = op.readWith ? contract.operations.find((o) => o.id === op.readWith) : undefined;
+        const input = await inputOn(op, learnt, read, 0);
+        if (input) return marked(input, `an input ${op.id} refused with ${code} earlier in the run`);
+      }
+      return notFoundInput(op, code);
     },
     ...(base.observe
       ? { observe: () => base.observe!() }

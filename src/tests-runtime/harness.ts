@@ -261,11 +261,17 @@ export type Input = Record<string, unknown>;
 /** Marks an input the suite derived (derive.ts): a symbol, never sent, kept by object spread, ignored by JSON. */
 export const DERIVED = Symbol("derived input");
 
+/** How an input was derived, and whom to tell when the implementation refuses it (so the next derivation avoids it). */
+export interface DerivationMark {
+  readonly how: string;
+  refused?(code: string): void;
+}
+
 /** How the input was derived, when it was; undefined for the implementer's own inputs. */
-export function derivationOf(input: unknown): string | undefined {
+export function derivationOf(input: unknown): DerivationMark | undefined {
   if (input === null || typeof input !== "object") return undefined;
-  const how = (input as { [DERIVED]?: unknown })[DERIVED];
-  return typeof how === "string" ? how : undefined;
+  const mark = (input as { [DERIVED]?: DerivationMark })[DERIVED];
+  return mark !== undefined && typeof mark.how === "string" ? mark : undefined;
 }
 
 /**
@@ -290,8 +296,37 @@ export interface ResetOptions {
   readonly maxExaminedPerCall?: number;
 }
 
+/**
+ * What a skipped check needs that the fixture did not give: the fixture may word how its user gives it
+ * (Fixture.enabler). `contractgen test` names its flags and samples-file entries; a generated package's
+ * suite names the fixture members.
+ */
+export type Enabler =
+  | { readonly kind: "sample"; readonly operation: string; readonly variant: number }
+  | { readonly kind: "error"; readonly operation: string; readonly code: string }
+  | { readonly kind: "observe" }
+  | { readonly kind: "clock"; readonly purpose: string }
+  | { readonly kind: "tokenWithout"; readonly scope: string }
+  | { readonly kind: "undo"; readonly operation: string }
+  | { readonly kind: "resetWith"; readonly purpose: string }
+  | { readonly kind: "degrade"; readonly operation: string }
+  | { readonly kind: "failAfterCommit"; readonly operation: string; readonly purpose: string };
+
+/** The fixture whose wording skip reasons use (the suite's one Harness sets it). */
+let wordingFixture: Fixture | undefined;
+
+/** How to give what `need` names, in the fixture's words; undefined: word it as the fixture member to add. */
+export function enablerWording(need: Enabler): string | undefined {
+  return wordingFixture?.enabler?.(need);
+}
+
 /** What the implementer provides (tests/fixture.ts, or the module named by CONTRACT_FIXTURE). */
 export interface Fixture {
+  /**
+   * How the fixture's user gives what a skipped check needs (a flag, a file entry), worded as a skip
+   * reason's remedy; undefined keeps the default wording, which names the fixture member to add.
+   */
+  enabler?(need: Enabler): string | undefined;
   /** Base URL of the implementation under test (read before every request: reset may move it). */
   readonly baseUrl: string;
   /** Credential sent as the contract's auth declares (bearer token or API key). */
@@ -373,7 +408,7 @@ export interface Exchange {
   readonly headers: Headers;
   readonly body: unknown;
   /** How the suite derived the input sent (derive.ts), when it did: a refusal of it is no violation. */
-  readonly derived?: string;
+  readonly derived?: DerivationMark;
 }
 
 /**
@@ -472,6 +507,7 @@ export class Harness {
     readonly fixture: Fixture,
   ) {
     addFormats(this.ajv);
+    wordingFixture = fixture;
   }
 
   /**
@@ -617,7 +653,8 @@ export class Harness {
       if (exchange.status >= 400) {
         const refused = this.expectDeclaredError(op, exchange);
         if (exchange.derived !== undefined) {
-          throw new DerivedInputRefused(maskSecrets(`${op.id} refused the input the suite derived (${exchange.derived}) with ${refused.code}, a declared error: give a sample of ${op.id} that succeeds`));
+          exchange.derived.refused?.(refused.code);
+          throw new DerivedInputRefused(maskSecrets(`${op.id} refused the input the suite derived (${exchange.derived.how}) with ${refused.code}, a declared error: give a sample of ${op.id} that succeeds`));
         }
       }
       throw violation(`${op.id}: expected ${what} (${(op.successStatuses ?? [op.successStatus]).join(" or ")}), got ${exchange.status}`, exchange);
