@@ -474,6 +474,21 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     return complete ? marked(complete, `a well-formed ${field} no answer showed (${JSON.stringify(fresh)})`) : undefined;
   };
 
+  /**
+   * A conflict that names a numeric field (a refund beyond the balance): the derived sample with that
+   * field at the largest value its schema allows. A guess about the data, so a refusal with another
+   * code skips the check (checks-errors.ts), never fails it.
+   */
+  const extremeInput = async (op: OperationSpec, code: string): Promise<Input | undefined> => {
+    const spec = contract.taxonomy.get(code);
+    if (spec?.class !== "conflict" || spec.field === null || !op.errors.includes(code)) return undefined;
+    const field = resolve(op.input, fieldSchema(op, spec.field));
+    if (!field || typeof field.maximum !== "number" || op.preconditions.some((p) => p.field === spec.field)) return undefined;
+    const sample = known.samples.get(op.id)?.[0];
+    if (sample === undefined) return undefined;
+    return marked({ ...sample, [spec.field]: field.maximum }, `${spec.field} at its schema's maximum (${field.maximum}), on the derived sample`);
+  };
+
   const fixture: Fixture = {
     get baseUrl() {
       return base.baseUrl;
@@ -507,7 +522,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
         const input = await inputOn(op, learnt, read, 0);
         if (input) return marked(input, `an input ${op.id} refused with ${code} earlier in the run`);
       }
-      return notFoundInput(op, code);
+      return notFoundInput(op, code) ?? (await extremeInput(op, code));
     },
     ...(base.observe
       ? { observe: () => base.observe!() }
