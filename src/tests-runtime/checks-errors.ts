@@ -116,7 +116,8 @@ export async function provokedError(h: Harness, op: OperationSpec, code: string)
     await expectRejectedHasNoEffect(h, op, before, outcome, code, exchange);
     return;
   }
-  return { skip: `the fixture cannot provoke ${code}: ${errorInputCall(h, op, code)}${enablerWording({ kind: "error", operation: op.id, code }) !== undefined ? "" : ` — return parameters that make ${op.id} fail with ${code} from the reset state`}` };
+  if (enablerWording({ kind: "error", operation: op.id, code }) !== undefined) return { skip: `nothing provokes ${code}: ${errorInputCall(h, op, code)}` };
+  return { skip: `the fixture cannot provoke ${code}: ${errorInputCall(h, op, code)} — return parameters that make ${op.id} fail with ${code} from the reset state` };
 }
 
 /** How the fixture answered (or could answer) the request for parameters provoking `code`. */

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { type CheckResult, execute, executionInput, expectNoEffect, noMember, noSample, resolve, sample, withFreshExpectations, withKey } from "./checks.js";
 import { noCredentialWithout } from "./checks-errors.js";
-import { ContractViolation, type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
+import { ContractViolation, enablerWording, type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
 
 type Rec = Record<string, unknown>;
 
@@ -529,6 +529,8 @@ export async function refusalRepeatedAtExecution(h: Harness, op: OperationSpec):
   if (reached === null) {
     const tried = movers.map((m) => (m.times > 1 ? `up to ${m.times} × ${m.name}` : m.name)).join("; ");
     const why = required.length > 0 ? `${op.id} requires ${required.map((r) => r.field).join(", ")}, so its own execution cannot be repeated` : `tried ${tried}`;
+    const worded = enablerWording({ kind: "sample", operation: op.id, variant: 1 });
+    if (worded !== undefined) return { skip: `no call the samples give made a preview of ${op.id}'s first sample answer ${codes.join(" or ")} (${why}) — a second sample of a mutation of the same target that leads there: ${worded}` };
     return { skip: `no call the samples give made a preview of fixture.sampleInput(${JSON.stringify(op.id)}, 0) answer ${codes.join(" or ")} (${why}) — give fixture.sampleInput of a mutation of the same target that leads there` };
   }
   const accepted = [...new Set([...codes, ...(p.invalidTokenError ? [p.invalidTokenError] : []), ...required.map((r) => r.error)])];

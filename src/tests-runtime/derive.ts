@@ -13,7 +13,7 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "./checks.js";
 import { traverse } from "./checks-paging.js";
-import { type ContractSpec, DERIVED, type DerivationMark, derivationOf, type Exchange, type Fixture, Harness, type Input, type OperationSpec, type Schema } from "./harness.js";
+import { type ContractSpec, DERIVED, type DerivationMark, derivationOf, type Enabler, type Exchange, type Fixture, Harness, type Input, type OperationSpec, type Schema } from "./harness.js";
 import { derivedInputs } from "./samples.js";
 import { documentedValues, schemaValue } from "./schema-values.js";
 
@@ -494,6 +494,16 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
       return base.baseUrl;
     },
     ...(base.token !== undefined ? { token: base.token } : {}),
+    ...(base.enabler
+      ? {
+          enabler(need: Enabler): string | undefined {
+            const worded = base.enabler!(need);
+            // Why the derivation found no sample helps the team decide what to give.
+            const why = need.kind === "sample" ? known.why.get(need.operation) : undefined;
+            return worded !== undefined && why !== undefined ? `none derived (${why}); ${worded}` : worded;
+          },
+        }
+      : {}),
     ...(base.credentials !== undefined ? { credentials: base.credentials } : {}),
     async start() {
       await base.start?.();

@@ -654,7 +654,8 @@ export class Harness {
         const refused = this.expectDeclaredError(op, exchange);
         if (exchange.derived !== undefined) {
           exchange.derived.refused?.(refused.code);
-          throw new DerivedInputRefused(maskSecrets(`${op.id} refused the input the suite derived (${exchange.derived.how}) with ${refused.code}, a declared error: give a sample of ${op.id} that succeeds`));
+          const remedy = enablerWording({ kind: "sample", operation: op.id, variant: 0 }) ?? `give fixture.sampleInput(${JSON.stringify(op.id)}, 0) parameters that succeed`;
+          throw new DerivedInputRefused(maskSecrets(`${op.id} refused the input the suite derived (${exchange.derived.how}) with ${refused.code}, a declared error — ${remedy}`));
         }
       }
       throw violation(`${op.id}: expected ${what} (${(op.successStatuses ?? [op.successStatus]).join(" or ")}), got ${exchange.status}`, exchange);
