@@ -460,6 +460,14 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     const field = (spec.field !== null && fields.includes(spec.field) ? spec.field : undefined)
       ?? fields.find((f) => stem !== "" && f.toLowerCase().replace(/_?id$/, "") === stem)
       ?? (fields.length === 1 && op.errors.filter((c) => contract.taxonomy.get(c)?.class === "not_found").length === 1 ? fields[0] : undefined);
+    // Without an identifier, the only thing a read names that may be gone is where a traversal stands: a
+    // cursor no page gave (an implementation may call that invalid instead: a refusal with another code skips).
+    const cursor = op.pagination?.cursorField ?? null;
+    if (field === undefined && fields.length === 0 && cursor !== null && op.errors.filter((c) => contract.taxonomy.get(c)?.class === "not_found").length === 1) {
+      const fresh = neverSeen(op, cursor);
+      const sample = known.samples.get(op.id)?.[0];
+      return fresh !== undefined && sample !== undefined ? marked({ ...sample, [cursor]: fresh }, `a ${cursor} no page gave (${JSON.stringify(fresh)})`) : undefined;
+    }
     if (field === undefined) return undefined;
     const fresh = neverSeen(op, field);
     if (fresh === undefined) return undefined;
