@@ -154,6 +154,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--dataset-command <command>", "resets into the data set appended (empty, mixed, default; then a per-call bound); exit 3 when it cannot")
     .option("--degrade-command <command>", "makes part of the store behind the operation appended fail until the next reset; exit 3 when it cannot")
     .option("--fail-after-commit-command <command>", "makes the next execution of the operation appended commit, then answer its transient error; exit 3 when it cannot")
+    .option("--no-derive", "use only the samples file's inputs: derive nothing from the implementation's answers (which creates objects to derive with)")
     .option("--fixture <module>", "your fixture module (reset, samples, observe, clock) instead of the one built from these flags")
     .option("--operations <ids>", "only these operations' checks (comma-separated)")
     .option("--report-dir <dir>", "write contract-junit.xml, contract-summary.md and contract-summary.json here")

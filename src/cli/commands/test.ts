@@ -49,6 +49,8 @@ export interface TestOptions {
   readonly degradeCommand?: string;
   /** `--fail-after-commit-command`: the next execution of the operation appended commits, then answers its transient error; exit 3 when it cannot. */
   readonly failAfterCommitCommand?: string;
+  /** `--no-derive` (false): only the samples file's inputs, nothing derived from the implementation's answers (no object created to derive with). */
+  readonly derive?: boolean;
   readonly operations?: string;
   readonly reportDir?: string;
   readonly refRoot?: readonly string[];
@@ -369,8 +371,8 @@ const fromFlags: Fixture = {
   },
 };
 
-// What the flags do not give is derived from the contract and the implementation's answers.
-export const fixture: Fixture = derivingFixture(CONTRACT_SPEC, fromFlags);
+// What the flags do not give is derived from the contract and the implementation's answers (not with --no-derive).
+export const fixture: Fixture = process.env.CONTRACTGEN_TEST_NO_DERIVE === "1" ? fromFlags : derivingFixture(CONTRACT_SPEC, fromFlags);
 `;
 
 /** Forward the child's output line by line to stderr, the credential masked and control characters shown. */
@@ -564,6 +566,7 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
       CONTRACT_PROGRESS: options.verbose ? "verbose" : "lines",
       CONTRACTGEN_TEST_SAMPLES: join(work, "samples.json"),
       ...(options.resetCommand !== undefined ? { CONTRACTGEN_TEST_RESET_COMMAND: options.resetCommand } : {}),
+      ...(options.derive === false ? { CONTRACTGEN_TEST_NO_DERIVE: "1" } : {}),
       ...(options.observeCommand !== undefined ? { CONTRACTGEN_TEST_OBSERVE_COMMAND: options.observeCommand } : {}),
       ...(options.clockCommand !== undefined ? { CONTRACTGEN_TEST_CLOCK_COMMAND: options.clockCommand } : {}),
       ...(options.datasetCommand !== undefined ? { CONTRACTGEN_TEST_DATASET_COMMAND: options.datasetCommand } : {}),
@@ -573,6 +576,17 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
       NO_COLOR: "1",
       FORCE_COLOR: "0",
     };
+    // Only this run's flags reach the fixture, never a value left in the caller's environment.
+    for (const name of ["NO_DERIVE", "RESET_COMMAND", "OBSERVE_COMMAND", "CLOCK_COMMAND", "DATASET_COMMAND", "DEGRADE_COMMAND", "FAIL_AFTER_COMMIT_COMMAND"]) {
+      if (process.env[`CONTRACTGEN_TEST_${name}`] !== undefined && env[`CONTRACTGEN_TEST_${name}`] === process.env[`CONTRACTGEN_TEST_${name}`]) delete env[`CONTRACTGEN_TEST_${name}`];
+    }
+    if (options.derive === false) env.CONTRACTGEN_TEST_NO_DERIVE = "1";
+    if (options.resetCommand !== undefined) env.CONTRACTGEN_TEST_RESET_COMMAND = options.resetCommand;
+    if (options.observeCommand !== undefined) env.CONTRACTGEN_TEST_OBSERVE_COMMAND = options.observeCommand;
+    if (options.clockCommand !== undefined) env.CONTRACTGEN_TEST_CLOCK_COMMAND = options.clockCommand;
+    if (options.datasetCommand !== undefined) env.CONTRACTGEN_TEST_DATASET_COMMAND = options.datasetCommand;
+    if (options.degradeCommand !== undefined) env.CONTRACTGEN_TEST_DEGRADE_COMMAND = options.degradeCommand;
+    if (options.failAfterCommitCommand !== undefined) env.CONTRACTGEN_TEST_FAIL_AFTER_COMMIT_COMMAND = options.failAfterCommitCommand;
     if (requestTimeoutMs !== undefined) env.CONTRACT_REQUEST_TIMEOUT_MS = String(requestTimeoutMs);
     if (maxResponseBytes !== undefined) env.CONTRACT_MAX_RESPONSE_BYTES = String(maxResponseBytes);
     if (baseUrl) env.CONTRACTGEN_TEST_BASE_URL = env.CONTRACT_BASE_URL = baseUrl.href.replace(/\/+$/, "");
