@@ -5,7 +5,7 @@
  * undo's preconditions expect; the fixture's undoInput is the fallback. Same conventions as checks.ts.
  */
 import { type CheckResult, execute, noSample, readTarget, resolve, sample } from "./checks.js";
-import { enablerWording, type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
+import { enablerWording, type Exchange, type Harness, type Input, type OperationSpec, violation, sampleName } from "./harness.js";
 
 type Record_ = Record<string, unknown>;
 
@@ -82,7 +82,7 @@ export async function doThenUndo(h: Harness, op: OperationSpec): Promise<CheckRe
   const output = h.expectSuccess(op, done);
   const s1 = await h.snapshot();
   const r1 = read ? await readTarget(h, read, params) : null;
-  if (s0 === s1 && JSON.stringify(r0) === JSON.stringify(r1)) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) changes nothing from the reset state: nothing to undo — give parameters that change the target` };
+  if (s0 === s1 && JSON.stringify(r0) === JSON.stringify(r1)) return { skip: `${sampleName(op.id, 0)} changes nothing from the reset state: nothing to undo — give parameters that change the target` };
   const undoInput = (r0 && r1 ? deriveUndoInput(op, undo, params, r0, r1) : undefined) ?? h.fixture.undoInput?.(op.id, { ...params }, output);
   if (!undoInput) {
     const worded = enablerWording({ kind: "undo", operation: op.id });

@@ -4,7 +4,7 @@
  * to check with), or throws a ContractViolation saying which promise broke.
  */
 import { randomUUID } from "node:crypto";
-import { type Enabler, enablerWording, type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
+import { type Enabler, enablerWording, type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation, sampleName } from "./harness.js";
 import { styledTraversal } from "./checks-paging.js";
 import { derivedInputs } from "./samples.js";
 import { noOtherValue, otherAllowedValues, validOnTheWire } from "./wire-values.js";
@@ -409,7 +409,7 @@ export async function stalePrecondition(h: Harness, op: OperationSpec, index: nu
   const params = sample(h, op);
   if (!params) return noSample(op);
   const current = params[pre.field];
-  if (typeof current !== "string" && typeof current !== "number") return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) has no ${pre.field} (a number or a string) — add the current expectation to the sample` };
+  if (typeof current !== "string" && typeof current !== "number") return { skip: `${sampleName(op.id, 0)} has no ${pre.field} (a number or a string) — add the current expectation to the sample` };
   const staleValue = otherAllowedValues(op, pre.field, current, "stale", 1)[0]?.value;
   if (staleValue === undefined) return { skip: noOtherValue(op, pre.field, current) };
   const staleParams = { ...params, [pre.field]: staleValue };
@@ -488,7 +488,7 @@ export async function withFreshExpectations(h: Harness, op: OperationSpec, param
     }
     if (!afterEffects) continue;
     if (!read) return { skip: `${op.id}'s expectation ${fields} goes stale at the first execution and the contract names no read of its target to re-read it with — declare target.readWith` };
-    if (!target) return { skip: `${read.id} (target.readWith) cannot be addressed from fixture.sampleInput(${JSON.stringify(op.id)}, …) — give the sample the fields ${read.id} requires` };
+    if (!target) return { skip: `${read.id} (target.readWith) cannot be addressed from ${sampleName(op.id, 0)} — give the sample the fields ${read.id} requires` };
     return { skip: `${read.id} (target.readWith) does not show ${compares ?? "the compared value"}, so ${pre.field} cannot be re-read between executions — declare the precondition's compares` };
   }
   return { params: out };
@@ -540,7 +540,7 @@ export async function changedParametersRejected(h: Harness, op: OperationSpec): 
   if ("skip" in second) return second;
   const other = second.params;
   if (canonical(other) === canonical(first.params)) {
-    return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 1) asks for the same call as variant 0 once its expectations are re-read — give variant 1 other parameters (another value to set, another target)` };
+    return { skip: `${sampleName(op.id, 1)} asks for the same call as variant 0 once its expectations are re-read — give variant 1 other parameters (another value to set, another target)` };
   }
   const before = await h.snapshot();
   const exchange = await h.call(op, await executionInput(h, op, other, key));
@@ -685,7 +685,7 @@ export async function traversal(h: Harness, op: OperationSpec): Promise<CheckRes
       if (p.totalField && declaredTotal !== received) {
         throw violation(`${op.id}: the traversal received ${received} items but the pages declare ${p.totalField} ${String(declaredTotal)}`, exchange);
       }
-      if (received === 0) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) matches no records after fixture.reset() — seed records in reset(), or give filters that match some` };
+      if (received === 0) return { skip: `${sampleName(op.id, 0)} matches no records after fixture.reset() — seed records in reset(), or give filters that match some` };
       return;
     }
     if (items.length === 0) throw violation(`${op.id}: an empty page must be the last one (${p.nextCursorField} null)`, exchange);

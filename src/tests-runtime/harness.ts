@@ -303,6 +303,8 @@ export interface ResetOptions {
  */
 export type Enabler =
   | { readonly kind: "sample"; readonly operation: string; readonly variant: number }
+  /** Not a remedy: how a skip reason names a sample (its origin), e.g. "fixture.sampleInput(…)". */
+  | { readonly kind: "sampleName"; readonly operation: string; readonly variant: number }
   | { readonly kind: "error"; readonly operation: string; readonly code: string }
   | { readonly kind: "observe" }
   | { readonly kind: "clock"; readonly purpose: string }
@@ -318,6 +320,11 @@ let wordingFixture: Fixture | undefined;
 /** How to give what `need` names, in the fixture's words; undefined: word it as the fixture member to add. */
 export function enablerWording(need: Enabler): string | undefined {
   return wordingFixture?.enabler?.(need);
+}
+
+/** How skip reasons name the sample `variant` of `operation`: in the fixture's words, else the fixture call giving it. */
+export function sampleName(operation: string, variant = 0): string {
+  return enablerWording({ kind: "sampleName", operation, variant }) ?? `fixture.sampleInput(${JSON.stringify(operation)}, ${variant})`;
 }
 
 /** What the implementer provides (tests/fixture.ts, or the module named by CONTRACT_FIXTURE). */

@@ -287,10 +287,10 @@ const command = (name: string): string | undefined => process.env["CONTRACTGEN_T
 const CANNOT = 3;
 
 /** Run the team's command through the shell with \`args\` appended (each quoted); its stdout, or why it failed. */
-function runCommand(flag: string, line: string, args: readonly string[], stdout: "ignore" | "pipe"): { status: number; out: string } {
+function runCommand(flag: string, line: string, args: readonly string[], stdout: "ignore" | "pipe", mayDecline = true): { status: number; out: string } {
   const quoted = args.map((a) => "'" + a.replaceAll("'", "'\\\\''") + "'").join(" ");
   const r = spawnSync(quoted ? line + " " + quoted : line, { shell: true, stdio: ["ignore", stdout, "pipe"], encoding: "utf8", timeout: ${RESET_TIMEOUT_MS}, maxBuffer: 64 * 1024 * 1024 });
-  if (r.error || r.signal || (r.status !== 0 && r.status !== CANNOT)) {
+  if (r.error || r.signal || (r.status !== 0 && !(mayDecline && r.status === CANNOT))) {
     const said = (r.stderr ?? "").trim().split("\\n").slice(-3).join(" | ");
     throw new Error(flag + " " + (r.error ? "could not run" : r.signal ? "was stopped (" + r.signal + ")" : "exited " + r.status) + (said ? ": " + said : ""));
   }
@@ -312,7 +312,7 @@ const fromFlags: Fixture = {
   // Without --reset-command a live implementation is not reset between checks: the samples must succeed again and again.
   async reset(): Promise<void> {
     // The team's own command, run as its shell would run it, before every check.
-    if (resetCommand && runCommand("--reset-command", resetCommand, [], "ignore").status !== 0) throw new Error("--reset-command exited " + CANNOT);
+    if (resetCommand) runCommand("--reset-command", resetCommand, [], "ignore", false);
   },
   sampleInput(operation: string, variant = 0): Input | undefined {
     const input = samples.get(operation)?.[variant];
@@ -326,7 +326,7 @@ const fromFlags: Fixture = {
   ...(undo.size > 0 ? { undoInput: (operation: string) => { const input = undo.get(operation); return input === undefined ? undefined : structuredClone(input); } } : {}),
   ...(taskResults.size > 0 ? { taskResult: (operation: string) => taskResults.get(operation) } : {}),
   ...(observeCommand ? { async observe(): Promise<unknown> {
-    const out = runCommand("--observe-command", observeCommand, [], "pipe").out;
+    const out = runCommand("--observe-command", observeCommand, [], "pipe", false).out;
     try {
       return JSON.parse(out) as unknown;
     } catch {
@@ -334,7 +334,7 @@ const fromFlags: Fixture = {
     }
   } } : {}),
   ...(clockCommand ? { async advanceTime(ms: number): Promise<void> {
-    runCommand("--clock-command", clockCommand, [String(ms)], "ignore");
+    runCommand("--clock-command", clockCommand, [String(ms)], "ignore", false);
   } } : {}),
   ...(datasetCommand ? { async resetWith(state: ResetOptions): Promise<boolean> {
     const args = [state.dataset ?? "default", ...(state.maxExaminedPerCall !== undefined ? [String(state.maxExaminedPerCall)] : [])];
@@ -349,6 +349,8 @@ const fromFlags: Fixture = {
   // A run without --fixture has no fixture members to fill in: each skip names a flag or a samples-file entry.
   enabler(need: Enabler): string {
     switch (need.kind) {
+      case "sampleName":
+        return need.operation + "'s " + (need.variant === 0 ? "first" : "second") + " sample (--samples " + need.operation + ", else derived)";
       case "sample":
         return inFile(need.operation + ": [" + (need.variant === 0 ? "input that succeeds" : "input that succeeds, other input that also succeeds") + "]");
       case "error":
