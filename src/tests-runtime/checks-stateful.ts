@@ -401,6 +401,8 @@ export async function dryRunDefaultHonoured(h: Harness, op: OperationSpec): Prom
   const plain = await h.call(op, keyRequired ? withKey(op, params, randomUUID()) : params);
   if (plain.status >= 400) {
     const e = h.expectDeclaredError(op, plain);
+    // A derived input the preview refuses (no stock for it) says nothing of the dry-run default.
+    if (plain.derived !== undefined && e.spec.class !== "permission" && e.spec.class !== "unauthenticated") throw h.derivedRefusal(op, plain, e.code);
     throw violation(`${promise} must answer a preview, but it was refused with ${e.code} (class ${e.spec.class}), as an execution would be`, plain);
   }
   const body = h.expectSuccess(op, plain, p.output ?? true, `a preview (${p.dryRunField} omitted)`);

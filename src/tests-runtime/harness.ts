@@ -659,11 +659,7 @@ export class Harness {
       // An error is still checked against the taxonomy first: an undeclared code is the sharper message.
       if (exchange.status >= 400) {
         const refused = this.expectDeclaredError(op, exchange);
-        if (exchange.derived !== undefined) {
-          exchange.derived.refused?.(refused.code);
-          const remedy = enablerWording({ kind: "sample", operation: op.id, variant: 0 }) ?? `give fixture.sampleInput(${JSON.stringify(op.id)}, 0) parameters that succeed`;
-          throw new DerivedInputRefused(maskSecrets(`${op.id} refused the input the suite derived (${exchange.derived.how}) with ${refused.code}, a declared error — ${remedy}`));
-        }
+        if (exchange.derived !== undefined) throw this.derivedRefusal(op, exchange, refused.code);
       }
       throw violation(`${op.id}: expected ${what} (${(op.successStatuses ?? [op.successStatus]).join(" or ")}), got ${exchange.status}`, exchange);
     }
@@ -679,6 +675,16 @@ export class Harness {
       throw violation(`${op.id}: response does not match the declared output schema: ${e?.instancePath || "/"} ${e?.message ?? ""}`, exchange);
     }
     return result as Record<string, unknown>;
+  }
+
+  /**
+   * What to throw when the implementation refused a derived input (`exchange.derived`) with the
+   * declared `code`: the check is skipped, and the derivation told, so the next one avoids the object.
+   */
+  derivedRefusal(op: OperationSpec, exchange: Exchange, code: string): DerivedInputRefused {
+    exchange.derived?.refused?.(code);
+    const remedy = enablerWording({ kind: "sample", operation: op.id, variant: 0 }) ?? `give fixture.sampleInput(${JSON.stringify(op.id)}, 0) parameters that succeed`;
+    return new DerivedInputRefused(maskSecrets(`${op.id} refused the input the suite derived (${exchange.derived?.how ?? "derived"}) with ${code}, a declared error — ${remedy}`));
   }
 
   /**

@@ -248,8 +248,9 @@ function stringValue(s: Record<string, unknown>, variant: number): string | unde
 function numberValue(s: Record<string, unknown>, integer: boolean, variant: number): number | undefined {
   const low = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + (integer ? 1 : 0.5) : undefined;
   const high = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum - (integer ? 1 : 0.5) : undefined;
-  // Small values from the bottom of the range: a refund of 1 cent fits where a large one may not.
-  let value = (low ?? (high !== undefined ? Math.min(high, 1) : 1)) + variant;
+  // Small values, near zero where the range allows: a refund of 1 cent, a stock change of 1, fit where large ones may not.
+  const start = (low === undefined || low <= 1) && (high === undefined || high >= 1) ? 1 : (low === undefined || low <= 0) && (high === undefined || high >= 0) ? 0 : (low ?? high!);
+  let value = start + variant;
   if (integer) value = Math.ceil(value);
   if (typeof s.multipleOf === "number" && s.multipleOf > 0) value = Math.ceil(value / s.multipleOf) * s.multipleOf;
   if (high !== undefined && value > high) value = low ?? high;
