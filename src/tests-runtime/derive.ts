@@ -13,7 +13,7 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "./checks.js";
 import { traverse } from "./checks-paging.js";
-import { type ContractSpec, DERIVED, type DerivationMark, derivationOf, type Enabler, type Exchange, type Fixture, Harness, type Input, type OperationSpec, type Schema } from "./harness.js";
+import { type ContractSpec, DERIVED, type DerivationMark, derivationOf, type Enabler, type Exchange, type Fixture, Harness, type Input, type OperationSpec, type Schema, TransportProblem } from "./harness.js";
 import { derivedInputs } from "./samples.js";
 import { documentedValues, schemaValue } from "./schema-values.js";
 
@@ -203,6 +203,22 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     return input;
   };
 
+  /**
+   * Operations that did not answer a derivation request (a timeout, a reset connection): never asked
+   * again by the derivation, so a hanging operation costs the suite one timeout here, and its own
+   * checks report the cause.
+   */
+  const silent = new Set<string>();
+  const ask = async (op: OperationSpec, input: Input): Promise<Exchange> => {
+    if (silent.has(op.id)) throw new TransportProblem(`${op.id} did not answer the derivation before`);
+    try {
+      return await h.call(op, input);
+    } catch (e) {
+      if (e instanceof TransportProblem) silent.add(op.id);
+      throw e;
+    }
+  };
+
   const succeeded = (op: OperationSpec, exchange: Exchange, schema: Schema = op.output): boolean =>
     exchange.status >= 200 && exchange.status < 300 && h.validator(schema)(exchange.body === undefined ? null : exchange.body) === true;
 
@@ -216,7 +232,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
   const readTarget = async (read: OperationSpec, ids: Input): Promise<Record<string, unknown> | undefined> => {
     const input = addressing(read, ids);
     if (!input) return undefined;
-    const exchange = await h.call(read, input);
+    const exchange = await ask(read, input);
     if (!succeeded(read, exchange)) return undefined;
     known.remember(exchange.body, read.id);
     observe(read, input);
@@ -234,12 +250,12 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     let input: Input = { ...params };
     if (creator.idempotency) input[creator.idempotency.keyField] = randomUUID();
     if (creator.preview) {
-      const preview = await h.call(creator, { ...input, [creator.preview.dryRunField]: true });
+      const preview = await ask(creator, { ...input, [creator.preview.dryRunField]: true });
       const token = object(preview.body)?.[creator.preview.confirmTokenField];
       if (!succeeded(creator, preview, creator.preview.output ?? true) || typeof token !== "string") return undefined;
       input = { ...input, [creator.preview.dryRunField]: false, [creator.preview.confirmTokenField]: token };
     }
-    const exchange = await h.call(creator, input);
+    const exchange = await ask(creator, input);
     if (!succeeded(creator, exchange)) return undefined;
     known.remember(exchange.body, creator.id);
     const made = object(exchange.body);
@@ -256,7 +272,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
   const discoverReads = async (): Promise<void> => {
     const reads = contract.operations.filter((op) => op.kind === "read");
     for (const op of reads) {
-      if (identifiers(op).length > 0) continue;
+      if (identifiers(op).length > 0 || silent.has(op.id)) continue;
       const input = derivedInputs(op)[0];
       if (input === undefined) continue;
       try {
@@ -265,21 +281,22 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
           known.remember(walk.items, op.id);
           known.observed.push({ op, input, paged: true });
         } else {
-          const exchange = await h.call(op, input);
+          const exchange = await ask(op, input);
           if (!succeeded(op, exchange)) continue;
           known.remember(exchange.body, op.id);
           known.observed.push({ op, input, paged: false });
         }
         known.samples.set(op.id, [marked({ ...input }, "the contract's own values")]);
-      } catch {
+      } catch (e) {
         // A list that breaks its contract is reported by its own checks; the derivation learns nothing from it.
+        if (e instanceof TransportProblem) silent.add(op.id);
       }
     }
     // Reads addressed by identifiers: what one answer shows may address the next (an invoice's customer).
     for (let round = 0; round < 3; round++) {
       let progress = false;
       for (const op of reads) {
-        if (known.samples.has(op.id) || identifiers(op).length === 0) continue;
+        if (known.samples.has(op.id) || identifiers(op).length === 0 || silent.has(op.id)) continue;
         const fields = identifiers(op);
         const options = fields.map((f) => candidates(op, f));
         if (options.some((o) => o.length === 0)) continue;
@@ -290,7 +307,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
           const input = filled(op, ids, 0, undefined);
           if (!input || found.some((x) => JSON.stringify(x) === JSON.stringify(input))) continue;
           try {
-            const exchange = await h.call(op, input);
+            const exchange = await ask(op, input);
             if (!succeeded(op, exchange)) continue;
             known.remember(exchange.body, op.id);
             observe(op, input, false);
