@@ -223,7 +223,8 @@ export async function notFoundAtExecution(h: Harness, op: OperationSpec): Promis
   }
   if (missing === undefined) return { skip: `the sample's execution leaves its object in place and the fixture names no unseeded identifier (errorInput(${op.id}, ${notFound[0]}))` };
   // A token exists only for other parameters (the sample's): the server may refuse either way first.
-  const token = (await previewOf(h, op, params)).token;
+  // The sample as it stands after this reset (a derived one re-reads its expectations).
+  const token = (await previewOf(h, op, sample(h, op) ?? params)).token;
   const before = await h.snapshot();
   const exchange = await h.call(op, executionWith(op, { ...missing }, token));
   const allowed = p.invalidTokenError !== null ? [...notFound, p.invalidTokenError] : [];

@@ -72,7 +72,11 @@ export async function doThenUndo(h: Harness, op: OperationSpec): Promise<CheckRe
   const spec = op.undo!;
   const undo = h.operation(spec.operation);
   const read = spec.readWith ? h.operation(spec.readWith) : null;
-  if (!h.fixture.observe && !read) return { skip: `nothing shows the state: the fixture has no observe() and the contract no target.readWith for ${op.id} — add observe() (a snapshot of the state operations change) to the fixture` };
+  if (!h.fixture.observe && !read) {
+    const worded = enablerWording({ kind: "observe" });
+    if (worded !== undefined) return { skip: `nothing shows the state: no snapshot and the contract no target.readWith for ${op.id} — ${worded}` };
+    return { skip: `nothing shows the state: the fixture has no observe() and the contract no target.readWith for ${op.id} — add observe() (a snapshot of the state operations change) to the fixture` };
+  }
   await h.fixture.reset();
   const params = sample(h, op);
   if (!params) return noSample(op);
