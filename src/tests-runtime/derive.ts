@@ -337,11 +337,14 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     // Objects a derived input was refused for come last: tried only when no other is confirmed.
     for (const allowRefused of [false, true]) {
       let confirmed = 0;
-      for (let i = 0; i < MAX_CANDIDATES + skip; i++) {
+      let reads = 0;
+      // Refused objects cost no request: many may be passed over, few read.
+      for (let i = 0; i < MAX_VALUES && reads < MAX_CANDIDATES + skip; i++) {
         if (fields.some((_, n) => i >= options[n]!.length) && i > 0) break;
         const candidate: Input = {};
         for (const [n, f] of fields.entries()) candidate[f] = options[n]![Math.min(i, options[n]!.length - 1)];
         if (refusedTargets.has(targetKey(op, candidate)) !== allowRefused) continue;
+        reads++;
         // Confirmed by the target's read when there is one; else the implementation's refusal tells (and skips).
         if (read && (await readTarget(read, candidate)) === undefined) continue;
         if (confirmed++ === skip) return { ids: candidate, how: `identifiers read from the implementation's answers (${fields.join(", ")})` };
