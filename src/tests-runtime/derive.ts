@@ -243,9 +243,24 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
   const creatorOf = (op: OperationSpec): OperationSpec | undefined =>
     contract.operations.find((o) => o.kind === "mutating" && o !== op && identifiers(o).length === 0 && collectionOf(o.path) !== "" && collectionOf(o.path) === collectionOf(op.path) && !o.path.includes("{"));
 
+  /**
+   * Mutations other than `op` whose output declares each of `fields` by name, or an `id` where the
+   * field's schema constrains its form (a pattern or format, so an id of another kind does not fit).
+   */
+  const producersOf = (op: OperationSpec, fields: readonly string[]): OperationSpec[] =>
+    contract.operations.filter((o) => {
+      if (o.kind !== "mutating" || o === op || o === creatorOf(op)) return false;
+      const output = object(resolve(o.output, o.output)?.properties) ?? {};
+      return fields.every((f) => {
+        if (Object.hasOwn(output, f)) return true;
+        const s = resolve(op.input, fieldSchema(op, f));
+        return Object.hasOwn(output, "id") && s !== null && (typeof s.pattern === "string" || typeof s.format === "string");
+      });
+    });
+
   /** Execute `creator` once with a derived input; the identifier values its answer gives for `op`'s fields. */
-  const create = async (creator: OperationSpec, op: OperationSpec, fields: readonly string[]): Promise<Input | undefined> => {
-    const params = filled(creator, {}, 0, undefined);
+  const create = async (creator: OperationSpec, op: OperationSpec, fields: readonly string[], given?: Input): Promise<Input | undefined> => {
+    const params = given ?? filled(creator, {}, 0, undefined);
     if (!params) return undefined;
     let input: Input = { ...params };
     if (creator.idempotency) input[creator.idempotency.keyField] = randomUUID();
@@ -292,7 +307,12 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
         if (e instanceof TransportProblem) silent.add(op.id);
       }
     }
-    // Reads addressed by identifiers: what one answer shows may address the next (an invoice's customer).
+    await discoverAddressedReads();
+  };
+
+  /** Reads addressed by identifiers: what one answer shows may address the next (an invoice's customer). */
+  const discoverAddressedReads = async (): Promise<void> => {
+    const reads = contract.operations.filter((op) => op.kind === "read");
     for (let round = 0; round < 3; round++) {
       let progress = false;
       for (const op of reads) {
@@ -331,6 +351,12 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     if (creator && base.sampleInput(creator.id, 0) === undefined) {
       const ids = await create(creator, op, fields);
       if (ids) return { ids, how: `a fresh object made with ${creator.id}` };
+    }
+    // Another mutation whose answer names such an object (a reservation made on an item), with its own sample.
+    for (const producer of producersOf(op, fields)) {
+      const params = known.samples.get(producer.id)?.[0] ?? base.sampleInput(producer.id, 0);
+      const ids = params !== undefined ? await create(producer, op, fields, { ...params }) : undefined;
+      if (ids) return { ids, how: `a fresh object made with ${producer.id}` };
     }
     const options = fields.map((f) => candidates(op, f));
     if (options.some((o) => o.length === 0)) return { why: `no answer of a safe read showed a value for ${fields.filter((_, n) => options[n]!.length === 0).join(", ")}` };
@@ -408,6 +434,25 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     if (variants.length > 0) known.samples.set(op.id, variants);
   };
 
+  /**
+   * The derivation itself executes mutations (a fresh object, a reservation that moves an item's
+   * stock), which may move what an earlier sample expects: every derived sample's expectations are
+   * read again from its target once all of them are made.
+   */
+  const refreshExpectations = async (): Promise<void> => {
+    for (const op of contract.operations) {
+      const read = op.readWith ? contract.operations.find((o) => o.id === op.readWith) : undefined;
+      if (op.kind !== "mutating" || !read || op.preconditions.length === 0 || base.sampleInput(op.id, 0) !== undefined) continue;
+      for (const input of known.samples.get(op.id) ?? []) {
+        const target = await readTarget(read, input);
+        if (!target) continue;
+        for (const pre of op.preconditions) {
+          if (pre.compares !== undefined && Object.hasOwn(target, pre.compares) && Object.hasOwn(input, pre.field)) input[pre.field] = target[pre.compares];
+        }
+      }
+    }
+  };
+
   /** A snapshot of every safe traversal, with what two back-to-back snapshots disagree on left out. */
   const snapshot = async (): Promise<unknown> => {
     const parts: unknown[] = [];
@@ -454,9 +499,15 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     known = new Knowledge();
     try {
       await discoverReads();
-      for (const op of contract.operations) {
-        if (op.kind === "mutating" && base.sampleInput(op.id, 0) === undefined) await discoverMutation(op);
+      // Twice: a mutation whose object another one makes (a reservation of an item) needs that one's sample first.
+      for (let pass = 0; pass < 2; pass++) {
+        for (const op of contract.operations) {
+          if (op.kind === "mutating" && base.sampleInput(op.id, 0) === undefined && !known.samples.has(op.id)) await discoverMutation(op);
+        }
       }
+      // What the mutations' objects showed may address reads no list could (a reservation).
+      await discoverAddressedReads();
+      await refreshExpectations();
       if (!base.observe && known.observed.length > 0) await calibrate();
     } catch {
       // An implementation that stops answering fails the checks themselves, each saying why.
