@@ -17,6 +17,19 @@ import { type ContractSpec, DERIVED, type DerivationMark, derivationOf, type Ena
 import { derivedInputs } from "./samples.js";
 import { documentedValues, schemaValue } from "./schema-values.js";
 
+/**
+ * Set `field` of `input` as an own property: a contract's field name (even "__proto__") is never a
+ * prototype assignment.
+ */
+function put(input: Input, field: string, value: unknown): void {
+  Object.defineProperty(input, field, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The value of `record`'s own property `name`, never an inherited one. */
+function ownValue(record: Record<string, unknown> | undefined, name: string): unknown {
+  return record !== undefined && Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
 function marked(input: Input, how: string | DerivationMark, refused?: (code: string) => void): Input {
   (input as Input & { [DERIVED]?: DerivationMark })[DERIVED] = typeof how === "string" ? { how, ...(refused ? { refused } : {}) } : how;
   return input;
@@ -112,7 +125,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
   const targetKey = (op: OperationSpec, ids: Input): string => JSON.stringify([op.id, ...Object.entries(ids)]);
 
   const inputSchema = (op: OperationSpec): Record<string, unknown> => resolve(op.input, op.input) ?? {};
-  const fieldSchema = (op: OperationSpec, field: string): unknown => object(inputSchema(op).properties)?.[field];
+  const fieldSchema = (op: OperationSpec, field: string): unknown => ownValue(object(inputSchema(op).properties), field);
   const requiredOf = (op: OperationSpec): string[] => {
     const r = inputSchema(op).required;
     return Array.isArray(r) ? r.filter((x): x is string => typeof x === "string") : [];
@@ -168,15 +181,15 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
       // A call on an existing object takes a value the answers showed for the field (a team that exists),
       // other than the object's own: a reference the contract cannot enumerate, and a change.
       if (target) {
-        const seen = (known.byProperty.get(field) ?? []).map((v) => v.value as unknown).filter((v) => v !== target[field] && fits(op, field, v));
+        const seen = (known.byProperty.get(field) ?? []).map((v) => v.value as unknown).filter((v) => v !== ownValue(target, field) && fits(op, field, v));
         if (seen.length > 0) {
-          input[field] = seen[variant % seen.length];
+          put(input, field, seen[variant % seen.length]);
           continue;
         }
       }
-      const value = schemaValue(op.input, properties[field], variant);
+      const value = schemaValue(op.input, ownValue(properties, field), variant);
       if (!value) return undefined;
-      input[field] = value.value;
+      put(input, field, value.value);
     }
     const min = typeof schema.minProperties === "number" ? schema.minProperties : 0;
     const expectations = new Set(op.preconditions.map((p) => p.field));
@@ -187,8 +200,8 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     for (const field of optional) {
       if (Object.keys(input).length >= min) break;
       // A built value rather than the document's first: it differs from what the target holds.
-      const value = schemaValue(op.input, properties[field], variant, false) ?? schemaValue(op.input, properties[field], variant);
-      if (value) input[field] = value.value;
+      const value = schemaValue(op.input, ownValue(properties, field), variant, false) ?? schemaValue(op.input, ownValue(properties, field), variant);
+      if (value) put(input, field, value.value);
     }
     return Object.keys(input).length >= min ? input : undefined;
   };
@@ -198,7 +211,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     const input: Input = {};
     for (const field of requiredOf(read)) {
       if (!Object.hasOwn(ids, field)) return undefined;
-      input[field] = ids[field];
+      put(input, field, ids[field]);
     }
     return input;
   };
@@ -263,7 +276,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     const params = given ?? filled(creator, {}, 0, undefined);
     if (!params) return undefined;
     let input: Input = { ...params };
-    if (creator.idempotency) input[creator.idempotency.keyField] = randomUUID();
+    if (creator.idempotency) put(input, creator.idempotency.keyField, randomUUID());
     if (creator.preview) {
       const preview = await ask(creator, { ...input, [creator.preview.dryRunField]: true });
       const token = object(preview.body)?.[creator.preview.confirmTokenField];
@@ -277,9 +290,9 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     if (!made) return undefined;
     const ids: Input = {};
     for (const field of fields) {
-      const value = [made[field], made.id].find((v) => v !== undefined && fits(op, field, v));
+      const value = [ownValue(made, field), ownValue(made, "id")].find((v) => v !== undefined && fits(op, field, v));
       if (value === undefined) return undefined;
-      ids[field] = value;
+      put(ids, field, value);
     }
     return ids;
   };
@@ -323,7 +336,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
         const found: Input[] = [];
         for (let i = 0; i < MAX_CANDIDATES && found.length < 2; i++) {
           const ids: Input = {};
-          for (const [n, f] of fields.entries()) ids[f] = options[n]![Math.min(i, options[n]!.length - 1)];
+          for (const [n, f] of fields.entries()) put(ids, f, options[n]![Math.min(i, options[n]!.length - 1)]);
           const input = filled(op, ids, 0, undefined);
           if (!input || found.some((x) => JSON.stringify(x) === JSON.stringify(input))) continue;
           try {
@@ -368,7 +381,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
       for (let i = 0; i < MAX_VALUES && reads < MAX_CANDIDATES + skip; i++) {
         if (fields.some((_, n) => i >= options[n]!.length) && i > 0) break;
         const candidate: Input = {};
-        for (const [n, f] of fields.entries()) candidate[f] = options[n]![Math.min(i, options[n]!.length - 1)];
+        for (const [n, f] of fields.entries()) put(candidate, f, options[n]![Math.min(i, options[n]!.length - 1)]);
         if (refusedTargets.has(targetKey(op, candidate)) !== allowRefused) continue;
         reads++;
         // Confirmed by the target's read when there is one; else the implementation's refusal tells (and skips).
@@ -385,7 +398,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     const input: Input = { ...ids };
     for (const pre of op.preconditions) {
       const compares = pre.compares;
-      if (target && compares !== undefined && Object.hasOwn(target, compares)) input[pre.field] = target[compares];
+      if (target && compares !== undefined && Object.hasOwn(target, compares)) put(input, pre.field, target[compares]);
     }
     return filled(op, input, variant, target);
   };
@@ -447,7 +460,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
         const target = await readTarget(read, input);
         if (!target) continue;
         for (const pre of op.preconditions) {
-          if (pre.compares !== undefined && Object.hasOwn(target, pre.compares) && Object.hasOwn(input, pre.field)) input[pre.field] = target[pre.compares];
+          if (pre.compares !== undefined && Object.hasOwn(target, pre.compares) && Object.hasOwn(input, pre.field)) put(input, pre.field, target[pre.compares]);
         }
       }
     }
@@ -548,7 +561,7 @@ export function derivingFixture(contract: ContractSpec, base: Fixture): Fixture 
     for (const other of fields) if (!Object.hasOwn(input, other)) {
       const seen = candidates(op, other)[0];
       if (seen === undefined) return undefined;
-      input[other] = seen;
+      put(input, other, seen);
     }
     const complete = filled(op, input, 0, undefined);
     return complete ? marked(complete, `a well-formed ${field} no answer showed (${JSON.stringify(fresh)})`) : undefined;

@@ -301,7 +301,7 @@ export function schemaValue(root: Schema, schema: unknown, variant = 0, document
       for (const name of Array.isArray(s.required) ? (s.required as unknown[]).filter((r): r is string => typeof r === "string") : []) {
         const value = schemaValue(root, Object.hasOwn(properties, name) ? properties[name] : true, variant, documented, depth + 1);
         if (!value) return undefined;
-        out[name] = value.value;
+        Object.defineProperty(out, name, { value: value.value, enumerable: true, writable: true, configurable: true });
       }
       return { value: out };
     }
