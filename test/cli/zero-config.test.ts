@@ -3,9 +3,11 @@
  * the contract and the implementation's answers (src/tests-runtime/derive.ts). Against each reference
  * platform, started here with no samples, no fixture and no reset, most checks run and none fails.
  *
- * The floors are what the contract and the answers can give: the rest needs what only the team can
- * (a credential lacking a scope, a rate limit or an upstream failure on demand, a clock, another data
- * set), and each such skip names the flag or samples-file entry that enables it.
+ * The floors sit a few checks below what the contract and the answers give today (billing 96 of 124,
+ * bookshelf 66 of 70, incidents 63 of 84, releases 32 of 48, inventory 99 of 115, scenes 71 of 93):
+ * the rest needs what only the team can give (a credential lacking a scope, a rate limit or an
+ * upstream failure on demand, a clock, another data set), and each such skip names the flag or
+ * samples-file entry that enables it.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,14 +41,14 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { name: "billing", spec: ["specs/billing.v2.yaml"], start: () => startBillingServer({ token: TOKEN }), floor: 0.75 },
+  { name: "billing", spec: ["specs/billing.v2.yaml"], start: () => startBillingServer({ token: TOKEN }), floor: 0.72 },
   { name: "bookshelf", spec: ["specs/openapi/bookshelf.yaml", "--overlay", "specs/openapi/bookshelf.overlay.yaml"], start: () => startBookshelfServer({ token: TOKEN }), floor: 0.85 },
   { name: "incidents", spec: ["specs/incidents.yaml"], start: () => startIncidentsServer({ token: TOKEN }), floor: 0.7 },
-  { name: "releases", spec: ["specs/releases.yaml"], start: () => startReleasesServer({ token: TOKEN }), floor: 0.65 },
+  { name: "releases", spec: ["specs/releases.yaml"], start: () => startReleasesServer({ token: TOKEN }), floor: 0.6 },
   // Written without contractgen (plain node:http, their own stores and conventions): derivation must not
   // make a correct server written by another team fail.
   { name: "inventory (independent)", spec: ["test/contract-suite/independent/inventory.openapi.yaml", "--overlay", "test/contract-suite/independent/inventory.overlay.yaml"], start: () => startInventoryServer({ apiKey: TOKEN }), floor: 0.75 },
-  { name: "scenes (independent)", spec: ["test/contract-suite/independent/scenes.yaml"], start: () => startSceneServer(), floor: 0.7 },
+  { name: "scenes (independent)", spec: ["test/contract-suite/independent/scenes.yaml"], start: () => startSceneServer(), floor: 0.65 },
 ];
 
 /** Words that would tell a `contractgen test` user to edit a TypeScript fixture they do not have. */
