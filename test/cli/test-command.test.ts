@@ -42,8 +42,9 @@ async function contractgen(...args: string[]): Promise<{ code: number; stdout: s
   return { code, stdout, stderr };
 }
 
-/** The skip reason of a check of get_invoice, which has no sample: the fixture member that would enable it. */
-const NO_INVOICE_SAMPLE = 'fixture.sampleInput("get_invoice", 0) returned nothing — add parameters of get_invoice that succeed from the reset state';
+/** The skip reason of a check nothing can provoke on a live platform: the samples-file entry that would enable it (no fixture member: the run has no --fixture). */
+const NO_RATE_LIMIT = "nothing provokes RATE_LIMITED: none was given or derived — give it in the samples file (--samples): errors: { get_invoice: { RATE_LIMITED: input that fails with RATE_LIMITED } }";
+const RATE_LIMIT_CHECK = "error taxonomy > RATE_LIMITED (rate_limited) arrives as declared and changes nothing";
 
 const platforms: RunningPlatform[] = [];
 async function platform(defect?: SeededDefect): Promise<string> {
@@ -73,11 +74,14 @@ describe("contractgen test against the billing reference platform", () => {
   });
 
   it("reports what it could not check as skipped, with the reason", () => {
-    // get_invoice has no sample; observe and the clock are not available on a live platform.
-    expect(correct.stdout).toMatch(/skipped \d+: fixture\.sampleInput\("[a-z_]+", 0\) returned nothing — add parameters of [a-z_]+ that succeed from the reset state/);
-    expect(correct.stdout).toContain("the fixture has no observe() — add it");
+    // A rate limit, a limited credential and the clock are not available on a live platform: each skip names the flag or entry.
+    expect(correct.stdout).toContain("no credential lacking billing.customers:write — give it in the samples file (--samples): tokensWithout: { billing.customers:write: VARIABLE }");
+    expect(correct.stdout).toContain("give --clock-command");
+    expect(correct.stdout).not.toMatch(/fixture\.(sampleInput|errorInput|tokenWithout)|the fixture has no /);
     const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as RunSummary;
-    expect(summary.checks.find((c) => c.operation === "get_invoice" && c.check === "schema conformance of a successful call")).toMatchObject({ state: "skipped", reason: NO_INVOICE_SAMPLE });
+    // get_invoice has no sample: it is derived (the contract's example identifier), so its conformance runs.
+    expect(summary.checks.find((c) => c.operation === "get_invoice" && c.check === "schema conformance of a successful call")).toMatchObject({ state: "passed" });
+    expect(summary.checks.find((c) => c.operation === "get_invoice" && c.check === RATE_LIMIT_CHECK)).toMatchObject({ state: "skipped", reason: NO_RATE_LIMIT });
   });
 
   it("writes a JUnit XML and a Markdown summary whose counts agree with the run", () => {
@@ -92,8 +96,8 @@ describe("contractgen test against the billing reference platform", () => {
     expect(summary.passed + summary.skipped).toBe(summary.run);
     expect(summary.run).toBeGreaterThan(50);
     // The skip reason reaches the JUnit report as a property of the case.
-    const skippedConformance = cases.find((c) => c.attributes.get("name") === "get_invoice > schema conformance of a successful call")!;
-    expect(descendants(skippedConformance, "property").map((p) => p.attributes.get("value"))).toContain(NO_INVOICE_SAMPLE);
+    const skippedRateLimit = cases.find((c) => c.attributes.get("name") === `get_invoice > ${RATE_LIMIT_CHECK}`)!;
+    expect(descendants(skippedRateLimit, "property").map((p) => p.attributes.get("value"))).toContain(NO_RATE_LIMIT);
     const md = readFileSync(join(reports, "contract-summary.md"), "utf8");
     expect(md).toContain(`**all checks passed**: ${summary.run} checks, ${summary.passed} passed, 0 failed, ${summary.skipped} skipped.`);
     for (const o of summary.operations) expect(md).toContain(`| ${o.operation.replace(/_/g, "\\_")} | ${o.run} | ${o.passed} | ${o.failed} | ${o.skipped} |`);
@@ -181,6 +185,10 @@ describe("contractgen test: bad input exits 2 with a stable code and no stack tr
   writeFileSync(badSamples, "create_customer: [{ email: a@example.com }]\nno_such_operation: [{}]\n");
   const notList = join(dir, "not-list.json");
   writeFileSync(notList, '{ "get_customer": [1] }');
+  const badError = join(dir, "bad-error.yaml");
+  writeFileSync(badError, "errors:\n  get_customer:\n    NO_SUCH_CODE: { customer_id: cus_x }\n");
+  const credentialInFile = join(dir, "credential-in-file.yaml");
+  writeFileSync(credentialInFile, "tokensWithout:\n  billing.customers:read: Bearer abc.def\n");
 
   const cases: Array<[string, () => Promise<string[]>, RegExp]> = [
     ["no target", async () => ["test", SPEC], /error \[test-no-target\]/],
@@ -189,6 +197,8 @@ describe("contractgen test: bad input exits 2 with a stable code and no stack tr
     ["an unset token variable", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--token-env", "CONTRACTGEN_NO_SUCH_VARIABLE"], /error \[test-token-env-unset\]/],
     ["a samples file naming an unknown operation", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", badSamples], /bad-samples\.yaml:2:1: error \[test-samples-invalid\] the contract has no operation "no_such_operation" \(at \/no_such_operation\)/],
     ["a sample that is not an object", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", notList], /not-list\.json:1:20: error \[test-samples-invalid\] a sample input must be a mapping/],
+    ["a samples file provoking an error the operation does not declare", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", badError], /bad-error\.yaml:3:5: error \[test-samples-invalid\] get_customer declares no error "NO_SUCH_CODE"; it declares .* \(at \/errors\/get_customer\/NO_SUCH_CODE\)/],
+    ["a credential written into the samples file instead of its variable", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", credentialInFile], /credential-in-file\.yaml:2:\d+: error \[test-samples-invalid\] give the name of the environment variable holding the credential \(never the credential itself\) \(at \/tokensWithout\/billing\.customers:read\)/],
     ["a missing samples file", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--samples", join(dir, "missing.yaml")], /error \[test-samples-invalid\].*\[file-not-found\]/],
     ["an unknown operation filter", async () => ["test", SPEC, "--base-url", "http://127.0.0.1:1", "--operations", "refund_invoice,nope"], /error \[test-unknown-operation\] no operation "nope"/],
     ["a missing fixture module", async () => ["test", SPEC, "--fixture", join(dir, "nope.ts")], /error \[test-fixture-not-found\]/],
@@ -222,7 +232,8 @@ describe("contractgen test when no check ran", () => {
     const reports = join(dir, "reports-none");
     try {
       const port = (server.address() as import("node:net").AddressInfo).port;
-      const r = await contractgen("test", "specs/petstore.yaml", "--base-url", `http://127.0.0.1:${port}/v2`, "--operations", "get_pet", "--report-dir", reports);
+      // --no-derive: only the (absent) samples, so nothing is sent at all.
+      const r = await contractgen("test", "specs/petstore.yaml", "--base-url", `http://127.0.0.1:${port}/v2`, "--operations", "get_pet", "--no-derive", "--report-dir", reports);
       expect(r.code, r.stderr).toBe(3);
       expect(r.stdout).toMatch(/: (\d+) checks, 0 passed, 0 failed, \1 skipped/);
       expect(r.stdout).toMatch(/no check ran: all \d+ checks were skipped, so nothing was verified/);

@@ -30,6 +30,7 @@ describe("generated tests/", () => {
       "tests/runtime/checks-stateful.ts",
       "tests/runtime/checks-undo.ts",
       "tests/runtime/checks.ts",
+      "tests/runtime/derive.ts",
       "tests/runtime/filter-meaning.ts",
       "tests/runtime/harness.ts",
       "tests/runtime/mask.ts",
@@ -38,6 +39,7 @@ describe("generated tests/", () => {
       "tests/runtime/report.ts",
       "tests/runtime/retry-child.mjs",
       "tests/runtime/samples.ts",
+      "tests/runtime/schema-values.ts",
       "tests/runtime/wire-values.ts",
       "tests/vitest.config.ts",
     ]);

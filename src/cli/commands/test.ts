@@ -39,6 +39,18 @@ export interface TestOptions {
   readonly samples?: string;
   /** `--reset-command`: run before every check to bring the implementation back to its initial state. */
   readonly resetCommand?: string;
+  /** `--observe-command`: prints a JSON snapshot of everything an operation may change (else one is derived). */
+  readonly observeCommand?: string;
+  /** `--clock-command`: moves the implementation's clock forward by the milliseconds appended. */
+  readonly clockCommand?: string;
+  /** `--dataset-command`: resets into the data set appended (empty, mixed, default) and a per-call bound; exit 3 when it cannot. */
+  readonly datasetCommand?: string;
+  /** `--degrade-command`: makes part of the store behind the operation appended fail until the next reset; exit 3 when it cannot. */
+  readonly degradeCommand?: string;
+  /** `--fail-after-commit-command`: the next execution of the operation appended commits, then answers its transient error; exit 3 when it cannot. */
+  readonly failAfterCommitCommand?: string;
+  /** `--no-derive` (false): only the samples file's inputs, nothing derived from the implementation's answers (no object created to derive with). */
+  readonly derive?: boolean;
   readonly operations?: string;
   readonly reportDir?: string;
   readonly refRoot?: readonly string[];
@@ -125,8 +137,28 @@ const RESET_TIMEOUT_MS = 120_000;
 /** Largest samples file read. */
 const MAX_SAMPLES_BYTES = 1024 * 1024;
 
-/** `--samples`: operation id → [variant 0, variant 1?] input objects, located in the file when wrong. */
-export function readSamples(path: string, model: ContractModel): Map<string, Array<Record<string, unknown>>> {
+/**
+ * What `--samples` gives: sample inputs per operation, and the sections for what only the team can
+ * give (each keyed by contract names, so Maps): error inputs, the variables of credentials lacking a
+ * scope, undo inputs and task results.
+ */
+export interface SamplesFile {
+  readonly samples: Map<string, Array<Record<string, unknown>>>;
+  /** operation → code → input that provokes it from the reset state. */
+  readonly errors: Map<string, Map<string, Record<string, unknown>>>;
+  /** scope → environment variable holding a credential with every scope except it. */
+  readonly tokensWithout: Map<string, string>;
+  /** operation → input of the call that undoes it. */
+  readonly undo: Map<string, Record<string, unknown>>;
+  /** operation → what a complete run gives on the default data set. */
+  readonly taskResults: Map<string, { recordsExamined: number; answer?: unknown }>;
+}
+
+/** Top-level keys of the samples file that are sections, not operation ids (an operation of that name keeps its samples). */
+const SAMPLES_SECTIONS = ["errors", "tokensWithout", "undo", "taskResults"] as const;
+
+/** `--samples`: operation id → [variant 0, variant 1?] input objects, and the sections; located in the file when wrong. */
+export function readSamples(path: string, model: ContractModel): SamplesFile {
   if (existsSync(path) && statSync(path).isFile() && statSync(path).size > MAX_SAMPLES_BYTES) {
     throw new TestInputError("test-samples-invalid", `the samples file is larger than ${MAX_SAMPLES_BYTES} bytes`, path);
   }
@@ -142,21 +174,65 @@ export function readSamples(path: string, model: ContractModel): Map<string, Arr
     const l = atKey ? file.locateKey(pointer) : file.locate(pointer);
     throw new TestInputError("test-samples-invalid", `${message} (at ${pointer || "/"})`, `${l.file}:${l.line}:${l.col}`);
   };
-  const root = file.value;
-  if (!root || typeof root !== "object" || Array.isArray(root)) fail("", "the samples file must be a mapping of operation ids");
-  const known = new Set(model.operations.map((o) => o.names.id));
-  const samples = new Map<string, Array<Record<string, unknown>>>();
-  for (const [operation, value] of Object.entries(root as Record<string, unknown>)) {
-    const pointer = `/${escapePointerSegment(operation)}`;
-    if (!known.has(operation)) fail(pointer, `the contract has no operation ${JSON.stringify(operation)}`, true);
-    const list = Array.isArray(value) ? value : [value];
-    if (list.length < 1 || list.length > 2) fail(pointer, "give one or two sample inputs (variant 0, variant 1)");
-    list.forEach((input, i) => {
-      if (!input || typeof input !== "object" || Array.isArray(input)) fail(Array.isArray(value) ? `${pointer}/${i}` : pointer, "a sample input must be a mapping of input fields");
-    });
-    samples.set(operation, list as Array<Record<string, unknown>>);
+  const mapping = (value: unknown, pointer: string, what: string): Record<string, unknown> => {
+    if (!value || typeof value !== "object" || Array.isArray(value)) fail(pointer, `${what} must be a mapping`);
+    return value as Record<string, unknown>;
+  };
+  const root = mapping(file.value, "", "the samples file");
+  const operations = new Map(model.operations.map((o) => [o.names.id, o] as const));
+  const knownOperation = (operation: string, pointer: string): void => {
+    if (!operations.has(operation)) fail(pointer, `the contract has no operation ${JSON.stringify(operation)}`, true);
+  };
+  const result: SamplesFile = { samples: new Map(), errors: new Map(), tokensWithout: new Map(), undo: new Map(), taskResults: new Map() };
+  for (const [key, value] of Object.entries(root)) {
+    const pointer = `/${escapePointerSegment(key)}`;
+    const section = (SAMPLES_SECTIONS as readonly string[]).includes(key) && !operations.has(key) ? key : undefined;
+    if (section === "errors") {
+      for (const [operation, codes] of Object.entries(mapping(value, pointer, "errors (operation → code → input)"))) {
+        const at = `${pointer}/${escapePointerSegment(operation)}`;
+        knownOperation(operation, at);
+        const declared = operations.get(operation)!.errors.map((e) => e.code);
+        const byCode = new Map<string, Record<string, unknown>>();
+        for (const [code, input] of Object.entries(mapping(codes, at, `errors of ${operation} (code → input)`))) {
+          const codeAt = `${at}/${escapePointerSegment(code)}`;
+          if (!declared.includes(code)) fail(codeAt, `${operation} declares no error ${JSON.stringify(code)}; it declares ${declared.join(", ")}`, true);
+          byCode.set(code, mapping(input, codeAt, "an error input"));
+        }
+        result.errors.set(operation, byCode);
+      }
+    } else if (section === "tokensWithout") {
+      const scopes = new Set(model.operations.flatMap((o) => o.scopes));
+      for (const [scope, variable] of Object.entries(mapping(value, pointer, "tokensWithout (scope → environment variable)"))) {
+        const at = `${pointer}/${escapePointerSegment(scope)}`;
+        if (!scopes.has(scope)) fail(at, `no operation of the contract needs the scope ${JSON.stringify(scope)}`, true);
+        if (typeof variable !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) fail(at, "give the name of the environment variable holding the credential (never the credential itself)");
+        result.tokensWithout.set(scope, variable as string);
+      }
+    } else if (section === "undo") {
+      for (const [operation, input] of Object.entries(mapping(value, pointer, "undo (operation → input of the undo call)"))) {
+        const at = `${pointer}/${escapePointerSegment(operation)}`;
+        knownOperation(operation, at);
+        result.undo.set(operation, mapping(input, at, "an undo input"));
+      }
+    } else if (section === "taskResults") {
+      for (const [operation, outcome] of Object.entries(mapping(value, pointer, "taskResults (operation → { recordsExamined, answer })"))) {
+        const at = `${pointer}/${escapePointerSegment(operation)}`;
+        knownOperation(operation, at);
+        const o = mapping(outcome, at, "a task result");
+        if (typeof o.recordsExamined !== "number" || !Number.isInteger(o.recordsExamined) || o.recordsExamined < 0) fail(`${at}/recordsExamined`, "recordsExamined must be a whole number of at least 0");
+        result.taskResults.set(operation, { recordsExamined: o.recordsExamined as number, ...(Object.hasOwn(o, "answer") ? { answer: o.answer } : {}) });
+      }
+    } else {
+      knownOperation(key, pointer);
+      const list = Array.isArray(value) ? value : [value];
+      if (list.length < 1 || list.length > 2) fail(pointer, "give one or two sample inputs (variant 0, variant 1)");
+      list.forEach((input, i) => {
+        if (!input || typeof input !== "object" || Array.isArray(input)) fail(Array.isArray(value) ? `${pointer}/${i}` : pointer, "a sample input must be a mapping of input fields");
+      });
+      result.samples.set(key, list as Array<Record<string, unknown>>);
+    }
   }
-  return samples;
+  return result;
 }
 
 /** The node_modules folder holding `pkg` as contractgen resolves it (vitest, ajv, ajv-formats). */
@@ -179,44 +255,133 @@ function packageFolder(pkg: string): string | undefined {
 }
 
 /**
- * The fixture `contractgen test` builds from its flags: a reset only through --reset-command, no
- * observe, no clock (those checks report skipped).
+ * The fixture `contractgen test` builds from its flags and samples file; what they do not give is
+ * derived from the contract and the implementation's answers (tests-runtime/derive.ts). Its skip
+ * reasons name the flag or samples-file entry that would enable a check (Fixture.enabler).
  */
-const DEFAULT_FIXTURE = `// Built by \`contractgen test\` from its flags: the base URL, the credential's variable, the samples file and the reset command.
+const DEFAULT_FIXTURE = `// Built by \`contractgen test\` from its flags: the base URL, the credential's variable, the samples file and the commands.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import type { Fixture, Input } from "./runtime/harness.js";
+import type { Enabler, Fixture, Input, ResetOptions } from "./runtime/harness.js";
+import { derivingFixture } from "./runtime/derive.js";
+import { CONTRACT_SPEC } from "./contract.js";
 
-const resetCommand = process.env.CONTRACTGEN_TEST_RESET_COMMAND;
-
-const samples = new Map<string, Input[]>(JSON.parse(readFileSync(process.env.CONTRACTGEN_TEST_SAMPLES ?? "", "utf8")) as Array<[string, Input[]]>);
+interface Given {
+  samples: Array<[string, Input[]]>;
+  errors: Array<[string, Array<[string, Input]>]>;
+  tokensWithout: Array<[string, string]>;
+  undo: Array<[string, Input]>;
+  taskResults: Array<[string, { recordsExamined: number; answer?: unknown }]>;
+}
+const given = JSON.parse(readFileSync(process.env.CONTRACTGEN_TEST_SAMPLES ?? "", "utf8")) as Given;
+// Maps: operation ids, codes and scopes are contract names, never plain-object keys.
+const samples = new Map(given.samples);
+const errors = new Map(given.errors.map(([operation, codes]) => [operation, new Map(codes)] as const));
+const tokensWithout = new Map(given.tokensWithout);
+const undo = new Map(given.undo);
+const taskResults = new Map(given.taskResults);
 const tokenVariable = process.env.CONTRACTGEN_TEST_TOKEN_ENV;
+const command = (name: string): string | undefined => process.env["CONTRACTGEN_TEST_" + name] || undefined;
 
-export const fixture: Fixture = {
+/** Exit status of a command meaning "this implementation cannot do that" (the check is skipped). */
+const CANNOT = 3;
+
+/** Run the team's command through the shell with \`args\` appended (each quoted); its stdout, or why it failed. */
+function runCommand(flag: string, line: string, args: readonly string[], stdout: "ignore" | "pipe", mayDecline = true): { status: number; out: string } {
+  const quoted = args.map((a) => "'" + a.replaceAll("'", "'\\\\''") + "'").join(" ");
+  const r = spawnSync(quoted ? line + " " + quoted : line, { shell: true, stdio: ["ignore", stdout, "pipe"], encoding: "utf8", timeout: ${RESET_TIMEOUT_MS}, maxBuffer: 64 * 1024 * 1024 });
+  if (r.error || r.signal || (r.status !== 0 && !(mayDecline && r.status === CANNOT))) {
+    const said = (r.stderr ?? "").trim().split("\\n").slice(-3).join(" | ");
+    throw new Error(flag + " " + (r.error ? "could not run" : r.signal ? "was stopped (" + r.signal + ")" : "exited " + r.status) + (said ? ": " + said : ""));
+  }
+  return { status: r.status ?? 0, out: typeof r.stdout === "string" ? r.stdout : "" };
+}
+
+const resetCommand = command("RESET_COMMAND");
+const observeCommand = command("OBSERVE_COMMAND");
+const clockCommand = command("CLOCK_COMMAND");
+const datasetCommand = command("DATASET_COMMAND");
+const degradeCommand = command("DEGRADE_COMMAND");
+const failAfterCommitCommand = command("FAIL_AFTER_COMMIT_COMMAND");
+
+const inFile = (entry: string): string => "give it in the samples file (--samples): " + entry;
+
+const fromFlags: Fixture = {
   baseUrl: process.env.CONTRACTGEN_TEST_BASE_URL ?? "",
   token: tokenVariable ? process.env[tokenVariable] : undefined,
   // Without --reset-command a live implementation is not reset between checks: the samples must succeed again and again.
   async reset(): Promise<void> {
-    if (!resetCommand) return;
     // The team's own command, run as its shell would run it, before every check.
-    const r = spawnSync(resetCommand, { shell: true, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", timeout: ${RESET_TIMEOUT_MS} });
-    if (r.status !== 0) {
-      const said = (r.stderr ?? "").trim().split("\\n").slice(-3).join(" | ");
-      throw new Error(\`--reset-command \${r.error ? "could not run" : r.signal ? \`was stopped (\${r.signal})\` : \`exited \${r.status}\`}\${said ? \`: \${said}\` : ""}\`);
-    }
+    if (resetCommand) runCommand("--reset-command", resetCommand, [], "ignore", false);
   },
   sampleInput(operation: string, variant = 0): Input | undefined {
     const input = samples.get(operation)?.[variant];
     return input === undefined ? undefined : structuredClone(input);
   },
+  errorInput(operation: string, code: string): Input | undefined {
+    const input = errors.get(operation)?.get(code);
+    return input === undefined ? undefined : structuredClone(input);
+  },
+  ...(tokensWithout.size > 0 ? { tokenWithout: (scope: string) => { const v = tokensWithout.get(scope); return v === undefined ? undefined : process.env[v] || undefined; } } : {}),
+  ...(undo.size > 0 ? { undoInput: (operation: string) => { const input = undo.get(operation); return input === undefined ? undefined : structuredClone(input); } } : {}),
+  ...(taskResults.size > 0 ? { taskResult: (operation: string) => taskResults.get(operation) } : {}),
+  ...(observeCommand ? { async observe(): Promise<unknown> {
+    const out = runCommand("--observe-command", observeCommand, [], "pipe", false).out;
+    try {
+      return JSON.parse(out) as unknown;
+    } catch {
+      throw new Error("--observe-command printed no JSON");
+    }
+  } } : {}),
+  ...(clockCommand ? { async advanceTime(ms: number): Promise<void> {
+    runCommand("--clock-command", clockCommand, [String(ms)], "ignore", false);
+  } } : {}),
+  ...(datasetCommand ? { async resetWith(state: ResetOptions): Promise<boolean> {
+    const args = [state.dataset ?? "default", ...(state.maxExaminedPerCall !== undefined ? [String(state.maxExaminedPerCall)] : [])];
+    return runCommand("--dataset-command", datasetCommand, args, "ignore").status === 0;
+  } } : {}),
+  ...(degradeCommand ? { async degrade(operation: string): Promise<boolean> {
+    return runCommand("--degrade-command", degradeCommand, [operation], "ignore").status === 0;
+  } } : {}),
+  ...(failAfterCommitCommand ? { async failAfterCommit(operation: string): Promise<boolean> {
+    return runCommand("--fail-after-commit-command", failAfterCommitCommand, [operation], "ignore").status === 0;
+  } } : {}),
+  // A run without --fixture has no fixture members to fill in: each skip names a flag or a samples-file entry.
+  enabler(need: Enabler): string {
+    switch (need.kind) {
+      case "sampleName":
+        return need.operation + "'s " + (need.variant === 0 ? "first" : "second") + " sample (--samples " + need.operation + ", else derived)";
+      case "sample":
+        return inFile(need.operation + ": [" + (need.variant === 0 ? "input that succeeds" : "input that succeeds, other input that also succeeds") + "]");
+      case "error":
+        return inFile("errors: { " + need.operation + ": { " + need.code + ": input that fails with " + need.code + " } }");
+      case "tokenWithout":
+        return inFile("tokensWithout: { " + need.scope + ": VARIABLE }, the environment variable holding a credential with every scope except " + need.scope);
+      case "undo":
+        return inFile("undo: { " + need.operation + ": input of the call that undoes it }");
+      case "observe":
+        return "give --observe-command, a command printing a JSON snapshot of everything an operation may change";
+      case "clock":
+        return "give --clock-command, a command that moves the implementation's clock forward by the milliseconds it receives";
+      case "resetWith":
+        return "give --dataset-command, a command that resets into the data set it receives (empty, mixed, default; then a per-call bound, if any), exiting " + CANNOT + " when it cannot, so " + need.purpose + " can be checked";
+      case "degrade":
+        return "give --degrade-command, a command that makes part of the store behind the operation it receives (" + need.operation + ") fail until the next reset, exiting " + CANNOT + " when it cannot";
+      case "failAfterCommit":
+        return "give --fail-after-commit-command, a command that makes the next execution of the operation it receives (" + need.operation + ") commit, then answer its transient error, exiting " + CANNOT + " when it cannot";
+    }
+  },
 };
+
+// What the flags do not give is derived from the contract and the implementation's answers (not with --no-derive).
+export const fixture: Fixture = process.env.CONTRACTGEN_TEST_NO_DERIVE === "1" ? fromFlags : derivingFixture(CONTRACT_SPEC, fromFlags);
 `;
 
 /** Forward the child's output line by line to stderr, the credential masked and control characters shown. */
-function forwarder(io: Io, secret: string | undefined, hide: (line: string) => boolean): { write: (chunk: Buffer) => void; flush: () => void } {
+function forwarder(io: Io, secrets: readonly string[], hide: (line: string) => boolean): { write: (chunk: Buffer) => void; flush: () => void } {
   let pending = "";
   const emit = (line: string) => {
-    if (!hide(line)) io.stderr(`${visible(maskSecrets(line, secret ? [secret] : []))}\n`);
+    if (!hide(line)) io.stderr(`${visible(maskSecrets(line, secrets))}\n`);
   };
   return {
     write(chunk) {
@@ -233,7 +398,7 @@ function forwarder(io: Io, secret: string | undefined, hide: (line: string) => b
 }
 
 /** Run vitest; stopped (with its whole process group's children) `killAfterMs` from now. */
-function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.ProcessEnv, io: Io, secret: string | undefined, hide: (line: string) => boolean, killAfterMs: number): Promise<{ code: number | null; killed: boolean }> {
+function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.ProcessEnv, io: Io, secrets: readonly string[], hide: (line: string) => boolean, killAfterMs: number): Promise<{ code: number | null; killed: boolean }> {
   return new Promise((done, failed) => {
     const child = spawn(process.execPath, [join(vitest, "vitest.mjs"), "run", "-c", config], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let killed = false;
@@ -241,7 +406,7 @@ function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.Proc
       killed = true;
       child.kill("SIGKILL");
     }, killAfterMs);
-    const out = forwarder(io, secret, hide);
+    const out = forwarder(io, secrets, hide);
     child.stdout.on("data", out.write);
     child.stderr.on("data", out.write);
     child.on("error", (e) => {
@@ -257,10 +422,10 @@ function runVitest(vitest: string, config: string, cwd: string, env: NodeJS.Proc
 }
 
 /** Mask the credential in a report file vitest or the suite wrote (in every encoding it may be in there). */
-function maskFile(path: string, secret: string | undefined): void {
-  if (!secret || !existsSync(path)) return;
+function maskFile(path: string, secrets: readonly string[]): void {
+  if (secrets.length === 0 || !existsSync(path)) return;
   const text = readFileSync(path, "utf8");
-  const masked = maskSecrets(text, [secret]);
+  const masked = maskSecrets(text, secrets);
   if (masked !== text) writeFileSync(path, masked);
 }
 
@@ -346,7 +511,16 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
     }
     operations = model.operations.filter((o) => wanted.includes(o.names.id));
   }
-  const samples = options.samples !== undefined ? readSamples(options.samples, model) : new Map<string, Array<Record<string, unknown>>>();
+  const given: SamplesFile = options.samples !== undefined ? readSamples(options.samples, model) : { samples: new Map(), errors: new Map(), tokensWithout: new Map(), undo: new Map(), taskResults: new Map() };
+  // Credentials lacking a scope are masked like the main one (and refused when too short to mask).
+  const secrets = secret !== undefined ? [secret] : [];
+  for (const [scope, variable] of given.tokensWithout) {
+    const value = process.env[variable];
+    if (!value) throw new TestInputError("test-token-env-unset", `the environment variable ${variable} (tokensWithout ${scope}) is not set or empty`);
+    const short = credentialTooShort(value);
+    if (short) throw new TestInputError("test-token-too-short", `${variable}: ${short}`);
+    secrets.push(value);
+  }
   const vitest = packageFolder("vitest");
   // The same emitters as `generate`: the whole package, since the suite also drives its SDK, CLI and MCP
   // server (adapter parity), whose dependencies (package.json) contractgen has installed too.
@@ -367,7 +541,16 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
     }
     if (operations !== model.operations) writeFileSync(join(work, "tests/contract.test.ts"), emitContractTests({ ...model, operations }));
     writeFileSync(join(work, "tests/fixture.ts"), DEFAULT_FIXTURE);
-    writeFileSync(join(work, "samples.json"), JSON.stringify([...samples]));
+    writeFileSync(
+      join(work, "samples.json"),
+      JSON.stringify({
+        samples: [...given.samples],
+        errors: [...given.errors].map(([operation, codes]) => [operation, [...codes]]),
+        tokensWithout: [...given.tokensWithout],
+        undo: [...given.undo],
+        taskResults: [...given.taskResults],
+      }),
+    );
     // The suite is ES modules, as in a generated package.
     writeFileSync(join(work, "package.json"), `${JSON.stringify({ name: "contractgen-test-run", private: true, type: "module" })}\n`);
     mkdirSync(join(work, "node_modules"));
@@ -385,10 +568,27 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
       CONTRACT_PROGRESS: options.verbose ? "verbose" : "lines",
       CONTRACTGEN_TEST_SAMPLES: join(work, "samples.json"),
       ...(options.resetCommand !== undefined ? { CONTRACTGEN_TEST_RESET_COMMAND: options.resetCommand } : {}),
+      ...(options.derive === false ? { CONTRACTGEN_TEST_NO_DERIVE: "1" } : {}),
+      ...(options.observeCommand !== undefined ? { CONTRACTGEN_TEST_OBSERVE_COMMAND: options.observeCommand } : {}),
+      ...(options.clockCommand !== undefined ? { CONTRACTGEN_TEST_CLOCK_COMMAND: options.clockCommand } : {}),
+      ...(options.datasetCommand !== undefined ? { CONTRACTGEN_TEST_DATASET_COMMAND: options.datasetCommand } : {}),
+      ...(options.degradeCommand !== undefined ? { CONTRACTGEN_TEST_DEGRADE_COMMAND: options.degradeCommand } : {}),
+      ...(options.failAfterCommitCommand !== undefined ? { CONTRACTGEN_TEST_FAIL_AFTER_COMMIT_COMMAND: options.failAfterCommitCommand } : {}),
       CONTRACT_SUITE_DEADLINE: String(deadline),
       NO_COLOR: "1",
       FORCE_COLOR: "0",
     };
+    // Only this run's flags reach the fixture, never a value left in the caller's environment.
+    for (const name of ["NO_DERIVE", "RESET_COMMAND", "OBSERVE_COMMAND", "CLOCK_COMMAND", "DATASET_COMMAND", "DEGRADE_COMMAND", "FAIL_AFTER_COMMIT_COMMAND"]) {
+      if (process.env[`CONTRACTGEN_TEST_${name}`] !== undefined && env[`CONTRACTGEN_TEST_${name}`] === process.env[`CONTRACTGEN_TEST_${name}`]) delete env[`CONTRACTGEN_TEST_${name}`];
+    }
+    if (options.derive === false) env.CONTRACTGEN_TEST_NO_DERIVE = "1";
+    if (options.resetCommand !== undefined) env.CONTRACTGEN_TEST_RESET_COMMAND = options.resetCommand;
+    if (options.observeCommand !== undefined) env.CONTRACTGEN_TEST_OBSERVE_COMMAND = options.observeCommand;
+    if (options.clockCommand !== undefined) env.CONTRACTGEN_TEST_CLOCK_COMMAND = options.clockCommand;
+    if (options.datasetCommand !== undefined) env.CONTRACTGEN_TEST_DATASET_COMMAND = options.datasetCommand;
+    if (options.degradeCommand !== undefined) env.CONTRACTGEN_TEST_DEGRADE_COMMAND = options.degradeCommand;
+    if (options.failAfterCommitCommand !== undefined) env.CONTRACTGEN_TEST_FAIL_AFTER_COMMIT_COMMAND = options.failAfterCommitCommand;
     if (requestTimeoutMs !== undefined) env.CONTRACT_REQUEST_TIMEOUT_MS = String(requestTimeoutMs);
     if (maxResponseBytes !== undefined) env.CONTRACT_MAX_RESPONSE_BYTES = String(maxResponseBytes);
     if (baseUrl) env.CONTRACTGEN_TEST_BASE_URL = env.CONTRACT_BASE_URL = baseUrl.href.replace(/\/+$/, "");
@@ -405,9 +605,9 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
     const hide = (line: string) => options.reportDir === undefined && line.includes(work);
     // CONTRACTGEN_TEST_WIND_DOWN_MS: a test-only hook, so the hard stop can be tested without waiting a minute.
     const windDown = Number(process.env.CONTRACTGEN_TEST_WIND_DOWN_MS) || WIND_DOWN_MS;
-    const { code, killed } = await runVitest(vitest, join(work, "tests/vitest.config.ts"), work, env, io, secret, hide, suiteTimeoutMs + windDown);
+    const { code, killed } = await runVitest(vitest, join(work, "tests/vitest.config.ts"), work, env, io, secrets, hide, suiteTimeoutMs + windDown);
     // The suite masks what it writes; the credential is masked again in each report, whatever wrote it.
-    for (const file of [JUNIT_XML, SUMMARY_MARKDOWN, SUMMARY_JSON]) maskFile(join(reportDir, file), secret);
+    for (const file of [JUNIT_XML, SUMMARY_MARKDOWN, SUMMARY_JSON]) maskFile(join(reportDir, file), secrets);
 
     let summary: RunSummary;
     try {
@@ -416,7 +616,7 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
       if (killed) throw new TestInputError("test-suite-timeout", `the suite did not finish within --suite-timeout ${options.suiteTimeout ?? DEFAULT_SUITE_TIMEOUT} and was stopped before reporting`);
       throw new TestInputError("test-suite-did-not-run", `vitest stopped (exit ${String(code)}) before reporting; its output is above`);
     }
-    io.stdout(maskSecrets(summaryText(summary, visible(target)), secret ? [secret] : []));
+    io.stdout(maskSecrets(summaryText(summary, visible(target)), secrets));
     if (options.reportDir !== undefined) io.stdout(`reports: ${[JUNIT_XML, SUMMARY_MARKDOWN, SUMMARY_JSON].map((f) => join(options.reportDir!, f)).join(", ")}\n`);
     if (summary.failed > 0) return EXIT.invalid;
     if (summary.errors.length > 0) throw new TestInputError("test-suite-did-not-run", summary.errors[0]!.split("\n")[0] ?? "");
