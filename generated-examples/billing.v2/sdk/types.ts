@@ -6,7 +6,7 @@
  */
 export type CustomerId = string;
 /**
- * Invoice identifier, e.g. inv_1042.
+ * Invoice identifier, e.g. inv_1001.
  */
 export type InvoiceId = string;
 

@@ -4,7 +4,7 @@
  * selectable property returns. Same conventions as checks.ts.
  */
 import { type CheckResult, execute, noSample, sample } from "./checks.js";
-import { type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
+import { type Exchange, type Harness, type Input, type OperationSpec, violation, sampleName } from "./harness.js";
 
 type Projection = NonNullable<OperationSpec["projection"]>;
 type Record_ = Record<string, unknown>;
@@ -58,7 +58,7 @@ export async function projectionSelects(h: Harness, op: OperationSpec): Promise<
   if (selection.length === 0) return { skip: "every selectable property is an identity property" };
   const full = await callFresh(h, op, base);
   const fullRecords = recordsOf(op, full.exchange, full.body);
-  if (fullRecords.length === 0) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) returns no records from the reset state — seed records in reset(), or give parameters that match some` };
+  if (fullRecords.length === 0) return { skip: `${sampleName(op.id, 0)} returns no records from the reset state — seed records in reset(), or give parameters that match some` };
   const byIdentity = new Map(fullRecords.map((r) => [identityOf(projection, r), r]));
   const projected = await callFresh(h, op, { ...base, [projection.field]: selection });
   const records = recordsOf(op, projected.exchange, projected.body);
@@ -90,7 +90,7 @@ export async function projectionOmitted(h: Harness, op: OperationSpec): Promise<
   if (!base) return noSample(op);
   const full = await callFresh(h, op, base);
   const fullRecords = recordsOf(op, full.exchange, full.body);
-  if (fullRecords.length === 0) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) returns no records from the reset state — seed records in reset(), or give parameters that match some` };
+  if (fullRecords.length === 0) return { skip: `${sampleName(op.id, 0)} returns no records from the reset state — seed records in reset(), or give parameters that match some` };
   const all = await callFresh(h, op, { ...base, [projection.field]: [...projection.selectable] });
   const allRecords = new Map(recordsOf(op, all.exchange, all.body).map((r) => [identityOf(projection, r), r]));
   for (const record of fullRecords) {

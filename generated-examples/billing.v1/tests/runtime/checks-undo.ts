@@ -5,7 +5,7 @@
  * undo's preconditions expect; the fixture's undoInput is the fallback. Same conventions as checks.ts.
  */
 import { type CheckResult, execute, noSample, readTarget, resolve, sample } from "./checks.js";
-import { type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
+import { enablerWording, type Exchange, type Harness, type Input, type OperationSpec, violation, sampleName } from "./harness.js";
 
 type Record_ = Record<string, unknown>;
 
@@ -72,7 +72,11 @@ export async function doThenUndo(h: Harness, op: OperationSpec): Promise<CheckRe
   const spec = op.undo!;
   const undo = h.operation(spec.operation);
   const read = spec.readWith ? h.operation(spec.readWith) : null;
-  if (!h.fixture.observe && !read) return { skip: `nothing shows the state: the fixture has no observe() and the contract no target.readWith for ${op.id} — add observe() (a snapshot of the state operations change) to the fixture` };
+  if (!h.fixture.observe && !read) {
+    const worded = enablerWording({ kind: "observe" });
+    if (worded !== undefined) return { skip: `nothing shows the state: no snapshot and the contract no target.readWith for ${op.id} — ${worded}` };
+    return { skip: `nothing shows the state: the fixture has no observe() and the contract no target.readWith for ${op.id} — add observe() (a snapshot of the state operations change) to the fixture` };
+  }
   await h.fixture.reset();
   const params = sample(h, op);
   if (!params) return noSample(op);
@@ -82,9 +86,11 @@ export async function doThenUndo(h: Harness, op: OperationSpec): Promise<CheckRe
   const output = h.expectSuccess(op, done);
   const s1 = await h.snapshot();
   const r1 = read ? await readTarget(h, read, params) : null;
-  if (s0 === s1 && JSON.stringify(r0) === JSON.stringify(r1)) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) changes nothing from the reset state: nothing to undo — give parameters that change the target` };
+  if (s0 === s1 && JSON.stringify(r0) === JSON.stringify(r1)) return { skip: `${sampleName(op.id, 0)} changes nothing from the reset state: nothing to undo — give parameters that change the target` };
   const undoInput = (r0 && r1 ? deriveUndoInput(op, undo, params, r0, r1) : undefined) ?? h.fixture.undoInput?.(op.id, { ...params }, output);
   if (!undoInput) {
+    const worded = enablerWording({ kind: "undo", operation: op.id });
+    if (worded !== undefined) return { skip: `the ${undo.id} call that undoes ${op.id} cannot be derived from the contract (no target read back) — ${worded}` };
     const member = h.fixture.undoInput ? `fixture.undoInput(${JSON.stringify(op.id)}, input, output) returned nothing` : "the fixture has no undoInput(operation, input, output)";
     return { skip: `the ${undo.id} call that undoes ${op.id} cannot be derived from the contract (no target read back) and ${member} — return the input of the undo call` };
   }

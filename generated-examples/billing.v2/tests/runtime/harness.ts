@@ -261,6 +261,22 @@ function operationSpecOf(id: string, r: OperationRecord, records: ReadonlyMap<st
 
 export type Input = Record<string, unknown>;
 
+/** Marks an input the suite derived (derive.ts): a symbol, never sent, kept by object spread, ignored by JSON. */
+export const DERIVED = Symbol("derived input");
+
+/** How an input was derived, and whom to tell when the implementation refuses it (so the next derivation avoids it). */
+export interface DerivationMark {
+  readonly how: string;
+  refused?(code: string): void;
+}
+
+/** How the input was derived, when it was; undefined for the implementer's own inputs. */
+export function derivationOf(input: unknown): DerivationMark | undefined {
+  if (input === null || typeof input !== "object") return undefined;
+  const mark = (input as { [DERIVED]?: DerivationMark })[DERIVED];
+  return mark !== undefined && typeof mark.how === "string" ? mark : undefined;
+}
+
 /**
  * Data sets the suite may ask for (Fixture.resetWith):
  * - "default": what reset() seeds;
@@ -283,8 +299,44 @@ export interface ResetOptions {
   readonly maxExaminedPerCall?: number;
 }
 
+/**
+ * What a skipped check needs that the fixture did not give: the fixture may word how its user gives it
+ * (Fixture.enabler). `contractgen test` names its flags and samples-file entries; a generated package's
+ * suite names the fixture members.
+ */
+export type Enabler =
+  | { readonly kind: "sample"; readonly operation: string; readonly variant: number }
+  /** Not a remedy: how a skip reason names a sample (its origin), e.g. "fixture.sampleInput(…)". */
+  | { readonly kind: "sampleName"; readonly operation: string; readonly variant: number }
+  | { readonly kind: "error"; readonly operation: string; readonly code: string }
+  | { readonly kind: "observe" }
+  | { readonly kind: "clock"; readonly purpose: string }
+  | { readonly kind: "tokenWithout"; readonly scope: string }
+  | { readonly kind: "undo"; readonly operation: string }
+  | { readonly kind: "resetWith"; readonly purpose: string }
+  | { readonly kind: "degrade"; readonly operation: string }
+  | { readonly kind: "failAfterCommit"; readonly operation: string; readonly purpose: string };
+
+/** The fixture whose wording skip reasons use (the suite's one Harness sets it). */
+let wordingFixture: Fixture | undefined;
+
+/** How to give what `need` names, in the fixture's words; undefined: word it as the fixture member to add. */
+export function enablerWording(need: Enabler): string | undefined {
+  return wordingFixture?.enabler?.(need);
+}
+
+/** How skip reasons name the sample `variant` of `operation`: in the fixture's words, else the fixture call giving it. */
+export function sampleName(operation: string, variant = 0): string {
+  return enablerWording({ kind: "sampleName", operation, variant }) ?? `fixture.sampleInput(${JSON.stringify(operation)}, ${variant})`;
+}
+
 /** What the implementer provides (tests/fixture.ts, or the module named by CONTRACT_FIXTURE). */
 export interface Fixture {
+  /**
+   * How the fixture's user gives what a skipped check needs (a flag, a file entry), worded as a skip
+   * reason's remedy; undefined keeps the default wording, which names the fixture member to add.
+   */
+  enabler?(need: Enabler): string | undefined;
   /** Base URL of the implementation under test (read before every request: reset may move it). */
   readonly baseUrl: string;
   /** Credential sent as the contract's auth declares (bearer token or API key). */
@@ -365,6 +417,17 @@ export interface Exchange {
   readonly status: number;
   readonly headers: Headers;
   readonly body: unknown;
+  /** How the suite derived the input sent (derive.ts), when it did: a refusal of it is no violation. */
+  readonly derived?: DerivationMark;
+}
+
+/**
+ * The implementation refused an input the suite derived without the implementer (derive.ts) with an
+ * error the operation declares: the derivation guessed wrong about its data, which is no broken
+ * promise. The check is reported as skipped with this message.
+ */
+export class DerivedInputRefused extends Error {
+  override name = "DerivedInputRefused";
 }
 
 /** At most `max` characters of `text`, saying how many were cut (a failure message stays readable in every report). */
@@ -454,6 +517,7 @@ export class Harness {
     readonly fixture: Fixture,
   ) {
     addFormats(this.ajv);
+    wordingFixture = fixture;
   }
 
   /**
@@ -517,6 +581,7 @@ export class Harness {
     const base = this.fixture.baseUrl.replace(/\/+$/, "");
     // The SDK's encoder (wire-request.ts); fields the contract does not bind (the "extra property"
     // cases) travel in the body, or the query of a GET, where the server must refuse them.
+    const derived = derivationOf(input);
     const plain = encodeRequest({ ...op, bodyField: op.body ?? null }, input, base, { unbound: "send" });
     const credential = this.credentialFor(op, options.token);
     // The SDK's credential placement (credentials.ts): headers, query parameters, cookies.
@@ -570,7 +635,8 @@ export class Harness {
     unanswered.byOperation.delete(op.id);
     // An operation asking for another media type (a PDF, text) gets that answer as text or base64, as from the SDK.
     const other = response.status >= 200 && response.status < 300 ? nonJsonResult(op, response.headers.get("content-type"), bytes) : null;
-    if (other !== null) return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: other.value };
+    const how = derived !== undefined ? { derived } : {};
+    if (other !== null) return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: other.value, ...how };
     const text = new TextDecoder().decode(bytes);
     let parsed: unknown = text;
     try {
@@ -578,7 +644,7 @@ export class Harness {
     } catch {
       // Not JSON: kept as text, and reported by whichever check expected JSON.
     }
-    return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: parsed };
+    return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: parsed, ...how };
   }
 
   validator(schema: Schema): ValidateFunction {
@@ -594,7 +660,10 @@ export class Harness {
   expectSuccess(op: OperationSpec, exchange: Exchange, schema: Schema = op.output, what = "a successful call"): Record<string, unknown> {
     if (exchange.status < 200 || exchange.status > 299) {
       // An error is still checked against the taxonomy first: an undeclared code is the sharper message.
-      if (exchange.status >= 400) this.expectDeclaredError(op, exchange);
+      if (exchange.status >= 400) {
+        const refused = this.expectDeclaredError(op, exchange);
+        if (exchange.derived !== undefined) throw this.derivedRefusal(op, exchange, refused.code);
+      }
       throw violation(`${op.id}: expected ${what} (${(op.successStatuses ?? [op.successStatus]).join(" or ")}), got ${exchange.status}`, exchange);
     }
     // A result (not a preview) comes with one of the listed statuses.
@@ -609,6 +678,16 @@ export class Harness {
       throw violation(`${op.id}: response does not match the declared output schema: ${e?.instancePath || "/"} ${e?.message ?? ""}`, exchange);
     }
     return result as Record<string, unknown>;
+  }
+
+  /**
+   * What to throw when the implementation refused a derived input (`exchange.derived`) with the
+   * declared `code`: the check is skipped, and the derivation told, so the next one avoids the object.
+   */
+  derivedRefusal(op: OperationSpec, exchange: Exchange, code: string): DerivedInputRefused {
+    exchange.derived?.refused?.(code);
+    const remedy = enablerWording({ kind: "sample", operation: op.id, variant: 0 }) ?? `give fixture.sampleInput(${JSON.stringify(op.id)}, 0) parameters that succeed`;
+    return new DerivedInputRefused(maskSecrets(`${op.id} refused the input the suite derived (${exchange.derived?.how ?? "derived"}) with ${code}, a declared error — ${remedy}`));
   }
 
   /**

@@ -6,8 +6,8 @@
  * throw a ContractViolation whose message names the promise.
  */
 import { randomUUID } from "node:crypto";
-import { type CheckResult, execute, executionInput, expectNoEffect, resolve, sample, withKey } from "./checks.js";
-import { type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation } from "./harness.js";
+import { type CheckResult, execute, executionInput, expectNoEffect, noSample, resolve, sample, withKey } from "./checks.js";
+import { type Exchange, type Harness, type Input, type OperationSpec, type Schema, violation, sampleName } from "./harness.js";
 import { noOtherValue, otherAllowedValues } from "./wire-values.js";
 
 type Rec = Record<string, unknown>;
@@ -167,9 +167,9 @@ export async function keyScopedToOperation(h: Harness, op: OperationSpec): Promi
   const others = h.contract.operations.filter((o) => o.id !== op.id && o.kind === "mutating" && o.idempotency !== null);
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!params) return noSample(op);
   const first = others.find((o) => sample(h, o) !== undefined);
-  if (!first) return { skip: `no other keyed operation has a sample input (sampleInput(${others.map((o) => o.id).join(" | ") || "none"}))` };
+  if (!first) return { skip: `no other keyed operation has a sample input (${others.map((o) => sampleName(o.id, 0)).join(" | ") || "none"})` };
   const key = randomUUID();
   const a = await execute(h, first, sample(h, first)!, key);
   h.expectSuccess(first, a, first.output, `${first.id} (the first use of the key)`);
@@ -201,7 +201,7 @@ export async function notFoundAtExecution(h: Harness, op: OperationSpec): Promis
   if (notFound.length === 0) return { skip: "the operation declares no not_found-class error" };
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!params) return noSample(op);
   const t1 = (await previewOf(h, op, params)).token;
   const t2 = (await previewOf(h, op, params)).token;
   h.expectSuccess(op, await h.call(op, executionWith(op, params, t1)));
@@ -226,7 +226,8 @@ export async function notFoundAtExecution(h: Harness, op: OperationSpec): Promis
   }
   if (missing === undefined) return { skip: `the sample's execution leaves its object in place and the fixture names no unseeded identifier (errorInput(${op.id}, ${notFound[0]}))` };
   // A token exists only for other parameters (the sample's): the server may refuse either way first.
-  const token = (await previewOf(h, op, params)).token;
+  // The sample as it stands after this reset (a derived one re-reads its expectations).
+  const token = (await previewOf(h, op, sample(h, op) ?? params)).token;
   const before = await h.snapshot();
   const exchange = await h.call(op, executionWith(op, { ...missing }, token));
   const allowed = p.invalidTokenError !== null ? [...notFound, p.invalidTokenError] : [];
@@ -251,9 +252,9 @@ export async function executionMatchesPreview(h: Harness, op: OperationSpec): Pr
   const read = h.operation(facts.readWith);
   await h.fixture.reset();
   let params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!params) return noSample(op);
   const address = readAddress(read, params);
-  if (!("input" in address)) return { skip: `the sample input does not address the target for ${read.id} (sampleInput(${op.id}) lacks ${address.missing.join(", ")})` };
+  if (!("input" in address)) return { skip: `the sample input does not address the target for ${read.id} (${sampleName(op.id, 0)} lacks ${address.missing.join(", ")})` };
   const r0 = await readBack(h, read, address.input, "before the preview");
   if (r0 === "gone") throw violation(`${op.id}: the sample's target is missing before any call (${read.id} answers not found)`);
   params = withCurrentExpectations(op, params, r0);
@@ -296,14 +297,14 @@ export async function preconditionComparedExactly(h: Harness, op: OperationSpec,
   if (!pre) return { skip: `no precondition ${index}` };
   await h.fixture.reset();
   const sampled = sample(h, op);
-  if (!sampled) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!sampled) return noSample(op);
   const target = await currentTarget(h, op, sampled);
   const params = target ? withCurrentExpectations(op, sampled, target) : sampled;
   const current = params[pre.field];
-  if (current === undefined) return { skip: `the sample input has no ${pre.field} (sampleInput(${op.id}))` };
+  if (current === undefined) return { skip: `the sample input has no ${pre.field} (${sampleName(op.id, 0)})` };
   // Drawn from the field's own schema (wire-values.ts): a near value it forbids would be refused as invalid input, not compared.
   const near = otherAllowedValues(op, pre.field, current, "near");
-  if (near.length === 0) return { skip: `${noOtherValue(op, pre.field, current)}; give another sample in sampleInput(${op.id})` };
+  if (near.length === 0) return { skip: `${noOtherValue(op, pre.field, current)}; give another sample than ${sampleName(op.id, 0)}` };
   for (const n of near) {
     const promise = `${op.id}: preconditions are compared exactly: ${pre.field} ${shown(n.value)} (the current ${shown(current)}, ${n.label}) must fail with ${pre.error} and change nothing`;
     const nearParams = { ...params, [pre.field]: n.value };
@@ -345,21 +346,21 @@ export async function revisionAdvances(h: Harness, op: OperationSpec): Promise<C
   const read = h.operation(facts.readWith);
   await h.fixture.reset();
   const params = sample(h, op);
-  if (!params) return { skip: `the fixture has no sample input (sampleInput(${op.id}))` };
+  if (!params) return noSample(op);
   const address = readAddress(read, params);
-  if (!("input" in address)) return { skip: `the sample input does not address the target for ${read.id} (sampleInput(${op.id}) lacks ${address.missing.join(", ")})` };
+  if (!("input" in address)) return { skip: `the sample input does not address the target for ${read.id} (${sampleName(op.id, 0)} lacks ${address.missing.join(", ")})` };
   const r0 = await readBack(h, read, address.input, "before the execution");
   if (r0 === "gone") throw violation(`${op.id}: the sample's target is missing before any call (${read.id} answers not found)`);
   const exchange = await execute(h, op, withCurrentExpectations(op, params, r0));
   h.expectSuccess(op, exchange);
   const r1 = await readBack(h, read, address.input, "after the execution");
-  if (r1 === "gone") return { skip: `the sample's execution removed the target: no revision to compare (give a sampleInput(${op.id}) that changes it)` };
+  if (r1 === "gone") return { skip: `the sample's execution removed the target: no revision to compare (give a sample of ${op.id} that changes it)` };
   const managed = serverManaged(read, op);
   const changed = changedFields(r0, r1).filter((f) => !managed.has(f));
   for (const f of fields) {
     if (advanced(r0[f], r1[f])) continue;
     if (changed.length === 0) {
-      if (facts.idempotent === "natural") return { skip: `the sample's execution changed nothing on the target (a no-op natural idempotency allows); give a sampleInput(${op.id}) that changes it` };
+      if (facts.idempotent === "natural") return { skip: `the sample's execution changed nothing on the target (a no-op natural idempotency allows); give a sample of ${op.id} that changes it` };
       throw violation(`${op.id}: record revisions advance on every mutation: ${f} stayed ${shown(r0[f])} after an execution, and the contract allows no no-op here`, exchange);
     }
     throw violation(`${op.id}: record revisions advance on every mutation: ${read.id} shows ${f} ${shown(r0[f])} before and ${shown(r1[f])} after an execution that changed ${changed.join(", ")}`, exchange);

@@ -26,7 +26,7 @@ function sampleOf(h: Harness, op: OperationSpec): Input | undefined {
 
 /** Reset into `options`, or say why the case cannot run. */
 async function resetInto(h: Harness, options: ResetOptions, what: string): Promise<{ skip: string } | null> {
-  if (!h.fixture.resetWith) return noMember("resetWith(state)", `a reset into another known state (a data set, a per-call bound), so ${what} can be checked`);
+  if (!h.fixture.resetWith) return noMember("resetWith(state)", `reset into another known state (a data set, a per-call bound), so ${what} can be checked`, { kind: "resetWith", purpose: what });
   if (!(await h.fixture.resetWith(options))) return { skip: `fixture.resetWith(${JSON.stringify(options)}) answered false — make it provide ${what}` };
   return null;
 }
@@ -106,7 +106,7 @@ function linkNext(header: string | null): string | null {
  * declared total, and partial/errors that agree with each other. Page and offset traversals end on a
  * page shorter than `limit` (an empty one when the size is unknown) or at the declared total.
  */
-async function traverse(h: Harness, op: OperationSpec, params: Input, limit: number | null, maxPages = MAX_PAGES): Promise<Traversal> {
+export async function traverse(h: Harness, op: OperationSpec, params: Input, limit: number | null, maxPages = MAX_PAGES): Promise<Traversal> {
   const p = op.pagination!;
   const style = styleOf(p);
   const pages: Page[] = [];
@@ -328,7 +328,7 @@ export async function fullPageHasNext(h: Harness, op: OperationSpec): Promise<Ch
 export async function degradedTraversal(h: Harness, op: OperationSpec): Promise<CheckResult> {
   const p = op.pagination!;
   if (!p.partialField && !p.errorsField) return { skip: "the contract's pages cannot say they are partial (no partial or errors field)" };
-  if (!h.fixture.degrade) return noMember("degrade(operation)", "make the store lose part of a page (answering true), so partial pages can be checked");
+  if (!h.fixture.degrade) return noMember("degrade(operation)", "make the store lose part of a page (answering true), so partial pages can be checked", { kind: "degrade", operation: op.id });
   await h.fixture.reset();
   const params = sampleOf(h, op);
   if (!params) return noSample(op);

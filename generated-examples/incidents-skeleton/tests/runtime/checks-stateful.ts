@@ -8,7 +8,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { type CheckResult, execute, executionInput, expectNoEffect, noMember, noSample, resolve, sample, withFreshExpectations, withKey } from "./checks.js";
-import { ContractViolation, type Exchange, type Harness, type Input, type OperationSpec, violation } from "./harness.js";
+import { noCredentialWithout } from "./checks-errors.js";
+import { ContractViolation, enablerWording, type Exchange, type Harness, type Input, type OperationSpec, violation, sampleName } from "./harness.js";
 
 type Rec = Record<string, unknown>;
 
@@ -223,7 +224,7 @@ function otherSampleMover(h: Harness, op: OperationSpec, params: Input): Mover[]
   if (!other || identifiers(op).some((id) => other[id] !== params[id])) return [];
   return [
     {
-      name: `an execution of ${op.id} with fixture.sampleInput(${JSON.stringify(op.id)}, 1)`,
+      name: `an execution of ${op.id} with ${sampleName(op.id, 1)}`,
       times: 1,
       run: () =>
         succeeded(async () => {
@@ -342,9 +343,9 @@ export async function useAfterDelete(h: Harness, op: OperationSpec): Promise<Che
   if ("skip" in prepared) return prepared;
   const params = prepared.params;
   const address = addressOf(read, params);
-  if (!("input" in address)) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) does not address the object for ${read.id} — give it ${address.missing.join(", ")}` };
+  if (!("input" in address)) return { skip: `${sampleName(op.id, 0)} does not address the object for ${read.id} — give it ${address.missing.join(", ")}` };
   const record = await readBack(h, read, address.input, "before the delete");
-  if (record === "gone") return { skip: `${read.id} answers not found for the object of fixture.sampleInput(${JSON.stringify(op.id)}, 0) before any call — give a sample whose object exists after reset()` };
+  if (record === "gone") return { skip: `${read.id} answers not found for the object of ${sampleName(op.id, 0)} before any call — give a sample whose object exists after reset()` };
   const ids = identifiers(op).map((f) => String(params[f]));
   // The lists that show the object now (each read from its sample, or the input the contract makes safe).
   const lists: Array<{ list: OperationSpec; input: Input }> = [];
@@ -400,6 +401,8 @@ export async function dryRunDefaultHonoured(h: Harness, op: OperationSpec): Prom
   const plain = await h.call(op, keyRequired ? withKey(op, params, randomUUID()) : params);
   if (plain.status >= 400) {
     const e = h.expectDeclaredError(op, plain);
+    // A derived input the preview refuses (no stock for it) says nothing of the dry-run default.
+    if (plain.derived !== undefined && e.spec.class !== "permission" && e.spec.class !== "unauthenticated") throw h.derivedRefusal(op, plain, e.code);
     throw violation(`${promise} must answer a preview, but it was refused with ${e.code} (class ${e.spec.class}), as an execution would be`, plain);
   }
   const body = h.expectSuccess(op, plain, p.output ?? true, `a preview (${p.dryRunField} omitted)`);
@@ -440,9 +443,9 @@ export async function preconditionRecheckedAtExecution(h: Harness, op: Operation
   let current: unknown;
   if (read && compares !== undefined) {
     const a = addressOf(read, params);
-    if (!("input" in a)) return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) does not address the target for ${read.id} (target.readWith) — give it ${a.missing.join(", ")}` };
+    if (!("input" in a)) return { skip: `${sampleName(op.id, 0)} does not address the target for ${read.id} (target.readWith) — give it ${a.missing.join(", ")}` };
     const target = await readBack(h, read, a.input, "before the preview");
-    if (target === "gone") return { skip: `${read.id} answers not found for the target of fixture.sampleInput(${JSON.stringify(op.id)}, 0) — give a sample whose target exists after reset()` };
+    if (target === "gone") return { skip: `${read.id} answers not found for the target of ${sampleName(op.id, 0)} — give a sample whose target exists after reset()` };
     current = target[compares];
     // A read not showing the compared value cannot tell whether it moved: a preview then tells.
     if (current !== undefined) {
@@ -451,7 +454,7 @@ export async function preconditionRecheckedAtExecution(h: Harness, op: Operation
     }
   }
   if (!Object.hasOwn(params, pre.field)) {
-    return { skip: `fixture.sampleInput(${JSON.stringify(op.id)}, 0) carries no ${pre.field} and ${read ? `${read.id} shows no ${compares ?? "compared value"}` : "the contract names no read of the target (target.readWith)"} — add the current expectation to the sample` };
+    return { skip: `${sampleName(op.id, 0)} carries no ${pre.field} and ${read ? `${read.id} shows no ${compares ?? "compared value"}` : "the contract names no read of the target (target.readWith)"} — add the current expectation to the sample` };
   }
   // Repeating a naturally idempotent call changes nothing: its other sample moves the target instead.
   const own = op.method === "DELETE" ? [] : naturallyIdempotent(op) ? otherSampleMover(h, op, params) : [selfMover(h, op, params, 1)];
@@ -482,7 +485,7 @@ export async function preconditionRecheckedAtExecution(h: Harness, op: Operation
   }
   const others = otherMovers(h, op, params, (o) => o.method !== "DELETE").map((m) => m.name);
   return {
-    skip: `no call the contract and the samples give moved ${compares ?? "the compared value"} of ${op.id}'s target${movers.length > 0 ? ` (tried: ${movers.map((m) => m.name).join("; ")})` : ""} — give fixture.sampleInput of a mutation of the same target that changes ${compares ?? "it"}${others.length === 0 ? " (declare its target.readWith as that of " + op.id + ")" : ""}`,
+    skip: `no call the contract and the samples give moved ${compares ?? "the compared value"} of ${op.id}'s target${movers.length > 0 ? ` (tried: ${movers.map((m) => m.name).join("; ")})` : ""} — give a sample of a mutation of the same target that changes ${compares ?? "it"}${others.length === 0 ? " (declare its target.readWith as that of " + op.id + ")" : ""}`,
   };
 }
 
@@ -528,7 +531,9 @@ export async function refusalRepeatedAtExecution(h: Harness, op: OperationSpec):
   if (reached === null) {
     const tried = movers.map((m) => (m.times > 1 ? `up to ${m.times} × ${m.name}` : m.name)).join("; ");
     const why = required.length > 0 ? `${op.id} requires ${required.map((r) => r.field).join(", ")}, so its own execution cannot be repeated` : `tried ${tried}`;
-    return { skip: `no call the samples give made a preview of fixture.sampleInput(${JSON.stringify(op.id)}, 0) answer ${codes.join(" or ")} (${why}) — give fixture.sampleInput of a mutation of the same target that leads there` };
+    const worded = enablerWording({ kind: "sample", operation: op.id, variant: 1 });
+    if (worded !== undefined) return { skip: `no call the samples give made a preview of ${op.id}'s first sample answer ${codes.join(" or ")} (${why}) — a second sample of a mutation of the same target that leads there: ${worded}` };
+    return { skip: `no call the samples give made a preview of ${sampleName(op.id, 0)} answer ${codes.join(" or ")} (${why}) — give a sample of a mutation of the same target that leads there` };
   }
   const accepted = [...new Set([...codes, ...(p.invalidTokenError ? [p.invalidTokenError] : []), ...required.map((r) => r.error)])];
   const before = await stateOf(h, targetRead(h, op), params);
@@ -562,7 +567,10 @@ export async function keyRetained(h: Harness, op: OperationSpec): Promise<CheckR
   const retention = op.stateful?.keyRetentionMs ?? null;
   if (!op.idempotency || retention === null) return { skip: "the operation declares no key retention (idempotency.retention)" };
   const late = retention - marginOf(retention);
-  if (!h.fixture.advanceTime) return noMember("advanceTime(ms)", `move the implementation's clock forward, so a key can be retried just before its retention (${duration(retention)}) ends`);
+  if (!h.fixture.advanceTime) {
+    const purpose = `move the implementation's clock forward, so a key can be retried just before its retention (${duration(retention)}) ends`;
+    return noMember("advanceTime(ms)", purpose, { kind: "clock", purpose });
+  }
   await h.fixture.reset();
   const sampled = sample(h, op);
   if (!sampled) return noSample(op);
@@ -609,8 +617,7 @@ export async function scopeRequiredAtPreview(h: Harness, op: OperationSpec, scop
   if (!p) return { skip: "the operation has no preview" };
   const limited = h.fixture.tokenWithout?.(scope);
   if (limited === undefined) {
-    const member = h.fixture.tokenWithout ? `fixture.tokenWithout(${JSON.stringify(scope)}) returned nothing` : "the fixture has no tokenWithout(scope)";
-    return { skip: `the fixture has no credential lacking ${scope}: ${member} — return a credential with every scope except ${scope}` };
+    return noCredentialWithout(h, scope);
   }
   await h.fixture.reset();
   const sampled = sample(h, op);
@@ -648,7 +655,8 @@ export async function transientAfterCommitReplays(h: Harness, op: OperationSpec)
   const transient = retrySameKeyCodes(h, op);
   if (!op.idempotency || transient.length === 0) return { skip: "the operation takes no key or declares no transient error whose action is retry_same_key" };
   if (!h.fixture.failAfterCommit) {
-    return noMember("failAfterCommit(operation)", `make the next execution of ${op.id} commit, then answer ${transient.join(" or ")}, so the retry under the same key can be checked`);
+    const purpose = `make the next execution of ${op.id} commit, then answer ${transient.join(" or ")}, so the retry under the same key can be checked`;
+    return noMember("failAfterCommit(operation)", purpose, { kind: "failAfterCommit", operation: op.id, purpose });
   }
   await h.fixture.reset();
   const sampled = sample(h, op);
