@@ -84,7 +84,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(refRootOption())
     .addOption(overlayOption())
+    .option("--date <YYYY-MM-DD>", "the day the diff judges sunsets by when a side has no release date (an OpenAPI document); default today (UTC)")
     .action(async (before: string, after: string, options: DiffOptions) => {
+      if (options.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.date)) {
+        io.stderr("contractgen diff: error [diff-date-invalid] --date must be YYYY-MM-DD.\n");
+        setExit(EXIT.usage);
+        return;
+      }
       const { diffCommand } = await import("./commands/diff.js");
       setExit(await diffCommand(before, after, options, io));
     });

@@ -1,10 +1,10 @@
 /** Runs the rules over two contracts and applies the user's configuration. */
 import type { ContractModel } from "../model/types.js";
 import type { SourceFile } from "../contract/source.js";
-import { type Finding, type FindingPlaces, DiffContext, DiffSide, type OperationRename, overlaps, type Rule, type Severity, SEVERITIES } from "./rule.js";
+import { type Finding, type FindingPlaces, DiffContext, DiffSide, type OperationRename, overlaps, type ReleaseDate, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
-import { pairOperations } from "./rules/_pairs.js";
+import { newestChangelogDate, pairOperations } from "./rules/_pairs.js";
 import { cliFlagChanges, type ContractTree, contractTree, pathKey, rekeyPointers, type TreeNode } from "./tree.js";
 
 export interface DiffConfig {
@@ -14,6 +14,8 @@ export interface DiffConfig {
   readonly ignore?: ReadonlyArray<{ readonly rule: string; readonly operation?: string; readonly reason: string }>;
   /** What consumers do (see DiffOptions). */
   readonly strictOutputValidation?: boolean;
+  /** The date the diff runs (YYYY-MM-DD; default today in UTC): sunsets of a side without a release date are judged by it. */
+  readonly today?: string;
 }
 
 export interface DiffReport {
@@ -33,6 +35,16 @@ export interface DiffInputSide {
   readonly source?: SourceFile;
   /** How the side was named on the command line (a path or git ref). */
   readonly label: string;
+  /**
+   * Whether the document dates its release. An OpenAPI document does not (its import writes a
+   * placeholder changelog date so re-imports are identical): no finding may be judged by that date.
+   */
+  readonly dated?: boolean;
+}
+
+/** Today in UTC as YYYY-MM-DD. */
+export function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
 }
 
 const ORDER: Record<Severity, number> = { breaking: 0, warning: 1, info: 2 };
@@ -93,7 +105,11 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   const oldSide = new DiffSide(before.model, oldTree, before.source, new Map(renames.map((r) => [r.to, r.from])));
   const structural = structuralDiff(oldSide.tree.root, newSide.tree.root, (members, from, to) => rekeyPointers(oldTree, members, from, to));
   const changes = [...structural, ...cliFlagChanges(oldSide, newSide, structural)];
-  const options = { strictOutputValidation: config.strictOutputValidation === true };
+  const release: ReleaseDate =
+    after.dated === false
+      ? { date: config.today ?? todayUtc(), from: "run" }
+      : { date: newestChangelogDate(after.model), from: "changelog" };
+  const options = { strictOutputValidation: config.strictOutputValidation === true, release };
   const byId = new Map(rules.map((r) => [r.id, r]));
 
   const severityOf = (rule: Rule): Severity | "off" => config.rules?.[rule.id] ?? rule.severity;

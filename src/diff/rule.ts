@@ -387,6 +387,18 @@ export interface DiffOptions {
    * change to a tool's output schema is observable (mcp-output-schema-changed).
    */
   readonly strictOutputValidation?: boolean;
+  /**
+   * The date the new contract is released on, which lifecycle rules judge sunset dates by: its newest
+   * changelog date, or, for a side whose document gives none (an OpenAPI document), the date the diff
+   * runs (`--date`), as OpenAPI diff tools judge a sunset. Set by the engine.
+   */
+  readonly release?: ReleaseDate;
+}
+
+/** A release date and where it came from (a finding that judges by it says which). */
+export interface ReleaseDate {
+  readonly date: string;
+  readonly from: "changelog" | "run";
 }
 
 export class DiffContext {

@@ -19,6 +19,8 @@ export interface DiffOptions {
   readonly overlay?: readonly string[];
   /** false with `--no-progress`. */
   readonly progress?: boolean;
+  /** `--date`: the day sunsets are judged by when a side dates no release. */
+  readonly date?: string;
 }
 
 const RANK: Record<Severity, number> = { breaking: 3, warning: 2, info: 1 };
@@ -111,7 +113,12 @@ async function diffWith(
     return EXIT.usage;
   }
   onProgress("compare", 0, a.result.model.operations.length + b.result.model.operations.length);
-  const report = runDiff({ model: a.result.model, source: a.result.source, label: a.label }, { model: b.result.model, source: b.result.source, label: b.label }, config);
+  // An OpenAPI document dates no release (its import writes a placeholder): sunsets are judged by the run's date.
+  const report = runDiff(
+    { model: a.result.model, source: a.result.source, label: a.label, dated: a.result.format === "contract" },
+    { model: b.result.model, source: b.result.source, label: b.label, dated: b.result.format === "contract" },
+    { ...config, ...(options.date !== undefined ? { today: options.date } : {}) },
+  );
   printDiagnostics(
     [...oversized(a, report.oversized?.old ?? []), ...oversized(b, report.oversized?.new ?? [])],
     io,

@@ -1,3 +1,4 @@
+import type { ContractModel } from "../../model/types.js";
 import type { DiffContext, DiffSide, OperationRename } from "../rule.js";
 import { canonicalJson, RETURNS, type TreeNode, type TreeValue } from "../tree.js";
 
@@ -119,8 +120,24 @@ export interface DeprecatedRemoval {
   readonly operation: string;
   readonly sunset: string | null;
   readonly replacement: string | null;
-  /** The release date of the new contract: its newest changelog date. */
+  /** The release date of the new contract (DiffOptions.release). */
   readonly released: string;
+  /** Words saying which date that is, for a message: "a release dated 2026-03-01" or "today's run (2026-03-01)". */
+  readonly releasedWords: string;
+}
+
+/** A contract's newest changelog date ("" when it has none). */
+export function newestChangelogDate(model: ContractModel): string {
+  return model.changelog.map((e) => e.date).reduce((a, b) => (b > a ? b : a), "");
+}
+
+/** The new contract's release date, and how a message names it. */
+export function releaseOf(ctx: DiffContext): { date: string; words: string } {
+  const release = ctx.options.release ?? { date: newestChangelogDate(ctx.new_.model), from: "changelog" as const };
+  return {
+    date: release.date,
+    words: release.from === "changelog" ? `a release dated ${release.date}` : `a document with no release date, judged on the diff's date ${release.date}`,
+  };
 }
 
 /**
@@ -128,9 +145,9 @@ export interface DeprecatedRemoval {
  * compares as text). Used by operation-removed-before-sunset and operation-removed-after-sunset.
  */
 export function deprecatedRemovals(ctx: DiffContext): DeprecatedRemoval[] {
-  const released = ctx.new_.model.changelog.map((e) => e.date).reduce((a, b) => (b > a ? b : a), "");
+  const release = releaseOf(ctx);
   return ctx.find(["operations", "*"], ["removed"]).flatMap((m) => {
     const d = ctx.old.operation(m.operation!)?.deprecated;
-    return d ? [{ operation: m.operation!, sunset: d.sunset, replacement: d.replacement, released }] : [];
+    return d ? [{ operation: m.operation!, sunset: d.sunset, replacement: d.replacement, released: release.date, releasedWords: release.words }] : [];
   });
 }
