@@ -1,11 +1,11 @@
 /** Runs the rules over two contracts and applies the user's configuration. */
 import type { ContractModel } from "../model/types.js";
 import type { SourceFile } from "../contract/source.js";
-import { type Finding, type FindingPlaces, DiffContext, DiffSide, type OperationRename, overlaps, type ReleaseDate, type Rule, type Severity, SEVERITIES } from "./rule.js";
+import { type Finding, type FindingPlaces, DiffContext, DiffSide, type OperationRename, overlaps, type PathParameterRename, type ReleaseDate, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
-import { newestChangelogDate, pairOperations } from "./rules/_pairs.js";
-import { cliFlagChanges, type ContractTree, contractTree, pathKey, rekeyPointers, type TreeNode } from "./tree.js";
+import { newestChangelogDate, pairOperations, pairPathParameters } from "./rules/_pairs.js";
+import { cliFlagChanges, type ContractTree, contractTree, pathKey, rekeyPointers, type TreeNode, type TreeValue } from "./tree.js";
 
 export interface DiffConfig {
   /** Per-rule severity, or "off". */
@@ -95,14 +95,60 @@ function renameOperations(tree: ContractTree, renames: readonly OperationRename[
   return { root: { ...tree.root, operations }, pointers, oversized: tree.oversized };
 }
 
+/**
+ * The old side's tree with each path parameter renamed in place kept under its new name: its input
+ * property, its required mark, its binding (given the new wire name: the position is the same) and
+ * its style, and the operation's path template. Recorded pointers keep pointing at the old document.
+ */
+function renamePathParameters(tree: ContractTree, side: DiffSide, renames: readonly PathParameterRename[], newSide: DiffSide): ContractTree {
+  if (renames.length === 0) return tree;
+  const pointers = tree.pointers as Map<string, string>;
+  const operations = tree.root.operations as TreeNode;
+  const copy = (node: TreeValue | undefined): TreeNode => Object.assign(Object.create(null) as TreeNode, node as TreeNode);
+  const moved: TreeNode = Object.assign(Object.create(null) as TreeNode, operations);
+  for (const id of new Set(renames.map((r) => r.operation))) {
+    const op = copy(operations[id]);
+    const input = copy(op.input);
+    const http = copy(op.http);
+    const members = { properties: copy(input.properties), required: copy(input.required), bindings: copy(http.bindings), styles: copy(http.styles) };
+    const newHttp = newSide.get(["operations", id, "http"]) as TreeNode;
+    for (const r of renames.filter((x) => x.operation === id)) {
+      for (const [where, key] of [[["input", "properties"], "properties"], [["input", "required"], "required"], [["http", "bindings"], "bindings"], [["http", "styles"], "styles"]] as const) {
+        const node = members[key];
+        if (!(r.from in node)) continue;
+        const at = ["operations", id, ...where];
+        const pointer = side.pointer([...at, r.from]);
+        rekeyPointers(tree, at, r.from, r.to);
+        pointers.set(pathKey([...at, r.to]), pointer);
+        node[r.to] = key === "bindings" ? (newHttp.bindings as TreeNode)[r.to]! : node[r.from]!;
+        delete node[r.from];
+      }
+    }
+    if (input.properties !== undefined) input.properties = members.properties;
+    if (input.required !== undefined) input.required = members.required;
+    http.bindings = members.bindings;
+    http.styles = members.styles;
+    http.path = newHttp.path!;
+    op.input = input;
+    op.http = http;
+    moved[id] = op;
+  }
+  return { root: { ...tree.root, operations: moved }, pointers, oversized: tree.oversized };
+}
+
 export function runDiff(before: DiffInputSide, after: DiffInputSide, config: DiffConfig = {}, rules: readonly Rule[] = RULES): DiffReport {
   const builtOld = contractTree(before.model);
   const newTree = contractTree(after.model);
   const newSide = new DiffSide(after.model, newTree, after.source);
   // A renamed operation is compared with its old self: the old tree keeps it under its new id.
   const renames = pairOperations(new DiffSide(before.model, builtOld, before.source), newSide);
-  const oldTree = renameOperations(builtOld, renames);
-  const oldSide = new DiffSide(before.model, oldTree, before.source, new Map(renames.map((r) => [r.to, r.from])));
+  const aliases = new Map(renames.map((r) => [r.to, r.from]));
+  const renamedTree = renameOperations(builtOld, renames);
+  // A path parameter renamed in place is compared with its old self under its new name.
+  const renamedSide = new DiffSide(before.model, renamedTree, before.source, aliases);
+  const pathRenames = pairPathParameters(renamedSide, newSide);
+  const oldTree = renamePathParameters(renamedTree, renamedSide, pathRenames, newSide);
+  const oldSide = new DiffSide(before.model, oldTree, before.source, aliases);
   const structural = structuralDiff(oldSide.tree.root, newSide.tree.root, (members, from, to) => rekeyPointers(oldTree, members, from, to));
   const changes = [...structural, ...cliFlagChanges(oldSide, newSide, structural)];
   const release: ReleaseDate =
@@ -151,7 +197,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
       return !waiver;
     });
 
-  const base = new DiffContext(oldSide, newSide, changes, [], options, new Map(), renames);
+  const base = new DiffContext(oldSide, newSide, changes, [], options, new Map(), renames, new Map(), pathRenames);
   const flat = waive(rules.filter((r) => r.phase === undefined).flatMap((r) => run(r, base))).sort(compare);
   // One edit, one primary finding: what follows from it (a derived MCP annotation, a CLI flag) goes under it.
   const derivedFrom = (f: Finding) => byId.get(f.rule)?.consequenceOf;
@@ -165,12 +211,12 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
     else findings.push(f);
   }
   // Nothing silent: a change no finding covers gets a located finding of its own.
-  const fallbackCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames, places);
+  const fallbackCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames, places, pathRenames);
   findings.push(...waive(rules.filter((r) => r.phase === "fallback").flatMap((r) => run(r, fallbackCtx))));
   findings.sort(compare);
 
   // Group findings stand for several others (a shared type's edits): those move under them.
-  const groupCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames);
+  const groupCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames, new Map(), pathRenames);
   for (const rule of rules.filter((r) => r.phase === "group")) {
     if (severityOf(rule) === "off" || rule.replacedBy) continue;
     for (const f of rule.check(groupCtx)) {
@@ -188,7 +234,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   findings.sort(compare);
 
   // Policy findings come after the changes they are about; a duty about one finding goes under it.
-  const policyCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames);
+  const policyCtx = new DiffContext(oldSide, newSide, changes, findings, options, paths, renames, new Map(), pathRenames);
   const policy: Working[] = [];
   for (const f of waive(rules.filter((r) => r.phase === "policy").flatMap((r) => run(r, policyCtx))).sort(compare)) {
     const target = about.get(f);

@@ -148,6 +148,18 @@ export interface OperationRename {
   readonly by: "http" | "schemas";
 }
 
+/**
+ * A path parameter renamed in place: the same position in the same path template, another name (the
+ * request on the wire is unchanged). The engine compares the old parameter under its new name; the
+ * rule input-path-parameter-renamed reports the rename, which only the generated names see.
+ */
+export interface PathParameterRename {
+  /** The operation's tree id. */
+  readonly operation: string;
+  readonly from: string;
+  readonly to: string;
+}
+
 /** One side of the comparison. */
 export class DiffSide {
   private readonly byId: ReadonlyMap<string, OperationModel>;
@@ -415,7 +427,14 @@ export class DiffContext {
     readonly renames: readonly OperationRename[] = [],
     /** Both tree paths of each finding, as its rule gave them (for the fallback rules). */
     private readonly places: ReadonlyMap<Finding, FindingPlaces> = new Map(),
+    /** Path parameters renamed in place: compared under their new name; reported by input-path-parameter-renamed. */
+    readonly pathParameterRenames: readonly PathParameterRename[] = [],
   ) {}
+
+  /** Whether `field` of operation `id` (tree id) is a path parameter renamed in place, on the side given. */
+  isRenamedPathParameter(id: string, field: string, side: "old" | "new"): boolean {
+    return this.pathParameterRenames.some((r) => r.operation === id && (side === "old" ? r.from : r.to) === field);
+  }
 
   /** Both tree paths a finding was reported at, as its rule gave them. */
   placesOf(f: Finding): FindingPlaces | undefined {

@@ -1,5 +1,5 @@
 import type { ContractModel } from "../../model/types.js";
-import type { DiffContext, DiffSide, OperationRename } from "../rule.js";
+import type { DiffContext, DiffSide, OperationRename, PathParameterRename } from "../rule.js";
 import { canonicalJson, RETURNS, type TreeNode, type TreeValue } from "../tree.js";
 
 /*
@@ -150,4 +150,36 @@ export function deprecatedRemovals(ctx: DiffContext): DeprecatedRemoval[] {
     const d = ctx.old.operation(m.operation!)?.deprecated;
     return d ? [{ operation: m.operation!, sunset: d.sunset, replacement: d.replacement, released: release.date, releasedWords: release.words }] : [];
   });
+}
+
+/* ---- path parameters ---- */
+
+const PATH_PARAMETER = /\{([^}]*)\}/g;
+
+/**
+ * Path parameters renamed in place (`/books/{bookId}` → `/books/{id}`): an operation on both sides
+ * whose path template is the same once parameter names are left out, where the parameter at a
+ * position has another name, each name an input field bound to the path on its own side only (the
+ * old name gone from the new input, the new one absent from the old). The engine runs this before
+ * the structural diff and compares the old field under its new name.
+ */
+export function pairPathParameters(old: DiffSide, new_: DiffSide): PathParameterRename[] {
+  const out: PathParameterRename[] = [];
+  for (const op of new_.model.operations) {
+    const id = op.names.id;
+    const before = old.operation(id);
+    if (!before || before.http.path === op.http.path) continue;
+    if (before.http.path.replace(PATH_PARAMETER, "{}") !== op.http.path.replace(PATH_PARAMETER, "{}")) continue;
+    const names = (path: string) => [...path.matchAll(PATH_PARAMETER)].map((m) => m[1]!);
+    const [from, to] = [names(before.http.path), names(op.http.path)];
+    const boundToPath = (o: typeof op, field: string) => o.http.bindings.some((b) => b.field === field && b.in === "path");
+    const has = (o: typeof op, field: string) => o.http.bindings.some((b) => b.field === field);
+    const pairs = from.map((f, i) => ({ from: f, to: to[i]! })).filter((p) => p.from !== p.to);
+    const fieldOf = (o: typeof op, wire: string) => o.http.bindings.find((b) => b.in === "path" && b.name === wire)?.field;
+    const renames = pairs.map((p) => ({ from: fieldOf(before, p.from), to: fieldOf(op, p.to) }));
+    // Every differing position must be a clean rename, or the path really changed (http-path-changed).
+    if (renames.some((r) => r.from === undefined || r.to === undefined || r.from === r.to || !boundToPath(before, r.from) || !boundToPath(op, r.to) || has(op, r.from) || has(before, r.to))) continue;
+    for (const r of renames) out.push({ operation: id, from: r.from!, to: r.to! });
+  }
+  return out;
 }

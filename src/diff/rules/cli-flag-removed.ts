@@ -11,30 +11,32 @@ export const rule: Rule = {
   description: "A CLI command lost a flag: the flag was removed, or renamed while its input field stayed.",
   hint: "Update scripts that pass the flag: use the new flag, or pass the field through --input.",
   check: (ctx) =>
-    ctx.find(["operations", "*", "cliFlags", "*"], ["removed"]).map((m) => {
+    ctx.find(["operations", "*", "cliFlags", "*"], ["removed"]).flatMap((m) => {
       const id = m.operation!;
       const flag = m.change.path.at(-1)!;
       const command = ctx.new_.operation(id)!.names.kebab;
       // The tree keeps flags only; which field a flag sets comes from the naming module.
       const field = cliFlagNames(ctx.old.operation(id)!).flags.find((f) => f.flag === flag)?.field;
+      // A path parameter renamed in place names its flag change itself (input-path-parameter-renamed).
+      if (field !== undefined && ctx.isRenamedPathParameter(id, field, "old")) return [];
       const successor = field === undefined ? undefined : cliFlagNames(ctx.new_.operation(id)!).flags.find((f) => f.field === field);
       const stillInput = field !== undefined && ctx.new_.operation(id)!.http.bindings.some((b) => b.field === field);
       const property = (f: string) => ["operations", id, "input", "properties", f];
       if (successor && successor.flag !== flag) {
-        return {
+        return [{
           operation: id,
           message: `Flag ${q(`--${flag}`)} of CLI command ${q(command)} was renamed to ${q(`--${successor.flag}`)}.`,
           before: property(field!),
           after: property(field!),
-        };
+        }];
       }
-      return {
+      return [{
         operation: id,
         message: stillInput
           ? `Flag ${q(`--${flag}`)} was removed from CLI command ${q(command)}, although input ${q(field)} remained.`
           : `Flag ${q(`--${flag}`)} was removed from CLI command ${q(command)}.`,
         before: field !== undefined ? property(field) : ["operations", id, "cliFlags", flag],
         ...(stillInput ? { after: property(field!) } : {}),
-      };
+      }];
     }),
 };

@@ -76,6 +76,7 @@ import { rule as inputMinimumLowered } from "./input-minimum-lowered.js";
 import { rule as inputMinimumRaised } from "./input-minimum-raised.js";
 import { rule as inputNullableRemoved } from "./input-nullable-removed.js";
 import { rule as inputOptionalPropertyAdded } from "./input-optional-property-added.js";
+import { rule as inputPathParameterRenamed } from "./input-path-parameter-renamed.js";
 import { rule as inputPatternAdded } from "./input-pattern-added.js";
 import { rule as inputPatternChanged } from "./input-pattern-changed.js";
 import { rule as inputPatternRemoved } from "./input-pattern-removed.js";
@@ -230,6 +231,7 @@ export const RULES: readonly Rule[] = [
   inputMinimumRaised,
   inputNullableRemoved,
   inputOptionalPropertyAdded,
+  inputPathParameterRenamed,
   inputPatternAdded,
   inputPatternChanged,
   inputPatternRemoved,
