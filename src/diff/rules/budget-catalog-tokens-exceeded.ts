@@ -1,10 +1,17 @@
-import { catalogTokens } from "../../budget/catalog.js";
+import { catalogTokens, catalogTools, countTokens } from "../../budget/catalog.js";
+import type { ContractModel } from "../../model/types.js";
 import { type Rule } from "../rule.js";
+import { canonicalJson } from "../tree.js";
+
+/** The catalogue's tokens with every object's keys sorted: mapping keys reordered in the document change the served text, not what it says. */
+function substanceTokens(model: ContractModel): number {
+  return countTokens(canonicalJson({ tools: catalogTools(model) }, false));
+}
 
 /**
  * validate does not count tokens, so the diff is where a catalogue over its budget is caught. An
  * excess the old side already had, against a budget at least as strict, without growing since, is
- * not a change and is not reported.
+ * not a change and is not reported; nor is growth that only reordered keys (judged with keys sorted).
  */
 export const rule: Rule = {
   id: "budget-catalog-tokens-exceeded",
@@ -19,7 +26,7 @@ export const rule: Rule = {
     if (now <= limit) return [];
     const was = catalogTokens(ctx.old.model).total;
     const oldLimit = ctx.old.model.budget.catalogTokens;
-    if (oldLimit !== null && oldLimit <= limit && was > oldLimit && now <= was) return [];
+    if (oldLimit !== null && oldLimit <= limit && was > oldLimit && (now <= was || substanceTokens(ctx.new_.model) <= substanceTokens(ctx.old.model))) return [];
     return [
       {
         operation: null,
