@@ -1,3 +1,5 @@
+import type { StabilityLevel } from "../model/types.js";
+
 /**
  * The contract document as written, once it has passed the structural check against
  * schema/contract.schema.json. Only the checks and the model builder read these types.
@@ -75,6 +77,7 @@ export interface RawOperation {
   /** Alternatives of scheme names overriding transport.auth.require; [] = public. */
   auth?: string[][];
   deprecated?: { since: string; sunset?: string; replacement?: string };
+  stability?: StabilityLevel;
   http: {
     method: string;
     path: string;

@@ -1,9 +1,10 @@
 /** Runs the rules over two contracts and applies the user's configuration. */
-import type { ContractModel } from "../model/types.js";
+import type { ContractModel, StabilityLevel } from "../model/types.js";
 import type { SourceFile } from "../contract/source.js";
 import { type Finding, type FindingPlaces, DiffContext, DiffSide, type OperationRename, overlaps, type PathParameterRename, type ReleaseDate, type Rule, type Severity, SEVERITIES } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
+import { relaxedSeverity, STABILITY_RULES, stabilityHint, stabilityRank } from "./stability.js";
 import { newestChangelogDate, pairOperations, pairPathParameters } from "./rules/_pairs.js";
 import { cliFlagChanges, type ContractTree, contractTree, pathKey, rekeyPointers, type TreeNode, type TreeValue } from "./tree.js";
 
@@ -159,6 +160,10 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   const byId = new Map(rules.map((r) => [r.id, r]));
 
   const severityOf = (rule: Rule): Severity | "off" => config.rules?.[rule.id] ?? rule.severity;
+  const leastSettled = (operations: readonly string[]): StabilityLevel | null => {
+    const levels = operations.map((id) => oldSide.operation(id)?.stability ?? null);
+    return levels.length === 0 ? null : levels.reduce((a, b) => (stabilityRank(b) < stabilityRank(a) ? b : a));
+  };
   const about = new Map<Finding, Finding>();
   const paths = new Map<Finding, readonly string[]>();
   const places = new Map<Finding, FindingPlaces>();
@@ -166,14 +171,16 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
     const severity = severityOf(rule);
     if (severity === "off" || rule.replacedBy) return [];
     return rule.check(ctx).map((f) => {
+      // A finding about operations judged by the least settled level the old contract gave them.
+      const level = STABILITY_RULES.has(rule.id) ? null : leastSettled(f.operations ?? (f.operation === null ? [] : [f.operation]));
       const finding: Working = {
         rule: rule.id,
-        severity,
+        severity: relaxedSeverity(severity, level),
         category: rule.category,
         operation: f.operation,
         operations: f.operations ?? (f.operation === null ? [] : [f.operation]),
         message: f.message,
-        hint: f.hint ?? rule.hint,
+        hint: level !== null && relaxedSeverity(severity, level) !== severity ? `${stabilityHint(level)} ${f.hint ?? rule.hint}` : (f.hint ?? rule.hint),
         old: f.before ? oldSide.locate(f.before) : null,
         new: f.after ? newSide.locate(f.after) : null,
         // A removed thing is annotated on the new file at its nearest surviving parent.

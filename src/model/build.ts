@@ -202,6 +202,7 @@ function buildOperation(
     deprecated: op.deprecated
       ? { since: op.deprecated.since, sunset: op.deprecated.sunset ?? null, replacement: op.deprecated.replacement ?? null, loc: loc("deprecated") }
       : null,
+    stability: op.stability ?? null,
     http: {
       method: op.http.method as HttpMethod,
       path: op.http.path,

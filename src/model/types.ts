@@ -355,6 +355,10 @@ export interface TaskScopeModel {
   readonly loc: SourceLocation;
 }
 
+/** How settled an operation is (`stability`), least settled first. */
+export const STABILITY_LEVELS = ["draft", "alpha", "beta", "stable"] as const;
+export type StabilityLevel = (typeof STABILITY_LEVELS)[number];
+
 export interface DeprecationModel {
   readonly since: string;
   readonly sunset: string | null;
@@ -376,6 +380,8 @@ export interface OperationModel {
   /** The operation's own credential alternatives (`auth:`), or null: the contract's `transport.auth.require`. */
   readonly auth: AuthAlternatives | null;
   readonly deprecated: DeprecationModel | null;
+  /** `stability`, or null when the contract does not say (read as stable). */
+  readonly stability: StabilityLevel | null;
   readonly http: HttpModel;
   readonly effects: EffectsModel;
   readonly annotations: ToolAnnotations;

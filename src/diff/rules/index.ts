@@ -99,6 +99,8 @@ import { rule as operationRemoved } from "./operation-removed.js";
 import { rule as operationRemovedAfterSunset } from "./operation-removed-after-sunset.js";
 import { rule as operationRemovedBeforeSunset } from "./operation-removed-before-sunset.js";
 import { rule as operationRenamed } from "./operation-renamed.js";
+import { rule as operationStabilityChanged } from "./operation-stability-changed.js";
+import { rule as operationStabilityDecreased } from "./operation-stability-decreased.js";
 import { rule as operationSummaryChanged } from "./operation-summary-changed.js";
 import { rule as operationSunsetMovedEarlier } from "./operation-sunset-moved-earlier.js";
 import { rule as operationToolsetChanged } from "./operation-toolset-changed.js";
@@ -254,6 +256,8 @@ export const RULES: readonly Rule[] = [
   operationRemovedAfterSunset,
   operationRemovedBeforeSunset,
   operationRenamed,
+  operationStabilityChanged,
+  operationStabilityDecreased,
   operationSummaryChanged,
   operationSunsetMovedEarlier,
   operationToolsetChanged,

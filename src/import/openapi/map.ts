@@ -4,6 +4,7 @@
  */
 import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, typeIdentifier, TYPES_ROOT, words } from "../../model/naming.js";
 import { parseSemver } from "../../model/semver.js";
+import { STABILITY_LEVELS } from "../../model/types.js";
 import { MAX_OPERATIONS } from "../../contract/load.js";
 import { joinPointer } from "../../contract/source.js";
 import { checkContract } from "./contract-limits.js";
@@ -305,6 +306,10 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     const sunset = sunsetDate(sunsetRaw);
     if (sunsetRaw !== undefined && sunset === null) opReview("sunset-unreadable", `${d.pointer}/x-sunset`, `x-sunset ${JSON.stringify(sunsetRaw)} is not a date: deprecated without a sunset.`);
     if (own(d.op, "deprecated") === true || sunset !== null) put(o, "deprecated", { since: semver, ...(sunset !== null ? { sunset } : {}) });
+    // How settled the operation is (`x-stability-level`, as OpenAPI diff tools read it).
+    const stability = own(d.op, "x-stability-level");
+    if (typeof stability === "string" && (STABILITY_LEVELS as readonly string[]).includes(stability)) put(o, "stability", stability);
+    else if (stability !== undefined) opReview("stability-unreadable", `${d.pointer}/x-stability-level`, `x-stability-level ${JSON.stringify(stability)} is none of ${STABILITY_LEVELS.join(", ")}: the operation is read as stable.`);
 
     // input
     const input = buildInput(doc, ctx, d, name, opReview);
