@@ -133,7 +133,7 @@ export const MAX_SCHEMA_NODES = 50_000;
 const SCALAR_KEYWORDS = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
   "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf", "minContains", "maxContains",
-  "contentMediaType", "contentEncoding", "title", "description", "x-unit",
+  "contentMediaType", "contentEncoding", "title", "description", "x-unit", "x-sunset",
 ] as const;
 /** Keywords whose value is true or false (false means the same as leaving them out). */
 const FLAG_KEYWORDS = ["uniqueItems", "readOnly", "writeOnly", "deprecated"] as const;

@@ -26,7 +26,7 @@ export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Annotation keywords of the contract format itself (docs/contract-format.md), kept in the model. */
-export const FORMAT_ANNOTATIONS: ReadonlySet<string> = new Set(["x-unit"]);
+export const FORMAT_ANNOTATIONS: ReadonlySet<string> = new Set(["x-unit", "x-sunset"]);
 
 /**
  * The keywords a schema keeps in the model, the only ones any generator sees: standard 2020-12
@@ -173,6 +173,10 @@ export function checkSchemaAt(file: SourceFile, pointer: string, metaValid?: Set
     }
     for (const problem of emptyRanges(node)) {
       out.push(diagnostic("schema-empty-range", `${problem.text}: no ${problem.of} satisfies this schema.`, file.locate(joinPointer(at(), problem.keyword))));
+    }
+    // A field's sunset is a date the diff compares as text: only YYYY-MM-DD compares right.
+    if (node["x-sunset"] !== undefined && (typeof node["x-sunset"] !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(node["x-sunset"]))) {
+      out.push(diagnostic("schema-sunset-invalid", `x-sunset ${JSON.stringify(node["x-sunset"])} is not a date (YYYY-MM-DD).`, file.locate(joinPointer(at(), "x-sunset"))));
     }
     if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format)) {
       out.push(diagnostic("schema-unknown-format", `Format ${JSON.stringify(node.format)} is not known to the generated validators; it will not be checked.`, file.locate(joinPointer(at(), "format"))));

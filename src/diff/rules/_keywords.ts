@@ -346,7 +346,7 @@ function boundJudge(spec: BoundSpec): KeywordSpec["judge"] {
 }
 
 /** Annotations: they change no value a schema accepts, only what readers and generated docs see. */
-export const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "examples", "deprecated", "default", "readOnly", "writeOnly", "uniqueItems"]);
+export const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "examples", "deprecated", "x-sunset", "default", "readOnly", "writeOnly", "uniqueItems"]);
 
 const judged = new WeakMap<DiffContext, Map<SchemaRoot, Judgement[]>>();
 

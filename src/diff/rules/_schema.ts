@@ -2,6 +2,7 @@ import { type DiffContext, type DiffSide, fieldPath, type Match, q } from "../ru
 import type { Change, ChangeKind } from "../structural.js";
 import { splitPointer } from "../../contract/source.js";
 import { COMBINATOR_KEYWORDS, MAP_KEYWORDS, pathKey, RETURNS, SINGLE_KEYWORDS, type TreeNode, type TreeValue } from "../tree.js";
+import { releaseOf } from "./_pairs.js";
 
 /*
  * Finding changes inside operation input and output schemas (not a rule: files starting with "_" are
@@ -330,3 +331,33 @@ function declaredNearby(side: DiffSide, schema: readonly string[], name: string)
 /** Kept for the input rules: subject and mention of an input match. */
 export const inputSubject = subject;
 export const inputMention = mention;
+
+/* ---- a field's lifecycle ---- */
+
+/** What the old contract announced about a property it had: deprecated, and the sunset date if any. */
+export interface FieldLifecycle {
+  readonly deprecated: boolean;
+  readonly sunset: string | null;
+}
+
+/** The lifecycle of the property at tree path `path` on `side` (a removed property: on the old side). */
+export function lifecycleAt(side: DiffSide, path: readonly string[]): FieldLifecycle {
+  const node = side.get(path);
+  if (!isTreeNode(node)) return { deprecated: false, sunset: null };
+  const sunset = typeof node["x-sunset"] === "string" ? node["x-sunset"] : null;
+  return { deprecated: node.deprecated === true || sunset !== null, sunset };
+}
+
+/**
+ * Input properties the new contract removed that the old one had deprecated, with the release date to
+ * judge their sunset by. Removing one was announced: input-property-removed leaves them to
+ * input-property-removed-after-deprecation and input-property-removed-before-sunset.
+ */
+export function deprecatedInputRemovals(ctx: DiffContext): Array<{ m: SchemaMatch; name: string; path: readonly string[]; sunset: string | null; beforeSunset: boolean }> {
+  const release = releaseOf(ctx);
+  return propertyChanges(ctx, "input", "removed").flatMap((r) => {
+    const life = lifecycleAt(ctx.old, r.path);
+    if (!life.deprecated) return [];
+    return [{ ...r, sunset: life.sunset, beforeSunset: life.sunset !== null && release.date < life.sunset }];
+  });
+}

@@ -1,5 +1,7 @@
 import { cliFlagNames } from "../../model/naming.js";
 import { q, type Rule } from "../rule.js";
+import { releaseOf } from "./_pairs.js";
+import { lifecycleAt } from "./_schema.js";
 
 /** Scripts that pass the flag fail with "unknown option". */
 export const rule: Rule = {
@@ -19,6 +21,11 @@ export const rule: Rule = {
       const field = cliFlagNames(ctx.old.operation(id)!).flags.find((f) => f.flag === flag)?.field;
       // A path parameter renamed in place names its flag change itself (input-path-parameter-renamed).
       if (field !== undefined && ctx.isRenamedPathParameter(id, field, "old")) return [];
+      // A deprecated field removed once its sunset passed (or with none announced) takes its flag along, as announced.
+      if (field !== undefined && !ctx.new_.operation(id)!.http.bindings.some((b) => b.field === field)) {
+        const life = lifecycleAt(ctx.old, ["operations", id, "input", "properties", field]);
+        if (life.deprecated && (life.sunset === null || releaseOf(ctx).date >= life.sunset)) return [];
+      }
       const successor = field === undefined ? undefined : cliFlagNames(ctx.new_.operation(id)!).flags.find((f) => f.field === field);
       const stillInput = field !== undefined && ctx.new_.operation(id)!.http.bindings.some((b) => b.field === field);
       const property = (f: string) => ["operations", id, "input", "properties", f];

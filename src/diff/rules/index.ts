@@ -83,6 +83,8 @@ import { rule as inputPatternRemoved } from "./input-pattern-removed.js";
 import { rule as inputPropertyBecameOptional } from "./input-property-became-optional.js";
 import { rule as inputPropertyBecameRequired } from "./input-property-became-required.js";
 import { rule as inputPropertyRemoved } from "./input-property-removed.js";
+import { rule as inputPropertyRemovedAfterDeprecation } from "./input-property-removed-after-deprecation.js";
+import { rule as inputPropertyRemovedBeforeSunset } from "./input-property-removed-before-sunset.js";
 import { rule as inputPropertyTypeChanged } from "./input-property-type-changed.js";
 import { rule as inputPropertyTypeNarrowed } from "./input-property-type-narrowed.js";
 import { rule as inputRequiredPropertyAdded } from "./input-required-property-added.js";
@@ -240,6 +242,8 @@ export const RULES: readonly Rule[] = [
   inputPropertyBecameOptional,
   inputPropertyBecameRequired,
   inputPropertyRemoved,
+  inputPropertyRemovedAfterDeprecation,
+  inputPropertyRemovedBeforeSunset,
   inputPropertyTypeChanged,
   inputPropertyTypeNarrowed,
   inputRequiredPropertyAdded,

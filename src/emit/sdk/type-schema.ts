@@ -21,7 +21,7 @@ export function typingSchema(schema: unknown, finish: (node: SchemaObject) => Sc
 const DROPPED = ["$anchor", "$dynamicAnchor", "$dynamicRef", "$comment", "$schema", "$vocabulary", "$id", "contains", "minContains", "maxContains"];
 
 /** Annotations that document the schema as a whole. */
-const DOCUMENTATION = ["description", "x-unit", "default", "deprecated"];
+const DOCUMENTATION = ["description", "x-unit", "x-sunset", "default", "deprecated"];
 
 /** In-place applicators: with any of them, what `unevaluated*` sees depends on other subschemas. */
 const APPLICATORS = ["allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas", "$ref", "$dynamicRef"];

@@ -148,6 +148,8 @@ export function prepareDeclaration(schema: unknown, title: string, identifierOf:
     const notes: string[] = [];
     if (typeof node["x-unit"] === "string") notes.push(`Unit: ${node["x-unit"]}.`);
     if ("default" in node) notes.push(`Default: ${JSON.stringify(node.default)}.`);
+    // Validated as YYYY-MM-DD (schema-sunset-invalid): nothing to escape.
+    if (typeof node["x-sunset"] === "string") notes.push(`Sunset: ${node["x-sunset"]} (may be removed after this date).`);
     const description = typeof node.description === "string" && node.description.trim() !== "" ? node.description.trim() : "";
     const text = [description, notes.join(" ")].filter((p) => p !== "").join("\n\n");
     const out: SchemaObject = {};

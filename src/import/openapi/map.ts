@@ -11,7 +11,7 @@ import { checkContract } from "./contract-limits.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewItem, ReviewKind } from "./review.js";
 import { Origins } from "./origins.js";
-import { componentName, convertSchema, copyJson, isObject, mergePatch, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
+import { componentName, convertSchema, copyJson, sunsetDate, isObject, mergePatch, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
 
 export interface MapOptions {
   /** The changelog date (YYYY-MM-DD); a fixed placeholder keeps re-imports identical. */
@@ -696,22 +696,12 @@ function scanExtensions(doc: unknown): { count: number; contractExtensions: stri
         if (!data && !NAMED_ENTRIES.has(segments[segments.length - 1] ?? "")) contractExtensions.push(pointerOf(...segments, k));
         continue;
       }
-      if (k === "x-unit") continue;
+      if (k === "x-unit" || k === "x-sunset") continue;
       if (k.startsWith("x-")) count++;
       else stack.push({ node: n[k], depth: e.depth + 1, parent: e, key: k });
     }
   }
   return { count, contractExtensions };
-}
-
-/** A sunset as YYYY-MM-DD from a date, a date-time or an HTTP date; null when it is none of these. */
-function sunsetDate(value: unknown): string | null {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
-  if (typeof value !== "string" || value.trim() === "") return null;
-  const text = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ? null : text;
-  const time = Date.parse(text);
-  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
 }
 
 /**
@@ -1236,7 +1226,12 @@ function buildInput(
       put(wrapped, "description", desc.trim());
       schema = wrapped;
     }
-    if (own(p, "deprecated") === true && isObject(schema)) put(schema, "deprecated", true);
+    // A parameter's deprecation and sunset (`x-sunset`, which implies deprecation) go on its field's schema.
+    const paramSunsetRaw = own(p, "x-sunset");
+    const paramSunset = sunsetDate(paramSunsetRaw);
+    if (paramSunsetRaw !== undefined && paramSunset === null) review("sunset-unreadable", `${pointer}/x-sunset`, `x-sunset ${JSON.stringify(paramSunsetRaw)} is not a date: deprecated without a sunset.`);
+    if ((own(p, "deprecated") === true || paramSunsetRaw !== undefined) && isObject(schema)) put(schema, "deprecated", true);
+    if (paramSunset !== null && isObject(schema)) put(schema, "x-sunset", paramSunset);
     let name = where === "header" ? (wire.toLowerCase() === "idempotency-key" ? "idempotency_key" : words(wire).join("_") || "header") : wire;
     const key = collisionKey(name);
     if (keys.has(key) || key === "") {

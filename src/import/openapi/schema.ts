@@ -177,6 +177,14 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
       put(out, key, copyJson(value)); // a contract schema keyword
       continue;
     }
+    if (key === "x-sunset") {
+      // A field's sunset (a contract schema keyword, as a date): it implies deprecation.
+      const date = sunsetDate(value);
+      if (date === null) ctx.review("sunset-unreadable", at, `x-sunset ${JSON.stringify(value)} is not a date: deprecated without a sunset.`);
+      else put(out, key, date);
+      if (own(node, "deprecated") === undefined) put(out, "deprecated", true);
+      continue;
+    }
     if (key.startsWith("x-")) continue; // vendor annotations: generators drop them anyway (counted once per document); x-contract is merged below
     if (key === "type") {
       const types = (Array.isArray(value) ? value : [value]).filter((t): t is string => typeof t === "string" && TYPES.has(t));
@@ -440,4 +448,14 @@ export function shapeOf(doc: unknown, node: unknown, depth = 0): Shape {
   visit(node, depth);
   if (properties.size > 0 && types.size === 0) types.add("object");
   return { types, properties, required, composed, items };
+}
+
+/** A sunset as YYYY-MM-DD from a date, a date-time or an HTTP date; null when it is none of these. */
+export function sunsetDate(value: unknown): string | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
+  if (typeof value !== "string" || value.trim() === "") return null;
+  const text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ? null : text;
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
 }
