@@ -95,6 +95,7 @@ import { rule as mcpToolHidden } from "./mcp-tool-hidden.js";
 import { rule as mcpToolNameChanged } from "./mcp-tool-name-changed.js";
 import { rule as operationAdded } from "./operation-added.js";
 import { rule as operationDeprecated } from "./operation-deprecated.js";
+import { rule as operationDeprecationChanged } from "./operation-deprecation-changed.js";
 import { rule as operationErrorAdded } from "./operation-error-added.js";
 import { rule as operationErrorRemoved } from "./operation-error-removed.js";
 import { rule as operationRemoved } from "./operation-removed.js";
@@ -144,6 +145,7 @@ import { rule as projectionIdentityFieldRemoved } from "./projection-identity-fi
 import { rule as projectionSelectableFieldAdded } from "./projection-selectable-field-added.js";
 import { rule as projectionSelectableFieldRemoved } from "./projection-selectable-field-removed.js";
 import { rule as schemaAnnotationChanged } from "./schema-annotation-changed.js";
+import { rule as schemaHiddenPropertyChanged } from "./schema-hidden-property-changed.js";
 import { rule as schemaKeywordChanged } from "./schema-keyword-changed.js";
 import { rule as scopeAdded } from "./scope-added.js";
 import { rule as scopeRemoved } from "./scope-removed.js";
@@ -254,6 +256,7 @@ export const RULES: readonly Rule[] = [
   mcpToolNameChanged,
   operationAdded,
   operationDeprecated,
+  operationDeprecationChanged,
   operationErrorAdded,
   operationErrorRemoved,
   operationRemoved,
@@ -303,6 +306,7 @@ export const RULES: readonly Rule[] = [
   projectionSelectableFieldAdded,
   projectionSelectableFieldRemoved,
   schemaAnnotationChanged,
+  schemaHiddenPropertyChanged,
   schemaKeywordChanged,
   scopeAdded,
   scopeRemoved,
