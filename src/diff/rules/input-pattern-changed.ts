@@ -9,7 +9,8 @@ export const rule: Rule = {
   description: "The pattern of a string input field changed.",
   hint: "Check the values you send against the new pattern; some that matched the old one may now be rejected.",
   check: (ctx) =>
-    findInSchema(ctx, "input", ["pattern"], ["modified"]).map((m) => ({
+    // To or from an empty pattern (which matches every string) is input-pattern-added or -removed.
+    findInSchema(ctx, "input", ["pattern"], ["modified"]).filter((m) => m.change.before !== "" && m.change.after !== "").map((m) => ({
       ...reach(m),
       message: `The pattern of ${mention(m)} changed from ${q(m.change.before)} to ${q(m.change.after)}.`,
       before: m.change.path,
