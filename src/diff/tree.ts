@@ -158,7 +158,7 @@ const KEYWORD_KIND: ReadonlyMap<string, "scalar" | "flag" | "data" | "map" | "si
   ...MAP_KEYWORDS.map((k) => [k, "map"] as const),
   ...SINGLE_KEYWORDS.map((k) => [k, "single"] as const),
   ...COMBINATOR_KEYWORDS.map((k) => [k, "combinator"] as const),
-  ...(["enum", "required", "dependentRequired", "prefixItems"] as const).map((k) => [k, "other"] as const),
+  ...(["enum", "x-extensible-enum", "required", "dependentRequired", "prefixItems"] as const).map((k) => [k, "other"] as const),
 ]);
 
 /**
@@ -464,6 +464,8 @@ class TreeBuilder {
           break;
         case "other":
           if (k === "enum" && Array.isArray(v)) out.enum = set(v.map((x) => (typeof x === "string" ? x : JSON.stringify(x))));
+          // The values a field is known to take, the set left open (consumers were told to expect more).
+          else if (k === "x-extensible-enum" && Array.isArray(v)) out[k] = set(v.map((x) => (typeof x === "string" ? x : JSON.stringify(x))));
           else if (k === "required" && Array.isArray(v)) out.required = set(v);
           else if (k === "dependentRequired" && isSchemaObject(v)) out.dependentRequired = byName(Object.entries(v), (names) => set(Array.isArray(names) ? names : []));
           else if (k === "prefixItems" && Array.isArray(v)) {

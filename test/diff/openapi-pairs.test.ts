@@ -26,6 +26,7 @@ const FALLBACK_RULES = new Set(["contract-field-changed", "schema-keyword-change
 /** What each breaking case must be reported as. */
 const BREAKING_BY: Readonly<Record<string, readonly string[]>> = {
   "empty-pattern-filled": ["input-pattern-added"],
+  "extensible-enum-value-removed-from-request": ["input-extensible-enum-value-removed"],
   "operation-removed-before-sunset": ["operation-removed-before-sunset"],
   "parameter-removed-before-sunset": ["input-property-removed-before-sunset"],
   "path-parameter-replaced": ["http-path-changed"],

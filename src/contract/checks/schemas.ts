@@ -26,7 +26,7 @@ export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Annotation keywords of the contract format itself (docs/contract-format.md), kept in the model. */
-export const FORMAT_ANNOTATIONS: ReadonlySet<string> = new Set(["x-unit", "x-sunset"]);
+export const FORMAT_ANNOTATIONS: ReadonlySet<string> = new Set(["x-unit", "x-sunset", "x-extensible-enum"]);
 
 /**
  * The keywords a schema keeps in the model, the only ones any generator sees: standard 2020-12
@@ -177,6 +177,10 @@ export function checkSchemaAt(file: SourceFile, pointer: string, metaValid?: Set
     // A field's sunset is a date the diff compares as text: only YYYY-MM-DD compares right.
     if (node["x-sunset"] !== undefined && (typeof node["x-sunset"] !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(node["x-sunset"]))) {
       out.push(diagnostic("schema-sunset-invalid", `x-sunset ${JSON.stringify(node["x-sunset"])} is not a date (YYYY-MM-DD).`, file.locate(joinPointer(at(), "x-sunset"))));
+    }
+    const open = node["x-extensible-enum"];
+    if (open !== undefined && (!Array.isArray(open) || open.length === 0 || open.some((v) => typeof v !== "string") || new Set(open).size !== open.length)) {
+      out.push(diagnostic("schema-extensible-enum-invalid", `x-extensible-enum must list distinct strings: ${JSON.stringify(open).slice(0, 80)}.`, file.locate(joinPointer(at(), "x-extensible-enum"))));
     }
     if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format)) {
       out.push(diagnostic("schema-unknown-format", `Format ${JSON.stringify(node.format)} is not known to the generated validators; it will not be checked.`, file.locate(joinPointer(at(), "format"))));

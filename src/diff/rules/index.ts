@@ -39,6 +39,7 @@ import { rule as errorFieldChanged } from "./error-field-changed.js";
 import { rule as errorFormatChanged } from "./error-format-changed.js";
 import { rule as errorHttpStatusChanged } from "./error-http-status-changed.js";
 import { rule as errorWireChanged } from "./error-wire-changed.js";
+import { rule as extensibleEnumChanged } from "./extensible-enum-changed.js";
 import { rule as filterAdded } from "./filter-added.js";
 import { rule as filterMeaningChanged } from "./filter-meaning-changed.js";
 import { rule as filterMeaningDeclared } from "./filter-meaning-declared.js";
@@ -61,6 +62,7 @@ import { rule as inputConstraintTightened } from "./input-constraint-tightened.j
 import { rule as inputDefaultChanged } from "./input-default-changed.js";
 import { rule as inputEnumValueAdded } from "./input-enum-value-added.js";
 import { rule as inputEnumValueRemoved } from "./input-enum-value-removed.js";
+import { rule as inputExtensibleEnumValueRemoved } from "./input-extensible-enum-value-removed.js";
 import { rule as inputFormatChanged } from "./input-format-changed.js";
 import { rule as inputMaxItemsLowered } from "./input-max-items-lowered.js";
 import { rule as inputMaxItemsRaised } from "./input-max-items-raised.js";
@@ -200,6 +202,7 @@ export const RULES: readonly Rule[] = [
   errorFormatChanged,
   errorHttpStatusChanged,
   errorWireChanged,
+  extensibleEnumChanged,
   filterAdded,
   filterMeaningChanged,
   filterMeaningDeclared,
@@ -222,6 +225,7 @@ export const RULES: readonly Rule[] = [
   inputDefaultChanged,
   inputEnumValueAdded,
   inputEnumValueRemoved,
+  inputExtensibleEnumValueRemoved,
   inputFormatChanged,
   inputMaxItemsLowered,
   inputMaxItemsRaised,

@@ -696,7 +696,7 @@ function scanExtensions(doc: unknown): { count: number; contractExtensions: stri
         if (!data && !NAMED_ENTRIES.has(segments[segments.length - 1] ?? "")) contractExtensions.push(pointerOf(...segments, k));
         continue;
       }
-      if (k === "x-unit" || k === "x-sunset") continue;
+      if (k === "x-unit" || k === "x-sunset" || k === "x-extensible-enum") continue;
       if (k.startsWith("x-")) count++;
       else stack.push({ node: n[k], depth: e.depth + 1, parent: e, key: k });
     }

@@ -177,6 +177,12 @@ function convert(ctx: SchemaContext, node: unknown, pointer: string, depth: numb
       put(out, key, copyJson(value)); // a contract schema keyword
       continue;
     }
+    if (key === "x-extensible-enum") {
+      // The values a string is known to take, the set left open (a contract schema keyword).
+      if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string") && new Set(value).size === value.length) put(out, key, copyJson(value));
+      else ctx.review("keyword-dropped", at, `x-extensible-enum ${JSON.stringify(value).slice(0, 80)} is not a list of distinct strings; dropped.`);
+      continue;
+    }
     if (key === "x-sunset") {
       // A field's sunset (a contract schema keyword, as a date): it implies deprecation.
       const date = sunsetDate(value);
