@@ -160,9 +160,11 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   const byId = new Map(rules.map((r) => [r.id, r]));
 
   const severityOf = (rule: Rule): Severity | "off" => config.rules?.[rule.id] ?? rule.severity;
-  const leastSettled = (operations: readonly string[]): StabilityLevel | null => {
+  // The most settled level the old contract gave the operations a finding is about: one stable
+  // operation among them keeps the finding's full weight.
+  const mostSettled = (operations: readonly string[]): StabilityLevel | null => {
     const levels = operations.map((id) => oldSide.operation(id)?.stability ?? null);
-    return levels.length === 0 ? null : levels.reduce((a, b) => (stabilityRank(b) < stabilityRank(a) ? b : a));
+    return levels.length === 0 ? null : levels.reduce((a, b) => (stabilityRank(b) > stabilityRank(a) ? b : a));
   };
   const about = new Map<Finding, Finding>();
   const paths = new Map<Finding, readonly string[]>();
@@ -171,16 +173,17 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
     const severity = severityOf(rule);
     if (severity === "off" || rule.replacedBy) return [];
     return rule.check(ctx).map((f) => {
-      // A finding about operations judged by the least settled level the old contract gave them.
-      const level = STABILITY_RULES.has(rule.id) ? null : leastSettled(f.operations ?? (f.operation === null ? [] : [f.operation]));
+      const operations = f.operations ?? (f.operation === null ? [] : [f.operation]);
+      const level = STABILITY_RULES.has(rule.id) ? null : mostSettled(operations);
+      const relaxed = relaxedSeverity(severity, level);
       const finding: Working = {
         rule: rule.id,
-        severity: relaxedSeverity(severity, level),
+        severity: relaxed,
         category: rule.category,
         operation: f.operation,
-        operations: f.operations ?? (f.operation === null ? [] : [f.operation]),
+        operations,
         message: f.message,
-        hint: level !== null && relaxedSeverity(severity, level) !== severity ? `${stabilityHint(level)} ${f.hint ?? rule.hint}` : (f.hint ?? rule.hint),
+        hint: level !== null && relaxed !== severity ? `${stabilityHint(level)} ${f.hint ?? rule.hint}` : (f.hint ?? rule.hint),
         old: f.before ? oldSide.locate(f.before) : null,
         new: f.after ? newSide.locate(f.after) : null,
         // A removed thing is annotated on the new file at its nearest surviving parent.

@@ -2,7 +2,8 @@
  * What an operation's stability level promises its callers (OpenAPI's `x-stability-level`): draft and
  * alpha operations may change freely, beta ones without a major version, stable ones only compatibly.
  * A finding about an operation is judged by the level the old contract gave it (that is what callers
- * were told when they wrote their code), so a change that settles an operation is judged leniently too.
+ * were told when they wrote their code), so a change that settles an operation is judged leniently too;
+ * a finding about several operations by the most settled of them.
  */
 import type { StabilityLevel } from "../model/types.js";
 import { STABILITY_LEVELS } from "../model/types.js";

@@ -30,6 +30,7 @@ const BREAKING_BY: Readonly<Record<string, readonly string[]>> = {
   "operation-removed-before-sunset": ["operation-removed-before-sunset"],
   "parameter-removed-before-sunset": ["input-property-removed-before-sunset"],
   "path-parameter-replaced": ["http-path-changed"],
+  "shared-type-under-alpha-and-stable": ["output-property-became-optional"],
   "stability-decreased": ["operation-stability-decreased"],
   "stable-parameter-removed": ["input-property-removed"],
 };
