@@ -348,16 +348,20 @@ export function lifecycleAt(side: DiffSide, path: readonly string[]): FieldLifec
   return { deprecated: node.deprecated === true || sunset !== null, sunset };
 }
 
+/** Whether a field's sunset is still ahead of the new contract's release (a removal then breaks a promise). */
+export function sunsetAhead(ctx: DiffContext, life: FieldLifecycle): boolean {
+  return life.sunset !== null && releaseOf(ctx).date < life.sunset;
+}
+
 /**
  * Input properties the new contract removed that the old one had deprecated, with the release date to
  * judge their sunset by. Removing one was announced: input-property-removed leaves them to
  * input-property-removed-after-deprecation and input-property-removed-before-sunset.
  */
 export function deprecatedInputRemovals(ctx: DiffContext): Array<{ m: SchemaMatch; name: string; path: readonly string[]; sunset: string | null; beforeSunset: boolean }> {
-  const release = releaseOf(ctx);
   return propertyChanges(ctx, "input", "removed").flatMap((r) => {
     const life = lifecycleAt(ctx.old, r.path);
     if (!life.deprecated) return [];
-    return [{ ...r, sunset: life.sunset, beforeSunset: life.sunset !== null && release.date < life.sunset }];
+    return [{ ...r, sunset: life.sunset, beforeSunset: sunsetAhead(ctx, life) }];
   });
 }

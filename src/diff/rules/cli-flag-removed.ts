@@ -1,7 +1,6 @@
 import { cliFlagNames } from "../../model/naming.js";
 import { q, type Rule } from "../rule.js";
-import { releaseOf } from "./_pairs.js";
-import { lifecycleAt } from "./_schema.js";
+import { lifecycleAt, sunsetAhead } from "./_schema.js";
 
 /** Scripts that pass the flag fail with "unknown option". */
 export const rule: Rule = {
@@ -24,7 +23,7 @@ export const rule: Rule = {
       // A deprecated field removed once its sunset passed (or with none announced) takes its flag along, as announced.
       if (field !== undefined && !ctx.new_.operation(id)!.http.bindings.some((b) => b.field === field)) {
         const life = lifecycleAt(ctx.old, ["operations", id, "input", "properties", field]);
-        if (life.deprecated && (life.sunset === null || releaseOf(ctx).date >= life.sunset)) return [];
+        if (life.deprecated && !sunsetAhead(ctx, life)) return [];
       }
       const successor = field === undefined ? undefined : cliFlagNames(ctx.new_.operation(id)!).flags.find((f) => f.field === field);
       const stillInput = field !== undefined && ctx.new_.operation(id)!.http.bindings.some((b) => b.field === field);
