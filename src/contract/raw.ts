@@ -91,6 +91,8 @@ export interface RawOperation {
     encoding?: Record<string, { contentType?: string; style?: ParamStyle; explode?: boolean }>;
     bodyRequired?: boolean;
     accept?: string;
+    alsoAccepts?: string[];
+    alsoOffers?: string[];
   };
   effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean; undo?: string; inferred?: boolean };
   idempotency?: { key: string; retention: string; scope?: "caller" | "tenant" | "global"; mismatchError?: string };

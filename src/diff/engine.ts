@@ -6,7 +6,8 @@ import { RULES } from "./rules/index.js";
 import { structuralDiff } from "./structural.js";
 import { relaxedSeverity, STABILITY_RULES, stabilityHint, stabilityRank } from "./stability.js";
 import { newestChangelogDate, pairOperations, pairPathParameters } from "./rules/_pairs.js";
-import { cliFlagChanges, type ContractTree, contractTree, pathKey, rekeyPointers, type TreeNode, type TreeValue } from "./tree.js";
+import { askedTypeStillOffered } from "./rules/_media.js";
+import { cliFlagChanges, type ContractTree, contractTree, pathKey, rekeyPointers, RETURNS, type TreeNode, type TreeValue } from "./tree.js";
 
 export interface DiffConfig {
   /** Per-rule severity, or "off". */
@@ -137,6 +138,28 @@ function renamePathParameters(tree: ContractTree, side: DiffSide, renames: reado
   return { root: { ...tree.root, operations: moved }, pointers, oversized: tree.oversized };
 }
 
+/**
+ * An operation whose generated clients now ask for another media type of its response while the
+ * old one is still offered: callers asking for the old type get what they got, so the output is not
+ * compared as one type turning into another (text into JSON). media-type-preferred-changed reports
+ * the switch. The old tree takes the new output.
+ */
+function keepOfferedOutputs(tree: ContractTree, oldSide: DiffSide, newSide: DiffSide): ContractTree {
+  const operations = tree.root.operations as TreeNode;
+  let moved: TreeNode | undefined;
+  for (const op of newSide.model.operations) {
+    const id = newSide.treeId(op);
+    const before = oldSide.operation(id);
+    if (before === undefined || !askedTypeStillOffered(before, op)) continue;
+    const newReturns = (newSide.get(["operations", id]) as TreeNode)[RETURNS] as TreeNode;
+    const oldOp = operations[id] as TreeNode;
+    const returns: TreeNode = Object.assign(Object.create(null) as TreeNode, oldOp[RETURNS] as TreeNode, { output: newReturns.output! });
+    moved ??= Object.assign(Object.create(null) as TreeNode, operations);
+    moved[id] = Object.assign(Object.create(null) as TreeNode, oldOp, { [RETURNS]: returns });
+  }
+  return moved === undefined ? tree : { root: { ...tree.root, operations: moved }, pointers: tree.pointers, oversized: tree.oversized };
+}
+
 export function runDiff(before: DiffInputSide, after: DiffInputSide, config: DiffConfig = {}, rules: readonly Rule[] = RULES): DiffReport {
   const builtOld = contractTree(before.model);
   const newTree = contractTree(after.model);
@@ -149,7 +172,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
   const renamedSide = new DiffSide(before.model, renamedTree, before.source, aliases);
   const pathRenames = pairPathParameters(renamedSide, newSide);
   const oldTree = renamePathParameters(renamedTree, renamedSide, pathRenames, newSide);
-  const oldSide = new DiffSide(before.model, oldTree, before.source, aliases);
+  const oldSide = new DiffSide(before.model, keepOfferedOutputs(oldTree, renamedSide, newSide), before.source, aliases);
   const structural = structuralDiff(oldSide.tree.root, newSide.tree.root, (members, from, to) => rekeyPointers(oldTree, members, from, to));
   const changes = [...structural, ...cliFlagChanges(oldSide, newSide, structural)];
   const release: ReleaseDate =

@@ -7,6 +7,7 @@
  * DiffSide reads through those references. Each tree path also knows the JSON pointer of the
  * document node it came from, so findings can point into both files.
  */
+import { acceptedTypes, askedType, offeredTypes } from "../model/media.js";
 import { cliFlagNames, commandNames, kebabCase } from "../model/naming.js";
 import type { AuthModel, ContractModel, ErrorModel, JsonSchema, OperationModel } from "../model/types.js";
 import { isSchemaObject, type SchemaObject } from "../contract/schema-walk.js";
@@ -299,6 +300,16 @@ class TreeBuilder {
     return node;
   }
 
+  /** A set of media types, each located where the document writes it: the modelled type's field or its item in the list of others. */
+  private mediaTypes(id: string, types: ReadonlySet<string>, modelled: string, field: string, others: readonly string[], list: string): TreeNode {
+    const base = `/operations/${escapePointerSegment(id)}/http`;
+    for (const type of types) {
+      const index = others.indexOf(type);
+      this.at(["operations", id, "http", list === "alsoAccepts" ? "accepts" : "offers", type], index >= 0 ? `${base}/${list}/${index}` : type === modelled ? `${base}/${field}` : base);
+    }
+    return set([...types].sort());
+  }
+
   private operation(op: OperationModel): TreeNode {
     const id = op.names.id;
     const base = `/operations/${escapePointerSegment(id)}`;
@@ -333,6 +344,9 @@ class TreeBuilder {
         body: op.http.body,
         bodyRequired: op.http.bodyRequired,
         accept: op.http.accept,
+        // Every media type taken, modelled or listed: one moving between the two is no change.
+        accepts: this.mediaTypes(id, acceptedTypes(op), op.http.contentType, "contentType", op.http.alsoAccepts, "alsoAccepts"),
+        offers: this.mediaTypes(id, offeredTypes(op), askedType(op), "accept", op.http.alsoOffers, "alsoOffers"),
       },
       effects: { kind: op.effects.kind, idempotent: op.effects.idempotent, destructive: op.effects.destructive, reversible: op.effects.reversible, openWorld: op.effects.openWorld, undo: op.effects.undo },
       annotations: { ...op.annotations },

@@ -214,6 +214,8 @@ function buildOperation(
       contentType,
       bodyRequired: op.http.bodyRequired === true,
       accept: op.http.accept ?? null,
+      alsoAccepts: op.http.alsoAccepts ?? [],
+      alsoOffers: op.http.alsoOffers ?? [],
       loc: loc("http"),
     },
     effects,

@@ -217,6 +217,10 @@ export interface HttpModel {
   readonly bodyRequired: boolean;
   /** The media type asked for (`http.accept`), or null for application/json. */
   readonly accept: string | null;
+  /** Other media types the platform accepts the request body in (`http.alsoAccepts`): only the diff reads them. */
+  readonly alsoAccepts: readonly string[];
+  /** Other media types the success response is offered in (`http.alsoOffers`): only the diff reads them. */
+  readonly alsoOffers: readonly string[];
   readonly loc: SourceLocation;
 }
 

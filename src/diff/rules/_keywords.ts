@@ -73,7 +73,7 @@ function presence(name: string, modified?: ((before: TreeValue, after: TreeValue
     if (c.kind === "removed") return { direction: "widened", message: `${subject(m)} lost ${name} ${show(c.before, data)}.`, ...at(m) };
     const direction = modified ? modified(c.before!, c.after!) : "changed";
     if (direction === null) return null;
-    return { direction, message: `The ${name} of ${mention(m)} changed from ${show(c.before, data)} to ${show(c.after, data)}.`, ...at(m) };
+    return { direction, message: `The ${name.replace(/^the /, "")} of ${mention(m)} changed from ${show(c.before, data)} to ${show(c.after, data)}.`, ...at(m) };
   };
 }
 

@@ -1,7 +1,12 @@
 import { q, type Rule } from "../rule.js";
+import { acceptedTypes } from "../../model/media.js";
 import { rawAt } from "./_members.js";
 
-/** The request body is encoded as another media type (JSON, form-urlencoded, multipart): the platform parses the old one only. */
+/**
+ * The request body is encoded as another media type (JSON, form-urlencoded, multipart) and the
+ * platform no longer takes the old one. When it still does (the document lists it beside the new
+ * one), callers are unaffected: media-type-preferred-changed.
+ */
 export const rule: Rule = {
   id: "content-type-changed",
   severity: "breaking",
@@ -9,14 +14,15 @@ export const rule: Rule = {
   description: "The media type of an operation's request body changed (application/json, application/x-www-form-urlencoded, multipart/form-data).",
   hint: "Regenerate the SDK; hand-written HTTP clients must encode the body as the new media type.",
   check: (ctx) =>
-    ctx.find(["operations", "*", "http", "contentType"], ["modified"]).map((m) => {
+    ctx.find(["operations", "*", "http", "contentType"], ["modified"]).flatMap((m) => {
       const id = m.operation!;
+      if (acceptedTypes(ctx.new_.operation(id)!).has(m.change.before as string)) return [];
       const at = (side: typeof ctx.old) => (rawAt(side, id, "http", "contentType") !== undefined ? ["operations", id, "http", "contentType"] : ["operations", id, "http"]);
-      return {
+      return [{
         operation: id,
         message: `The request body of ${q(id)} is sent as ${q(m.change.after)}, no longer as ${q(m.change.before)}.`,
         before: at(ctx.old),
         after: at(ctx.new_),
-      };
+      }];
     }),
 };

@@ -95,6 +95,8 @@ import { rule as mcpAnnotationChanged } from "./mcp-annotation-changed.js";
 import { rule as mcpOutputSchemaChanged } from "./mcp-output-schema-changed.js";
 import { rule as mcpToolHidden } from "./mcp-tool-hidden.js";
 import { rule as mcpToolNameChanged } from "./mcp-tool-name-changed.js";
+import { rule as mediaTypeAdded } from "./media-type-added.js";
+import { rule as mediaTypePreferredChanged } from "./media-type-preferred-changed.js";
 import { rule as operationAdded } from "./operation-added.js";
 import { rule as operationDeprecated } from "./operation-deprecated.js";
 import { rule as operationDeprecationChanged } from "./operation-deprecation-changed.js";
@@ -116,6 +118,7 @@ import { rule as outputConstraintTightened } from "./output-constraint-tightened
 import { rule as outputEnumValueAdded } from "./output-enum-value-added.js";
 import { rule as outputEnumValueRemoved } from "./output-enum-value-removed.js";
 import { rule as outputFormatChanged } from "./output-format-changed.js";
+import { rule as outputMediaTypeRemoved } from "./output-media-type-removed.js";
 import { rule as outputNullableAdded } from "./output-nullable-added.js";
 import { rule as outputOptionalPropertyRemoved } from "./output-optional-property-removed.js";
 import { rule as outputPropertyAdded } from "./output-property-added.js";
@@ -146,6 +149,7 @@ import { rule as previewTtlShortened } from "./preview-ttl-shortened.js";
 import { rule as projectionIdentityFieldRemoved } from "./projection-identity-field-removed.js";
 import { rule as projectionSelectableFieldAdded } from "./projection-selectable-field-added.js";
 import { rule as projectionSelectableFieldRemoved } from "./projection-selectable-field-removed.js";
+import { rule as requestMediaTypeRemoved } from "./request-media-type-removed.js";
 import { rule as schemaAnnotationChanged } from "./schema-annotation-changed.js";
 import { rule as schemaHiddenPropertyChanged } from "./schema-hidden-property-changed.js";
 import { rule as schemaKeywordChanged } from "./schema-keyword-changed.js";
@@ -258,6 +262,8 @@ export const RULES: readonly Rule[] = [
   mcpOutputSchemaChanged,
   mcpToolHidden,
   mcpToolNameChanged,
+  mediaTypeAdded,
+  mediaTypePreferredChanged,
   operationAdded,
   operationDeprecated,
   operationDeprecationChanged,
@@ -279,6 +285,7 @@ export const RULES: readonly Rule[] = [
   outputEnumValueAdded,
   outputEnumValueRemoved,
   outputFormatChanged,
+  outputMediaTypeRemoved,
   outputNullableAdded,
   outputOptionalPropertyRemoved,
   outputPropertyAdded,
@@ -309,6 +316,7 @@ export const RULES: readonly Rule[] = [
   projectionIdentityFieldRemoved,
   projectionSelectableFieldAdded,
   projectionSelectableFieldRemoved,
+  requestMediaTypeRemoved,
   schemaAnnotationChanged,
   schemaHiddenPropertyChanged,
   schemaKeywordChanged,

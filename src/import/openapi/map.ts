@@ -338,6 +338,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     if (output.status.length > 1) put(http, "successStatus", output.status);
     if (bodyField) put(http, "body", bodyField.name);
     if (output.accept !== undefined) put(http, "accept", output.accept);
+    if (input.alsoAccepts !== undefined) put(http, "alsoAccepts", input.alsoAccepts);
+    if (output.alsoOffers.length > 0) put(http, "alsoOffers", output.alsoOffers);
     put(o, "http", http);
 
     // effects, idempotency
@@ -1086,6 +1088,31 @@ function jsonMedia(content: unknown): { schema: unknown; type: string } | undefi
   return undefined;
 }
 
+/** A media type's `type/subtype`, lower case, without parameters. */
+function mediaBase(type: string): string {
+  return type.split(";")[0]!.trim().toLowerCase();
+}
+
+const CONCRETE_MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/**
+ * The concrete media types of content objects other than `chosen` (the one the contract models),
+ * sorted: what http.alsoAccepts and http.alsoOffers list so the diff can tell a second media type
+ * beside the first from a change of type. Wildcards name no representation and are left out.
+ */
+function otherMediaTypes(contents: Iterable<unknown> | unknown, chosen: string): string[] {
+  const list = Array.isArray(contents) ? contents : [contents];
+  const types = new Set<string>();
+  for (const content of list) {
+    if (!isObject(content)) continue;
+    for (const type of Object.keys(content)) {
+      const base = mediaBase(type);
+      if (base !== chosen && CONCRETE_MEDIA_TYPE.test(base) && !base.includes("*")) types.add(base);
+    }
+  }
+  return [...types].sort();
+}
+
 /** A form-urlencoded or multipart media type of a request body (when it has no JSON one), with its encoding object. */
 function formMedia(content: unknown): { schema: unknown; type: string; contentType: "application/x-www-form-urlencoded" | "multipart/form-data"; encoding: JsonObject } | undefined {
   if (!isObject(content)) return undefined;
@@ -1173,7 +1200,7 @@ function buildInput(
   d: Draft,
   opName: string,
   review: (kind: ReviewKind, pointer: string, message: string) => void,
-): { fields: Field[]; path: string; contentType?: string; bodyRequired?: boolean; dependentRequired?: Array<[string, string[]]> } {
+): { fields: Field[]; path: string; contentType?: string; bodyRequired?: boolean; dependentRequired?: Array<[string, string[]]>; alsoAccepts?: string[] } {
   // Path-level parameters, overridden by operation-level ones of the same name and location.
   const params = new Map<string, { p: JsonObject; pointer: string }>();
   const add = (list: unknown, base: string) => {
@@ -1279,6 +1306,7 @@ function buildInput(
 
   // Body: merged into the input when it is a plain object whose properties collide with nothing.
   let contentType: string | undefined;
+  let alsoAccepts: string[] = [];
   let bodyRequired = false;
   const dependentRequired: Array<[string, string[]]> = [];
   const bodyRaw = own(d.op, "requestBody");
@@ -1333,12 +1361,20 @@ function buildInput(
         review("body-wrapped", mediaPtr, `Request body is input field ${name} (http.body): ${why}.`);
       }
       if (isObject(own(body, "content")) && Object.keys(own(body, "content") as JsonObject).length > 1) {
-        review("body-not-json", `${bodyPtr}/content`, `Only ${media.type} is kept of ${Object.keys(own(body, "content") as JsonObject).join(", ")}.`);
+        review("body-not-json", `${bodyPtr}/content`, `Only ${media.type}'s schema is kept of ${Object.keys(own(body, "content") as JsonObject).join(", ")}; the others are listed as http.alsoAccepts.`);
+        alsoAccepts = otherMediaTypes(own(body, "content"), mediaBase(media.type));
       }
     }
   }
   void opName;
-  return { fields, path, ...(contentType !== undefined ? { contentType } : {}), ...(bodyRequired ? { bodyRequired } : {}), ...(dependentRequired.length > 0 ? { dependentRequired } : {}) };
+  return {
+    fields,
+    path,
+    ...(contentType !== undefined ? { contentType } : {}),
+    ...(bodyRequired ? { bodyRequired } : {}),
+    ...(dependentRequired.length > 0 ? { dependentRequired } : {}),
+    ...(alsoAccepts.length > 0 ? { alsoAccepts } : {}),
+  };
 }
 
 function distinctKeys(names: string[]): boolean {
@@ -1362,6 +1398,8 @@ interface Output {
   accept?: string;
   /** Pointer of the success response (or its schema, when there is one) the output was made from. */
   origin?: string;
+  /** The other concrete media types the success responses are offered in (`http.alsoOffers`). */
+  alsoOffers: string[];
 }
 
 function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kind: ReviewKind, pointer: string, message: string) => void): Output {
@@ -1421,7 +1459,7 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
     let schema: Json;
     if (!media && accept !== undefined && !accept.endsWith("+json")) {
       review("response-not-json", ptr, `Response ${key} (${Object.keys(content).join(", ")}) has no JSON media type; the operation asks for ${accept} and returns it as ${accept.startsWith("text/") ? "text" : "base64 text"}.`);
-      schema = accept.startsWith("text/") ? { type: "string" } : { type: "string", contentEncoding: "base64", contentMediaType: accept };
+      schema = accept.startsWith("text/") ? textSchema(ctx, content, accept, ptr) : { type: "string", contentEncoding: "base64", contentMediaType: accept };
     } else if (!media) {
       review("response-not-json", ptr, `Response ${key} (${Object.keys(content).join(", ")}) has no JSON media type; output accepts any value.`);
       schema = {};
@@ -1436,10 +1474,17 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
       schemas.push(schema);
     }
   }
+  const alsoOffers = otherMediaTypes(
+    keys.map((key) => {
+      const r = deref(doc, res[key]);
+      return isObject(r) ? own(r, "content") : undefined;
+    }),
+    accept ?? "application/json",
+  );
   if (assumed !== undefined) review("success-status-assumed", `${d.pointer}/responses/${escapeKey(assumed)}`, `No 2xx response: ${assumed} is the success response, status 200.`);
   if (keys.length === 0) {
     review("success-status-assumed", `${d.pointer}/responses`, "No success response declared: status 200, output accepts any value.");
-    return { schema: {}, status: [200], bodies, linkHeader };
+    return { schema: {}, status: [200], bodies, linkHeader, alsoOffers };
   }
   const distinct = [...new Set(status)];
   let schema: Json;
@@ -1449,7 +1494,25 @@ function buildOutput(doc: JsonObject, ctx: SchemaContext, d: Draft, review: (kin
   else schema = { anyOf: schemas };
   // One body schema: the output is located there; several (anyOf), at the responses.
   const at = schemas.length === 1 && origin !== undefined ? origin : `${d.pointer}/responses`;
-  return { schema, status: distinct, bodies, linkHeader, origin: at, ...(accept !== undefined ? { accept } : {}) };
+  return { schema, status: distinct, bodies, linkHeader, origin: at, alsoOffers, ...(accept !== undefined ? { accept } : {}) };
+}
+
+/**
+ * The output of a text answer: a string, with what the document's schema for that media type says
+ * of the string (`const`, `enum`, `pattern`, lengths) when it describes one; anything else is text
+ * the contract cannot describe further.
+ */
+function textSchema(ctx: SchemaContext, content: JsonObject, accept: string, ptr: string): Json {
+  const type = Object.keys(content).find((t) => mediaBase(t) === accept);
+  const media = type === undefined ? undefined : content[type];
+  const raw = isObject(media) ? own(media, "schema") : undefined;
+  if (type === undefined || raw === undefined) return { type: "string" };
+  const converted = convertSchema(ctx, raw, `${ptr}/content/${escapeKey(type)}/schema`);
+  if (!isObject(converted)) return { type: "string" };
+  if (converted.type === "string") return converted;
+  const strings = (v: unknown) => typeof v === "string" || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string"));
+  // `{const: "pong"}` or `{enum: [...]}` of strings, written without a type, still describes the text.
+  return converted.type === undefined && (strings(converted.const) || strings(converted.enum)) ? { type: "string", ...converted } : { type: "string" };
 }
 
 /** Integer fields of the input found by name. */
