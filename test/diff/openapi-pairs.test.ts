@@ -25,6 +25,9 @@ const FALLBACK_RULES = new Set(["contract-field-changed", "schema-keyword-change
 
 /** What each breaking case must be reported as. */
 const BREAKING_BY: Readonly<Record<string, readonly string[]>> = {
+  "body-closed-to-unevaluated": ["input-additional-properties-closed"],
+  "body-dependent-required-added": ["input-constraint-tightened"],
+  "body-dependent-schema-added": ["input-constraint-tightened"],
   "empty-pattern-filled": ["input-pattern-added"],
   "extensible-enum-value-removed-from-request": ["input-extensible-enum-value-removed"],
   "operation-removed-before-sunset": ["operation-removed-before-sunset"],

@@ -374,10 +374,14 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     for (const f of input.fields) put(props, f.name, f.schema);
     put(inputSchema, "properties", props);
     if (input.dependentRequired) {
+      // One list per property: what the optional body's required properties and the body's own dependentRequired ask, together.
+      const byProp = new Map<string, Set<string>>();
+      for (const [prop, needed] of input.dependentRequired) for (const n of needed) (byProp.get(prop) ?? byProp.set(prop, new Set()).get(prop)!).add(n);
       const deps: JsonObject = {};
-      for (const [prop, needed] of input.dependentRequired) put(deps, prop, needed);
+      for (const [prop, needed] of byProp) put(deps, prop, [...needed]);
       put(inputSchema, "dependentRequired", deps);
     }
+    for (const [keyword, value] of input.rootKeywords ?? []) put(inputSchema, keyword, value);
     put(o, "input", inputSchema);
     put(o, "output", output.schema);
     for (const f of input.fields) if (f.origin !== undefined) origins.set(joinPointer(at, "input", "properties", f.name), f.origin);
@@ -1200,7 +1204,7 @@ function buildInput(
   d: Draft,
   opName: string,
   review: (kind: ReviewKind, pointer: string, message: string) => void,
-): { fields: Field[]; path: string; contentType?: string; bodyRequired?: boolean; dependentRequired?: Array<[string, string[]]>; alsoAccepts?: string[] } {
+): { fields: Field[]; path: string; contentType?: string; bodyRequired?: boolean; dependentRequired?: Array<[string, string[]]>; alsoAccepts?: string[]; rootKeywords?: Array<[string, Json]> } {
   // Path-level parameters, overridden by operation-level ones of the same name and location.
   const params = new Map<string, { p: JsonObject; pointer: string }>();
   const add = (list: unknown, base: string) => {
@@ -1307,6 +1311,7 @@ function buildInput(
   // Body: merged into the input when it is a plain object whose properties collide with nothing.
   let contentType: string | undefined;
   let alsoAccepts: string[] = [];
+  const rootKeywords: Array<[string, Json]> = [];
   let bodyRequired = false;
   const dependentRequired: Array<[string, string[]]> = [];
   const bodyRaw = own(d.op, "requestBody");
@@ -1349,7 +1354,29 @@ function buildInput(
             }
           }
         }
-        const extra = otherObjectKeywords(doc, media.schema);
+        // Keywords of the body object that mean the same on the input (whose other fields are all
+        // declared properties) go with the merged properties; the diff then sees their changes.
+        const bodySchema = deref(doc, media.schema);
+        const onlyBody = fields.every((f) => f.binding === "body-property");
+        for (const keyword of BODY_ROOT_KEYWORDS) {
+          const value = isObject(bodySchema) ? own(bodySchema, keyword) : undefined;
+          if (value === undefined || (NAME_KEYWORDS.has(keyword) && !onlyBody)) continue;
+          if (keyword === "dependentRequired") {
+            if (!isObject(value)) continue;
+            for (const [prop, needed] of Object.entries(value)) {
+              if (Array.isArray(needed) && needed.every((n) => typeof n === "string")) dependentRequired.push([prop, needed as string[]]);
+            }
+          } else if (keyword === "dependentSchemas" || keyword === "patternProperties") {
+            // A map of subschemas, each converted on its own.
+            if (!isObject(value)) continue;
+            const map: JsonObject = {};
+            for (const [key, sub] of Object.entries(value)) put(map, key, convertSchema(ctx, sub, `${mediaPtr}/${keyword}/${escapeKey(key)}`));
+            rootKeywords.push([keyword, map]);
+          } else {
+            rootKeywords.push([keyword, convertSchema(ctx, value, `${mediaPtr}/${keyword}`)]);
+          }
+        }
+        const extra = otherObjectKeywords(doc, media.schema).filter((k) => !(NAME_KEYWORDS.has(k) && onlyBody));
         if (extra.length > 0) review("body-wrapped", mediaPtr, `Merged into the input; the body's ${extra.join(", ")} no longer applies (properties are merged, not the object's own constraints).`);
       } else {
         let name = "body";
@@ -1374,6 +1401,7 @@ function buildInput(
     ...(bodyRequired ? { bodyRequired } : {}),
     ...(dependentRequired.length > 0 ? { dependentRequired } : {}),
     ...(alsoAccepts.length > 0 ? { alsoAccepts } : {}),
+    ...(rootKeywords.length > 0 ? { rootKeywords } : {}),
   };
 }
 
@@ -1381,11 +1409,20 @@ function distinctKeys(names: string[]): boolean {
   return new Set(names.map(collisionKey)).size === names.length;
 }
 
-/** Constraints of an object body beyond its properties that merging cannot carry. */
+/**
+ * Keywords of an object body kept on the input when its properties are merged into it. The input's
+ * other fields (path, query, header, cookie) are declared properties, so what these say about the
+ * body's properties and its undeclared ones holds of the input too; patternProperties and
+ * propertyNames also constrain declared names, so they go only when every field is a body field.
+ */
+const BODY_ROOT_KEYWORDS = ["dependentRequired", "dependentSchemas", "unevaluatedProperties", "patternProperties", "propertyNames"] as const;
+const NAME_KEYWORDS: ReadonlySet<string> = new Set(["patternProperties", "propertyNames"]);
+
+/** Constraints of an object body beyond its properties that merging cannot carry (counts and closing count the input's other fields). */
 function otherObjectKeywords(doc: unknown, schema: unknown): string[] {
   const s = deref(doc, schema);
   if (!isObject(s)) return [];
-  return ["additionalProperties", "minProperties", "maxProperties", "patternProperties"].filter((k) => own(s, k) !== undefined && !(k === "additionalProperties" && own(s, k) === true));
+  return ["additionalProperties", "minProperties", "maxProperties", "patternProperties", "propertyNames"].filter((k) => own(s, k) !== undefined && !(k === "additionalProperties" && own(s, k) === true));
 }
 
 interface Output {
