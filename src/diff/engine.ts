@@ -42,6 +42,12 @@ export interface DiffInputSide {
    * placeholder changelog date so re-imports are identical): no finding may be judged by that date.
    */
   readonly dated?: boolean;
+  /**
+   * Whether the document's version is its own semantic version. An OpenAPI document whose
+   * info.version is not one (Stripe's dates) gets one made up by the import: the version policy
+   * cannot judge made-up numbers.
+   */
+  readonly versioned?: boolean;
 }
 
 /** Today in UTC as YYYY-MM-DD. */
@@ -179,7 +185,7 @@ export function runDiff(before: DiffInputSide, after: DiffInputSide, config: Dif
     after.dated === false
       ? { date: config.today ?? todayUtc(), from: "run" }
       : { date: newestChangelogDate(after.model), from: "changelog" };
-  const options = { strictOutputValidation: config.strictOutputValidation === true, release };
+  const options = { strictOutputValidation: config.strictOutputValidation === true, release, versioned: before.versioned !== false && after.versioned !== false };
   const byId = new Map(rules.map((r) => [r.id, r]));
 
   const severityOf = (rule: Rule): Severity | "off" => config.rules?.[rule.id] ?? rule.severity;

@@ -2,7 +2,7 @@
  * Stage one of the diff: a neutral comparison of two contract trees. It records what was added,
  * removed or modified at which path, and judges nothing; the rules in rules/ classify it.
  */
-import { isMembers, MAX_SCHEMA_PATH, type TreeNode, type TreeValue, typeRef } from "./tree.js";
+import { isMembers, markMembers, MAX_SCHEMA_PATH, type TreeNode, type TreeValue, typeRef } from "./tree.js";
 
 export type ChangeKind = "added" | "removed" | "modified";
 
@@ -49,6 +49,16 @@ export function structuralDiff(before: TreeNode, after: TreeNode, onRekey?: (mem
   };
   const walk = (a: TreeValue | undefined, b: TreeValue | undefined, seenA: ReadonlySet<string>, seenB: ReadonlySet<string>) => {
     if (a === b) return;
+    // A schema that became one member of a new allOf/anyOf/oneOf is one change at that keyword (its
+    // `before` is the old schema); the old schema is then compared as that one-member combinator,
+    // so what the wrap added shows up as members added, not as the old schema's content removed.
+    const wrap = wrapping(a, b);
+    if (wrap !== undefined) {
+      out.push({ kind: "modified", path: [...path, wrap.keyword], before: a, after: (b as TreeNode)[wrap.keyword] });
+      const wrapper: TreeNode = { [wrap.keyword]: markMembers(Object.assign(Object.create(null) as TreeNode, { [wrap.member]: a! })) };
+      for (const [k, v] of Object.entries(b as TreeNode)) if (unconstrained(k, v)) wrapper[k] = v;
+      a = wrapper;
+    }
     const refA = typeRef(a);
     const refB = typeRef(b);
     if (refA !== undefined || refB !== undefined) {
@@ -88,6 +98,39 @@ export function structuralDiff(before: TreeNode, after: TreeNode, onRekey?: (mem
   }
   walk(before, after, NONE, NONE);
   return out.sort((x, y) => comparePaths(x.path, y.path));
+}
+
+const COMBINATORS = ["oneOf", "anyOf", "allOf"] as const;
+/** Keys a wrapping schema may have beside its combinator: what readers see, not what is valid. */
+const WRAP_ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "examples", "deprecated", "x-sunset"]);
+
+/** Whether `b` is `a` wrapped in an allOf/anyOf/oneOf (`a` is one of its members, and `b` says nothing else that constrains). */
+function wrapping(a: TreeValue | undefined, b: TreeValue | undefined): { keyword: (typeof COMBINATORS)[number]; member: string } | undefined {
+  if (a === undefined || !isNode(a) || !isNode(b) || typeRef(b) !== undefined || isMembers(a) || isMembers(b)) return undefined;
+  for (const keyword of COMBINATORS) {
+    const members = b[keyword];
+    if (!isMembers(members) || (typeRef(a) === undefined && a[keyword] !== undefined)) continue;
+    if (Object.keys(b).some((k) => k !== keyword && !WRAP_ANNOTATIONS.has(k) && !unconstrained(k, b[k]))) return undefined;
+    for (const member of Object.keys(members)) if (sameTree(a, members[member], 0, true)) return { keyword, member };
+  }
+  return undefined;
+}
+
+/** The tree's normal form of a keyword left out: no types (`type: {}`), not nullable. */
+function unconstrained(key: string, value: TreeValue | undefined): boolean {
+  return (key === "type" && isNode(value) && Object.keys(value).length === 0) || (key === "nullable" && value === false);
+}
+
+/** Two tree values alike, references by the type they name (bounded: deeper than MAX_SCHEMA_PATH counts as different). */
+function sameTree(x: TreeValue | undefined, y: TreeValue | undefined, depth: number, ignoreAnnotations = false): boolean {
+  if (x === y) return true;
+  if (!isNode(x) || !isNode(y) || depth > MAX_SCHEMA_PATH) return false;
+  if (typeRef(x) !== typeRef(y) || isMembers(x) !== isMembers(y)) return false;
+  // A description the wrap moved to the wrapper (or left on the member) does not make it another schema.
+  const keysOf = (n: TreeNode) => Object.keys(n).filter((k) => !(ignoreAnnotations && WRAP_ANNOTATIONS.has(k)));
+  const keys = keysOf(x);
+  if (keys.length !== keysOf(y).length) return false;
+  return keys.every((k) => Object.hasOwn(y, k) && sameTree(x[k], y[k], depth + 1));
 }
 
 /** Tree paths in depth-first key order: segment by segment, a path before the paths below it. */

@@ -554,7 +554,7 @@ class TreeBuilder {
 /** Key of the marker on a node that holds allOf/anyOf/oneOf members (invisible to Object.keys). */
 const MEMBERS: unique symbol = Symbol("contractgen.diff.members");
 
-function markMembers(node: TreeNode): TreeNode {
+export function markMembers(node: TreeNode): TreeNode {
   (node as unknown as { [MEMBERS]: true })[MEMBERS] = true;
   return node;
 }

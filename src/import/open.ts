@@ -18,6 +18,19 @@ export interface OpenedContract extends OpenApiParseResult {
   readonly format: "contract" | "openapi";
 }
 
+/**
+ * What a diff needs to know of a side beyond its model: whether the document dates its release (an
+ * OpenAPI document does not: its import writes a placeholder changelog date), and whether its
+ * version is its own (the import makes one up for an info.version that is not semver, Stripe's
+ * dates, and says so with a `header-derived` item at /info/version).
+ */
+export function diffFacts(opened: OpenedContract): { dated: boolean; versioned: boolean } {
+  return {
+    dated: opened.format === "contract",
+    versioned: opened.format === "contract" || !(opened.review?.items ?? []).some((i) => i.kind === "header-derived" && i.pointer === "/info/version"),
+  };
+}
+
 /** Read a contract or an OpenAPI document from disk; never throws on bad input. */
 export async function openContract(path: string, options: OpenOptions = {}): Promise<OpenedContract> {
   const read = readRegularFile(path, MAX_OPENAPI_BYTES);

@@ -5,6 +5,7 @@ import { relative, resolve, sep } from "node:path";
 import { type Diagnostic, diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { MAX_SCHEMA_NODES } from "../../diff/tree.js";
 import { loadSide, type LoadedSide, parseGitRef, SIDE_ERRORS, SideError } from "../../diff/load.js";
+import { diffFacts } from "../../import/open.js";
 import { renderReport, type ReportFormat } from "../../diff/report/index.js";
 import { type Finding, type Severity } from "../../diff/rule.js";
 import { RULES } from "../../diff/rules/index.js";
@@ -115,8 +116,8 @@ async function diffWith(
   onProgress("compare", 0, a.result.model.operations.length + b.result.model.operations.length);
   // An OpenAPI document dates no release (its import writes a placeholder): sunsets are judged by the run's date.
   const report = runDiff(
-    { model: a.result.model, source: a.result.source, label: a.label, dated: a.result.format === "contract" },
-    { model: b.result.model, source: b.result.source, label: b.label, dated: b.result.format === "contract" },
+    { model: a.result.model, source: a.result.source, label: a.label, ...diffFacts(a.result) },
+    { model: b.result.model, source: b.result.source, label: b.label, ...diffFacts(b.result) },
     { ...config, ...(options.date !== undefined ? { today: options.date } : {}) },
   );
   printDiagnostics(
@@ -139,3 +140,4 @@ async function diffWith(
   io.stdout(renderReport(shown, options.format, io.color));
   return failsOn(report.findings, options.failOn) ? EXIT.invalid : EXIT.ok;
 }
+

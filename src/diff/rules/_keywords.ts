@@ -118,6 +118,54 @@ function opaque(name: string): KeywordSpec["judge"] {
   };
 }
 
+/** Whether one side's schema node at the match writes `keyword`. */
+const writes = (side: DiffContext["old"], m: SchemaMatch, keyword: string): boolean => {
+  const node = side.get(m.schema);
+  return isTreeNode(node) && node[keyword] !== undefined;
+};
+
+/**
+ * `then`/`else`: a branch applies only under an `if` (JSON Schema ignores it otherwise). Added or
+ * removed where an `if` selects it, it constrains more or less; where none does, nothing changes.
+ */
+function branch(name: "then" | "else"): KeywordSpec["judge"] {
+  const judge = subschema(name);
+  return (ctx, m, root) => {
+    const c = m.change;
+    if (m.rest.length !== 1 || c.kind === "modified") return null;
+    const side = c.kind === "added" ? ctx.new_ : ctx.old;
+    if (!writes(side, m, "if")) return { direction: "none", message: `${subject(m)} ${c.kind === "added" ? "gained" : "lost"} ${article(name)} ${name} schema without an if (JSON Schema ignores it: no change in what is valid).`, ...at(m) };
+    return judge(ctx, m, root);
+  };
+}
+
+/**
+ * `if`: it only selects which of `then`/`else` applies. Without either it constrains nothing; added
+ * (removed) together with them it is part of the conditional they add (remove), judged through the
+ * branches; added to branches that were there it makes them apply (narrowed), removed from branches
+ * that stay it lets them go (widened). Its own schema changed under branches: which values it
+ * selects moved, in no direction the diff can name.
+ */
+const condition: KeywordSpec["judge"] = (ctx, m) => {
+  const c = m.change;
+  if (m.rest.length !== 1) return null;
+  const branches = (side: DiffContext["old"]) => writes(side, m, "then") || writes(side, m, "else");
+  const before = branches(ctx.old);
+  const after = branches(ctx.new_);
+  if (c.kind === "added") {
+    if (!after) return { direction: "none", message: `${subject(m)} gained an if schema with neither then nor else (it constrains nothing).`, ...at(m) };
+    if (!before) return { direction: "none", message: `${subject(m)} gained an if schema, with the branches it selects (judged on their own).`, ...at(m) };
+    return { direction: "narrowed", message: `${subject(m)} gained an if schema: its then/else now apply.`, ...at(m) };
+  }
+  if (c.kind === "removed") {
+    if (!before) return { direction: "none", message: `${subject(m)} lost an if schema that had neither then nor else (it constrained nothing).`, ...at(m) };
+    if (!after) return { direction: "none", message: `${subject(m)} lost its if schema, with the branches it selected (judged on their own).`, ...at(m) };
+    return { direction: "widened", message: `${subject(m)} lost its if schema: its then/else no longer apply.`, ...at(m) };
+  }
+  if (!before && !after) return { direction: "none", message: `The if schema of ${mention(m)} changed; with neither then nor else it constrains nothing.`, before: c.path, after: c.path };
+  return { direction: "changed", message: `The if schema of ${mention(m)} changed: the values its then/else apply to moved.`, before: c.path, after: c.path };
+};
+
 /** A keyword holding named entries (patternProperties, dependentSchemas, dependentRequired, prefixItems): each entry constrains. */
 function entries(name: string, entry: (key: string) => string, inner?: string): KeywordSpec["judge"] {
   return (_ctx, m) => {
@@ -136,6 +184,16 @@ function entries(name: string, entry: (key: string) => string, inner?: string): 
   };
 }
 
+/** Whether a member of a combinator's list only requires names among `required` (nothing else that constrains). */
+function impliedMember(list: TreeValue | undefined, required: readonly string[]): boolean {
+  if (!isTreeNode(list)) return false;
+  return Object.values(list).some((member) => {
+    if (!isTreeNode(member)) return false;
+    const constrains = Object.keys(member).filter((k) => !(k === "type" && members(member[k]).length === 0) && !(k === "nullable" && member[k] === false) && !ANNOTATIONS.has(k));
+    return constrains.length === 1 && constrains[0] === "required" && members(member.required).every((n) => required.includes(n));
+  });
+}
+
 /** allOf/anyOf/oneOf members: an allOf member constrains more; an anyOf/oneOf member is one more alternative. */
 function combinator(name: (typeof COMBINATOR_KEYWORDS)[number]): KeywordSpec["judge"] {
   return (ctx, m) => {
@@ -143,6 +201,14 @@ function combinator(name: (typeof COMBINATOR_KEYWORDS)[number]): KeywordSpec["ju
     if (c.kind === "modified") return null;
     const side = c.kind === "added" ? ctx.new_ : ctx.old;
     if (m.rest.length === 1) {
+      // An anyOf (or a oneOf of one) with a member that only requires names the other side's node
+      // already requires (`required: [state]` rewritten as `anyOf: [{required: [state]}]`) accepts
+      // what that node did: no change in what is valid.
+      const list = c.kind === "added" ? c.after : c.before;
+      const other = c.kind === "added" ? ctx.old : ctx.new_;
+      if ((name === "anyOf" || members(list).length === 1) && impliedMember(list, members(other.get([...m.schema, "required"])))) {
+        return { direction: "none", message: `${subject(m)} ${c.kind === "added" ? "gained" : "lost"} ${name} (${members(list).length} members), one of which only requires what ${c.kind === "added" ? "was already" : "is still"} required.`, ...at(m) };
+      }
       // The whole list appeared or went: the schema now must (or no longer must) match its members.
       return c.kind === "added"
         ? { direction: "narrowed", message: `${subject(m)} gained ${name} (${members(c.after).length} members).`, ...at(m) }
@@ -279,11 +345,33 @@ export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, Keywor
   ["unevaluatedProperties", { weight: "structure", judge: subschema("unevaluatedProperties") }],
   ["contains", { weight: "structure", judge: subschema("contains") }],
   ["propertyNames", { weight: "structure", judge: subschema("propertyNames") }],
-  ["then", { weight: "structure", judge: subschema("then") }],
-  ["else", { weight: "structure", judge: subschema("else") }],
+  ["then", { weight: "structure", judge: branch("then") }],
+  ["else", { weight: "structure", judge: branch("else") }],
   ["contentSchema", { weight: "structure", judge: subschema("contentSchema") }],
   ["not", { weight: "value", judge: opaque("not") }],
-  ["if", { weight: "value", judge: opaque("if") }],
+  ["if", { weight: "value", judge: condition }],
+  [
+    "required",
+    {
+      // Names required by a node that does not declare them (a then/else branch, a dependentSchemas
+      // entry, an allOf member of constraints only); where the node declares the property, the
+      // input-property-* rules judge it.
+      dedicated: ["output"],
+      weight: "value",
+      judge: (ctx, m) => {
+        const c = m.change;
+        if (c.kind === "modified" || m.rest.length > 2) return null;
+        const names = (m.rest.length === 2 ? [m.rest[1]!] : members(c.kind === "added" ? c.after : c.before)).filter(
+          (name) => ctx.old.get([...m.schema, "properties", name]) === undefined && ctx.new_.get([...m.schema, "properties", name]) === undefined,
+        );
+        if (names.length === 0) return null;
+        const list = names.map(q).join(", ");
+        return c.kind === "added"
+          ? { direction: "narrowed", message: `${subject(m)} now requires ${list}.`, ...at(m) }
+          : { direction: "widened", message: `${subject(m)} no longer requires ${list}.`, ...at(m) };
+      },
+    },
+  ],
   ["patternProperties", { weight: "structure", judge: entries("patternProperties", (k) => q(k)) }],
   ["dependentSchemas", { weight: "structure", judge: entries("dependentSchemas for", (k) => q(k)) }],
   ["dependentRequired", { weight: "value", judge: entries("dependentRequired for", (k) => q(k), "member") }],

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { acceptedTypes } from "../../model/media.js";
+import { acceptedTypes, sendsBody } from "../../model/media.js";
 import { rawAt } from "./_members.js";
 
 /**
@@ -16,7 +16,10 @@ export const rule: Rule = {
   check: (ctx) =>
     ctx.find(["operations", "*", "http", "contentType"], ["modified"]).flatMap((m) => {
       const id = m.operation!;
-      if (acceptedTypes(ctx.new_.operation(id)!).has(m.change.before as string)) return [];
+      const before = ctx.old.operation(id)!;
+      const after = ctx.new_.operation(id)!;
+      // No body on one side: nothing was (or is) encoded; the body's fields are the input rules' to judge.
+      if (!sendsBody(before) || !sendsBody(after) || acceptedTypes(after).has(m.change.before as string)) return [];
       const at = (side: typeof ctx.old) => (rawAt(side, id, "http", "contentType") !== undefined ? ["operations", id, "http", "contentType"] : ["operations", id, "http"]);
       return [{
         operation: id,

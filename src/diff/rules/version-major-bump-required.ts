@@ -14,6 +14,8 @@ export const rule: Rule = {
   description: "The contract has breaking changes a consumer can observe (every category but budget and version) but its major version did not increase.",
   hint: "Bump the major version (and record the change in the changelog), or make the changes compatible.",
   check: (ctx) => {
+    // A version the import made up (from a date, say) says nothing a policy could judge.
+    if (ctx.options.versioned === false) return [];
     // One edit counts once, whether it or something that follows from it is breaking.
     const breaking = ctx.findings.filter((f) => [f, ...f.consequences].some((x) => x.severity === "breaking" && CATEGORIES[x.category].observable));
     const before = parseSemver(ctx.old.model.version);

@@ -1328,10 +1328,22 @@ function buildInput(
     } else if (d.method === "get") {
       review("body-not-json", bodyPtr, "A GET request body dropped: the contract sends GET fields as query parameters.");
     } else {
-      const shape = shapeOf(doc, media.schema);
+      const fullShape = shapeOf(doc, media.schema);
+      // A body whose composition only adds constraints on its own properties (anyOf of `required`
+      // lists, if/then on a field) is still an object of those properties: merged, with the
+      // composition kept on the input, where the same names mean the same fields.
+      const bodyRoot = deref(doc, media.schema);
+      const constraints = constraintKeywords(bodyRoot, new Set(fullShape.properties.keys()));
+      const shape = constraints.length > 0 ? shapeOf(doc, withoutKeys(bodyRoot as JsonObject, constraints)) : fullShape;
       const mediaPtr = `${bodyPtr}/content/${escapeKey(media.type)}/schema`;
       const collides = [...shape.properties.keys()].find((k) => keys.has(collisionKey(k)) || collisionKey(k) === "");
       const mergeable = d.method !== "delete" && shape.types.size === 1 && shape.types.has("object") && shape.properties.size > 0 && !shape.composed && collides === undefined && distinctKeys([...shape.properties.keys()]);
+      if (mergeable) {
+        for (const keyword of constraints) {
+          const value = own(bodyRoot as JsonObject, keyword);
+          rootKeywords.push([keyword, Array.isArray(value) ? value.map((sub, i) => convertSchema(ctx, sub, `${mediaPtr}/${keyword}/${i}`)) : convertSchema(ctx, value, `${mediaPtr}/${keyword}`)]);
+        }
+      }
       if (mergeable) {
         for (const [prop, sub] of shape.properties) {
           let converted = convertSchema(ctx, sub, `${mediaPtr}/properties/${escapeKey(prop)}`);
@@ -1342,7 +1354,7 @@ function buildInput(
           fields.push(f);
         }
         // A required body whose fields are all optional is still sent ({} or an empty form).
-        if (required && ![...shape.properties.keys()].some((k) => shape.required.has(k))) bodyRequired = true;
+        if (required && ![...shape.properties.keys()].some((k) => shape.required.has(k)) && !requiresInEveryAlternative(bodyRoot, constraints)) bodyRequired = true;
         // An optional body with required properties: whenever the body is sent (any of its fields is),
         // those are required. Kept as dependentRequired rather than dropped.
         if (!required) {
@@ -1360,7 +1372,7 @@ function buildInput(
         const onlyBody = fields.every((f) => f.binding === "body-property");
         for (const keyword of BODY_ROOT_KEYWORDS) {
           const value = isObject(bodySchema) ? own(bodySchema, keyword) : undefined;
-          if (value === undefined || (NAME_KEYWORDS.has(keyword) && !onlyBody)) continue;
+          if (value === undefined || value === true || (NAME_KEYWORDS.has(keyword) && !onlyBody)) continue;
           if (keyword === "dependentRequired") {
             if (!isObject(value)) continue;
             for (const [prop, needed] of Object.entries(value)) {
@@ -1415,14 +1427,54 @@ function distinctKeys(names: string[]): boolean {
  * body's properties and its undeclared ones holds of the input too; patternProperties and
  * propertyNames also constrain declared names, so they go only when every field is a body field.
  */
-const BODY_ROOT_KEYWORDS = ["dependentRequired", "dependentSchemas", "unevaluatedProperties", "patternProperties", "propertyNames"] as const;
+const BODY_ROOT_KEYWORDS = ["dependentRequired", "dependentSchemas", "additionalProperties", "unevaluatedProperties", "patternProperties", "propertyNames"] as const;
+
+const COMPOSITION_KEYWORDS = ["anyOf", "oneOf", "not", "if", "then", "else"] as const;
+
+/**
+ * The composition keywords of a body's root that only constrain the body's own properties: each
+ * subschema an inline object schema (no $ref, no type but object) whose `properties`, if any, are
+ * properties the body declares. All or nothing: one that says more keeps the body whole.
+ */
+function constraintKeywords(root: unknown, declared: ReadonlySet<string>): string[] {
+  if (!isObject(root)) return [];
+  const present = COMPOSITION_KEYWORDS.filter((k) => own(root, k) !== undefined);
+  const constraintOnly = (sub: unknown): boolean => {
+    if (!isObject(sub) || own(sub, "$ref") !== undefined) return false;
+    const type = own(sub, "type");
+    if (type !== undefined && type !== "object") return false;
+    const props = own(sub, "properties");
+    if (props !== undefined && (!isObject(props) || Object.keys(props).some((k) => !declared.has(k)))) return false;
+    return COMPOSITION_KEYWORDS.every((k) => own(sub, k) === undefined) && own(sub, "allOf") === undefined;
+  };
+  const ok = present.every((k) => {
+    const value = own(root, k);
+    return Array.isArray(value) ? value.length > 0 && value.every(constraintOnly) : constraintOnly(value);
+  });
+  return ok ? present : [];
+}
+
+/** Whether a kept anyOf/oneOf makes every valid body name at least one property (so a body is sent whenever the call is valid). */
+function requiresInEveryAlternative(root: unknown, kept: readonly string[]): boolean {
+  return (["anyOf", "oneOf"] as const).some((k) => {
+    const list = kept.includes(k) && isObject(root) ? own(root, k) : undefined;
+    return Array.isArray(list) && list.every((sub) => isObject(sub) && Array.isArray(own(sub, "required")) && (own(sub, "required") as unknown[]).length > 0);
+  });
+}
+
+/** A shallow copy of a schema object without some keywords. */
+function withoutKeys(node: JsonObject, drop: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(node)) if (!drop.includes(k)) put(out, k, v);
+  return out;
+}
 const NAME_KEYWORDS: ReadonlySet<string> = new Set(["patternProperties", "propertyNames"]);
 
-/** Constraints of an object body beyond its properties that merging cannot carry (counts and closing count the input's other fields). */
+/** Constraints of an object body beyond its properties that merging cannot carry (property counts would count the input's other fields). */
 function otherObjectKeywords(doc: unknown, schema: unknown): string[] {
   const s = deref(doc, schema);
   if (!isObject(s)) return [];
-  return ["additionalProperties", "minProperties", "maxProperties", "patternProperties", "propertyNames"].filter((k) => own(s, k) !== undefined && !(k === "additionalProperties" && own(s, k) === true));
+  return ["minProperties", "maxProperties", "patternProperties", "propertyNames"].filter((k) => own(s, k) !== undefined);
 }
 
 interface Output {
