@@ -221,6 +221,34 @@ export function clientMethodNames(model: ContractModel): Map<string, ClientMetho
   return out;
 }
 
+/**
+ * How one client method's `input` parameter is derived from the operation's input type
+ * (`T.<Op>Input`): fields it does not take, fields it takes optionally whatever the type says, and,
+ * for the execution of a previewable operation, [dry-run field, confirm-token field] (the token
+ * required, the switch only `false`: runtime WithConfirmation).
+ */
+export interface MethodInputShape {
+  readonly omit: readonly string[];
+  readonly optional: readonly string[];
+  readonly confirm: readonly [dryRun: string, confirmToken: string] | null;
+}
+
+/**
+ * The input shape of each client method of an operation (see clientMethodNames): the call (the
+ * operation key optional: the client supplies one), the preview (no key, dry-run switch or token:
+ * it executes nothing) and the traversal (the input as declared). The SDK emitter prints these and
+ * the diff compares them (sdk-* rules), so the two cannot drift.
+ */
+export function clientMethodInputs(op: OperationModel): { call: MethodInputShape; preview: MethodInputShape | null; all: MethodInputShape | null } {
+  const key = op.idempotency && op.effects.idempotent === "key" ? [op.idempotency.keyField] : [];
+  const p = op.preview;
+  return {
+    call: { omit: [], optional: key, confirm: p ? [p.dryRunField, p.confirmTokenField] : null },
+    preview: p ? { omit: [p.dryRunField, p.confirmTokenField, ...key], optional: [], confirm: null } : null,
+    all: op.pagination ? { omit: [], optional: [], confirm: null } : null,
+  };
+}
+
 /** The generated CLI's command name: `billing`. */
 export function cliName(model: ContractModel): string {
   return model.name;
@@ -310,6 +338,34 @@ export function scalarType(schema: SchemaObject): "string" | "integer" | "number
   return t === "string" || t === "integer" || t === "number" || t === "boolean" ? t : undefined;
 }
 
+const SCALAR_ORDER = ["boolean", "integer", "number", "string"] as const;
+
+/**
+ * The scalar types a field may take when it may take several (`type: [integer, string]`, or an
+ * anyOf/oneOf whose members are each one scalar type; a `null` member aside), in the order a flag's
+ * text is tried: boolean, integer, number, string. Undefined for anything else.
+ */
+export function scalarAlternatives(schema: SchemaObject, root: unknown): Array<"string" | "integer" | "number" | "boolean"> | undefined {
+  const found = new Set<string>();
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((t) => t !== "null");
+    if (types.length < 2 || schema.anyOf !== undefined || schema.oneOf !== undefined) return undefined;
+    for (const t of types) found.add(String(t));
+  } else {
+    const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+    if (members === undefined || schema.type !== undefined || schema.properties !== undefined) return undefined;
+    for (const member of members) {
+      const resolved = resolveLocal(member, root);
+      if (resolved?.type === "null" && Object.keys(resolved).length === 1) continue;
+      const scalar = resolved === undefined || resolved.anyOf !== undefined || resolved.oneOf !== undefined ? undefined : scalarType(resolved);
+      if (scalar === undefined) return undefined;
+      found.add(scalar);
+    }
+  }
+  if (found.size < 2 || [...found].some((t) => !(SCALAR_ORDER as readonly string[]).includes(t))) return undefined;
+  return SCALAR_ORDER.filter((t) => found.has(t));
+}
+
 /** One input field's CLI flag: `schema` is the field's (resolved) schema, for the CLI emitter's help and parsing. */
 export interface CliFlagName {
   readonly field: string;
@@ -319,7 +375,7 @@ export interface CliFlagName {
 
 /**
  * The CLI flags of an operation, in input-property order: one per scalar or scalar-array input field
- * (behaviour fields — key, dry-run, confirm token, projection — have flags of their own), named after
+ * or one of several scalar types (behaviour fields — key, dry-run, confirm token, projection — have flags of their own), named after
  * the field in kebab case; a reserved or taken name gets `set-`, then a number. Fields without a flag
  * (objects, mixed types) are `inputOnly`: they go through --input.
  */
@@ -337,7 +393,7 @@ export function cliFlagNames(op: OperationModel): { flags: CliFlagName[]; inputO
   fields.forEach((field, i) => {
     const schema = resolveLocal(properties[field], root);
     const items = schema?.type === "array" ? resolveLocal(schema.items, root) : undefined;
-    if (schema && (scalarType(schema) || (items && scalarType(items)))) flags.push({ field, flag: names[i]!, schema });
+    if (schema && (scalarType(schema) || scalarAlternatives(schema, root) || (items && scalarType(items)))) flags.push({ field, flag: names[i]!, schema });
     else inputOnly.push(field);
   });
   return { flags, inputOnly };

@@ -34,6 +34,9 @@ operations:
         ids: { type: array, items: { type: integer } }
         filter: { type: object, properties: { a: { type: string } } }
         output: { type: string }
+        year: { anyOf: [{ type: integer }, { type: string, pattern: "^c\\\\. [0-9]+$" }] }
+        flag: { type: [boolean, string, "null"] }
+        mixed: { oneOf: [{ type: integer }, { type: object }] }
     output: { type: object }
 `,
 ).model!;
@@ -50,10 +53,14 @@ describe("flags from the input schema", () => {
       ["tags", "array", "string", false],
       ["ids", "array", "integer", false],
       ["set-output", "string", null, false],
+      ["year", "integer", null, false],
+      ["flag", "boolean", null, false],
     ]);
+    expect(flags.find((f) => f.flag === "year")!.alternatives).toEqual(["integer", "string"]);
+    expect(flags.find((f) => f.flag === "flag")!.alternatives).toEqual(["boolean", "string"]);
     expect(flags.find((f) => f.flag === "count")).toMatchObject({ minimum: 1, maximum: 50, description: "Unit: items. Default: 10." });
     expect(flags.find((f) => f.flag === "level")!.enum).toEqual(["low", "high"]);
-    expect(inputOnly).toEqual(["filter"]);
+    expect(inputOnly).toEqual(["filter", "mixed"]);
   });
 });
 
@@ -80,6 +87,13 @@ describe("the CLI runtime", () => {
     expect(r.code).toBe(0);
     expect(r.calls).toEqual([{ q: "x", count: 5, ratio: 0.5, exact: true, level: "high", tags: ["a", "b"], ids: [1, 2], output: "o" }]);
     expect(JSON.parse(r.stdout)).toEqual({ ok: true });
+  });
+
+  it("reads a field of several scalar types as the first type its text is", async () => {
+    const r = await run(["search", "--q", "x", "--year", "1450", "--flag", "true"]);
+    expect(r.calls).toEqual([{ q: "x", year: 1450, flag: true }]);
+    const text = await run(["search", "--q", "x", "--year", "c. 1450", "--flag", "maybe"]);
+    expect(text.calls).toEqual([{ q: "x", year: "c. 1450", flag: "maybe" }]);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { inputWithFilterWords } from "../../model/filter-words.js";
 import { type CommandData, commandFacts, type CommandSpec, type FlagSpec } from "../../cli-runtime/program.js";
 import { operationRecordTable } from "../sdk/operations.js";
-import { baseUrlEnvOf, clientClassName, kebabCase, clientMethodNames, cliFlagNames, cliName, commandNames, resolveLocal, scalarType } from "../../model/naming.js";
+import { baseUrlEnvOf, clientClassName, kebabCase, clientMethodNames, cliFlagNames, cliName, commandNames, resolveLocal, scalarAlternatives, scalarType } from "../../model/naming.js";
 import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import type { SchemaObject } from "../../contract/schema-walk.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
@@ -42,6 +42,8 @@ export function operationFlags(op: OperationModel): { flags: FlagSpec[]; inputOn
         ...(files.has(field) && scalar === "string" ? { file: true as const } : {}),
       };
     }
+    const alternatives = scalarAlternatives(schema, root);
+    if (alternatives) return { field, flag, type: alternatives[0]!, alternatives, required: required.has(field), description: describe(schema) };
     const items = resolveLocal(schema.items, root)!;
     return {
       field,

@@ -22,6 +22,8 @@ export interface FlagSpec {
   readonly flag: string;
   readonly type: ScalarType | "array";
   readonly itemType?: ScalarType;
+  /** A field of several scalar types: the text is read as the first of these it is (boolean, integer, number, string). */
+  readonly alternatives?: readonly ScalarType[];
   readonly enum?: readonly (string | number | boolean)[];
   readonly minimum?: number;
   readonly maximum?: number;
@@ -192,6 +194,17 @@ function parseScalar(type: ScalarType, flag: FlagSpec, raw: string): string | nu
   return value;
 }
 
+/** A value of a field that takes several scalar types: the first type, in the flag's order, the text is. */
+function parseAlternatives(types: readonly ScalarType[], flag: FlagSpec, raw: string): string | number | boolean {
+  for (const type of types) {
+    if (type === "boolean" && (raw === "true" || raw === "false")) return raw === "true";
+    if (type === "integer" && INTEGER.test(raw)) return parseScalar("integer", flag, raw);
+    if (type === "number" && DECIMAL.test(raw)) return parseScalar("number", flag, raw);
+    if (type === "string") return raw;
+  }
+  throw new InvalidArgumentError(`expected ${types.map((t) => (t === "integer" ? "an integer" : t === "boolean" ? "true or false" : `a ${t}`)).join(" or ")}.`);
+}
+
 /**
  * An input field's option. commander keeps option values in plain objects keyed by the option's
  * attribute name, the camelCase of the flag: a field's flag such as `--constructor` or `--to-string`
@@ -232,6 +245,10 @@ function parseItem(type: ScalarType, flag: FlagSpec, raw: string): string | numb
 function typedOption(flag: FlagSpec): Option {
   const description = flag.description + (flag.required ? " (required)" : "");
   const key = fieldKey(flag);
+  if (flag.alternatives) {
+    const alternatives = flag.alternatives;
+    return new FieldOption(`--${flag.flag} <value>`, `${description} (${alternatives.join(" or ")})`, key).argParser((raw) => parseAlternatives(alternatives, flag, raw));
+  }
   if (flag.type === "boolean") return new FieldOption(`--${flag.flag} [value]`, description, key).argParser((raw) => parseScalar("boolean", flag, raw));
   if (flag.type === "array") {
     const item = flag.itemType ?? "string";
