@@ -20,6 +20,15 @@ export interface RawContract {
   types?: Record<string, unknown>;
   errors: Record<string, RawError>;
   operations: Record<string, RawOperation>;
+  webhooks?: Record<string, RawWebhook>;
+}
+
+/** An event the platform sends (`webhooks.<name>`): its payload is what a consumer receives. */
+export interface RawWebhook {
+  summary: string;
+  description?: string;
+  deprecated?: boolean;
+  payload: unknown;
 }
 
 /** `transport.auth` with named schemes and the alternatives required (no `type`). */

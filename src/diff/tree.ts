@@ -273,6 +273,13 @@ class TreeBuilder {
       errors: byName(m.errors.map((e) => [e.code, e] as const), (e) => this.error(e)),
       types: byName(m.types.map((t) => [t.name, t] as const), (t) => this.schemaRoot(t.schema.schema, ["types", t.name], `/types/${escapePointerSegment(t.name)}`)),
       operations: byName(m.operations.map((op) => [op.names.id, op] as const), (op) => this.operation(op)),
+      // Events the platform sends: each payload is compared as an output (what a consumer receives).
+      webhooks: byName(m.webhooks.map((w) => [w.name, w] as const), (w) => ({
+        summary: w.summary,
+        description: w.description,
+        deprecated: w.deprecated,
+        payload: this.schemaRoot(w.payload.schema, ["webhooks", w.name, "payload"], `/webhooks/${escapePointerSegment(w.name)}/payload`),
+      })),
     };
     this.at(["budget"], "/budget");
     // x- extensions sit at the document's root; the changelog is a list (its entries are located at the list).

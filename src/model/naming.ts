@@ -362,7 +362,8 @@ export function scalarAlternatives(schema: SchemaObject, root: unknown): Array<"
       found.add(scalar);
     }
   }
-  if (found.size < 2 || [...found].some((t) => !(SCALAR_ORDER as readonly string[]).includes(t))) return undefined;
+  // A type list of one is scalarType's; an anyOf/oneOf of one scalar member is that scalar.
+  if (found.size < (Array.isArray(schema.type) ? 2 : 1) || [...found].some((t) => !(SCALAR_ORDER as readonly string[]).includes(t))) return undefined;
   return SCALAR_ORDER.filter((t) => found.has(t));
 }
 

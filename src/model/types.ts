@@ -31,10 +31,22 @@ export interface ContractModel {
   readonly errors: readonly ErrorModel[];
   /** Operations in document order. */
   readonly operations: readonly OperationModel[];
+  /** Events the platform sends its consumers, in document order. */
+  readonly webhooks: readonly WebhookModel[];
   /** Extension fields (`x-…`) of the document root, as written. */
   readonly extensions: { readonly [key: string]: unknown };
   /** Files read to build the model (the contract first, then referenced files). */
   readonly files: readonly string[];
+  readonly loc: SourceLocation;
+}
+
+/** An event the platform sends (`webhooks.<name>`): the payload is what a consumer receives. */
+export interface WebhookModel {
+  readonly name: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly deprecated: boolean;
+  readonly payload: SchemaModel;
   readonly loc: SourceLocation;
 }
 

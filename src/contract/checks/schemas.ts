@@ -56,7 +56,7 @@ function metaValidator(): Ajv2020 {
   return metaAjv;
 }
 
-/** Every schema position in the contract: shared types, error details, inputs, outputs and preview outputs. */
+/** Every schema position in the contract: shared types, error details, inputs, outputs, preview outputs and webhook payloads. */
 export function schemaPointers(ctx: CheckContext): string[] {
   const pointers = Object.keys(ctx.doc.types ?? {}).map((name) => joinPointer("/types", name));
   for (const [code, e] of Object.entries(ctx.doc.errors)) if (e.details !== undefined) pointers.push(joinPointer("/errors", code, "details"));
@@ -65,6 +65,7 @@ export function schemaPointers(ctx: CheckContext): string[] {
     pointers.push(joinPointer(at, "input"), joinPointer(at, "output"));
     if (op.preview?.output !== undefined) pointers.push(joinPointer(at, "preview", "output"));
   }
+  for (const name of Object.keys(ctx.doc.webhooks ?? {})) pointers.push(joinPointer("/webhooks", name, "payload"));
   return pointers;
 }
 

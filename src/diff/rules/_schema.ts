@@ -118,6 +118,7 @@ const cache = new WeakMap<DiffContext, Map<SchemaRoot, Change[]>>();
 export function schemaRootLength(path: readonly string[]): number {
   if (path[0] === "types") return path.length >= 2 ? 2 : -1;
   if (path[0] === "errors") return path[2] === "details" ? 3 : -1;
+  if (path[0] === "webhooks") return path[2] === "payload" ? 3 : -1;
   if (path[0] !== "operations") return -1;
   if (path[2] === "input") return 3;
   return path[2] === RETURNS && path.length >= 4 ? 4 : -1;
@@ -126,7 +127,8 @@ export function schemaRootLength(path: readonly string[]): number {
 /** Where the schema steps of a change path begin for one position (shared types count for both), or -1. */
 function schemaStart(path: readonly string[], root: SchemaRoot): number {
   const start = schemaRootLength(path);
-  if (path[0] === "errors" || (path[0] === "operations" && (path[2] === "input") !== (root === "input"))) return -1;
+  // A webhook payload is what a consumer receives: an output.
+  if (path[0] === "errors" || (path[0] === "webhooks" && root === "input") || (path[0] === "operations" && (path[2] === "input") !== (root === "input"))) return -1;
   return start;
 }
 
@@ -135,6 +137,13 @@ export function hiddenProperty(ctx: DiffContext, root: SchemaRoot, schema: reado
   const hidden = root === "input" ? "readOnly" : "writeOnly";
   return ctx.old.get([...schema, "properties", name, hidden]) === true || ctx.new_.get([...schema, "properties", name, hidden]) === true;
 }
+
+/** The label of a webhook's payload (a returned schema of no operation). */
+export const WEBHOOK_PAYLOAD = "webhook payload";
+
+/** Reach ids of webhooks (DiffSide.reaching under WEBHOOK_PAYLOAD): `webhook <name>`, which no operation id can be. */
+export const webhookReachId = (name: string) => `webhook ${name}`;
+const webhookOf = (id: string) => id.slice("webhook ".length);
 
 /** A document node several schema positions share (a type under `types:`), and the field within it. */
 export interface SharedNode {
@@ -162,6 +171,8 @@ export interface SchemaMatch extends Match {
   readonly field: string;
   /** Set when the node is one document node reached from several places: the change is reported once. */
   readonly shared: SharedNode | null;
+  /** The webhooks whose payload the change is in (then `operations` is empty and `operation` is the first webhook's name). */
+  readonly webhooks?: readonly string[];
 }
 
 /** `type "X"` and the field below /types/X for a pointer into `types:`, else the pointer itself. */
@@ -191,9 +202,10 @@ export function findInSchema(ctx: DiffContext, root: SchemaRoot, tail: readonly 
   outer: for (const change of schemaChanges(ctx, root)) {
     const path = change.path;
     const inType = path[0] === "types";
-    const start = inType ? 2 : rootLength;
+    const inWebhook = root === "output" && path[0] === "webhooks" && path[2] === "payload";
+    const start = inType ? 2 : inWebhook ? 3 : rootLength;
     if (path.length < start + tail.length) continue;
-    if (!inType && (path[0] !== "operations" || path[2] !== rootKey)) continue;
+    if (!inType && !inWebhook && (path[0] !== "operations" || path[2] !== rootKey)) continue;
     if (kinds && !kinds.includes(change.kind)) continue;
     const at = path.length - tail.length;
     for (let i = 0; i < tail.length; i++) if (tail[i] !== "*" && path[at + i] !== tail[i]) continue outer;
@@ -210,12 +222,23 @@ export function findInSchema(ctx: DiffContext, root: SchemaRoot, tail: readonly 
       for (const label of labels) {
         const before = new Set(ctx.old.reaching(name, label));
         // Sorted, as the walk over operations by name used to list them.
-        const operations = ctx.new_.reaching(name, label).filter((id) => before.has(id)).sort();
-        if (operations.length === 0) continue;
-        const captures = [[operations[0]!], ...(root === "input" ? [] : [[label]]), below, ...starred];
+        const reached = ctx.new_.reaching(name, label).filter((id) => before.has(id)).sort();
+        if (reached.length === 0) continue;
         const shared = { owner: `type ${q(name)}`, field: fieldPath(below) };
+        if (label === WEBHOOK_PAYLOAD) {
+          const webhooks = reached.map(webhookOf);
+          fromTypes.push({ change, captures: [[webhooks[0]!], [label], below, ...starred], operation: webhooks[0]!, operations: [], schema, rootLength: 2, label, rest, field: shared.field, shared, webhooks });
+          continue;
+        }
+        const operations = reached;
+        const captures = [[operations[0]!], ...(root === "input" ? [] : [[label]]), below, ...starred];
         fromTypes.push({ change, captures, operation: operations[0]!, operations, schema, rootLength: 2, label, rest, field: shared.field, shared });
       }
+      continue;
+    }
+    if (inWebhook) {
+      const webhook = path[1]!;
+      fromTypes.push({ change, captures: [[webhook], [WEBHOOK_PAYLOAD], below, ...starred], operation: webhook, operations: [], schema, rootLength: 3, label: WEBHOOK_PAYLOAD, rest, field: fieldPath(below), shared: null, webhooks: [webhook] });
       continue;
     }
     const operation = path[1]!;
@@ -244,8 +267,12 @@ export function reach(m: SchemaMatch): { operation: string | null; operations: r
   return { operation: m.operations.length === 1 ? m.operation : null, operations: m.operations };
 }
 
-/** Who owns the field: `"op"`, or `type "X" (used by 3 operations)`. */
+/** Who owns the field: `"op"`, `webhook "order.created"`, or `type "X" (used by 3 operations)`. */
 export function owner(m: SchemaMatch): string {
+  if (m.webhooks !== undefined) {
+    const webhooks = m.webhooks.length === 1 ? `webhook ${q(m.webhooks[0])}` : `${m.webhooks.length} webhooks`;
+    return m.shared ? `${m.shared.owner} (sent by ${webhooks})` : webhooks;
+  }
   if (!m.shared) return q(m.operation);
   return `${m.shared.owner} (used by ${m.operations.length === 1 ? q(m.operation) : `${m.operations.length} operations`})`;
 }

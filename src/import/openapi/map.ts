@@ -168,9 +168,11 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     }
   }
   if (drafts.length > MAX_OPERATIONS) throw new ImportRefusal("openapi-operation-limit", "/paths", operationLimitMessage(drafts.length, sortedTagSizes(tagSizes), wanted !== undefined));
-  for (const key of ["webhooks", "x-webhooks"]) {
-    const hooks = own(doc, key);
-    if (isObject(hooks) && Object.keys(hooks).length > 0) review("callbacks-dropped", pointerOf(key), `${Object.keys(hooks).length} webhooks dropped.`);
+  if (wanted) {
+    for (const key of ["webhooks", "x-webhooks"]) {
+      const hooks = own(doc, key);
+      if (isObject(hooks) && Object.keys(hooks).length > 0) review("callbacks-dropped", pointerOf(key), `${Object.keys(hooks).length} webhooks dropped: --tag imports operations only.`);
+    }
   }
   assignOperationNames(drafts, review);
 
@@ -457,6 +459,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     put(contract, "toolsets", ts);
   }
   // Types made from references, in the order met (converting one may meet more).
+  // Webhooks before the types they may reference are settled (a payload can name a ref type too).
+  const webhooks = wanted ? {} : buildWebhooks(doc, ctx, review, origins);
   for (let i = 0; i < pendingRefTypes.length; i++) {
     const ref = pendingRefTypes[i]!;
     put(types, refTypes.get(ref)!, convertSchema(ctx, resolvePointer(doc, ref), ref.slice(1)));
@@ -493,6 +497,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   for (const [code, e] of [...errors].sort((a, b) => a[1].status - b[1].status)) put(taxonomy, code, e.entry);
   put(contract, "errors", taxonomy);
   put(contract, "operations", operations);
+  if (Object.keys(webhooks).length > 0) put(contract, "webhooks", webhooks);
   // The document's own x-contract: a merge patch over the whole contract, applied last.
   const docPatch = own(doc, "x-contract");
   if (isObject(docPatch)) applyMergePatch(contract, docPatch, "", "/x-contract", origins);
@@ -1090,6 +1095,52 @@ function jsonMedia(content: unknown): { schema: unknown; type: string } | undefi
     }
   }
   return undefined;
+}
+
+const WEBHOOK_METHODS = ["post", "put", "patch", "get", "delete"] as const;
+
+/**
+ * OpenAPI 3.1 `webhooks` (and 3.0's `x-webhooks`) as contract webhooks: each event's payload is the
+ * JSON request body the platform sends (of its first method with one). Names keep to what the
+ * contract allows (letters, digits, `_`, `.`, `-`, starting with a letter), unique in document order.
+ */
+function buildWebhooks(doc: JsonObject, ctx: SchemaContext, review: (kind: ReviewKind, pointer: string, message: string) => void, origins: { set(pointer: string, origin: string): void }): JsonObject {
+  const out: JsonObject = {};
+  const taken = new Set<string>();
+  for (const key of ["webhooks", "x-webhooks"]) {
+    const hooks = own(doc, key);
+    if (!isObject(hooks)) continue;
+    for (const [rawName, rawItem] of Object.entries(hooks)) {
+      const at = pointerOf(key, rawName);
+      const item = deref(doc, rawItem);
+      const method = isObject(item) ? WEBHOOK_METHODS.find((m) => isObject(own(item, m))) : undefined;
+      const op = method !== undefined ? (own(item as JsonObject, method) as JsonObject) : undefined;
+      const body = op !== undefined ? deref(doc, own(op, "requestBody")) : undefined;
+      const media = isObject(body) ? jsonMedia(own(body, "content")) : undefined;
+      if (op === undefined || media === undefined) {
+        review("callbacks-dropped", at, `Webhook ${JSON.stringify(rawName)} has no JSON request body: dropped.`);
+        continue;
+      }
+      let base = rawName.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 120);
+      if (!/^[A-Za-z]/.test(base)) base = `webhook_${base}`;
+      let name = base;
+      for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}_${n}`;
+      taken.add(name.toLowerCase());
+      if (name !== rawName) review("field-renamed", at, `Webhook ${JSON.stringify(rawName)} is ${name} in the contract.`);
+      const opAt = `${at}/${method}`;
+      const payloadAt = `${opAt}/requestBody/content/${escapeKey(media.type)}/schema`;
+      const summary = [own(op, "summary"), own(item as JsonObject, "summary"), own(op, "description")].find((v): v is string => typeof v === "string" && v.trim() !== "");
+      const hook: JsonObject = { summary: summary !== undefined ? summary.trim().split("\n")[0]! : `Event ${rawName}.` };
+      const description = own(op, "description");
+      if (typeof description === "string" && description.trim() !== "") put(hook, "description", description);
+      if (own(op, "deprecated") === true) put(hook, "deprecated", true);
+      put(hook, "payload", convertSchema(ctx, media.schema, payloadAt));
+      put(out, name, hook);
+      origins.set(joinPointer("/webhooks", name), opAt);
+      origins.set(joinPointer("/webhooks", name, "payload"), payloadAt);
+    }
+  }
+  return out;
 }
 
 /** A media type's `type/subtype`, lower case, without parameters. */

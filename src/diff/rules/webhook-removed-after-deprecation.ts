@@ -1,0 +1,22 @@
+import { q, type Rule } from "../rule.js";
+import type { TreeValue } from "../tree.js";
+
+/** A deprecated event removed, as announced. */
+export const rule: Rule = {
+  id: "webhook-removed-after-deprecation",
+  severity: "info",
+  category: "webhook",
+  description: "A deprecated webhook was removed.",
+  hint: "Nothing to do if consumers moved off the event when it was deprecated.",
+  check: (ctx) =>
+    ctx.find(["webhooks", "*"], ["removed"]).filter((m) => wasDeprecated(m.change.before)).map((m) => ({
+      operation: null,
+      message: `Deprecated webhook ${q(m.change.path[1])} was removed.`,
+      before: m.change.path,
+    })),
+};
+
+/** Whether a webhook's tree node says it was deprecated. */
+function wasDeprecated(node: TreeValue | undefined): boolean {
+  return node !== null && typeof node === "object" && (node as { deprecated?: TreeValue }).deprecated === true;
+}
