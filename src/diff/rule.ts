@@ -27,6 +27,7 @@ export type Category =
   | "projection"
   | "transport"
   | "surface"
+  | "sdk"
   | "budget"
   | "outcome"
   | "type"
@@ -51,6 +52,11 @@ export const CATEGORIES: Readonly<Record<Category, { readonly observable: boolea
   projection: { observable: true, about: "field selection" },
   transport: { observable: true, about: "HTTP bindings, base URL, authentication, scopes" },
   surface: { observable: true, about: "derived MCP tools and CLI commands" },
+  sdk: {
+    observable: true,
+    about:
+      "source compatibility of the generated TypeScript SDK, not the wire: whether code written against the old SDK still compiles against the new one (warnings; under a breaking wire finding of the same edit, a consequence)",
+  },
   outcome: { observable: true, about: "outcome states and polling" },
   type: { observable: true, about: "shared types: each one's edits reported once, with every operation and side they reach" },
   budget: { observable: false, about: "the MCP catalogue budget: a build gate for the contract's authors" },

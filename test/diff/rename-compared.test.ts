@@ -41,7 +41,7 @@ describe("a renamed operation", () => {
         new: "74:3",
       },
     ]);
-    expect(renamed[0]!.consequences.map((f) => f.rule).sort()).toEqual(["cli-command-renamed", "mcp-tool-name-changed"]);
+    expect(renamed[0]!.consequences.map((f) => f.rule).sort()).toEqual(["cli-command-renamed", "mcp-tool-name-changed", "sdk-method-removed"]);
     expect(all.filter((f) => f.rule === "operation-removed" || f.rule === "operation-added")).toEqual([]);
   });
 
@@ -69,6 +69,15 @@ describe("a renamed operation", () => {
         severity: "warning",
         operation: "edit_note",
         message: 'Optional output property "revision" of "edit_note" was removed.',
+        old: "91:9 /operations/update_note/output/properties/revision",
+        new: "88:5",
+      },
+      // A warning on the wire, but code that reads it no longer compiles against the new SDK.
+      {
+        rule: "sdk-property-removed",
+        severity: "warning",
+        operation: "edit_note",
+        message: 'Output property "revision" of SDK method "updateNote()" was removed: code that reads "revision" no longer compiles.',
         old: "91:9 /operations/update_note/output/properties/revision",
         new: "88:5",
       },

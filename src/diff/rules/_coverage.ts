@@ -34,6 +34,8 @@ export function uncoveredChanges(ctx: DiffContext): Change[] {
     for (let n = 1; n <= canonical.length; n++) within.add(`${side}\u0001${pathKey(canonical.slice(0, n))}`);
   };
   const visit = (f: Finding) => {
+    // SDK source findings judge the generated code, not the change: they leave it to the wire rules.
+    if (f.category === "sdk") return f.consequences.forEach(visit);
     const places = ctx.placesOf(f);
     const path = ctx.pathOf(f);
     if (places) {

@@ -1,16 +1,17 @@
 import type { ContractModel, OperationModel, PaginationModel } from "../../model/types.js";
 import { docLines, generatedHeader, literal } from "../shared/literals.js";
 import { effectsLine, errorsLine } from "../shared/describe.js";
-import { clientClassName, clientMethodNames } from "../../model/naming.js";
+import { clientClassName, clientMethodInputs, clientMethodNames, type MethodInputShape } from "../../model/naming.js";
 import { descriptorName } from "./operations.js";
 
 
 /**
- * A TypeScript type for an operation's input with some fields made optional and others removed; with
- * `confirm` ([dry-run field, confirm token field]), the input of a confirmed execution.
+ * A TypeScript type for a method's input (naming.ts clientMethodInputs): the operation's input with
+ * some fields made optional and others removed; with `confirm` ([dry-run field, confirm token field]),
+ * the input of a confirmed execution.
  */
-function inputType(op: OperationModel, omit: string[], optional: string[], confirm: [string, string] | null = null): string {
-  const union = (fields: string[]) => fields.map(literal).join(" | ");
+function inputType(op: OperationModel, { omit, optional, confirm }: MethodInputShape): string {
+  const union = (fields: readonly string[]) => fields.map(literal).join(" | ");
   let type = `T.${op.names.types.input}`;
   if (confirm) type = `WithConfirmation<${type}, ${literal(confirm[0])}, ${literal(confirm[1])}>`;
   if (omit.length > 0) type = `Omit<${type}, ${union(omit)}>`;
@@ -72,10 +73,9 @@ export function emitClient(model: ContractModel): string {
   for (const op of model.operations) {
     const m = names.get(op.names.id)!;
     const types = op.names.types;
-    const key = op.idempotency && op.effects.idempotent === "key" ? [op.idempotency.keyField] : [];
-    const dryRun = op.preview ? [op.preview.dryRunField] : [];
+    const inputs = clientMethodInputs(op);
     const descriptor = `ops.${descriptorName(op)}`;
-    const input = op.preview ? inputType(op, [], key, [op.preview.dryRunField, op.preview.confirmTokenField]) : inputType(op, [], key);
+    const input = inputType(op, inputs.call);
     methods.push({
       signature: `${m.call}(${params([{ name: "input", type: input }, { name: "options", type: "CallOptions", initializer: "{}" }])}): Promise<T.${types.output}>`,
       doc: docsFor(model, op, [
@@ -88,9 +88,9 @@ export function emitClient(model: ContractModel): string {
       ]),
       statement: `return this.core.call<T.${types.output}>(${descriptor}, input, options);`,
     });
-    if (op.preview && m.preview) {
+    if (op.preview && m.preview && inputs.preview) {
       // A preview takes no operation key: it executes nothing (the key is required to execute only).
-      const previewInput = inputType(op, [...dryRun, op.preview.confirmTokenField, ...key], []);
+      const previewInput = inputType(op, inputs.preview);
       methods.push({
         signature: `${m.preview}(${params([{ name: "input", type: previewInput }, { name: "options", type: "CallOptions", initializer: "{}" }])}): ${op.preview.output ? `Promise<T.${types.preview}>` : "Promise<unknown>"}`,
         doc: {
@@ -102,10 +102,10 @@ export function emitClient(model: ContractModel): string {
         statement: `return this.core.preview<${op.preview.output ? `T.${types.preview}` : "unknown"}>(${descriptor}, input, options);`,
       });
     }
-    if (op.pagination && m.all) {
+    if (op.pagination && m.all && inputs.all) {
       const item = op.pagination.itemsField === null ? `T.${types.output}[number]` : `NonNullable<T.${types.output}[${literal(op.pagination.itemsField)}]>[number]`;
       methods.push({
-        signature: `${m.all}(${params([{ name: "input", type: inputType(op, [], []) }, { name: "bounds", type: "TraversalBounds" }])}): Paginator<${item}>`,
+        signature: `${m.all}(${params([{ name: "input", type: inputType(op, inputs.all) }, { name: "bounds", type: "TraversalBounds" }])}): Paginator<${item}>`,
         doc: { description: docLines(traversalDoc(m.call, op.pagination)) },
         statement: `return this.core.paginate<${item}>(${descriptor}, input, bounds);`,
       });
