@@ -30,6 +30,7 @@ export type Category =
   | "sdk"
   | "budget"
   | "outcome"
+  | "webhook"
   | "type"
   | "version";
 
@@ -58,6 +59,7 @@ export const CATEGORIES: Readonly<Record<Category, { readonly observable: boolea
       "source compatibility of the generated TypeScript SDK, not the wire: whether code written against the old SDK still compiles against the new one (warnings; under a breaking wire finding of the same edit, a consequence)",
   },
   outcome: { observable: true, about: "outcome states and polling" },
+  webhook: { observable: true, about: "events the platform sends its consumers: added, removed, described (a payload is judged as an output, by the output rules)" },
   type: { observable: true, about: "shared types: each one's edits reported once, with every operation and side they reach" },
   budget: { observable: false, about: "the MCP catalogue budget: a build gate for the contract's authors" },
   version: { observable: false, about: "the version policy (version bumps, changelog)" },
@@ -321,6 +323,9 @@ export class DiffSide {
       const returns = node[RETURNS] as TreeNode;
       for (const label of Object.keys(returns)) add(label, id, returns[label]);
     }
+    // Webhook payloads reach types too, under their own label and ids no operation can have (rules/_schema.ts).
+    const webhooks = (this.tree.root.webhooks ?? {}) as TreeNode;
+    for (const name of Object.keys(webhooks)) add("webhook payload", `webhook ${name}`, (webhooks[name] as TreeNode).payload);
     return out;
   }
 
@@ -411,6 +416,8 @@ export interface DiffOptions {
    * runs (`--date`), as OpenAPI diff tools judge a sunset. Set by the engine.
    */
   readonly release?: ReleaseDate;
+  /** Whether both sides' versions are the documents' own (see DiffInputSide.versioned); the version policy applies only then. Default true. */
+  readonly versioned?: boolean;
 }
 
 /** A release date and where it came from (a finding that judges by it says which). */

@@ -30,6 +30,7 @@ const BREAKING_BY: Readonly<Record<string, readonly string[]>> = {
   "body-dependent-schema-added": ["input-constraint-tightened"],
   "empty-pattern-filled": ["input-pattern-added"],
   "extensible-enum-value-removed-from-request": ["input-extensible-enum-value-removed"],
+  "json-body-property-declared-text": ["input-property-type-narrowed"],
   "operation-removed-before-sunset": ["operation-removed-before-sunset"],
   "parameter-removed-before-sunset": ["input-property-removed-before-sunset"],
   "path-parameter-replaced": ["http-path-changed"],

@@ -29,12 +29,31 @@ const accepts = (set: readonly string[], t: string) => set.length === 0 || set.i
 /** Whether every value `a` accepts is accepted by `b`. */
 export const within = (a: readonly string[], b: readonly string[]) => (a.length === 0 ? b.length === 0 : a.every((t) => accepts(b, t)));
 
+/**
+ * Whether an input node is sent as text on both sides (a path, query, header or cookie parameter, or
+ * a field of a form body, or an item of one) and went from any value to a string: on the wire every
+ * value a caller could send was text already, so declaring it a string refuses no request.
+ */
+export function textTypeDeclared(ctx: DiffContext, m: SchemaMatch, before: readonly string[], after: readonly string[]): boolean {
+  if (before.length !== 0 || after.length !== 1 || after[0] !== "string" || m.shared !== null || m.schema[0] !== "operations" || m.schema[3] !== "properties") return false;
+  // Only the field itself or its array items: deeper nodes are structure a form or query encodes in its own way.
+  const below = m.schema.slice(5);
+  if (!(below.length === 0 || (below.length === 1 && below[0] === "items"))) return false;
+  const field = m.schema[4]!;
+  return [ctx.old, ctx.new_].every((side) => {
+    const op = side.operation(m.schema[1]!);
+    const binding = op?.http.bindings.find((b) => b.field === field);
+    if (binding === undefined) return false;
+    return binding.in !== "body" || op!.http.contentType !== "application/json";
+  });
+}
+
 /** Every input schema node present on both sides whose accepted types differ, and how. */
 export function typeChanges(ctx: DiffContext): TypeFinding[] {
   return bySchema([...findInSchema(ctx, "input", ["type", "*"]), ...findInSchema(ctx, "input", ["type"])]).flatMap((m) => {
     const before = types(ctx.old, m.schema);
     const after = types(ctx.new_, m.schema);
-    if (!before || !after) return [];
+    if (!before || !after || textTypeDeclared(ctx, m, before, after)) return [];
     const narrower = within(after, before);
     const wider = within(before, after);
     if (narrower && wider) return [];

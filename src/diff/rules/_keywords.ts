@@ -1,7 +1,7 @@
 import { type DiffContext, q, type RuleFinding } from "../rule.js";
 import { COMBINATOR_KEYWORDS, type TreeValue } from "../tree.js";
 import { bound, type BoundSpec, showBound, stricter } from "./_bounds.js";
-import { showTypes, types, within } from "./_input-types.js";
+import { showTypes, textTypeDeclared, types, within } from "./_input-types.js";
 import { findInSchema, isTreeNode, members, mention, reach, type SchemaMatch, type SchemaRoot, subject } from "./_schema.js";
 
 /*
@@ -238,6 +238,13 @@ function multipleOf(before: TreeValue, after: TreeValue): Direction {
   return "changed";
 }
 
+/**
+ * Number formats no value a client can send as JSON fails: every integer a JavaScript client holds
+ * exactly is an int64, and double/float only say how wide the platform stores it. Writing one on an
+ * input refuses nothing (int32 does: larger integers).
+ */
+export const REFUSES_NOTHING: ReadonlySet<string> = new Set(["int64", "double", "float"]);
+
 export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, KeywordSpec>([
   ["multipleOf", { weight: "value", judge: presence("multipleOf", multipleOf) }],
   ["uniqueItems", { weight: "value", judge: flag("uniqueItems") }],
@@ -249,6 +256,8 @@ export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, Keywor
       // Input: a format added or changed is input-format-changed; output: one removed or changed is output-format-changed.
       judge: (_ctx, m, root) => {
         if (m.rest.length !== 1) return null;
+        if (root === "input" && m.change.kind !== "removed" && REFUSES_NOTHING.has(String(m.change.after)))
+          return { direction: "none", message: `${subject(m)} ${m.change.kind === "added" ? "gained" : "changed to"} the format ${q(m.change.after)}, which every number a client sends as JSON already fits.`, ...at(m) };
         if (root === "input" && m.change.kind === "removed") return { direction: "widened", message: `${subject(m)} lost its format ${q(m.change.before)}.`, ...at(m) };
         if (root === "output" && m.change.kind === "added") return { direction: "narrowed", message: `${subject(m)} gained the format ${q(m.change.after)}.`, ...at(m) };
         return null;
@@ -295,6 +304,8 @@ export const KEYWORDS: ReadonlyMap<string, KeywordSpec> = new Map<string, Keywor
         const wider = within(before, after);
         const loc = { before: [...m.schema, "type"], after: [...m.schema, "type"] };
         const message = `The type of ${mention(m)} changed from ${showTypes(before)} to ${showTypes(after)}.`;
+        if (root === "input" && textTypeDeclared(ctx, m, before, after))
+          return { direction: "none", message: `${message.slice(0, -1)}: it is sent as text, so no value a caller could send is refused.`, ...loc };
         if (root === "input" && wider && !narrower) return { direction: "widened", message, ...loc };
         if (root === "output" && narrower && !wider) return { direction: "narrowed", message, ...loc };
         return null;

@@ -90,6 +90,7 @@ import { rule as inputPropertyRemovedBeforeSunset } from "./input-property-remov
 import { rule as inputPropertyTypeChanged } from "./input-property-type-changed.js";
 import { rule as inputPropertyTypeNarrowed } from "./input-property-type-narrowed.js";
 import { rule as inputRequiredPropertyAdded } from "./input-required-property-added.js";
+import { rule as inputSchemaWrapped } from "./input-schema-wrapped.js";
 import { rule as inputUnitChanged } from "./input-unit-changed.js";
 import { rule as mcpAnnotationChanged } from "./mcp-annotation-changed.js";
 import { rule as mcpOutputSchemaChanged } from "./mcp-output-schema-changed.js";
@@ -128,6 +129,7 @@ import { rule as outputPropertyBecameWriteOnly } from "./output-property-became-
 import { rule as outputPropertyRemoved } from "./output-property-removed.js";
 import { rule as outputPropertyTypeChanged } from "./output-property-type-changed.js";
 import { rule as outputSchemaWidened } from "./output-schema-widened.js";
+import { rule as outputSchemaWrapped } from "./output-schema-wrapped.js";
 import { rule as outputUnitChanged } from "./output-unit-changed.js";
 import { rule as paginationAdded } from "./pagination-added.js";
 import { rule as paginationCompletenessFieldRemoved } from "./pagination-completeness-field-removed.js";
@@ -155,6 +157,13 @@ import { rule as schemaHiddenPropertyChanged } from "./schema-hidden-property-ch
 import { rule as schemaKeywordChanged } from "./schema-keyword-changed.js";
 import { rule as scopeAdded } from "./scope-added.js";
 import { rule as scopeRemoved } from "./scope-removed.js";
+import { rule as sdkErrorCodeRemoved } from "./sdk-error-code-removed.js";
+import { rule as sdkExportRemoved } from "./sdk-export-removed.js";
+import { rule as sdkLiteralRemoved } from "./sdk-literal-removed.js";
+import { rule as sdkMethodRemoved } from "./sdk-method-removed.js";
+import { rule as sdkPropertyRemoved } from "./sdk-property-removed.js";
+import { rule as sdkPropertyRequired } from "./sdk-property-required.js";
+import { rule as sdkTypeChanged } from "./sdk-type-changed.js";
 import { rule as sharedTypeChanged } from "./shared-type-changed.js";
 import { rule as taskAnswerFieldChanged } from "./task-answer-field-changed.js";
 import { rule as taskCompletenessFieldRemoved } from "./task-completeness-field-removed.js";
@@ -164,6 +173,10 @@ import { rule as unusedTypeChanged } from "./unused-type-changed.js";
 import { rule as versionChanged } from "./version-changed.js";
 import { rule as versionMajorBumpRequired } from "./version-major-bump-required.js";
 import { rule as versionNotIncreased } from "./version-not-increased.js";
+import { rule as webhookAdded } from "./webhook-added.js";
+import { rule as webhookAnnotationChanged } from "./webhook-annotation-changed.js";
+import { rule as webhookRemoved } from "./webhook-removed.js";
+import { rule as webhookRemovedAfterDeprecation } from "./webhook-removed-after-deprecation.js";
 
 /** Every rule, in id order. Ids are never removed: a retired rule stays with `replacedBy`. */
 export const RULES: readonly Rule[] = [
@@ -257,6 +270,7 @@ export const RULES: readonly Rule[] = [
   inputPropertyTypeChanged,
   inputPropertyTypeNarrowed,
   inputRequiredPropertyAdded,
+  inputSchemaWrapped,
   inputUnitChanged,
   mcpAnnotationChanged,
   mcpOutputSchemaChanged,
@@ -295,6 +309,7 @@ export const RULES: readonly Rule[] = [
   outputPropertyRemoved,
   outputPropertyTypeChanged,
   outputSchemaWidened,
+  outputSchemaWrapped,
   outputUnitChanged,
   paginationAdded,
   paginationCompletenessFieldRemoved,
@@ -322,6 +337,13 @@ export const RULES: readonly Rule[] = [
   schemaKeywordChanged,
   scopeAdded,
   scopeRemoved,
+  sdkErrorCodeRemoved,
+  sdkExportRemoved,
+  sdkLiteralRemoved,
+  sdkMethodRemoved,
+  sdkPropertyRemoved,
+  sdkPropertyRequired,
+  sdkTypeChanged,
   sharedTypeChanged,
   taskAnswerFieldChanged,
   taskCompletenessFieldRemoved,
@@ -331,4 +353,8 @@ export const RULES: readonly Rule[] = [
   versionChanged,
   versionMajorBumpRequired,
   versionNotIncreased,
+  webhookAdded,
+  webhookAnnotationChanged,
+  webhookRemoved,
+  webhookRemovedAfterDeprecation,
 ];

@@ -1,4 +1,5 @@
 import { q, type Rule } from "../rule.js";
+import { REFUSES_NOTHING } from "./_keywords.js";
 import { findInSchema, mention, reach, subject } from "./_schema.js";
 
 export const rule: Rule = {
@@ -9,7 +10,8 @@ export const rule: Rule = {
   hint: "Send values in the new format (e.g. uuid, date-time); values in another format are now rejected.",
   check: (ctx) =>
     findInSchema(ctx, "input", ["format"], ["added", "modified"])
-      .filter((m) => ctx.old.get(m.schema) !== undefined)
+      // A number format that refuses nothing (int64 on an integer) is schema-annotation-changed's.
+      .filter((m) => ctx.old.get(m.schema) !== undefined && !REFUSES_NOTHING.has(String(m.change.after)))
       .map((m) => ({
         ...reach(m),
         message:
