@@ -1,5 +1,6 @@
 import type { Finding, Rule, RuleFinding, Severity, SharedTypeReach } from "../rule.js";
 import { q } from "../rule.js";
+import { WEBHOOK_PAYLOAD } from "./_schema.js";
 
 const ORDER: Record<Severity, number> = { breaking: 0, warning: 1, info: 2 };
 const worst = (severities: readonly Severity[]): Severity => severities.reduce((w, s) => (ORDER[s] < ORDER[w] ? s : w), "info");
@@ -46,12 +47,16 @@ export const rule: Rule = {
       const changes = new Set(covered.map((f) => ctx.pathOf(f)!.join("\u0000"))).size;
       const edits = changes === 1 ? "" : ` (${changes} changes)`;
       const where = sides.map((s) => `${s.severity} for ${s.side === "input" ? "inputs" : "outputs"} (${count(s.operations.length)})`).join(", ");
+      // Webhooks that send the type on both sides, when something consumers receive changed.
+      const sentBefore = new Set(ctx.old.reaching(name, WEBHOOK_PAYLOAD));
+      const webhooks = sides.some((s) => s.side === "output") ? ctx.new_.reaching(name, WEBHOOK_PAYLOAD).filter((id) => sentBefore.has(id)).length : 0;
+      const reached = webhooks === 0 ? count(operations.length) : `${count(operations.length)} and ${webhooks} webhook${webhooks === 1 ? "" : "s"}`;
       const onOld = ctx.old.get(["types", name]) !== undefined;
       const onNew = ctx.new_.get(["types", name]) !== undefined;
       return {
         operation: operations.length === 1 ? operations[0]! : null,
         operations,
-        message: `Shared type ${q(name)} changed${edits}, reaching ${count(operations.length)}: ${where}.`,
+        message: `Shared type ${q(name)} changed${edits}, reaching ${reached}: ${where}.`,
         ...(onOld ? { before: ["types", name] } : {}),
         ...(onNew ? { after: ["types", name] } : {}),
         covers: covered,
