@@ -9,7 +9,7 @@ import { joinPointer, type SourceFile } from "../contract/source.js";
 import type { SourceLocation } from "../diagnostics/diagnostic.js";
 import { errorFormatOf } from "../runtime/wire-errors.js";
 import { durationMs } from "./duration.js";
-import { camelCase, kebabCase, operationTypeIdentifiers, pascalCase, typeIdentifier } from "./naming.js";
+import { camelCase, kebabCase, operationTypeIdentifiers, pascalCase, typeIdentifier, webhookTypeIdentifier } from "./naming.js";
 import type {
   AuthModel,
   AuthSchemeModel,
@@ -108,6 +108,7 @@ export function buildModel(ctx: CheckContext): ContractModel {
     operations: Object.entries(doc.operations).map(([name, op]) => buildOperation(ctx, name, op, schemaAt)),
     webhooks: Object.entries(doc.webhooks ?? {}).map(([name, w]) => ({
       name,
+      identifier: webhookTypeIdentifier(name),
       summary: w.summary,
       description: w.description ?? "",
       deprecated: w.deprecated === true,

@@ -106,15 +106,23 @@ export function operationTypeIdentifiers(operation: string, hasPreview: boolean)
   return { input: `${stem}Input`, output: `${stem}Output`, preview: hasPreview ? `${stem}Preview` : null };
 }
 
-/** Who asked for a generated type name: a shared type, or one slot of an operation. */
-export type TypeNameOwner = { readonly kind: "type"; readonly name: string } | { readonly kind: "operation"; readonly name: string; readonly slot: "input" | "output" | "preview" };
+/** The generated type of a webhook's payload: `OrderPaidWebhook` for `order.paid`. */
+export function webhookTypeIdentifier(webhook: string): string {
+  return `${typeIdentifier(pascalCase(webhook))}Webhook`;
+}
+
+/** Who asked for a generated type name: a shared type, one slot of an operation, or a webhook's payload. */
+export type TypeNameOwner =
+  | { readonly kind: "type"; readonly name: string }
+  | { readonly kind: "operation"; readonly name: string; readonly slot: "input" | "output" | "preview" }
+  | { readonly kind: "webhook"; readonly name: string };
 
 /**
- * The naming authority for `types.ts`: every shared type and every operation input, output and
- * preview gets its identifier here, in document order (shared types first). Two owners of one
+ * The naming authority for `types.ts`: every shared type, every operation input, output and
+ * preview, and every webhook payload gets its identifier here, in document order (shared types first). Two owners of one
  * identifier are returned as clashes (`validate` reports them); `owners` keeps the first owner.
  */
-export function assignTypeNames(types: readonly string[], operations: ReadonlyArray<{ name: string; hasPreview: boolean }>): {
+export function assignTypeNames(types: readonly string[], operations: ReadonlyArray<{ name: string; hasPreview: boolean }>, webhooks: readonly string[] = []): {
   owners: ReadonlyMap<string, TypeNameOwner>;
   clashes: ReadonlyArray<{ identifier: string; first: TypeNameOwner; second: TypeNameOwner }>;
 } {
@@ -133,6 +141,7 @@ export function assignTypeNames(types: readonly string[], operations: ReadonlyAr
     claim(ids.output, { kind: "operation", name: op.name, slot: "output" });
     if (ids.preview) claim(ids.preview, { kind: "operation", name: op.name, slot: "preview" });
   }
+  for (const name of webhooks) claim(webhookTypeIdentifier(name), { kind: "webhook", name });
   return { owners, clashes };
 }
 

@@ -43,6 +43,8 @@ export interface ContractModel {
 /** An event the platform sends (`webhooks.<name>`): the payload is what a consumer receives. */
 export interface WebhookModel {
   readonly name: string;
+  /** The SDK's type of its payload (`OrderPaidWebhook`), from the naming authority. */
+  readonly identifier: string;
   readonly summary: string;
   readonly description: string;
   readonly deprecated: boolean;

@@ -78,20 +78,29 @@ function checkTypeNames(ctx: CheckContext): Diagnostic[] {
   const { clashes } = assignTypeNames(
     typeNames,
     Object.entries(doc.operations).map(([name, op]) => ({ name, hasPreview: op.preview?.output !== undefined })),
+    Object.keys(doc.webhooks ?? {}),
   );
   const describe = (o: TypeNameOwner) =>
-    o.kind === "type" ? (o.name === TYPES_ROOT ? "contractgen's own root type" : `shared type ${JSON.stringify(o.name)}`) : `the ${o.slot} type of operation ${JSON.stringify(o.name)}`;
+    o.kind === "type"
+      ? o.name === TYPES_ROOT
+        ? "contractgen's own root type"
+        : `shared type ${JSON.stringify(o.name)}`
+      : o.kind === "webhook"
+        ? `the payload type of webhook ${JSON.stringify(o.name)}`
+        : `the ${o.slot} type of operation ${JSON.stringify(o.name)}`;
   const out: Diagnostic[] = [];
   const reported = new Set<string>();
   for (const { identifier, first, second } of clashes) {
     // Two operations whose names split into the same words are already an operation-name-collision.
     if (first.kind === "operation" && second.kind === "operation" && collisionKey(first.name) === collisionKey(second.name)) continue;
-    const blamed = second.kind === "type" || first.kind === "operation" ? second : first;
+    // Blamed: the shared type when one is involved, else the later owner (webhooks come last).
+    const blamed = second.kind === "type" || first.kind !== "type" ? second : first;
     const other = blamed === second ? first : second;
     const pair = JSON.stringify([blamed.kind, blamed.name, other.kind, other.name]);
     if (reported.has(pair)) continue; // one finding per pair, even when input and output both clash
     reported.add(pair);
-    const where = blamed.kind === "type" ? file.locateKey(joinPointer("/types", blamed.name)) : file.locateKey(ctx.operationPointer(blamed.name));
+    const where =
+      blamed.kind === "type" ? file.locateKey(joinPointer("/types", blamed.name)) : blamed.kind === "webhook" ? file.locateKey(joinPointer("/webhooks", blamed.name)) : file.locateKey(ctx.operationPointer(blamed.name));
     out.push(diagnostic("type-name-collision", `${describe(blamed).replace(/^./, (c) => c.toUpperCase())} and ${describe(other)} would both be declared as ${identifier} in the generated types.`, where));
   }
   return out;

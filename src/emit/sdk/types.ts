@@ -102,6 +102,8 @@ export async function emitTypes(model: ContractModel): Promise<string> {
     declare(names.output, op.output.schema);
     if (op.preview?.output && names.preview) declare(names.preview, op.preview.output.schema);
   }
+  // What each webhook sends: the type a consumer's handler receives.
+  for (const webhook of model.webhooks) declare(webhook.identifier, described(webhook.payload.schema, webhook.summary));
 
   const source = await compiler.finish();
   // Laid out and tidied chunk by chunk where it was compiled (tidyDeclarations).
@@ -113,6 +115,7 @@ export async function emitTypes(model: ContractModel): Promise<string> {
       if (id !== null && !aliases.some(([a]) => a === id)) expected.push(id);
     }
   }
+  for (const webhook of model.webhooks) if (!aliases.some(([a]) => a === webhook.identifier)) expected.push(webhook.identifier);
   const missing = expected.filter((id) => !declared.has(id));
   // The client imports these names; a generator that renamed one would make the package fail to compile.
   if (missing.length > 0) throw new Error(`json-schema-to-typescript did not declare ${missing.join(", ")} under the names the model gave them`);
@@ -130,6 +133,13 @@ const UNTYPED: ReadonlySet<string> = new Set([
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems",
   "minProperties", "maxProperties", "propertyNames", "contentMediaType", "contentEncoding", "contentSchema",
 ]);
+
+/** A payload schema with the webhook's summary leading its description (the type's doc comment). */
+function described(schema: JsonSchema, summary: string): JsonSchema {
+  if (!isSchemaObject(schema)) return schema;
+  const own = typeof schema.description === "string" && schema.description !== "" ? `\n\n${schema.description}` : "";
+  return { ...schema, description: `${summary}${own}` };
+}
 
 /** The schemas that allow every value and say nothing at all: `true` and `{}`. */
 function acceptsAnything(schema: unknown): boolean {
