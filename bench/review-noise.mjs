@@ -17,9 +17,12 @@
 // The packages come from the npm registry with `npm pack` into a cache outside the repository:
 // --cache DIR, or REVIEW_NOISE_CACHE, default <os.tmpdir()>/review-noise-cache. Each raw report is
 // kept there too (reports/<pair>.json), for judging.
-// Writes bench/results/review-noise.{json,md}.
+// Writes bench/results/review-noise.{json,md}. The figures of the run it replaces are kept under
+// `previous` (and as a before/after line in the Markdown): read from --previous FILE, default the
+// results file about to be overwritten; when that file is from the same commit, its own `previous`
+// is carried over instead, so rerunning a commit never compares it with itself.
 //
-// Usage: npm run build && node bench/review-noise.mjs [--cache DIR] [--only PAIR-SUBSTRING] [--cli FILE --commit SHA]
+// Usage: npm run build && node bench/review-noise.mjs [--cache DIR] [--only PAIR-SUBSTRING] [--cli FILE --commit SHA] [--previous FILE]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -199,29 +202,61 @@ const headline = {
   breakingPerHarmlessPairIgnoringArtifacts: ratio(sum((r) => r.breaking, harmlessApi), harmlessApi.length),
   falseShareOfJudgedBreaking: ratio(totals.false, judgedFindings),
 };
-// False findings by rule: the classes the engine should stop raising.
+// False findings by rule: the classes the engine should stop raising. The example is the first
+// finding with the reason most of the class shares, so the row speaks for the bulk of it.
 const falseByRule = {};
 for (const r of results) for (const f of r.findings) if (f.verdict === "false") {
   const k = f.parentRule ? `${f.parentRule} > ${f.rule}` : f.rule;
-  falseByRule[k] ??= { count: 0, pairs: new Set(), example: f };
+  falseByRule[k] ??= { count: 0, pairs: new Set(), byReason: new Map() };
   falseByRule[k].count++;
   falseByRule[k].pairs.add(r.pair);
+  const byReason = falseByRule[k].byReason;
+  if (!byReason.has(f.reason)) byReason.set(f.reason, { n: 0, example: f });
+  byReason.get(f.reason).n++;
+}
+for (const v of Object.values(falseByRule)) {
+  const top = [...v.byReason.values()].sort((a, b) => b.n - a.n)[0];
+  v.example = top.example;
+  v.reasons = v.byReason.size;
 }
 const stale = Object.keys(judgements.findings).filter((k) => !results.some((r) => r.findings.some((f) => f.key === k)) && (!only || k.includes(only)));
 
 const git = (...a) => spawnSync("git", a, { encoding: "utf8" }).stdout.trim();
+const commit = arg("commit", git("rev-parse", "--short", "HEAD"));
+/** The headline figures of an earlier results file, for the before/after comparison. */
+const figuresOf = (o) => ({
+  date: o.date,
+  commit: o.commit,
+  pairs: o.totals.pairs,
+  pairsJudged: o.totals.pairsJudged,
+  harmlessPairs: o.totals.harmlessPairs,
+  breaking: o.totals.breaking,
+  real: o.totals.real,
+  false: o.totals.false,
+  unjudged: o.totals.unjudged,
+  falseBreakingPerPair: o.headline.falseBreakingPerPair,
+  breakingPerHarmlessPair: o.headline.breakingPerHarmlessPair,
+  falseShareOfJudgedBreaking: o.headline.falseShareOfJudgedBreaking,
+});
+const previousFile = resolve(arg("previous", "bench/results/review-noise.json"));
+let previous = null;
+if (existsSync(previousFile)) {
+  const p = JSON.parse(readFileSync(previousFile, "utf8"));
+  previous = p.commit === commit ? (p.previous ?? null) : figuresOf(p);
+}
 const out = {
   date: new Date().toISOString(),
   node: process.version,
-  commit: arg("commit", git("rev-parse", "--short", "HEAD")),
+  commit,
   cores: cpus().length,
   load: loadavg().map((x) => Math.round(x * 100) / 100),
   diffDate: DATE,
   skipped,
   totals,
   headline,
-  falseByRule: Object.fromEntries(Object.entries(falseByRule).map(([k, v]) => [k, { count: v.count, pairs: [...v.pairs], example: v.example.key, reason: v.example.reason }])),
+  falseByRule: Object.fromEntries(Object.entries(falseByRule).map(([k, v]) => [k, { count: v.count, pairs: [...v.pairs], example: v.example.key, reason: v.example.reason, reasons: v.reasons }])),
   staleJudgements: stale,
+  previous,
   pairs: results,
 };
 
@@ -246,6 +281,13 @@ md.push(`| breaking findings per pair harmless to the API (${harmlessApi.length}
 md.push(`| share of judged breaking findings that are false (${totals.false} of ${judgedFindings}) | **${headline.falseShareOfJudgedBreaking === null ? "–" : `${(headline.falseShareOfJudgedBreaking * 100).toFixed(1)} %`}** |`);
 md.push(`| unjudged breaking findings | ${totals.unjudged} |`);
 md.push("");
+if (previous) {
+  const pct = (x) => (x === null || x === undefined ? "–" : `${(x * 100).toFixed(1)} %`);
+  md.push(`Before/after: commit ${previous.commit} found ${previous.breaking} breaking findings, ${previous.false} false (${fmt(previous.falseBreakingPerPair)} false per pair,`);
+  md.push(`${fmt(previous.breakingPerHarmlessPair)} breaking per harmless pair over ${previous.harmlessPairs} harmless pairs, ${pct(previous.falseShareOfJudgedBreaking)} false); commit ${commit} finds ${totals.breaking},`);
+  md.push(`${totals.false} false (${fmt(headline.falseBreakingPerPair)} per pair, ${fmt(headline.breakingPerHarmlessPair)} per harmless pair over ${harmless.length}, ${pct(headline.falseShareOfJudgedBreaking)} false).`);
+  md.push("");
+}
 md.push("| pair | operations (old → new) | diff (s) | breaking | of which consequences | real | false | unjudged | pair |");
 md.push("|---|---:|---:|---:|---:|---:|---:|---:|---|");
 for (const r of results) {
@@ -272,7 +314,7 @@ else {
   md.push("| rule | false findings | pairs | why it is harmless (one example) |");
   md.push("|---|---:|---|---|");
   for (const [k, v] of Object.entries(falseByRule).sort((a, b) => b[1].count - a[1].count))
-    md.push(`| \`${k}\` | ${v.count} | ${[...v.pairs].join(", ")} | ${(v.example.reason ?? "").replace(/\|/g, "\\|")} |`);
+    md.push(`| \`${k}\` | ${v.count} | ${[...v.pairs].join(", ")} | ${(v.example.reason ?? "").replace(/\|/g, "\\|")}${v.reasons > 1 ? ` (and ${v.reasons - 1} other reason${v.reasons > 2 ? "s" : ""} in judgements.json)` : ""} |`);
 }
 const unjudgedList = results.flatMap((r) => r.findings.filter((f) => f.verdict === "unjudged"));
 if (unjudgedList.length > 0) {
@@ -284,7 +326,7 @@ if (unjudgedList.length > 0) {
 }
 if (stale.length > 0) {
   md.push("");
-  md.push(`${stale.length} verdicts in judgements.json match no finding of this run (the diff no longer raises them).`);
+  md.push(`${stale.length} verdicts in judgements.json match no finding of this run (the diff no longer raises them, or raises them at another place); they are kept for older commits and counted nowhere.`);
 }
 md.push("");
 
