@@ -2,7 +2,7 @@
  * A bundled OpenAPI 3.0/3.1 document → a contract (as the plain object the YAML is written from) and
  * the review items. Pure and deterministic: document order in, the same contract out.
  */
-import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, typeIdentifier, TYPES_ROOT, words } from "../../model/naming.js";
+import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, typeIdentifier, TYPES_ROOT, webhookTypeIdentifier, words } from "../../model/naming.js";
 import { parseSemver } from "../../model/semver.js";
 import { STABILITY_LEVELS } from "../../model/types.js";
 import { MAX_OPERATIONS } from "../../contract/load.js";
@@ -460,7 +460,7 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   }
   // Types made from references, in the order met (converting one may meet more).
   // Webhooks before the types they may reference are settled (a payload can name a ref type too).
-  const webhooks = wanted ? {} : buildWebhooks(doc, ctx, review, origins);
+  const webhooks = wanted ? {} : buildWebhooks(doc, ctx, review, origins, takenTypeIds);
   for (let i = 0; i < pendingRefTypes.length; i++) {
     const ref = pendingRefTypes[i]!;
     put(types, refTypes.get(ref)!, convertSchema(ctx, resolvePointer(doc, ref), ref.slice(1)));
@@ -1104,7 +1104,13 @@ const WEBHOOK_METHODS = ["post", "put", "patch", "get", "delete"] as const;
  * JSON request body the platform sends (of its first method with one). Names keep to what the
  * contract allows (letters, digits, `_`, `.`, `-`, starting with a letter), unique in document order.
  */
-function buildWebhooks(doc: JsonObject, ctx: SchemaContext, review: (kind: ReviewKind, pointer: string, message: string) => void, origins: { set(pointer: string, origin: string): void }): JsonObject {
+function buildWebhooks(
+  doc: JsonObject,
+  ctx: SchemaContext,
+  review: (kind: ReviewKind, pointer: string, message: string) => void,
+  origins: { set(pointer: string, origin: string): void },
+  takenTypeIds: Set<string>,
+): JsonObject {
   const out: JsonObject = {};
   const taken = new Set<string>();
   for (const key of ["webhooks", "x-webhooks"]) {
@@ -1123,9 +1129,11 @@ function buildWebhooks(doc: JsonObject, ctx: SchemaContext, review: (kind: Revie
       }
       let base = rawName.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 120);
       if (!/^[A-Za-z]/.test(base)) base = `webhook_${base}`;
+      // Unique as a name, and as the SDK type of its payload among the types and operation types.
       let name = base;
-      for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}_${n}`;
+      for (let n = 2; taken.has(name.toLowerCase()) || takenTypeIds.has(webhookTypeIdentifier(name)); n++) name = `${base}_${n}`;
       taken.add(name.toLowerCase());
+      takenTypeIds.add(webhookTypeIdentifier(name));
       if (name !== rawName) review("field-renamed", at, `Webhook ${JSON.stringify(rawName)} is ${name} in the contract.`);
       const opAt = `${at}/${method}`;
       const payloadAt = `${opAt}/requestBody/content/${escapeKey(media.type)}/schema`;
