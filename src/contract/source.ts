@@ -135,6 +135,11 @@ export class SourceFile {
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.lineStarts.push(i + 1);
   }
 
+  /** What the contract is read from when the file is not a contract (an OpenAPI document read in place), else null. */
+  get importedFrom(): "openapi" | null {
+    return null;
+  }
+
   /** 1-based line and column of an offset. */
   position(offset: number): { line: number; col: number } {
     let lo = 0;

@@ -609,7 +609,8 @@ export class Harness {
     let bytes: Uint8Array;
     try {
       // Only requests safe to send twice may be re-sent by a redirect; no credential goes to another origin.
-      const resendable = op.kind === "read" || op.idempotency !== null;
+      // A keyed operation's call is safe to resend only with its key (one the contract lets a call leave out is a separate intent without it).
+      const resendable = op.kind === "read" || (op.idempotency !== null && (followsLink || Object.hasOwn(input, op.idempotency.keyField)));
       const signal = AbortSignal.timeout(limits.requestTimeoutMs);
       const headerRecord: Record<string, string> = Object.create(null) as Record<string, string>;
       headers.forEach((value, name) => (headerRecord[name] = value));

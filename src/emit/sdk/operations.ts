@@ -54,7 +54,7 @@ function operationRecord(op: OperationModel, operations: readonly OperationModel
     mutating: op.effects.kind === "mutating",
     idempotent: op.effects.idempotent,
     keyField: idem ? idem.keyField : null,
-    ...(idem ? { keyRetentionMs: idem.retentionMs, keyScope: idem.scope, keyMismatchError: idem.mismatchError } : {}),
+    ...(idem ? { keyRetentionMs: idem.retentionMs, keyScope: idem.scope, keyMismatchError: idem.mismatchError, keyRequired: idem.keyRequired } : {}),
     preview: op.preview
       ? {
           dryRunField: op.preview.dryRunField,

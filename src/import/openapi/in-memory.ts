@@ -82,6 +82,10 @@ class ImportedSource extends SourceFile {
     super(document.source.path, document.source.text, contract);
   }
 
+  override get importedFrom(): "openapi" {
+    return "openapi";
+  }
+
   override locate(pointer: string): SourceLocation {
     const origin = this.origins.resolve(pointer);
     const written = this.overlays?.origin(origin.pointer);

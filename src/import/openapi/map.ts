@@ -351,14 +351,15 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
       : d.method === "put" ? { kind: "mutating", idempotent: "natural", destructive: false }
       : d.method === "delete" ? { kind: "mutating", idempotent: "natural", destructive: true }
       : { kind: "mutating", idempotent: "none", destructive: false };
-    if (idemField && d.method !== "get" && idemField.required) {
+    if (idemField && d.method !== "get") {
       put(effects, "idempotent", "key");
-      put(o, "idempotency", { key: idemField.name, retention: "24h" });
-      opReview("idempotency-retention-assumed", d.pointer, `Idempotency-Key header → idempotency key ${idemField.name} (required), retention assumed 24h.`);
-    } else if (idemField && d.method !== "get") {
-      // The document makes the key optional; a contract idempotency key is on every call. Kept as the
-      // optional header it is, not made required behind the document's back.
-      opReview("idempotency-key-optional", d.pointer, `Idempotency-Key header is optional in the document: kept as the optional input ${idemField.name}, not declared as the operation's idempotency key (which every call must send). Declare \`idempotency\` and make it required if every call should carry one.`);
+      // An optional header stays optional on the wire (keyRequired: false: the platform takes a
+      // key-less call as a separate intent); the generated callers still send a key on every call.
+      put(o, "idempotency", idemField.required ? { key: idemField.name, retention: "24h" } : { key: idemField.name, retention: "24h", keyRequired: false });
+      opReview("idempotency-retention-assumed", d.pointer, `Idempotency-Key header → idempotency key ${idemField.name} (${idemField.required ? "required" : "optional"}), retention assumed 24h.`);
+      if (!idemField.required) {
+        opReview("idempotency-key-optional", d.pointer, `Idempotency-Key header is optional in the document: declared as the operation key ${idemField.name} with keyRequired: false (a call without it is a separate intent). The generated SDK, CLI and MCP server send one on every call, minted when the caller gives none, so a retry after a lost answer reuses it. Drop keyRequired: false if the platform refuses calls without a key.`);
+      }
     }
     put(effects, "inferred", true);
     put(o, "effects", effects);

@@ -27,7 +27,7 @@ export const REVIEW_KINDS = {
   "error-class-guessed": "Error classes guessed for statuses without a conventional class.",
   "error-taxonomy-default": "The document declares no error response; a generic error code was added.",
   "idempotency-retention-assumed": "Idempotency keys mapped with an assumed retention of 24h.",
-  "idempotency-key-optional": "Idempotency-Key headers the document makes optional: kept as optional inputs, not declared as the operation's idempotency key (which every call must send).",
+  "idempotency-key-optional": "Idempotency-Key headers the document makes optional: declared as the operation key with `keyRequired: false` (the platform takes a call without one as a separate intent); the generated callers mint one when the caller gives none.",
   "sunset-unreadable": "`x-sunset` values that are not a date: the operation, parameter or property is deprecated without a sunset date.",
   "stability-unreadable": "`x-stability-level` values other than draft, alpha, beta or stable: the operation is read as stable.",
   "pagination-detected": "Pagination detected from parameter and field names: check style and fields.",
