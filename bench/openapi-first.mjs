@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { loadavg, cpus, totalmem } from "node:os";
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { corpusPackage } from "../scripts/corpora.mjs";
 import { measured } from "./measure.mjs";
 
 const argv = process.argv.slice(2);
@@ -19,10 +20,11 @@ const arg = (name, fallback) => {
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
 };
 const rounds = Number(arg("rounds", "5"));
-const doc = resolve(arg("document", "node_modules/@octokit/openapi/generated/api.github.com.json"));
+// GitHub's document and openapi-typescript come from on-demand sets in bench/corpora/ (installed on first use).
+const doc = resolve(arg("document", "") || join(corpusPackage("octokit", "@octokit/openapi"), "generated", "api.github.com.json"));
 const root = resolve("test-results/bench-openapi-first");
 const CLI = resolve("bin/contractgen.js");
-const OTS = resolve("node_modules/openapi-typescript/bin/cli.js");
+const OTS = join(corpusPackage("generators", "openapi-typescript"), "bin", "cli.js");
 const log = (line) => console.error(`[bench] ${line}`);
 
 rmSync(root, { recursive: true, force: true });

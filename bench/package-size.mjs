@@ -12,9 +12,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, w
 import { execFileSync } from "node:child_process";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { corpusPackage } from "../scripts/corpora.mjs";
 import { dirBytes, measured } from "./measure.mjs";
 
-const DOCUMENT = resolve("node_modules/@octokit/openapi/generated/api.github.com.json");
+// From the on-demand set bench/corpora/octokit (installed on first use).
+const DOCUMENT = join(corpusPackage("octokit", "@octokit/openapi"), "generated", "api.github.com.json");
 const BIN = resolve("bin/contractgen.js");
 const TSC = resolve("node_modules/typescript/bin/tsc");
 /**

@@ -20,6 +20,7 @@ import { spawnSync } from "node:child_process";
 import { cpus, loadavg, totalmem } from "node:os";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { corpusPackage } from "../scripts/corpora.mjs";
 import { lineChart } from "./chart.mjs";
 import { dirBytes, measured } from "./measure.mjs";
 import { reviseContract, syntheticContract } from "./synthetic.mjs";
@@ -41,7 +42,10 @@ const rounds = Number(arg("rounds", "3"));
 const root = resolve("test-results/bench-scaling");
 const CLI = resolve("bin/contractgen.js");
 const TSC = resolve("node_modules/typescript/bin/tsc");
-const GITHUB = resolve("node_modules/@octokit/openapi/generated");
+// GitHub's documents and the peers come from on-demand sets in bench/corpora/ (installed on first use).
+const github = () => join(corpusPackage("octokit", "@octokit/openapi"), "generated");
+const OPENAPI_TYPESCRIPT = () => join(corpusPackage("generators", "openapi-typescript"), "bin", "cli.js");
+const ORVAL = () => join(corpusPackage("generators", "orval"), "dist", "bin", "orval.js");
 // Room for big outputs: an out-of-memory failure should mean really big, not node's default heap.
 const BIG_HEAP = "--max-old-space-size=8192";
 const ARTEFACTS = ["sdk", "cli", "mcp", "tests", "package"];
@@ -133,13 +137,13 @@ for (const n of sizes) {
 // 2. Peers on the GitHub document.
 const importAvailable = contractgen("import-openapi", "--help").stdout.includes("Usage: contractgen import-openapi");
 if (peers) {
-  const doc = join(GITHUB, "api.github.com.json");
+  const doc = join(github(), "api.github.com.json");
   const dir = fresh(join(root, "github"));
   const result = { document: "@octokit/openapi 23.0.2 generated/api.github.com.json", documentBytes: statSync(doc).size, tools: {} };
 
   log("openapi-typescript …");
   const otsDir = fresh(join(dir, "openapi-typescript"));
-  const ots = brief(step(process.execPath, [BIG_HEAP, resolve("node_modules/openapi-typescript/bin/cli.js"), doc, "-o", join(otsDir, "gh.ts")]));
+  const ots = brief(step(process.execPath, [BIG_HEAP, OPENAPI_TYPESCRIPT(), doc, "-o", join(otsDir, "gh.ts")]));
   result.tools["openapi-typescript 7.13.0 (types)"] = {
     generate: ots,
     bytes: ots.status === 0 ? { total: statSync(join(otsDir, "gh.ts")).size } : undefined,
@@ -150,7 +154,7 @@ if (peers) {
   const orvalDir = fresh(join(dir, "orval"));
   // orval reads its settings from a config file; this one asks for one fetch client file.
   writeFileSync(join(orvalDir, "orval.config.cjs"), `module.exports = ${JSON.stringify({ gh: { input: { target: doc }, output: { target: "./out/gh.ts", client: "fetch", mode: "single" } } }, null, 2)};\n`);
-  const orval = brief(step(process.execPath, [BIG_HEAP, resolve("node_modules/orval/dist/bin/orval.js"), "--config", "./orval.config.cjs"], orvalDir));
+  const orval = brief(step(process.execPath, [BIG_HEAP, ORVAL(), "--config", "./orval.config.cjs"], orvalDir));
   const orvalOut = join(orvalDir, "out");
   result.tools["orval 7.13.2 (fetch client)"] = {
     generate: orval,
@@ -193,7 +197,7 @@ if (peers) {
   const contract = join(dir, "contractgen", "gh.yaml");
   if (rounds > 0 && cg?.import?.status === 0 && ots.status === 0) {
     const otsRun = () => ({
-      generate: brief(step(process.execPath, [BIG_HEAP, resolve("node_modules/openapi-typescript/bin/cli.js"), doc, "-o", join(otsDir, "gh.ts")])),
+      generate: brief(step(process.execPath, [BIG_HEAP, OPENAPI_TYPESCRIPT(), doc, "-o", join(otsDir, "gh.ts")])),
       tsc: tsc(otsDir, ["--strict", "--skipLibCheck", "--target", "es2022", "--module", "esnext", "--moduleResolution", "bundler", "gh.ts"]),
     });
     const cgRun = () => {
@@ -240,7 +244,7 @@ if (peers) {
   let sides;
   if (importAvailable && !quick) {
     log("diff: importing ghes-3.18 and ghes-3.19 …");
-    sides = ["ghes-3.18", "ghes-3.19"].map((v) => ({ name: v, file: join(dir, `${v}.yaml`), made: brief(contractgen("import-openapi", join(GITHUB, `${v}.json`), "-o", join(dir, `${v}.yaml`))) }));
+    sides = ["ghes-3.18", "ghes-3.19"].map((v) => ({ name: v, file: join(dir, `${v}.yaml`), made: brief(contractgen("import-openapi", join(github(), `${v}.json`), "-o", join(dir, `${v}.yaml`))) }));
   } else {
     // bench/synthetic-shared.mjs (from the diff work, when present): GitHub-shaped, with nested shared
     // types and 30 of the 100 changes inside them. Else the plain synthetic contract.

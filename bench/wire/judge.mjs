@@ -16,11 +16,13 @@ import { createServer as createNetServer } from "node:net";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, copyFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { corpusPackage } from "../../scripts/corpora.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CONTRACTGEN = join(ROOT, "bin", "contractgen.js");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-const PRISM = join(ROOT, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
+/** Prism's CLI, from the on-demand set bench/corpora/prism (installed on first use). */
+const prismCli = () => join(corpusPackage("prism", "@stoplight/prism-cli"), "dist", "index.js");
 /** Data files a generated package's build script copies beside tsc's output. */
 const PACKAGE_DATA = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json"];
 /** Dummy credential: long enough for the SDK's minimum, never a real secret. */
@@ -60,7 +62,7 @@ export function buildPackage(document, name, workDir) {
 /** Start Prism on `document`; resolves once it listens. */
 export async function startPrism(document) {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM, "mock", "--errors", "--dynamic", "--seed", "contractgen", "--json-schema-faker-fillProperties", "false", "-h", "127.0.0.1", "-p", String(port), document], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [prismCli(), "mock", "--errors", "--dynamic", "--seed", "contractgen", "--json-schema-faker-fillProperties", "false", "-h", "127.0.0.1", "-p", String(port), document], { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   const failed = (e) => {
     child.kill("SIGKILL");
@@ -216,7 +218,8 @@ function seeded(seed) {
  * defaults first), kept only when the generated SDK's own input validator accepts them.
  */
 export async function inputFor(schemas, validatorName, validate, seed, pathFields) {
-  const { JSONSchemaFaker } = await import("json-schema-faker");
+  // From the same on-demand set as Prism; its ES module build, as `import("json-schema-faker")` would load.
+  const { JSONSchemaFaker } = await import(pathToFileURL(join(corpusPackage("prism", "json-schema-faker"), "dist", "main.mjs")).href);
   const schema = schemas.schemas[schemas.validators?.[validatorName] ?? validatorName];
   if (schema === undefined) return undefined;
   const refs = Object.values(schemas.types ?? {});

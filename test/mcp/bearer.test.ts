@@ -10,7 +10,7 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -20,6 +20,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIncidentsServer } from "../../examples/incidents/server.js";
 import type { RunningPlatform } from "../../examples/shared/host.js";
 import { built, countingFetch, freshJournal, newClient, removeJournals, TOKEN } from "./support.js";
+// @ts-expect-error: a plain ES module of the scripts, without type declarations
+import { corpusPackage } from "../../scripts/corpora.mjs";
 
 type RunningHttp = { url: string; close(): Promise<void> };
 type HttpModule = { serveHttp(service: unknown, options?: Record<string, unknown>): Promise<RunningHttp> };
@@ -206,7 +208,8 @@ describe("a static bearer and the official SDK client", () => {
 });
 
 /** The Inspector's own bin, as npx would run it (no network). */
-const INSPECTOR_PACKAGE = resolve("node_modules/@modelcontextprotocol/inspector");
+// Not in the repository's npm ci (it asks for Node 22): installed on first use into bench/corpora/inspector.
+const INSPECTOR_PACKAGE: string = corpusPackage("inspector", "@modelcontextprotocol/inspector");
 const INSPECTOR = join(INSPECTOR_PACKAGE, (JSON.parse(readFileSync(join(INSPECTOR_PACKAGE, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["mcp-inspector"]!);
 
 describe("the MCP Inspector CLI against the built bin with --http and a bearer", () => {

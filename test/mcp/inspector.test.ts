@@ -1,5 +1,5 @@
 /**
- * The MCP Inspector's CLI (the devDependency, run from its local bin: no network) against every
+ * The MCP Inspector's CLI (installed on demand into bench/corpora/inspector, run from its bin) against every
  * generated server's built bin over stdio: `tools/list --strict` lists exactly the contract's tools
  * with no portability error, a read succeeds against the reference platform (exit 0, its result
  * valid against the served outputSchema, else exit 1) and a failing call is a tool error (exit 5).
@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBillingServer } from "../../examples/billing/server.js";
@@ -17,9 +17,12 @@ import type { RunningPlatform } from "../../examples/shared/host.js";
 import { servedAnnotations } from "../../src/mcp-runtime/catalogue.js";
 import { parseContract } from "../../src/contract/parse.js";
 import { built } from "./support.js";
+// @ts-expect-error: a plain ES module of the scripts, without type declarations
+import { corpusPackage } from "../../scripts/corpora.mjs";
 
 const TOKEN = "inspector-token-2d9f";
-const PACKAGE = resolve("node_modules/@modelcontextprotocol/inspector");
+// The Inspector is not in the repository's npm ci (it asks for Node 22): installed here on first use.
+const PACKAGE: string = corpusPackage("inspector", "@modelcontextprotocol/inspector");
 /** The Inspector's own bin, as npx would run it. */
 const INSPECTOR = join(PACKAGE, (JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["mcp-inspector"]!);
 const home = mkdtempSync(join(tmpdir(), "mcp-inspector-"));
