@@ -104,7 +104,7 @@ export interface RawOperation {
     alsoOffers?: string[];
   };
   effects: { kind: "read" | "mutating"; idempotent?: "natural" | "key" | "none"; destructive?: boolean; reversible?: boolean; openWorld?: boolean; undo?: string; inferred?: boolean };
-  idempotency?: { key: string; retention: string; scope?: "caller" | "tenant" | "global"; mismatchError?: string };
+  idempotency?: { key: string; retention: string; scope?: "caller" | "tenant" | "global"; mismatchError?: string; keyRequired?: boolean };
   preview?: { dryRun: string; default?: boolean; confirmToken: string; ttl: string; output?: unknown; invalidTokenError?: string; singleUse?: boolean; expiresAt?: string };
   target?: { type?: string; readWith?: string };
   preconditions?: Array<{ kind: "revision" | "value"; field: string; compares?: string; required?: boolean; error: string }>;

@@ -60,7 +60,8 @@ export const DIAGNOSTIC_CODES = {
 
   // --- effects, idempotency, preview ---
   "idempotency-key-missing": { severity: "error", title: "The idempotency key field is not an input property.", hint: "Add the field to `input.properties` (a string, e.g. format uuid)." },
-  "idempotency-key-not-required": { severity: "error", title: "The idempotency key field is optional.", hint: "List the key field in `input.required`, so no call goes out without a key." },
+  "idempotency-key-not-required": { severity: "error", title: "The idempotency key field is optional.", hint: "List the key field in `input.required`, so no call goes out without a key; or, if the platform accepts a call without a key (each a separate intent), declare `idempotency.keyRequired: false`." },
+  "idempotency-key-optional-but-required": { severity: "error", title: "`idempotency.keyRequired` is false but the key field is in `input.required`.", hint: "Remove the key field from `input.required` (the platform accepts calls without a key), or drop `keyRequired: false`." },
   "idempotency-key-blocks-preview": { severity: "error", title: "A previewable operation requires its idempotency key on every call.", hint: "Remove the key field from `input.required`: a preview needs no key, and executions require one anyway." },
   "idempotency-mode-mismatch": { severity: "error", title: "`effects.idempotent` and `idempotency` disagree.", hint: "Use `idempotent: key` together with an `idempotency` block, and only then." },
   "read-with-idempotency-key": { severity: "warning", title: "A read operation declares an idempotency key.", hint: "Reads are naturally idempotent; remove the `idempotency` block or mark the operation mutating." },

@@ -376,7 +376,7 @@ class TreeBuilder {
     };
     if (op.stability) node.stability = op.stability;
     if (op.deprecated) node.deprecated = { since: op.deprecated.since, sunset: op.deprecated.sunset, replacement: op.deprecated.replacement };
-    if (op.idempotency) node.idempotency = { key: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError };
+    if (op.idempotency) node.idempotency = { key: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError, keyRequired: op.idempotency.keyRequired };
     if (op.preview) node.preview = { dryRun: op.preview.dryRunField, defaultDryRun: op.preview.defaultDryRun, confirmToken: op.preview.confirmTokenField, ttlMs: op.preview.ttlMs, singleUse: op.preview.singleUse, expiresAt: op.preview.expiresAtField, invalidTokenError: op.preview.invalidTokenError };
     if (op.pagination) {
       const p = op.pagination;

@@ -244,6 +244,7 @@ function buildOperation(
           retentionMs: durationMs(op.idempotency.retention)!,
           scope: op.idempotency.scope ?? "caller",
           mismatchError: op.idempotency.mismatchError ?? null,
+          keyRequired: op.idempotency.keyRequired ?? true,
           loc: loc("idempotency"),
         }
       : null,

@@ -268,6 +268,11 @@ export interface IdempotencyModel {
   readonly retentionMs: number;
   readonly scope: "caller" | "tenant" | "global";
   readonly mismatchError: string | null;
+  /**
+   * Whether the platform refuses an execution without a key (`idempotency.keyRequired`, default true).
+   * false: a key-less call is a separate intent; the generated callers still send one (minted when not given).
+   */
+  readonly keyRequired: boolean;
   readonly loc: SourceLocation;
 }
 

@@ -62,7 +62,7 @@ const operation = {
   effects: { kind: "mutating" },
   input: { schema: { type: "object", required: ["key"], properties: { key: { type: "string" }, label: { type: "string" } } } },
   output: { schema: { type: "object" } },
-  idempotency: { keyField: "key", retentionMs: 86_400_000, scope: "global", mismatchError: null },
+  idempotency: { keyField: "key", retentionMs: 86_400_000, scope: "global", mismatchError: null, keyRequired: true },
   preview: null,
 };
 

@@ -83,7 +83,7 @@ function hostContract(model: ContractModel): HostContract {
       output: schema(op.output),
       errors: op.errors.map((e) => ({ code: e.code })),
       idempotency: op.idempotency
-        ? { keyField: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError }
+        ? { keyField: op.idempotency.keyField, retentionMs: op.idempotency.retentionMs, scope: op.idempotency.scope, mismatchError: op.idempotency.mismatchError, keyRequired: op.idempotency.keyRequired }
         : null,
       preview: op.preview
         ? {

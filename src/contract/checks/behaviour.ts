@@ -28,6 +28,12 @@ export function checkBehaviour(ctx: CheckContext): Diagnostic[] {
         const field = input.properties.get(op.idempotency.key);
         if (!field) {
           out.push(diagnostic("idempotency-key-missing", `Idempotency key ${JSON.stringify(op.idempotency.key)} of ${JSON.stringify(name)} is not an input property.`, file.locate(joinPointer(ip, "key"))));
+        } else if (op.idempotency.keyRequired === false) {
+          // The platform accepts a key-less call (a separate intent): the input must not demand a key.
+          // With a preview, idempotency-key-blocks-preview already reports a required key.
+          if (field.required && !op.preview) {
+            out.push(diagnostic("idempotency-key-optional-but-required", `Idempotency key ${JSON.stringify(op.idempotency.key)} of ${JSON.stringify(name)} is in input.required, but idempotency.keyRequired is false.`, file.locate(joinPointer(ip, "keyRequired"))));
+          }
         } else if (!field.required && !op.preview) {
           // With a preview the key is required to execute only (checkPreviewKey).
           out.push(diagnostic("idempotency-key-not-required", `Idempotency key ${JSON.stringify(op.idempotency.key)} of ${JSON.stringify(name)} is not in input.required.`, file.locate(joinPointer(ip, "key"))));

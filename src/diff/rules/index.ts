@@ -51,6 +51,8 @@ import { rule as httpPathChanged } from "./http-path-changed.js";
 import { rule as httpSuccessStatusAdded } from "./http-success-status-added.js";
 import { rule as httpSuccessStatusRemoved } from "./http-success-status-removed.js";
 import { rule as idempotencyKeyFieldRenamed } from "./idempotency-key-field-renamed.js";
+import { rule as idempotencyKeyNowOptional } from "./idempotency-key-now-optional.js";
+import { rule as idempotencyKeyNowRequired } from "./idempotency-key-now-required.js";
 import { rule as idempotencyMismatchErrorChanged } from "./idempotency-mismatch-error-changed.js";
 import { rule as idempotencyRemoved } from "./idempotency-removed.js";
 import { rule as idempotencyRetentionShortened } from "./idempotency-retention-shortened.js";
@@ -231,6 +233,8 @@ export const RULES: readonly Rule[] = [
   httpSuccessStatusAdded,
   httpSuccessStatusRemoved,
   idempotencyKeyFieldRenamed,
+  idempotencyKeyNowOptional,
+  idempotencyKeyNowRequired,
   idempotencyMismatchErrorChanged,
   idempotencyRemoved,
   idempotencyRetentionShortened,

@@ -107,6 +107,8 @@ function behaviour(model: ContractModel, op: OperationModel): string[] {
   }
   if (op.idempotency && op.effects.idempotent === "key") {
     lines.push(`${op.idempotency.keyField}: after a lost answer, repeat the call with the same ${op.idempotency.keyField} to get the first outcome, not a second effect.`);
+    // Optional on the wire (idempotency.keyRequired false): the host executes a key-less call anew each time.
+    if (op.idempotency.keyRequired === false) lines.push(`${op.idempotency.keyField} is optional: a call without it executes anew each time, with nothing to replay it by.`);
   }
   const target = op.target?.kind === "read" ? op.target.operation : null;
   const reader = target === null ? null : (model.operations.find((o) => o.names.id === target)?.names.tool ?? target);
@@ -195,6 +197,10 @@ function withFieldGuidance(model: ContractModel, op: OperationModel, schema: Jso
     const p = op.preview;
     notes.set(p.dryRunField, `true: preview only, changing nothing; the result carries ${p.confirmTokenField} (valid ${p.ttl}).`);
     notes.set(p.confirmTokenField, `From a preview of the same arguments; required with ${p.dryRunField}=false to execute.`);
+  }
+  // A key the platform does not require (idempotency.keyRequired false): say what it is for.
+  if (op.idempotency && op.effects.idempotent === "key" && op.idempotency.keyRequired === false) {
+    notes.set(op.idempotency.keyField, "Repeat a call whose answer was lost with the same value: the first outcome, no second effect.");
   }
   let revised: SchemaObject | null = null;
   for (const [field, note] of notes) {

@@ -9,7 +9,7 @@ export function effectsLine(op: OperationModel): string {
     e.destructive ? "destructive" : "non-destructive",
     e.reversible ? "reversible" : "irreversible",
     e.idempotent === "key"
-      ? `idempotent under its operation key \`${op.idempotency?.keyField}\` (kept ${op.idempotency?.retention}; omit it to let the journal pick or recover one)`
+      ? `idempotent under its operation key \`${op.idempotency?.keyField}\` (kept ${op.idempotency?.retention}; omit it to let the journal pick or recover one${op.idempotency?.keyRequired === false ? ": the platform would take a call without one as a new intent, so one is always sent" : ""})`
       : e.idempotent === "natural"
         ? "naturally idempotent"
         : "not idempotent (never retried automatically)",
