@@ -6,7 +6,7 @@ import { collisionKey, CLIENT_MEMBERS, camelCase, operationTypeIdentifiers, type
 import { parseSemver } from "../../model/semver.js";
 import { STABILITY_LEVELS } from "../../model/types.js";
 import { MAX_OPERATIONS } from "../../contract/load.js";
-import { joinPointer } from "../../contract/source.js";
+import { joinPointer, splitPointer } from "../../contract/source.js";
 import { checkContract } from "./contract-limits.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewItem, ReviewKind } from "./review.js";
@@ -264,8 +264,43 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   }
   // The taxonomy by code (a response's `x-contract.code` can name another code for a status), with the status it answers with.
   const errors = new Map<string, { status: number; entry: JsonObject }>();
+  // Codes named after a status (no wire): the document naming one in its own spelling gives it that wire.
+  const statusCodes = new Set<string>();
+  /** The taxonomy code for a code a response names: its own, or the one with its wire value; a numbered one when another wire took the name. */
+  const claimCode = (c: DocumentCode, fromDocument: boolean): string => {
+    if (!fromDocument) return c.code;
+    const wire = c.wire ?? c.code;
+    for (const [code, known] of errors) if (own(known.entry, "wire") === wire) return code;
+    let code = c.code;
+    for (let n = 2; ; n++) {
+      const known = errors.get(code);
+      if (known === undefined) return code;
+      const knownWire = own(known.entry, "wire");
+      if (knownWire === undefined && code === wire) return code;
+      if (knownWire === undefined && statusCodes.has(code)) {
+        put(known.entry, "wire", wire);
+        statusCodes.delete(code);
+        return code;
+      }
+      code = `${c.code}_${n}`;
+    }
+  };
   const operations: JsonObject = {};
+  // How the API writes its errors is decided first: a response's codes are read at the format's code pointer.
   const errorFormats = new ErrorFormatVotes();
+  for (const d of drafts) {
+    const responses = own(d.op, "responses");
+    if (!isObject(responses)) continue;
+    // A range or default still shows how the API writes its errors (a `default` taken as the success response does not).
+    const defaultIsSuccess = !Object.keys(responses).some((k) => /^2(\d\d|xx)$/i.test(k));
+    for (const key of Object.keys(responses)) {
+      if (/^[45](\d\d|xx)$/i.test(key) || (key === "default" && !defaultIsSuccess)) errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${escapeKey(key)}`);
+    }
+  }
+  const errorFormat = errorFormats.decide();
+  const documentCodes = new ErrorCodeReader(doc, errorFormat.format, drafts);
+  // Operations whose error responses are a `default` alone (the API's error shape, any status), and the codes those name.
+  const defaultErrors: Array<{ pointer: string; operation: string; codes: DocumentCode[] }> = [];
   for (const [done, d] of drafts.entries()) {
     options.onProgress?.("map operations", done, drafts.length);
     const name = d.name!;
@@ -406,31 +441,48 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
         if (rawPatch !== undefined && !isObject(rawPatch)) review("x-contract-invalid", joinPointer(responsePointer, "x-contract"), `x-contract is ${describeJson(rawPatch)}, not a mapping of taxonomy entry fields; ignored.`);
         const patch = isObject(rawPatch) ? rawPatch : undefined;
         const named = patch !== undefined ? own(patch, "code") : undefined;
-        const code = typeof named === "string" && named !== "" ? named : e.code;
-        if (named !== undefined && named !== null && code !== named) review("x-contract-invalid", joinPointer(responsePointer, "x-contract", "code"), `x-contract code ${describeJson(named)} is not an error code; HTTP ${status} is ${code}.`);
-        let known = errors.get(code);
-        if (known === undefined) {
-          const desc = isObject(r) && typeof own(r, "description") === "string" ? (own(r, "description") as string).replace(/\s+/g, " ").trim() : "";
-          const entry: JsonObject = { class: e.cls, action: e.action, http: status };
-          if (desc !== "") put(entry, "description", desc);
-          known = { status, entry };
-          errors.set(code, known);
-          origins.set(joinPointer("/errors", code), joinPointer(d.pointer, "responses", key));
-          const declared = patch !== undefined && own(patch, "class") !== undefined && own(patch, "action") !== undefined;
-          if (e.guessed && !declared) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${code}, class ${e.cls}, action ${e.action}.`);
+        // One code, or a list of the codes this status carries here (409: CONFIRMATION_REQUIRED or INSUFFICIENT_STOCK).
+        const declaredCodes = typeof named === "string" && named !== "" ? [named]
+          : Array.isArray(named) && named.length > 0 && named.every((n) => typeof n === "string" && n !== "") ? [...new Set(named as string[])]
+          : undefined;
+        const desc = isObject(r) && typeof own(r, "description") === "string" ? (own(r, "description") as string).replace(/\s+/g, " ").trim() : "";
+        // The response's codes: the one its x-contract names, else those the document names (the code
+        // member's values, the description's backticked codes), else the status's conventional one.
+        const read: DocumentCode[] = declaredCodes !== undefined ? [] : documentCodes.read(r, status, (message) => opReview("error-codes-read", joinPointer(d.pointer, "responses", key), message));
+        const found: DocumentCode[] = read.length > 0 ? read : (declaredCodes ?? [e.code]).map((code) => ({ code, wire: null, description: desc === "" ? null : desc }));
+        if (named !== undefined && named !== null && declaredCodes === undefined) review("x-contract-invalid", joinPointer(responsePointer, "x-contract", "code"), `x-contract code ${describeJson(named)} is not an error code (or a list of them); HTTP ${status} is ${found.map((c) => c.code).join(", ")}.`);
+        for (const c of found) {
+          const code = claimCode(c, read.length > 0);
+          let known = errors.get(code);
+          if (known === undefined) {
+            const entry: JsonObject = { class: e.cls, action: e.action, http: status };
+            if (c.description !== null) put(entry, "description", c.description);
+            if (c.wire !== null) put(entry, "wire", c.wire);
+            known = { status, entry };
+            errors.set(code, known);
+            if (read.length === 0 && declaredCodes === undefined) statusCodes.add(code);
+            origins.set(joinPointer("/errors", code), joinPointer(d.pointer, "responses", key));
+            const declared = patch !== undefined && own(patch, "class") !== undefined && own(patch, "action") !== undefined;
+            if (e.guessed && !declared) review("error-class-guessed", `${d.pointer}/responses/${key}`, `HTTP ${status} → ${code}, class ${e.cls}, action ${e.action}.`);
+          } else if (read.length > 0 && known.status !== status) {
+            opReview("error-codes-read", joinPointer(d.pointer, "responses", key), `Code ${code} is answered with HTTP ${status} here and HTTP ${known.status} where first met; its taxonomy entry keeps ${known.status} (the SDK reads the code from the body either way).`);
+          }
+          if (patch !== undefined) {
+            const rest: JsonObject = {};
+            for (const k of Object.keys(patch)) if (k !== "code") put(rest, k, patch[k]);
+            applyMergePatch(known.entry, rest, joinPointer("/errors", code), joinPointer(responsePointer, "x-contract"), origins);
+          }
+          codes.push([status, code]);
         }
-        if (patch !== undefined) {
-          const rest: JsonObject = {};
-          for (const k of Object.keys(patch)) if (k !== "code") put(rest, k, patch[k]);
-          applyMergePatch(known.entry, rest, joinPointer("/errors", code), joinPointer(responsePointer, "x-contract"), origins);
-        }
-        codes.push([status, code]);
-        errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${key}`);
-      } else if (/^[45]xx$/i.test(key) || key === "default") {
-        if (key !== "default" || output.status.length > 0) opReview("error-range-dropped", `${d.pointer}/responses/${escapeKey(key)}`, `Response ${key} is not mapped to an error code.`);
-        // A range or default still shows how the API writes its errors (a `default` taken as the success response does not).
-        const defaultIsSuccess = key === "default" && !Object.keys(responses).some((k) => /^2(\d\d|xx)$/i.test(k));
-        if (!defaultIsSuccess) errorFormats.add(doc, deref(doc, responses[key]), `${d.pointer}/responses/${escapeKey(key)}`);
+      } else if (/^[45]xx$/i.test(key)) {
+        opReview("error-range-dropped", `${d.pointer}/responses/${escapeKey(key)}`, `Response ${key} is not mapped to an error code.`);
+      } else if (key === "default" && !Object.keys(responses).some((k) => /^2(\d\d|xx)$/i.test(k))) {
+        // The success response (success-status-assumed).
+      } else if (key === "default" && !Object.keys(responses).some((k) => /^[45]\d\d$/.test(k))) {
+        // The operation's errors are this default alone: the API's error shape, whatever the status (read after every operation).
+        defaultErrors.push({ pointer: `${d.pointer}/responses/default`, operation: name, codes: documentCodes.read(deref(doc, responses[key]), null, (message) => opReview("error-codes-read", `${d.pointer}/responses/default`, message)) });
+      } else if (key === "default") {
+        opReview("error-range-dropped", `${d.pointer}/responses/default`, "Response default is not mapped to an error code: the operation declares its error statuses.");
       }
     }
     codes.sort((a, b) => a[0] - b[0]);
@@ -446,11 +498,16 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
         const current = own(o, "effects");
         if (isObject(current) && own(current, "inferred") !== undefined) delete current.inferred;
       }
+      // An `input` or `output` that is a bare $ref names the schema: it replaces the imported one
+      // (merged, it would keep the imported oneOf beside it, and the value would have to match both).
+      for (const key of ["input", "output"]) {
+        const stated = own(opPatch, key);
+        if (isObject(stated) && Object.keys(stated).length === 1 && typeof own(stated, "$ref") === "string") delete o[key];
+      }
       applyMergePatch(o, opPatch, at, joinPointer(d.pointer, "x-contract"), origins);
     } else if (opPatch !== undefined) opReview("x-contract-invalid", joinPointer(d.pointer, "x-contract"), `x-contract is ${describeJson(opPatch)}, not a mapping of contract operation fields; ignored.`);
     put(operations, name, o);
   }
-  const errorFormat = errorFormats.decide();
   put(transportHttp, "errorFormat", errorFormat.format);
   review("error-format-derived", errorFormat.pointer, errorFormat.message);
 
@@ -489,6 +546,34 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
     typeCount = reached.size;
   }
   if (Object.keys(types).length > 0) put(contract, "types", types);
+  // Operations whose errors are a `default` alone: the codes it names, and the conventional code of each
+  // common status, contract-wide (the SDK recognises them on every operation; a status selects its one).
+  if (defaultErrors.length > 0) {
+    const added: string[] = [];
+    for (const { pointer, codes: named } of defaultErrors) for (const c of named) {
+      const code = claimCode(c, true);
+      if (errors.has(code)) continue;
+      const status = statusForCodeName(code);
+      const e = errorFor(status);
+      const entry: JsonObject = { class: e.cls, action: e.action, http: status };
+      if (c.description !== null) put(entry, "description", c.description);
+      if (c.wire !== null) put(entry, "wire", c.wire);
+      errors.set(code, { status, entry });
+      origins.set(joinPointer("/errors", code), pointer);
+      added.push(code);
+      review("error-class-guessed", pointer, `Code ${code}, named by a default response (which has no status): HTTP ${status}, class ${e.cls}, action ${e.action}, guessed from its name.`);
+    }
+    const statuses = new Set([...errors.values()].map((e) => e.status));
+    for (const status of DEFAULT_ERROR_STATUSES) {
+      const e = errorFor(status);
+      if (statuses.has(status) || errors.has(e.code)) continue;
+      errors.set(e.code, { status, entry: { class: e.cls, action: e.action, http: status, description: `HTTP ${status}: the default error response, with no code the contract knows.` } });
+      origins.set(joinPointer("/errors", e.code), defaultErrors[0]!.pointer);
+      added.push(e.code);
+    }
+    const count = defaultErrors.length === 1 ? `Operation ${defaultErrors[0]!.operation} declares` : `${defaultErrors.length} operations (${defaultErrors.slice(0, 3).map((x) => x.operation).join(", ")}${defaultErrors.length > 3 ? ", …" : ""}) declare`;
+    review("error-default-read", defaultErrors[0]!.pointer, `${count} errors only as a default response: read as the API's error shape. Contract-wide codes${added.length > 0 ? ` ${added.join(", ")}` : " (none new)"}: a code the body names selects its own, else the status selects its conventional code.`);
+  }
   const taxonomy: JsonObject = {};
   if (errors.size === 0) {
     review("error-taxonomy-default", "/paths", "No 4xx/5xx response is declared; BAD_REQUEST (400) was added because a contract needs one error code.");
@@ -501,7 +586,16 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   if (Object.keys(webhooks).length > 0) put(contract, "webhooks", webhooks);
   // The document's own x-contract: a merge patch over the whole contract, applied last.
   const docPatch = own(doc, "x-contract");
-  if (isObject(docPatch)) applyMergePatch(contract, docPatch, "", "/x-contract", origins);
+  if (isObject(docPatch)) {
+    const envValues = (auth: unknown) => credentialEnvHolders(auth).flatMap((h) => CREDENTIAL_ENV_FIELDS.map((f) => own(h, f)).filter((v): v is string => typeof v === "string"));
+    const derivedEnv = new Set(envValues(security.auth));
+    const patchTransport = own(docPatch, "transport");
+    for (const stated of envValues(isObject(patchTransport) ? own(patchTransport, "auth") : undefined)) derivedEnv.delete(stated);
+    applyMergePatch(contract, docPatch, "", "/x-contract", origins);
+    const renamed = own(contract, "contract");
+    const transportNow = own(contract, "transport");
+    if (typeof renamed === "string" && renamed !== contractName && isObject(transportNow)) renameCredentialEnv(own(transportNow, "auth"), derivedEnv, envPrefix(contractName), envPrefix(renamed));
+  }
   else if (docPatch !== undefined) review("x-contract-invalid", "/x-contract", `x-contract is ${describeJson(docPatch)}, not a mapping of contract fields; ignored.`);
   const scan = scanExtensions(doc);
   const extensions = scan.count;
@@ -764,6 +858,32 @@ function shorten(ws: string[], max: number): string {
   return joined.length > max ? joined.slice(0, max).replace(/_+$/, "") : joined;
 }
 
+/** The prefix of the environment variables the import names after the contract (`warehouse` → `WAREHOUSE`). */
+function envPrefix(contract: string): string {
+  return contract.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "API";
+}
+
+const CREDENTIAL_ENV_FIELDS = ["tokenEnv", "usernameEnv", "passwordEnv"];
+
+/** The credential variables in a contract's `transport.auth` (the single form, or each named scheme's). */
+function credentialEnvHolders(auth: unknown): JsonObject[] {
+  if (!isObject(auth)) return [];
+  const schemes = own(auth, "schemes");
+  return [auth, ...(isObject(schemes) ? Object.values(schemes).filter(isObject) : [])];
+}
+
+/**
+ * After the document's x-contract renamed the contract, the credential variables the import named
+ * after the old name follow the new one (as the base URL's does); those the patch states stay.
+ */
+function renameCredentialEnv(auth: unknown, derived: ReadonlySet<string>, from: string, to: string): void {
+  if (from === to) return;
+  for (const holder of credentialEnvHolders(auth)) for (const field of CREDENTIAL_ENV_FIELDS) {
+    const value = own(holder, field);
+    if (typeof value === "string" && derived.has(value) && value.startsWith(`${from}_`)) put(holder, field, `${to}${value.slice(from.length)}`);
+  }
+}
+
 function contractNameOf(info: JsonObject, review: (kind: ReviewKind, pointer: string, message: string) => void): string {
   const title = typeof own(info, "title") === "string" ? (own(info, "title") as string) : "";
   let name = words(title).join("-").replace(/^[0-9-]+/, "").slice(0, 64).replace(/-+$/, "");
@@ -848,7 +968,7 @@ function authOf(
       collect(own(own(item, m) as JsonObject, "security"));
     }
   }
-  const prefix = contract.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "API";
+  const prefix = envPrefix(contract);
   // Variables the generated package reads for other things: never a credential's.
   const taken = new Set([`${prefix}_BASE_URL`, `${prefix}_MCP_BEARER`, `${prefix}_JOURNAL`, `${prefix}_MCP_DATABASE`]);
   const envName = (stem: string): string => {
@@ -982,6 +1102,8 @@ const ERROR_FIELD_NAMES = ["field", "param", "parameter"];
 class ErrorFormatVotes {
   private problems = 0;
   private firstProblem: string | null = null;
+  /** Problem responses by the member carrying their code (PROBLEM_CODE_MEMBERS), when one does. */
+  private readonly problemCodes = new Map<string, number>();
   private readonly pointers = new Map<string, { count: number; at: string; message: string | null; field: string | null }>();
   private bodies = 0;
   private readonly messages = new Map<string, number>();
@@ -995,6 +1117,9 @@ class ErrorFormatVotes {
     if (problem !== undefined) {
       this.problems++;
       this.firstProblem ??= `${at}/content/${escapeKey(problem)}`;
+      const media = content[problem];
+      const member = problemCodePointer(doc, isObject(media) ? own(media, "schema") : undefined);
+      if (member !== null) this.problemCodes.set(member, (this.problemCodes.get(member) ?? 0) + 1);
       return;
     }
     const media = jsonMedia(content);
@@ -1012,10 +1137,14 @@ class ErrorFormatVotes {
 
   decide(): { format: JsonObject; pointer: string; message: string } {
     if (this.problems > 0) {
+      let member: [string, number] | undefined;
+      for (const entry of this.problemCodes) if (member === undefined || entry[1] > member[1]) member = entry;
       return {
-        format: { style: "problem" },
+        format: member !== undefined ? { style: "problem", code: member[0] } : { style: "problem" },
         pointer: this.firstProblem!,
-        message: `${this.problems} error responses are RFC 9457 problem details: errorFormat style problem (code at /type, message at /detail). Declared statuses name their codes when /type names none.`,
+        message: member !== undefined
+          ? `${this.problems} error responses are RFC 9457 problem details carrying the API's own code (${member[1]} at ${member[0]}): errorFormat style problem, code at ${member[0]}, message at /detail. The codes each response names there (enum, const, examples, or its description) are its codes; a status names the code when a response names none.`
+          : `${this.problems} error responses are RFC 9457 problem details: errorFormat style problem (code at /type, message at /detail). The codes each response names (a code-like enum at /type, or its description) are its codes; a status names the code when a response names none.`,
       };
     }
     let best: [string, { count: number; at: string; message: string | null; field: string | null }] | undefined;
@@ -1028,7 +1157,7 @@ class ErrorFormatVotes {
       return {
         format,
         pointer: vote.at,
-        message: `Error bodies carry a code at ${code} (${vote.count} of ${this.bodies} error responses with a body): errorFormat style body. The API's code values are not the contract's codes (set \`wire\` on a code to bind one); the declared status names the code otherwise.`,
+        message: `Error bodies carry a code at ${code} (${vote.count} of ${this.bodies} error responses with a body): errorFormat style body. The codes each response names there (enum, const, examples, or its description) are its codes, bound by \`wire\` where the contract spells them otherwise; a status names the code when a response names none.`,
       };
     }
     let message: [string, number] | undefined;
@@ -1097,6 +1226,193 @@ function jsonMedia(content: unknown): { schema: unknown; type: string } | undefi
   }
   return undefined;
 }
+
+/**
+ * The members of a problem-details error body that carry the API's own code, best first: a `code`
+ * member (or `error_code`, `errorCode`, `error.code`) says more than RFC 9457's `type`, which is read
+ * only when its values are code-like (an enum or const of words, not URIs).
+ */
+const PROBLEM_CODE_MEMBERS: ReadonlyArray<readonly string[]> = [["code"], ["error_code"], ["errorCode"], ["error", "code"]];
+
+/** Where a problem response carries its code: a code member, `/type` when that is a code-like enum, else null (the default `/type`). */
+function problemCodePointer(doc: JsonObject, schema: unknown): string | null {
+  for (const path of PROBLEM_CODE_MEMBERS) {
+    const leaves = schemasAt(doc, schema, path);
+    if (leaves.some(isStringSchema)) return pointerOf(...path);
+  }
+  return null;
+}
+
+/** Every schema (through $ref, allOf, anyOf, oneOf) that describes the member at `path` of `schema`. */
+function schemasAt(doc: JsonObject, schema: unknown, path: readonly string[]): unknown[] {
+  let nodes: unknown[] = [schema];
+  for (const name of path) {
+    const next: unknown[] = [];
+    for (const n of nodes) for (const part of composedParts(doc, n)) {
+      const props = own(part, "properties");
+      if (isObject(props) && own(props, name) !== undefined) next.push(deref(doc, own(props, name)));
+    }
+    nodes = next;
+  }
+  return nodes.map((n) => deref(doc, n));
+}
+
+/** A schema and the schemas it is composed of (allOf, anyOf, oneOf), through $ref, bounded. */
+function composedParts(doc: JsonObject, schema: unknown, depth = 0): JsonObject[] {
+  const s = deref(doc, schema);
+  if (!isObject(s) || depth > 8) return [];
+  const out: JsonObject[] = [s];
+  for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+    const list = own(s, keyword);
+    if (Array.isArray(list)) for (const part of list) out.push(...composedParts(doc, part, depth + 1));
+  }
+  return out;
+}
+
+/** An API code value the import can name a contract code after: words joined by `_`, `-` or `.`; never a URI or a sentence. */
+const CODE_VALUE = /^[A-Za-z][A-Za-z0-9]*(?:[._-][A-Za-z0-9]+)*$/;
+
+/**
+ * The code values an error body's code member takes, as the schema states them at `pointer`: its
+ * `const`, `enum`, `examples` and `example` (through $ref and allOf/anyOf/oneOf), in document order.
+ */
+function codeValuesAt(doc: JsonObject, schema: unknown, pointer: string): string[] {
+  const out: string[] = [];
+  const add = (v: unknown) => {
+    if (typeof v === "string" && v.length <= 100 && CODE_VALUE.test(v) && !out.includes(v)) out.push(v);
+  };
+  for (const leaf of schemasAt(doc, schema, splitPointer(pointer))) for (const part of composedParts(doc, leaf)) {
+    add(own(part, "const"));
+    for (const keyword of ["enum", "examples"]) {
+      const list = own(part, keyword);
+      if (Array.isArray(list)) list.forEach(add);
+    }
+    add(own(part, "example"));
+  }
+  return out;
+}
+
+/** A backticked token in a response description (`INSUFFICIENT_STOCK`), and what follows it. */
+const NAMED_CODE = /`([A-Za-z][A-Za-z0-9]*(?:[._-][A-Za-z0-9]+)*)`/g;
+const SCREAMING_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+
+/**
+ * The codes a response's description names, each with the text that defines it. A token counts when
+ * the schema's code member allows it; with no values in the schema, when it is SCREAMING_SNAKE
+ * (`INSUFFICIENT_STOCK`) or a defined snake_case token (`` `insufficient_stock`: not enough stock ``).
+ * A definition is the text after `:` or a dash, to the end of its line.
+ */
+function codesNamedIn(description: string, values: readonly string[]): Array<{ value: string; text: string | null }> {
+  const out: Array<{ value: string; text: string | null }> = [];
+  for (const m of description.matchAll(NAMED_CODE)) {
+    const value = m[1]!;
+    const after = description.slice(m.index! + m[0].length);
+    const definition = /^[ \t]*(?::|-|–|—)[ \t]*([^\n`]*)/.exec(after);
+    const counts = values.length > 0 ? values.includes(value) : SCREAMING_SNAKE.test(value) || (definition !== null && SNAKE.test(value));
+    if (!counts || out.some((c) => c.value === value)) continue;
+    const text = definition?.[1]!.replace(/\s+/g, " ").trim().replace(/[\s,;]+$/, "") ?? "";
+    out.push({ value, text: text === "" ? null : text });
+  }
+  return out;
+}
+
+/** The contract code for an API code value: itself when it is one (`INSUFFICIENT_STOCK`), else its words (`card_declined` → `CARD_DECLINED`). */
+function codeForValue(value: string): string {
+  if (/^[A-Z][A-Z0-9_]*$/.test(value)) return value;
+  const name = words(value).join("_").toUpperCase();
+  return /^[A-Z]/.test(name) ? name : `E_${name}`;
+}
+
+/** The status a code named only by a `default` response is taken to answer with, from words of its name; 400 otherwise. */
+const CODE_WORD_STATUS: ReadonlyArray<readonly [RegExp, number]> = [
+  [/(^|_)(NOT_FOUND|MISSING|NO_SUCH)(_|$)/, 404],
+  [/(^|_)(UNAUTHENTICATED|UNAUTHORIZED|AUTHENTICATION|INVALID_TOKEN|TOKEN_EXPIRED|INVALID_API_KEY)(_|$)/, 401],
+  [/(^|_)(FORBIDDEN|PERMISSION|PERMISSIONS|NOT_ALLOWED|ACCESS_DENIED)(_|$)/, 403],
+  [/(^|_)(CONFLICT|ALREADY|EXISTS|DUPLICATE|IDEMPOTENCY)(_|$)/, 409],
+  [/(^|_)(RATE_LIMIT|RATE_LIMITED|TOO_MANY_REQUESTS|QUOTA|THROTTLED)(_|$)/, 429],
+  [/(^|_)(INTERNAL|SERVER_ERROR|API_ERROR)(_|$)/, 500],
+  [/(^|_)(UNAVAILABLE|TIMEOUT|TIMED_OUT|TEMPORARILY|MAINTENANCE)(_|$)/, 503],
+];
+function statusForCodeName(code: string): number {
+  return CODE_WORD_STATUS.find(([pattern]) => pattern.test(code))?.[1] ?? 400;
+}
+
+/** An error code a response names: the contract code, the API's spelling when it differs, and what it means. */
+interface DocumentCode {
+  readonly code: string;
+  readonly wire: string | null;
+  readonly description: string | null;
+}
+
+/**
+ * The error codes an error response names, read where the SDK will read them: the values of the
+ * error format's code member (`const`, `enum`, `examples`, `example`), narrowed to the codes its
+ * description names in backticks when it names some; with no values, the codes the description names.
+ * Values shared by responses of several statuses are the API's whole list, not a response's: they name
+ * a response's codes only through its description.
+ */
+class ErrorCodeReader {
+  private readonly pointer: string | null;
+  private readonly valuesCache = new Map<unknown, string[]>();
+  private readonly statusesByValues = new Map<string, Set<number>>();
+
+  constructor(private readonly doc: JsonObject, format: JsonObject, drafts: readonly Draft[]) {
+    const code = own(format, "code");
+    this.pointer = typeof code === "string" ? code : own(format, "style") === "problem" ? "/type" : null;
+    if (this.pointer === null) return;
+    for (const d of drafts) {
+      const responses = own(d.op, "responses");
+      if (isObject(responses)) for (const key of Object.keys(responses)) if (/^[45]\d\d$/.test(key)) {
+        const values = this.values(deref(doc, responses[key]));
+        if (values.length === 0) continue;
+        const k = values.join("\u0000");
+        (this.statusesByValues.get(k) ?? this.statusesByValues.set(k, new Set()).get(k)!).add(Number(key));
+      }
+    }
+  }
+
+  private values(response: unknown): string[] {
+    if (this.pointer === null || !isObject(response)) return [];
+    let values = this.valuesCache.get(response);
+    if (values === undefined) {
+      const media = jsonMedia(own(response, "content"));
+      values = media === undefined ? [] : codeValuesAt(this.doc, media.schema, this.pointer);
+      this.valuesCache.set(response, values);
+    }
+    return values;
+  }
+
+  /** The codes `response` names (none: its status names its code); `status` null for a `default` response. */
+  read(response: unknown, status: number | null, note: (message: string) => void): DocumentCode[] {
+    if (!isObject(response)) return [];
+    const raw = typeof own(response, "description") === "string" ? (own(response, "description") as string) : "";
+    const description = raw.replace(/\s+/g, " ").trim();
+    const values = this.values(response);
+    let picked = codesNamedIn(raw, values);
+    if (picked.length === 0 && values.length > 0) {
+      const statuses = status === null ? undefined : this.statusesByValues.get(values.join("\u0000"));
+      if (statuses !== undefined && statuses.size > 1) {
+        const shown = values.length > 8 ? `${values.slice(0, 8).join(", ")} and ${values.length - 8} more` : values.join(", ");
+        note(`The code values at ${this.pointer} (${shown}) are shared by error responses of HTTP ${[...statuses].sort((a, b) => a - b).join(", ")}, and this response's description names none of them: HTTP ${status} is named after its status. Name its codes in the description (\`CODE\`: meaning) or in its x-contract.`);
+        return [];
+      }
+      picked = values.map((value) => ({ value, text: null }));
+    }
+    if (picked.length === 0) return [];
+    if (this.pointer === null && (picked.length > 1 || status === null)) {
+      note(`The description names ${picked.map((p) => p.value).join(", ")}, but the error bodies carry no code member to tell ${picked.length > 1 ? "them" : "it"} apart by (errorFormat style status): ${status === null ? "not read" : `HTTP ${status} is named after its status`}. State the code with x-contract.`);
+      return [];
+    }
+    return picked.map(({ value, text }) => {
+      const code = codeForValue(value);
+      return { code, wire: code === value ? null : value, description: text ?? (description === "" ? null : description) };
+    });
+  }
+}
+
+/** Statuses a `default` error response stands for when it names no code: each gets its conventional code, contract-wide. */
+const DEFAULT_ERROR_STATUSES = [400, 401, 403, 404, 409, 429, 500, 503];
 
 const WEBHOOK_METHODS = ["post", "put", "patch", "get", "delete"] as const;
 
