@@ -104,6 +104,14 @@ const EXPECTED: Record<string, (model: ContractModel, contract: Record<string, a
     expect(props.avg_latency).toMatchObject({ "x-unit": "ms", description: "Mean request latency, in milliseconds." });
     expect(c.types.Count["x-unit"]).toBe("bytes");
   },
+  "error-codes": (m, c) => {
+    expect(c.transport.http.errorFormat).toEqual({ style: "problem", code: "/code" });
+    expect(op(m, "confirm_order").errors.map((e) => e.code)).toEqual(["ORDER_NOT_FOUND", "CONFIRMATION_REQUIRED", "INSUFFICIENT_STOCK"]);
+    expect(op(m, "get_product").errors.map((e) => e.code)).toEqual(["PRODUCT_NOT_FOUND"]);
+    expect(c.errors.INSUFFICIENT_STOCK).toMatchObject({ http: 409, class: "conflict", description: "a line asks for more than is in stock" });
+    expect(c.errors.PRODUCT_NOT_FOUND).toMatchObject({ http: 404, description: "No product with this SKU." });
+    expect(c.errors.NOT_FOUND).toBeUndefined();
+  },
   taxonomy: (m) => {
     expect(m.errors.find((e) => e.code === "RATE_LIMITED")).toMatchObject({ action: "retry_same_key", httpStatus: 429 });
     expect(m.errors.find((e) => e.code === "QUOTA_EXCEEDED")).toMatchObject({ class: "rate_limited", action: "retry_after", httpStatus: 429 });
