@@ -6,6 +6,7 @@
  * `refund_invoice`, `refundInvoice` and `Refund-Invoice` all map to the same words — which is exactly
  * how collisions are detected.
  */
+import { createHash } from "node:crypto";
 import { isSchemaObject, type SchemaObject } from "../contract/schema-walk.js";
 import type { ContractModel, OperationModel } from "./types.js";
 
@@ -407,4 +408,18 @@ export function cliFlagNames(op: OperationModel): { flags: CliFlagName[]; inputO
     else inputOnly.push(field);
   });
   return { flags, inputOnly };
+}
+
+/** Longest handler file stem: far under every file system's name limit, with room for a suffix. */
+const MAX_HANDLER_STEM = 80;
+
+/**
+ * The handler file of an operation, relative to the package: `mcp/handlers/<kebab-name>.ts`. Operation
+ * names are letters, digits and `_` (the contract schema), so the kebab form has only [a-z0-9-]; a
+ * very long one is cut and keeps a hash of the full name, so it stays unique.
+ */
+export function handlerFile(op: OperationModel): string {
+  const stem = op.names.kebab || "operation";
+  const safe = stem.length <= MAX_HANDLER_STEM ? stem : `${stem.slice(0, MAX_HANDLER_STEM - 9)}-${createHash("sha256").update(op.names.id).digest("hex").slice(0, 8)}`;
+  return `mcp/handlers/${safe}.ts`;
 }

@@ -119,6 +119,8 @@ export interface OperationRecord {
   readonly validateInput: string;
   readonly validateOutput: string;
   readonly validatePreview: string | null;
+  /** Where a generated skeleton keeps the operation's handler (`mcp/handlers/<name>.ts`): named when its stub answers. */
+  readonly handlerFile?: string;
 }
 
 /**

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBillingServer } from "../../examples/billing/server.js";
-import type { RunningPlatform, SeededDefect } from "../../examples/shared/host.js";
+import { type RunningPlatform, type SeededDefect, startPlatform } from "../../examples/shared/host.js";
+import { NotImplementedError } from "../../src/host-runtime/errors.js";
 import { run } from "../../src/cli/main.js";
 import type { RunSummary } from "../../src/tests-runtime/report.js";
 import { descendants, parseXml } from "../contract-suite/xml.js";
@@ -107,6 +108,49 @@ describe("contractgen test against the billing reference platform", () => {
   it("never prints the credential", () => {
     expect(correct.stdout + correct.stderr).not.toContain(TOKEN);
     for (const f of ["contract-junit.xml", "contract-summary.md", "contract-summary.json"]) expect(readFileSync(join(reports, f), "utf8")).not.toContain(TOKEN);
+  });
+});
+
+describe("contractgen test against a partly implemented skeleton (update_customer still its generated stub)", () => {
+  let partial: { code: number; stdout: string; stderr: string };
+  const reports = join(dir, "reports-stub");
+  const NOT_IMPLEMENTED = "not implemented: the server does not implement update_customer yet (its handler is a generated stub: fill it in mcp/handlers/update-customer.ts)";
+  beforeAll(async () => {
+    const p = await startBillingServer({
+      token: TOKEN,
+      // The reference platform with one handler as `generate --mcp skeleton` writes it.
+      serve: (o) => {
+        const stub = () => {
+          throw new NotImplementedError("update_customer");
+        };
+        return startPlatform({ ...o, handlers: { ...(o.handlers as Record<string, never>), update_customer: { target: stub, execute: stub } } });
+      },
+    });
+    platforms.push(p);
+    partial = await contractgen("test", SPEC, "--base-url", p.url, "--token-env", "BILLING_TEST_TOKEN", "--samples", SAMPLES, "--report-dir", reports);
+  }, 180_000);
+
+  it("skips the stub's checks as not implemented, naming the handler file, instead of failing them as contract violations", () => {
+    expect([0, 1], partial.stdout + partial.stderr).toContain(partial.code);
+    expect(partial.stderr).toContain(`  - update_customer > schema conformance of a successful call (skipped: ${NOT_IMPLEMENTED})`);
+    expect(partial.stdout + partial.stderr).not.toMatch(/undeclared error code|✗ update_customer/);
+    expect(partial.stdout).toMatch(/: \d+ checks, \d+ passed, \d+ failed, \d+ skipped \(\d+ not implemented\)\n/);
+    expect(partial.stdout).toMatch(new RegExp(`^  skipped \\d+ \\(update_customer\\): ${NOT_IMPLEMENTED.replace(/[()]/g, "\\$&")}$`, "m"));
+    expect(partial.stdout).toMatch(/^not implemented yet: \d+ checks \(update_customer\) were skipped, not failed: an operation they call answers with a generated handler stub \(501 NOT_IMPLEMENTED\)$/m);
+    const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as RunSummary;
+    expect(summary.checks.find((c) => c.operation === "update_customer" && c.check === "schema conformance of a successful call")).toMatchObject({ state: "skipped", reason: NOT_IMPLEMENTED });
+    // None of the stub's checks fails: each reaches the stub (skipped, not implemented) or is the host's own (input validation: passed).
+    expect(summary.checks.filter((c) => c.operation === "update_customer" && c.state === "failed")).toEqual([]);
+    expect(summary.checks.filter((c) => c.operation === "update_customer" && c.reason === NOT_IMPLEMENTED).length).toBeGreaterThanOrEqual(3);
+    // The implemented operations are still checked.
+    expect(summary.checks.find((c) => c.operation === "create_customer" && c.check === "schema conformance of a successful call")).toMatchObject({ state: "passed" });
+  });
+
+  it("names the operations on every summary line of skipped checks", () => {
+    const skippedLines = partial.stdout.split("\n").filter((l) => l.startsWith("  skipped "));
+    expect(skippedLines.length).toBeGreaterThan(3);
+    for (const line of skippedLines) expect(line).toMatch(/^  skipped \d+ \([a-z_]+(, [a-z_]+)*( and \d+ more)?\): \S/);
+    expect(partial.stdout).toMatch(/^  skipped \d+ \(get_invoice\): nothing provokes RATE_LIMITED/m);
   });
 });
 

@@ -791,14 +791,49 @@ describe("retries", () => {
     expect(calls.map((c) => c.headers["idempotency-key"])).toEqual(["k", "k", "k"]);
   });
 
-  it("connection refused on every attempt ends with a TransientError CLIENT_UNREACHABLE", async () => {
+  it("connection refused on every attempt ends with CLIENT_UNREACHABLE saying what helps: start the server or point the client at it", async () => {
     const { fetch, calls } = scripted(fetchFailed("ECONNREFUSED"));
     const error = await failure(client(fetch).call(getCustomer, { customer_id: "c" }));
-    expect(error).toBeInstanceOf(TransientError);
-    expect(error).toMatchObject({ code: CLIENT_CODES.unreachable, errorClass: "transient", outcome: "rejected" });
-    expect(error.message).toContain("ECONNREFUSED");
+    // Already resent within the retry policy: a retry under the same key cannot start a server, a person can.
+    expect(error).toBeInstanceOf(InternalError);
+    expect(error).toMatchObject({ code: CLIENT_CODES.unreachable, errorClass: "internal", action: "stop_and_surface", outcome: "rejected", retryable: false });
+    expect(error.message).toBe(
+      `get_customer: nothing is listening at ${BASE}: connection refused (ECONNREFUSED); nothing was sent. Start the server, or point the client at it with ${BASE_URL_ENV} or the baseUrl option.`,
+    );
     expect(error.cause).toBeInstanceOf(TypeError);
     expect(calls).toHaveLength(3);
+  });
+
+  it("an unreachable platform's error names the base URL setting of the adapter using the client (the CLI's flag)", async () => {
+    const { fetch } = scripted(fetchFailed("ECONNREFUSED"));
+    const error = await failure(client(fetch, { baseUrlSetting: "--base-url or BILLING_BASE_URL", retry: { maxAttempts: 1 } }).call(getCustomer, { customer_id: "c" }));
+    expect(error.message).toMatch(/Start the server, or point the client at it with --base-url or BILLING_BASE_URL\.$/);
+    const dns = await failure(client(scripted(fetchFailed("ENOTFOUND")).fetch, { retry: { maxAttempts: 1 } }).call(getCustomer, { customer_id: "c" }));
+    expect(dns).toMatchObject({ code: CLIENT_CODES.unreachable, action: "stop_and_surface" });
+    expect(dns.message).toContain(`the platform at ${BASE} could not be reached: host name not found (ENOTFOUND); nothing was sent.`);
+  });
+
+  it("a keyed mutation nothing listened for leaves its key free: once the platform runs, the same key executes", async () => {
+    const journal = new MemoryJournal();
+    const refused = scripted(fetchFailed("ECONNREFUSED"));
+    const error = await failure(client(refused.fetch, { journal, retry: { maxAttempts: 1 } }).call(createCustomer, { idempotency_key: "k-later", name: "Ada" }));
+    expect(error.code).toBe(CLIENT_CODES.unreachable);
+    const started = scripted(json(201, customer));
+    expect(await client(started.fetch, { journal }).call(createCustomer, { idempotency_key: "k-later", name: "Ada" })).toEqual(customer);
+    expect(started.calls).toHaveLength(1);
+  });
+
+  it("a skeleton's stub answer (501 NOT_IMPLEMENTED) is CLIENT_NOT_IMPLEMENTED naming the handler file, not an undeclared error", async () => {
+    const stub = envelope("NOT_IMPLEMENTED", { message: "get_customer is not implemented yet: its handler is a generated stub; nothing was executed." });
+    const op = { ...getCustomer, handlerFile: "mcp/handlers/get-customer.ts" };
+    const error = await failure(client(scripted(json(501, stub)).fetch).call(op, { customer_id: "c" }));
+    expect(error).toBeInstanceOf(InternalError);
+    expect(error).toMatchObject({ code: CLIENT_CODES.notImplemented, errorClass: "internal", action: "stop_and_surface", outcome: "rejected", status: 501 });
+    expect(error.message).toBe("get_customer: the server does not implement get_customer yet (its handler is a generated stub: fill it in mcp/handlers/get-customer.ts); nothing was executed.");
+    // Another 501, or a contract that declares NOT_IMPLEMENTED itself, is read as before.
+    expect((await failure(client(scripted(json(501, envelope("NOPE"))).fetch).call(op, { customer_id: "c" }))).code).toBe(CLIENT_CODES.undeclaredCode);
+    const declaring = new ContractClient({ ...contract, taxonomy: { ...taxonomy, NOT_IMPLEMENTED: { class: "internal", action: "stop_and_surface", http: 501 } } }, { token: TOKEN, journal: false, fetch: scripted(json(501, stub)).fetch });
+    expect((await failure(declaring.call(op, { customer_id: "c" }))).code).toBe("NOT_IMPLEMENTED");
   });
 
   it("a read that times out is a TransientError and is retried", async () => {

@@ -23,7 +23,7 @@ import { openContract } from "../../import/open.js";
 import { escapePointerSegment } from "../../contract/source.js";
 import { refusedFolder } from "../../write/places.js";
 import { credentialTooShort, MIN_CREDENTIAL_LENGTH } from "../../runtime/redact.js";
-import { JUNIT_XML, noCheckRan, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
+import { JUNIT_XML, NOT_IMPLEMENTED_REASON, noCheckRan, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
 import { maskSecrets } from "../../tests-runtime/mask.js";
 import { transportFailure } from "../../runtime/transport.js";
 import { durationMs } from "../../model/duration.js";
@@ -436,16 +436,35 @@ function durationFlag(flag: string, raw: string): number {
   return ms;
 }
 
+/** Operations named on one summary line: the first few, then how many more. */
+const NAMED_OPERATIONS = 4;
+
+/** The distinct operations of `operations` (in order), the first few named, then how many more. */
+function operationList(operations: readonly string[]): string {
+  const distinct = [...new Set(operations)];
+  const named = distinct.slice(0, NAMED_OPERATIONS).map(visible).join(", ");
+  return distinct.length > NAMED_OPERATIONS ? `${named} and ${distinct.length - NAMED_OPERATIONS} more` : named;
+}
+
 function summaryText(s: RunSummary, target: string): string {
-  const lines = [`${visible(s.title)} against ${target}: ${s.run} checks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`];
+  const skipped = s.checks.filter((x) => x.state === "skipped");
+  const stubs = skipped.filter((c) => (c.reason ?? "").startsWith(NOT_IMPLEMENTED_REASON));
+  const lines = [`${visible(s.title)} against ${target}: ${s.run} checks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${stubs.length > 0 ? ` (${stubs.length} not implemented)` : ""}`];
   for (const c of s.checks.filter((x) => x.state === "failed")) {
     lines.push(`  failed: ${visible(c.operation)} > ${visible(c.check)}`);
     const first = (c.message ?? "").split("\n")[0] ?? "";
     if (first) lines.push(`    ${visible(first)}`);
   }
-  const reasons = new Map<string, number>();
-  for (const c of s.checks) if (c.state === "skipped") reasons.set(c.reason ?? "not run", (reasons.get(c.reason ?? "not run") ?? 0) + 1);
-  for (const [reason, n] of reasons) lines.push(`  skipped ${n}: ${visible(reason)}`);
+  // Skips grouped by reason, each line naming the operations whose checks it skipped.
+  const reasons = new Map<string, string[]>();
+  for (const c of skipped) {
+    const reason = c.reason ?? "not run";
+    reasons.set(reason, [...(reasons.get(reason) ?? []), c.operation]);
+  }
+  for (const [reason, operations] of reasons) lines.push(`  skipped ${operations.length} (${operationList(operations)}): ${visible(reason)}`);
+  if (stubs.length > 0) {
+    lines.push(`not implemented yet: ${stubs.length} checks (${operationList(stubs.map((c) => c.operation))}) were skipped, not failed: an operation they call answers with a generated handler stub (501 NOT_IMPLEMENTED)`);
+  }
   for (const e of s.errors) lines.push(`  error outside any check: ${visible(e.split("\n")[0] ?? "")}`);
   if (s.failed === 0 && s.errors.length === 0) {
     lines.push(

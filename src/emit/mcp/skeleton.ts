@@ -8,25 +8,13 @@
  * them the handler types (`mcp/handler-types.ts`, typed from sdk/types.ts), the index wiring them
  * (`mcp/handlers.ts`), the host's view of the contract (`mcp/contract.ts`, read from the SDK) and the server.
  */
-import { createHash } from "node:crypto";
 import type { ContractModel, OperationModel } from "../../model/types.js";
-import { mcpDatabaseEnv, mcpName, safeIdentifier } from "../../model/naming.js";
+import { handlerFile, mcpDatabaseEnv, mcpName, safeIdentifier } from "../../model/naming.js";
 import { commentText, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
 import { operationGuide, serverInstructions } from "./tools.js";
 
-/** Longest handler file stem: far under every file system's name limit, with room for a suffix. */
-const MAX_STEM = 80;
-
-/**
- * The handler file of an operation, relative to the package: `mcp/handlers/<kebab-name>.ts`. Operation
- * names are letters, digits and `_` (the contract schema), so the kebab form has only [a-z0-9-]; a
- * very long one is cut and keeps a hash of the full name, so it stays unique.
- */
-export function handlerFile(op: OperationModel): string {
-  const stem = op.names.kebab || "operation";
-  const safe = stem.length <= MAX_STEM ? stem : `${stem.slice(0, MAX_STEM - 9)}-${createHash("sha256").update(op.names.id).digest("hex").slice(0, 8)}`;
-  return `mcp/handlers/${safe}.ts`;
-}
+/** The handler file of an operation (`mcp/handlers/<kebab-name>.ts`): named in src/model/naming.ts, since the operation table carries it too. */
+export { handlerFile };
 
 /** The write-once files of skeleton mode (what the team fills in). */
 export function handlerFiles(model: ContractModel): string[] {

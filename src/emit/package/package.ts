@@ -5,6 +5,7 @@ import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
 import { EXIT_CODE_TABLE } from "../../cli-runtime/exit-codes.js";
 import { servedTools } from "../mcp/tools.js";
+import { serverListenDefault } from "../server/server.js";
 import { renderTemplate } from "../shared/templates.js";
 
 /** Versions the generated package depends on: the ones contractgen itself is tested with. */
@@ -39,7 +40,7 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     bearerEnv: mcpBearerEnv(model.name),
     skeleton: mcpMode === "skeleton",
     databaseEnv: mcpDatabaseEnv(model.name),
-    server: serverMode === "skeleton" ? { bin: serverBinName(model.name), databaseEnv: serverDatabaseEnv(model.name), tokenEnv: serverTokenEnv(model.name) } : null,
+    server: serverMode === "skeleton" ? { bin: serverBinName(model.name), databaseEnv: serverDatabaseEnv(model.name), tokenEnv: serverTokenEnv(model.name), listen: serverListenDefault(model) } : null,
     tools: servedTools(model).map(({ op, tool }) => ({ name: tool.name, annotations: Object.entries(op.annotations).filter(([, on]) => on).map(([hint]) => hint).join(", ") || "none" })),
     exitCodes: EXIT_CODE_TABLE,
     typesBetterSqlite3: v["@types/better-sqlite3"],

@@ -1,5 +1,5 @@
 import type { ContractModel, OperationModel, PaginationModel } from "../../model/types.js";
-import { safeIdentifier } from "../../model/naming.js";
+import { handlerFile, safeIdentifier } from "../../model/naming.js";
 import { escapeInvisible, generatedHeader, literal } from "../shared/literals.js";
 import { validatorName } from "./schemas.js";
 import { wireBinding, wireFacts } from "../shared/wire.js";
@@ -83,6 +83,7 @@ function operationRecord(op: OperationModel, operations: readonly OperationModel
     validateInput: v("Input"),
     validateOutput: v("Output"),
     validatePreview: op.preview?.output ? v("Preview") : null,
+    handlerFile: handlerFile(op),
   };
 }
 

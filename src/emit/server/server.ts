@@ -5,8 +5,30 @@
  * Files (regenerated): `server/server.ts` (startServer) and `server/main.ts` (the bin).
  */
 import type { ContractModel } from "../../model/types.js";
-import { serverBinName, serverDatabaseEnv, serverTokenEnv } from "../../model/naming.js";
+import { baseUrlEnvOf, serverBinName, serverDatabaseEnv, serverTokenEnv } from "../../model/naming.js";
 import { generatedHeader, literal, literalBlock } from "../shared/literals.js";
+import { FALLBACK_LISTEN } from "../../host-runtime/http-main.js";
+
+/**
+ * Where the generated server listens without --host and --port: the host and port of the contract's
+ * base URL when it is an http URL on a loopback host (127.x.x.x, localhost, [::1]) with an explicit
+ * port, so the package's CLI, SDK and tests, which default to that URL, reach it as generated; else
+ * 127.0.0.1:8080 (a production base URL is not this machine, and a port below 1024 needs privileges).
+ */
+export function serverListenDefault(model: ContractModel): { readonly host: string; readonly port: number; readonly url: string; readonly fromBaseUrl: boolean } {
+  let url: URL;
+  try {
+    url = new URL(model.transport.baseUrl);
+  } catch {
+    url = new URL(`http://${FALLBACK_LISTEN.host}:${FALLBACK_LISTEN.port}`);
+  }
+  // The server serves the contract's routes under the base URL's path, wherever it listens.
+  const path = url.pathname.replace(/\/+$/, "");
+  const host = url.hostname === "[::1]" ? "::1" : url.hostname;
+  const loopback = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "localhost" || host === "::1";
+  if (url.protocol !== "http:" || !loopback || url.port === "") return { ...FALLBACK_LISTEN, url: `http://${FALLBACK_LISTEN.host}:${FALLBACK_LISTEN.port}${path}`, fromBaseUrl: false };
+  return { host, port: Number(url.port), url: `http://${url.host}${path}`, fromBaseUrl: true };
+}
 
 /** Whether callers must present a credential to the server. */
 function needsToken(model: ContractModel): boolean {
@@ -36,11 +58,14 @@ export function startServer(options: HttpServerOptions = {}): Promise<RunningHtt
 
 /** `server/main.ts`: the bin (`<contract>-server`). */
 export function emitHttpServerMain(model: ContractModel): string {
+  const listen = serverListenDefault(model);
   const info = {
     name: serverBinName(model.name),
     version: model.version,
     databaseEnv: serverDatabaseEnv(model.name),
     tokenEnv: needsToken(model) ? serverTokenEnv(model.name) : null,
+    listen: { host: listen.host, port: listen.port },
+    clients: { baseUrl: model.transport.baseUrl, baseUrlEnv: baseUrlEnvOf(model.name, model.transport.baseUrlEnv) },
   };
   return `#!/usr/bin/env node
 ${generatedHeader(model.name, model.version)}import { runHttpMain } from "../mcp/host/http-main.js";
