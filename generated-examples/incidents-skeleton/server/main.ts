@@ -8,5 +8,13 @@ await runHttpMain({
   "name": "incidents-server",
   "version": "1.0.0",
   "databaseEnv": "INCIDENTS_SERVER_DATABASE",
-  "tokenEnv": "INCIDENTS_SERVER_TOKEN"
+  "tokenEnv": "INCIDENTS_SERVER_TOKEN",
+  "listen": {
+    "host": "127.0.0.1",
+    "port": 4020
+  },
+  "clients": {
+    "baseUrl": "http://127.0.0.1:4020",
+    "baseUrlEnv": "INCIDENTS_BASE_URL"
+  }
 }, startServer);

@@ -87,6 +87,11 @@ export interface OperationRecord {
   readonly keyScope?: "caller" | "tenant" | "global";
   /** The error changed parameters under a used key fail with; null: the platform's generic conflict. */
   readonly keyMismatchError?: string | null;
+  /**
+   * Whether the platform refuses an execution without a key (absent: true, a package generated before
+   * the field). false: a key-less call is a separate intent; the SDK, CLI and MCP server still send one.
+   */
+  readonly keyRequired?: boolean;
   readonly preview: {
     readonly dryRunField: string;
     readonly confirmTokenField: string;
@@ -114,6 +119,8 @@ export interface OperationRecord {
   readonly validateInput: string;
   readonly validateOutput: string;
   readonly validatePreview: string | null;
+  /** Where a generated skeleton keeps the operation's handler (`mcp/handlers/<name>.ts`): named when its stub answers. */
+  readonly handlerFile?: string;
 }
 
 /**

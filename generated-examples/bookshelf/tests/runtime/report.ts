@@ -21,6 +21,12 @@ export const JUNIT_XML = "contract-junit.xml";
 const MAX_MESSAGE = 6000;
 const MAX_LINE = 1500;
 
+/**
+ * How the reason of a check skipped because its operation is not implemented yet begins (a generated
+ * skeleton's stub answered, harness.ts OperationNotImplemented): reports count and name these apart.
+ */
+export const NOT_IMPLEMENTED_REASON = "not implemented: ";
+
 export type CheckState = "passed" | "failed" | "skipped";
 
 export interface CheckRecord {

@@ -255,7 +255,8 @@ export class ContractHost {
       this.injectFaults(op);
       const request: RequestScope = { op, caller, requestId: call.requestId, cursors: await this.cursors };
       if (op.preview && this.isDryRun(op.preview, input)) return await this.preview(request, op.preview, input);
-      if (op.idempotency) return await this.executeOnce(request, op.idempotency, input);
+      // A key-less execution the contract allows (idempotency.keyRequired: false) is a separate intent: nothing to replay it by.
+      if (op.idempotency && input[op.idempotency.keyField] !== undefined) return await this.executeOnce(request, op.idempotency, input);
       const status = op.http.successStatus;
       if (op.effects.kind === "read") {
         return respond(status, await this.store.read(async (access) => this.encodeOutput(op, input, await this.runHandler(input, this.context(request, access)), op.output.schema)));
@@ -294,8 +295,9 @@ export class ContractHost {
     for (const p of op.preconditions) {
       if (p.required && input[p.field] === undefined) problems.push({ field: p.field, message: `${p.field} is required` });
     }
-    // The operation key is required to execute, not to preview (a previewable operation leaves it out of input.required).
-    const key = op.idempotency?.keyField;
+    // The operation key is required to execute, not to preview (a previewable operation leaves it out of
+    // input.required), unless the contract accepts key-less executions (idempotency.keyRequired: false).
+    const key = op.idempotency?.keyRequired === false ? undefined : op.idempotency?.keyField;
     if (op.preview && key !== undefined && input[key] === undefined && !this.isDryRun(op.preview, input)) {
       problems.push({ field: key, message: `${key} is required to execute ${op.names.id}` });
     }

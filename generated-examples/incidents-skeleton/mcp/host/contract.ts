@@ -37,6 +37,8 @@ export interface HostIdempotency {
   readonly retentionMs: number;
   readonly scope: "caller" | "tenant" | "global";
   readonly mismatchError: string | null;
+  /** false: an execution without a key is accepted, and is a separate intent (nothing to replay it by). */
+  readonly keyRequired: boolean;
 }
 
 export interface HostPreview {
@@ -160,7 +162,7 @@ export function loadHostContract(info: ContractInfo, sdkDir: URL): HostContract 
     errors: r.errors.map((code) => ({ code })),
     idempotency:
       r.keyField !== null && r.keyRetentionMs !== undefined
-        ? { keyField: r.keyField, retentionMs: r.keyRetentionMs, scope: r.keyScope ?? "caller", mismatchError: r.keyMismatchError ?? null }
+        ? { keyField: r.keyField, retentionMs: r.keyRetentionMs, scope: r.keyScope ?? "caller", mismatchError: r.keyMismatchError ?? null, keyRequired: r.keyRequired ?? true }
         : null,
     preview: r.preview
       ? {

@@ -16,7 +16,17 @@ export interface HttpMainInfo {
   readonly databaseEnv: string;
   /** The token callers must present (`<CONTRACT>_SERVER_TOKEN`), or null when the contract needs no credential. */
   readonly tokenEnv: string | null;
+  /**
+   * Where to listen without --host and --port: the contract base URL's loopback host and port, so the
+   * package's clients reach the server as generated (absent: 127.0.0.1:8080).
+   */
+  readonly listen?: { readonly host: string; readonly port: number };
+  /** The base URL the package's clients call by default and the variable that changes it, to say how to point them here when they differ. */
+  readonly clients?: { readonly baseUrl: string; readonly baseUrlEnv: string };
 }
+
+/** Where a server listens when its info names no default (an older generated main.ts). */
+export const FALLBACK_LISTEN = { host: "127.0.0.1", port: 8080 } as const;
 
 export interface HttpMainIo {
   readonly stderr: (text: string) => void;
@@ -35,11 +45,12 @@ export async function runHttpMain(info: HttpMainInfo, start: (options: HttpServe
     `  ${info.databaseEnv}  where the host keeps its records when --database is not given.`,
     ...(info.tokenEnv ? [`  ${info.tokenEnv}  the token callers present (Authorization: Bearer, or the contract's API key header). Never printed.`] : []),
   ];
+  const listen = info.listen ?? FALLBACK_LISTEN;
   const program = new Command(info.name)
     .description(`HTTP server for ${info.name.replace(/-server$/, "")} ${info.version}: the contract's API, running your handlers inside the contract host.`)
     .version(info.version, "-V, --version")
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
-    .option("--port <port>", "port to listen on (0: any free port)", port, 8080)
+    .option("--host <host>", `interface to listen on${info.listen ? ", by default the contract's base URL's host" : ""}`, listen.host)
+    .option("--port <port>", `port to listen on (0: any free port)${info.listen ? ", by default the contract's base URL's port, which the package's clients call" : ""}`, port, listen.port)
     .option("--database <path|url>", `where idempotency keys, recorded responses and confirm tokens are kept: a SQLite file, or a postgres:// URL that replicas share (default: $${info.databaseEnv}, else in memory)`)
     .option("--drain-timeout <seconds>", `on SIGTERM/SIGINT, how long running calls may finish before the server exits (default ${DEFAULT_DRAIN_SECONDS}; a second signal stops at once)`, seconds)
     .exitOverride()
@@ -70,4 +81,9 @@ export async function runHttpMain(info: HttpMainInfo, start: (options: HttpServe
   setStop((ms) => running.close(ms));
   const where = isPostgresUrl(database) ? `PostgreSQL ${maskedUrl(database)}` : database === ":memory:" ? "memory (nothing survives a restart)" : `SQLite ${database}`;
   io.stderr(`${info.name}: serving at ${running.url}; records in ${where}\n`);
+  // The package's CLI, SDK and tests call the contract's base URL unless told otherwise: say how, when that is not here.
+  const clients = info.clients;
+  if (clients && clients.baseUrl.replace(/\/+$/, "") !== running.url.replace(/\/+$/, "")) {
+    io.stderr(`${info.name}: clients generated from the contract call ${clients.baseUrl}; point them here with --base-url ${running.url} or ${clients.baseUrlEnv}=${running.url}\n`);
+  }
 }

@@ -190,7 +190,12 @@ export const CLIENT_CODES = {
   keyReused: "CLIENT_OPERATION_KEY_REUSED",
   /** Another call has been sending the same intent for longer than a call may take (outcome unknown; retry with its key). */
   intentInProgress: "CLIENT_INTENT_IN_PROGRESS",
-  /** The platform could not be reached; nothing was sent. */
+  /**
+   * The platform could not be reached (nothing listens at the base URL, its host is unknown or
+   * unreachable); nothing was sent. Class internal, action stop_and_surface: the client has already
+   * resent it within its retry policy, and what is left is for a person (start the platform, or point
+   * the client at the one that runs).
+   */
   unreachable: "CLIENT_UNREACHABLE",
   /** The request was sent but no response arrived. */
   noResponse: "CLIENT_NO_RESPONSE",
@@ -204,6 +209,11 @@ export const CLIENT_CODES = {
   badResponse: "CLIENT_RESPONSE_INVALID",
   /** The platform answered with a code the contract does not declare. */
   undeclaredCode: "CLIENT_UNDECLARED_ERROR",
+  /**
+   * The platform is a generated skeleton whose handler for the operation is still a stub: it answered
+   * 501 with the stub's code (wire-errors.ts isStubAnswer). Nothing was executed.
+   */
+  notImplemented: "CLIENT_NOT_IMPLEMENTED",
   /** No credential was found in the environment variable the contract names. */
   missingCredential: "CLIENT_MISSING_CREDENTIAL",
   /** The credential is shorter than MIN_CREDENTIAL_LENGTH (redact.ts); nothing was sent. */

@@ -206,6 +206,30 @@ export function recognizeError(
   };
 }
 
+/**
+ * The code a generated skeleton's host answers (with status 501) for an operation whose handler is
+ * still the generated stub (host-runtime/errors.ts NotImplementedError).
+ */
+export const STUB_ERROR_CODE = "NOT_IMPLEMENTED";
+
+/** The status of a stub's answer. */
+export const STUB_ERROR_STATUS = 501;
+
+/**
+ * Whether an error answer is a skeleton's stub (the operation is not implemented yet): status 501
+ * with the stub's code where the format carries a code (for `status`, the 501 alone), unless the
+ * contract itself declares the code it reads as (then it is that declared error).
+ */
+export function isStubAnswer(format: ErrorFormat, status: number, wire: Pick<WireError, "code" | "wireCode">): boolean {
+  if (status !== STUB_ERROR_STATUS || wire.code !== null) return false;
+  return format.style === "status" || wire.wireCode === STUB_ERROR_CODE;
+}
+
+/** What a stub's answer means, for the SDK's error and the contract tests' report. */
+export function notImplementedMessage(operation: string, handlerFile: string | null | undefined): string {
+  return `the server does not implement ${operation} yet (its handler is a generated stub: fill it in ${handlerFile ?? "the skeleton's mcp/handlers/"})`;
+}
+
 /** An error to put on the wire (encodeError). */
 export interface OutgoingError {
   readonly code: string;

@@ -28,7 +28,7 @@ import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginato
 import { type AuthAlternatives, type ContractAuth, type CredentialParts, credentialFieldNames, credentialSecrets, type CredentialValues, resolveCredentials, withCredentials } from "./credentials.js";
 import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
-import { ENVELOPE_FORMAT, type ErrorFormat, recognizeError } from "./wire-errors.js";
+import { ENVELOPE_FORMAT, type ErrorFormat, isStubAnswer, notImplementedMessage, recognizeError } from "./wire-errors.js";
 import { DEFAULT_TRANSPORT_LIMITS, exchange as sendRequest, type OutgoingRequest, readBodyBytes, TransportFailure, transportFailure, type TransportLimits } from "./transport.js";
 import { encodeRequest, nonJsonResult, type WireBinding, wireInputProblem } from "./wire-request.js";
 
@@ -83,6 +83,8 @@ export interface OperationSpec {
   readonly validateInput: Validator;
   readonly validateOutput: Validator;
   readonly validatePreview: Validator | null;
+  /** Where a generated skeleton keeps this operation's handler (`mcp/handlers/<name>.ts`), named when a stub answers. */
+  readonly handlerFile?: string;
 }
 
 /** Facts about the contract the client was generated from. */
@@ -101,6 +103,11 @@ export interface ContractInfo {
 export interface ClientOptions {
   /** Overrides the contract's base URL and its environment variable. */
   readonly baseUrl?: string;
+  /**
+   * How this client's user sets the base URL, as an unreachable platform's error names it (the CLI:
+   * `--base-url or <CONTRACT>_BASE_URL`); default: the contract's base URL variable or the `baseUrl` option.
+   */
+  readonly baseUrlSetting?: string;
   /** Credential of a contract with a single bearer or API-key scheme; by default read from the environment variable the contract names. */
   readonly token?: string;
   /**
@@ -560,7 +567,8 @@ export class ContractClient {
       // Not a contract error (e.g. the caller aborted during a backoff after an attempt that may have
       // executed), or one that proves nothing about the intent (a retryable refusal may come before
       // the platform's key lookup): the intent stays unfinished, and the next call reuses its key.
-      const settled = typeof error?.outcome !== "string" || error.outcome === "unknown" || error.outcome === "pending" || error.retryable === true;
+      // A request that never left (nothing listened) is no refusal either: the same key may be sent once the platform runs.
+      const settled = typeof error?.outcome !== "string" || error.outcome === "unknown" || error.outcome === "pending" || error.retryable === true || error.code === CLIENT_CODES.unreachable;
       const status = settled ? "unknown" : error.outcome === "completed" ? "completed" : "rejected";
       await quietly(() => journal.settle(ref, request.claimant, status, this.redactor().value(typeof error?.toJSON === "function" ? error.toJSON() : { message: String(e) }, true)));
       throw e;
@@ -679,7 +687,7 @@ export class ContractClient {
         const retryable = typeof error.retryable === "boolean" && error.retryable && !(error instanceof UnknownOutcomeError);
         // A request that provably never left may be resent whatever the operation.
         const neverSent = error.code === CLIENT_CODES.unreachable;
-        if (!retryable || !(repeatable || neverSent) || attempt >= this.policy.maxAttempts) throw e;
+        if (!((retryable && repeatable) || neverSent) || attempt >= this.policy.maxAttempts) throw e;
         await sleep(backoffDelay(this.policy, attempt, error.retryAfterMs, this.options.random), options.signal);
       }
     }
@@ -863,11 +871,16 @@ export class ContractClient {
   private networkError(op: OperationSpec, e: unknown, key: string | null, operationId: string, timeoutMs: number): ContractError {
     const failure = transportFailure(e, false, timeoutMs);
     if (!failure.sent) {
-      return new TransientError({
+      // Resent within the retry policy already (nothing had left): what helps now is a person starting
+      // the platform or pointing the client at the one that runs, so the action is stop_and_surface.
+      const env = this.contract.baseUrlEnv;
+      const setting = this.options.baseUrlSetting ?? `${env ? `${env} or ` : ""}the baseUrl option`;
+      const where = failure.kind === "refused" ? `nothing is listening at ${this.baseUrl}: ${failure.message}` : `the platform at ${this.baseUrl} could not be reached: ${failure.message}`;
+      return new InternalError({
         code: CLIENT_CODES.unreachable,
-        errorClass: "transient",
-        action: "retry_same_key",
-        message: `${op.id}: the platform at ${this.baseUrl} could not be reached: ${failure.message}; nothing was sent.`,
+        errorClass: "internal",
+        action: "stop_and_surface",
+        message: `${op.id}: ${where}; nothing was sent. Start the server, or point the client at it with ${setting}.`,
         operation: op.id,
         operationId,
         outcome: "rejected",
@@ -930,6 +943,20 @@ export class ContractClient {
         status: response.status,
         details: wire.details,
         retryAfterMs,
+      });
+    }
+    // A generated skeleton whose handler is still the stub: said as such, not as an undeclared error.
+    if (isStubAnswer(this.contract.errorFormat ?? ENVELOPE_FORMAT, response.status, wire)) {
+      return new InternalError({
+        code: CLIENT_CODES.notImplemented,
+        errorClass: "internal",
+        action: "stop_and_surface",
+        message: `${op.id}: ${notImplementedMessage(op.id, op.handlerFile)}; nothing was executed.`,
+        operation: op.id,
+        operationId,
+        outcome: "rejected",
+        status: response.status,
+        details: body,
       });
     }
     // No contract error: a gateway in between failed. For a mutation that may have gone through.

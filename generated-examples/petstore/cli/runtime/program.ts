@@ -98,6 +98,8 @@ export interface CliDefinition {
 
 export interface ClientSettings {
   baseUrl?: string;
+  /** How an unreachable platform's error tells the user to set the base URL (the CLI's flag and variable). */
+  baseUrlSetting?: string;
   journal?: string;
   timeoutMs?: number;
   retry?: { maxAttempts: number };
@@ -439,7 +441,7 @@ async function runCommand(def: CliDefinition, spec: CommandSpec, options: Record
     const missing = spec.flags.filter((f) => f.required && !Object.prototype.hasOwnProperty.call(input, f.field) && f.field !== spec.keyField);
     if (missing.length > 0) throw new UsageError(`missing required ${missing.map((f) => `--${f.flag}`).join(", ")}.`);
 
-    const settings: ClientSettings = {};
+    const settings: ClientSettings = { baseUrlSetting: def.baseUrlEnv ? `--base-url or ${def.baseUrlEnv}` : "--base-url" };
     if (typeof globals.baseUrl === "string") settings.baseUrl = globals.baseUrl;
     else if (def.baseUrlEnv && process.env[def.baseUrlEnv]) settings.baseUrl = process.env[def.baseUrlEnv]!;
     if (typeof globals.journal === "string") settings.journal = globals.journal;

@@ -12,10 +12,11 @@ import type { ContractInfo } from "../../sdk/runtime/client.js";
 import { type FilterRecord, type OperationRecord, operationRecords, storedSchemas } from "../../sdk/runtime/data.js";
 import { exchange, readBodyBytes, TransportFailure, transportFailure } from "../../sdk/runtime/transport.js";
 import type { TaxonomyEntry } from "../../sdk/runtime/errors.js";
-import { ENVELOPE_FORMAT, type ErrorFormat, inputFieldOf, PROBLEM_DEFAULTS, PROBLEM_MEDIA_TYPE, recognizeError, valueAt, wireCodeOf } from "../../sdk/runtime/wire-errors.js";
+import { ENVELOPE_FORMAT, type ErrorFormat, inputFieldOf, isStubAnswer, notImplementedMessage, PROBLEM_DEFAULTS, PROBLEM_MEDIA_TYPE, recognizeError, STUB_ERROR_STATUS, valueAt, wireCodeOf } from "../../sdk/runtime/wire-errors.js";
 import { encodeRequest, nonJsonResult, type WireBinding } from "../../sdk/runtime/wire-request.js";
 import { type AuthAlternatives, type AuthScheme, authSchemes, basicAuthorization, type ContractAuth, type CredentialParts, type CredentialValues, credentialSecrets, NO_CREDENTIALS, resolveCredentials, withCredentials } from "../../sdk/runtime/credentials.js";
 import { maskSecrets, registerSecret } from "./mask.js";
+import { NOT_IMPLEMENTED_REASON } from "./report.js";
 
 const addFormats = addFormatsModule.default;
 
@@ -36,6 +37,8 @@ export interface ErrorSpec {
 
 export interface OperationSpec {
   readonly id: string;
+  /** Where a generated skeleton keeps this operation's handler; absent in specs emitted before it was known. */
+  readonly handlerFile?: string;
   readonly method: string;
   readonly path: string;
   readonly bindings: readonly BindingSpec[];
@@ -204,6 +207,7 @@ function operationSpecOf(id: string, r: OperationRecord, records: ReadonlyMap<st
   const undo = r.undo === null ? undefined : records.get(r.undo);
   return {
     id,
+    ...(r.handlerFile !== undefined ? { handlerFile: r.handlerFile } : {}),
     method: r.method,
     path: r.path,
     bindings: r.bindings,
@@ -449,6 +453,23 @@ export function violation(what: string, exchange?: Exchange): ContractViolation 
 }
 
 /**
+ * The implementation answered with a generated skeleton's stub (501 with the stub's code): the
+ * operation is not implemented yet, so there is no promise to judge. The check is reported as
+ * skipped with this message (NOT_IMPLEMENTED_REASON, then what to fill in), never as a violation.
+ */
+export class OperationNotImplemented extends Error {
+  override name = "OperationNotImplemented";
+}
+
+/** Operations whose stub answered in this process, with the skip reason: a check of one without a sample says that instead. */
+const stubbed = new Map<string, string>();
+
+/** Why `operation`'s checks cannot run when it answered as a stub in this process, else undefined. */
+export function notImplementedReason(operation: string): string | undefined {
+  return stubbed.get(operation);
+}
+
+/**
  * The suite could not get an answer to judge (timeout, connection refused or reset, a body over the
  * limit, a redirect it does not follow): not a broken promise of the contract by itself, and reported
  * as such. The message names the cause, never fetch's bare "fetch failed".
@@ -609,7 +630,8 @@ export class Harness {
     let bytes: Uint8Array;
     try {
       // Only requests safe to send twice may be re-sent by a redirect; no credential goes to another origin.
-      const resendable = op.kind === "read" || op.idempotency !== null;
+      // A keyed operation's call is safe to resend only with its key (one the contract lets a call leave out is a separate intent without it).
+      const resendable = op.kind === "read" || (op.idempotency !== null && (followsLink || Object.hasOwn(input, op.idempotency.keyField)));
       const signal = AbortSignal.timeout(limits.requestTimeoutMs);
       const headerRecord: Record<string, string> = Object.create(null) as Record<string, string>;
       headers.forEach((value, name) => (headerRecord[name] = value));
@@ -644,7 +666,18 @@ export class Harness {
     } catch {
       // Not JSON: kept as text, and reported by whichever check expected JSON.
     }
+    if (response.status === STUB_ERROR_STATUS) this.expectImplemented(op, response.status, parsed);
     return { request: { method, url, body: sent }, status: response.status, headers: response.headers, body: parsed, ...how };
+  }
+
+  /** Throws OperationNotImplemented when the answer is a generated skeleton's stub (isStubAnswer, as the SDK reads it). */
+  private expectImplemented(op: OperationSpec, status: number, body: unknown): void {
+    const format = this.contract.errorFormat ?? ENVELOPE_FORMAT;
+    const wire = recognizeError(format, status, body === undefined ? null : body, op.errors, this.wireTaxonomy(), op.bindings);
+    if (!isStubAnswer(format, status, wire)) return;
+    const reason = maskSecrets(`${NOT_IMPLEMENTED_REASON}${notImplementedMessage(op.id, op.handlerFile)}`);
+    stubbed.set(op.id, reason);
+    throw new OperationNotImplemented(reason);
   }
 
   validator(schema: Schema): ValidateFunction {
@@ -658,6 +691,8 @@ export class Harness {
 
   /** The response is a success whose body matches `schema` (the operation's output, or its preview output). */
   expectSuccess(op: OperationSpec, exchange: Exchange, schema: Schema = op.output, what = "a successful call"): Record<string, unknown> {
+    // An answer that did not come through call() (a proxy's record) may be a stub's too.
+    if (exchange.status === STUB_ERROR_STATUS) this.expectImplemented(op, exchange.status, exchange.body);
     if (exchange.status < 200 || exchange.status > 299) {
       // An error is still checked against the taxonomy first: an undeclared code is the sharper message.
       if (exchange.status >= 400) {
@@ -699,6 +734,7 @@ export class Harness {
    */
   expectDeclaredError(op: OperationSpec, exchange: Exchange): DeclaredError {
     if (exchange.status < 400) throw violation(`${op.id}: expected an error response, got ${exchange.status}`, exchange);
+    if (exchange.status === STUB_ERROR_STATUS) this.expectImplemented(op, exchange.status, exchange.body);
     const format = this.contract.errorFormat ?? ENVELOPE_FORMAT;
     if (format.style !== "envelope") return this.expectDeclaredWireError(op, exchange, format);
     const envelope = exchange.body as { error?: Record<string, unknown> } | undefined;
