@@ -32,7 +32,7 @@ export const INPUTS = {
 
 /** Largest comment GitHub accepts is 65,536 characters; a job summary 1 MiB per step. */
 const COMMENT_LIMIT = 60_000;
-const SUMMARY_LIMIT = 900_000;
+const SUMMARY_LIMIT = 1_000_000;
 const FAIL_ON = ["breaking", "warning", "info", "none"];
 
 class UsageError extends Error {
@@ -91,11 +91,17 @@ function setOutputs(values) {
   if (file) appendFileSync(file, scrub(lines.join("")));
 }
 
-/** Shorten Markdown at a line boundary, saying where the rest is. */
-function truncate(markdown, limit, note) {
-  if (markdown.length <= limit) return markdown;
-  const cut = markdown.lastIndexOf("\n", limit - note.length - 2);
-  const kept = markdown.slice(0, cut > 0 ? cut : limit - note.length - 2);
+/**
+ * Shorten Markdown at a line boundary, saying where the rest is ({rows}: how many table rows were
+ * cut). `bytes`: the limit counts UTF-8 bytes (the job summary's), else characters (a comment's).
+ */
+export function truncate(markdown, limit, note, bytes = false) {
+  const size = (t) => (bytes ? Buffer.byteLength(t) : t.length);
+  if (size(markdown) <= limit) return markdown;
+  let end = limit - size(note) - 2;
+  while (end > 0 && size(markdown.slice(0, end)) > limit - size(note) - 2) end = Math.floor(end * 0.9);
+  const cut = markdown.lastIndexOf("\n", end);
+  const kept = markdown.slice(0, cut > 0 ? cut : end);
   const rows = markdown.slice(kept.length).split("\n").filter((l) => l.startsWith("| ")).length;
   return `${kept}\n\n${note.replace("{rows}", String(rows))}\n`;
 }
@@ -418,6 +424,11 @@ async function diffCommand() {
     const shown = { ...report, findings: report.findings.map(relabel), ignored: report.ignored.map(relabel) };
 
     out(d.report.renderReport(shown, "github", false));
+    // Schemas compared only as far as the diff's node limit (what the CLI prints as diff-schema-too-large).
+    for (const pointer of report.oversized?.new ?? []) {
+      const at = revision.source?.locate(pointer);
+      annotate("warning", `The schema at ${pointer} expands to more nodes than the diff compares once its references are followed; it was compared only that far.`, { file: at ? where(at.file) : repoPath, line: at?.line, title: "diff-schema-too-large" });
+    }
     const s = report.summary;
     const failed = d.diffCmd.failsOn(report.findings, failOn);
     const overlayNote = overlaysNew.length ? [``, `Overlays new in this pull request (the base is read without them): ${overlaysNew.map((p) => `\`${p}\``).join(", ")}.`] : [];
@@ -425,7 +436,7 @@ async function diffCommand() {
     const head = [heading, "", `Against \`${base.name}\` (${short}); ${verdict}.`, ...overlayNote, ""].join("\n");
     const body = d.report.renderReport(shown, "markdown", false);
     const md = `${head}\n${body}`;
-    summary(truncate(`${md}\n`, SUMMARY_LIMIT, "… {rows} more rows cut to fit the job summary; run `contractgen diff` locally for all of them."));
+    summary(truncate(`${md}\n`, SUMMARY_LIMIT, "… {rows} more rows cut to fit the job summary; run `contractgen diff` locally for all of them.", true));
     const changed = s.breaking + s.warning + s.info > 0;
     const commented = await comment(md, repoPath, event, commentMode === "changes" && !changed ? "update-only" : commentMode);
     setOutputs({ breaking: s.breaking, warning: s.warning, info: s.info, status: changed ? "changed" : "unchanged", "base-sha": base.commit, failed: failed ? "true" : "false", ...(commented?.url ? { "comment-url": commented.url } : {}) });
@@ -473,7 +484,7 @@ function generateCheck() {
     return 0;
   }
   const what = run.status === 1 ? "is stale or the contract is invalid" : "could not be checked";
-  summary(truncate(`${heading}\n\n\`${dir}\` ${what}:\n\n${fence}text\n${said.trim()}\n${fence}\n\n`, SUMMARY_LIMIT, "… cut to fit the job summary."));
+  summary(truncate(`${heading}\n\n\`${dir}\` ${what}:\n\n${fence}text\n${said.trim()}\n${fence}\n\n`, SUMMARY_LIMIT, "… cut to fit the job summary.", true));
   setOutputs({ "generated-current": "false" });
   annotate("error", `${dir} ${what} (contractgen generate --check exited ${run.status ?? run.signal}); the job summary shows why.`, { title: "contractgen generate --check" });
   return run.status === 2 ? 2 : 1;

@@ -535,6 +535,32 @@ describe("action: generate --check", () => {
   });
 });
 
+describe("action: markers and limits", () => {
+  it("the marker of a path cannot end the HTML comment early", async () => {
+    const { marker } = (await import(RUN)) as { marker: (p: string) => string };
+    expect(marker("specs/billing.yaml")).toBe("<!-- contractgen-diff:specs/billing.yaml -->");
+    const odd = marker("specs/a-->b <x>.yaml");
+    expect(odd.slice(4, -3)).not.toMatch(/--|>/);
+    expect(odd).not.toBe(marker("specs/a-b.yaml"));
+  });
+
+  it("a report over the limit is cut at a row, counting the rows cut; the summary's limit is in UTF-8 bytes", async () => {
+    const { truncate } = (await import(RUN)) as { truncate: (md: string, limit: number, note: string, bytes?: boolean) => string };
+    const rows = Array.from({ length: 100 }, (_, i) => `| 🔴 breaking | \`rule-${i}\` | x |`);
+    const md = `### head\n\n${rows.join("\n")}\n`;
+    expect(truncate(md, md.length, "{rows} cut")).toBe(md);
+    const cut = truncate(md, 1000, "… {rows} more rows cut.");
+    expect(cut.length).toBeLessThanOrEqual(1000);
+    const kept = cut.split("\n").filter((l) => l.startsWith("| ")).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(cut).toContain(`… ${100 - kept} more rows cut.`);
+    expect(cut.split("\n").filter((l) => l.startsWith("| ")).every((l) => rows.includes(l))).toBe(true);
+    const bytes = truncate(md, 1000, "… {rows} more rows cut.", true);
+    expect(Buffer.byteLength(bytes)).toBeLessThanOrEqual(1000);
+    expect(bytes.length).toBeLessThan(cut.length);
+  });
+});
+
 describe("action.yml", () => {
   const action = parse(readFileSync("action.yml", "utf8")) as {
     inputs: Record<string, { description: string; required?: boolean; default?: string }>;
