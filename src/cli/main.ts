@@ -161,7 +161,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--degrade-command <command>", "makes part of the store behind the operation appended fail until the next reset; exit 3 when it cannot")
     .option("--fail-after-commit-command <command>", "makes the next execution of the operation appended commit, then answer its transient error; exit 3 when it cannot")
     .option("--no-derive", "use only the samples file's inputs: derive nothing from the implementation's answers (which creates objects to derive with)")
-    .option("--fixture <module>", "your fixture module (reset, samples, observe, clock) instead of the one built from these flags")
+    .option("--fixture <module>", "your fixture module (below) instead of the one built from these flags")
     .option("--operations <ids>", "only these operations' checks (comma-separated)")
     .option("--report-dir <dir>", "write contract-junit.xml, contract-summary.md and contract-summary.json here")
     .option("--request-timeout <duration>", "time limit of each request the suite sends, e.g. 10s (default: the contract's http.timeout)")
@@ -195,6 +195,21 @@ function readVersion(): string {
   }
 }
 
+    .addHelpText(
+      "after",
+      [
+        "",
+        "The --fixture module: an ES module in TypeScript or JavaScript (.ts, .mts, .js, .mjs) whose named export",
+        "`fixture` is a Fixture (the type, each member documented: tests/runtime/harness.ts of a generated package).",
+        "  required: baseUrl, reset(), sampleInput(operation, variant)",
+        "  credential: token (bearer token or API key), or credentials (a Map by scheme name)",
+        "  optional: start(), stop(), observe(), advanceTime(ms), errorInput(operation, code), tokenWithout(scope),",
+        "    undoInput(operation, input, output), resetWith(options), degrade(operation), taskResult(operation, input),",
+        "    failAfterCommit(operation), enabler(need)",
+        "--base-url and the credential of --token-env reach it as the environment variables CONTRACT_BASE_URL and",
+        "CONTRACT_TOKEN (a generated package's tests/fixture.ts reads both).",
+      ].join("\n"),
+    )
 /** Run the tool; resolves to the process exit code. Never lets an exception escape as a stack trace. */
 export async function run(argv: readonly string[], io: Io = processIo): Promise<number> {
   let exitCode: number = EXIT.ok;

@@ -4,7 +4,7 @@ import { packagePath } from "../package-root.js";
 import { commandData, commandSpecs, emitCliMain, emitCommands } from "./cli/commands.js";
 import { emitHandlersIndex, emitHandlerStub, emitHandlerTypes, emitHostContract, emitSkeletonServer, handlerFile } from "./mcp/skeleton.js";
 import { emitMcpMain, emitMcpServer, emitTools, toolData, toolSpecs, toolsetSpecs } from "./mcp/tools.js";
-import { emitPackageFiles } from "./package/package.js";
+import { emitPackageFiles, GITIGNORE_FILE } from "./package/package.js";
 import { emitHttpServer, emitHttpServerMain } from "./server/server.js";
 import { emitClient } from "./sdk/client.js";
 import { clientClassName } from "../model/naming.js";
@@ -69,7 +69,7 @@ function copiedRuntime(from: string, to: string, sdkRuntime: string, mcpRuntime?
 
 /** The files a platform team fills in (skeleton mode): created when absent, never replaced or compared. */
 export function writeOnceFiles(model: ContractModel, options: EmitOptions = {}): Set<string> {
-  return new Set([FIXTURE_FILE, ...(mcpModeOf(options) === "skeleton" ? model.operations.map(handlerFile) : [])]);
+  return new Set([FIXTURE_FILE, GITIGNORE_FILE, ...(mcpModeOf(options) === "skeleton" ? model.operations.map(handlerFile) : [])]);
 }
 
 /** The MCP server's mode: a server skeleton implies the MCP skeleton (both run the handlers in mcp/handlers/). */

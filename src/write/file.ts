@@ -28,12 +28,12 @@ export function writeOwnedFile(path: string, content: string, options: WriteFile
   if (st) {
     if (!st.isFile()) {
       const kind = st.isSymbolicLink() ? "a symbolic link" : st.isDirectory() ? "a folder" : "not a regular file";
-      throw new OutputConflictError(dirname(path), [{ path: basename(path), reason: `${kind}; never replaced` }]);
+      throw new OutputConflictError(dirname(path), [{ path: basename(path), reason: `${kind}; never replaced`, kind: "irregular" }]);
     }
     existing = readFileSync(path, "utf8");
     if (existing === content) return "unchanged";
     if (!options.owned(existing) && options.force !== true) {
-      throw new OutputConflictError(dirname(path), [{ path: basename(path), reason: "not written by contractgen, or edited since; rerun with --force to replace it" }]);
+      throw new OutputConflictError(dirname(path), [{ path: basename(path), reason: "not written by contractgen, or edited since; rerun with --force to replace it", kind: "foreign" }]);
     }
   }
   // A new output's folder is created, as `generate` creates its output folder.

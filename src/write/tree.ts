@@ -41,11 +41,21 @@ export interface GeneratedOutput {
 
 export class OutputDirectoryError extends Error {}
 
+/**
+ * A path in the way, with why: `edited` is a generated file edited by hand since (what --force would
+ * overwrite, losing the edits), `foreign` a file contractgen did not write, `irregular` anything else.
+ */
+export interface OutputConflict {
+  readonly path: string;
+  readonly reason: string;
+  readonly kind: "edited" | "foreign" | "irregular";
+}
+
 /** Paths that cannot be written without --force (or at all), each with why. */
 export class OutputConflictError extends OutputDirectoryError {
   constructor(
     readonly dir: string,
-    readonly conflicts: ReadonlyArray<{ readonly path: string; readonly reason: string }>,
+    readonly conflicts: readonly OutputConflict[],
   ) {
     super(`refusing to overwrite in ${dir}:\n${conflicts.map((c) => `  ${c.path}: ${c.reason}`).join("\n")}`);
   }
@@ -193,9 +203,13 @@ function fileHash(output: GeneratedOutput, path: string, content: string): strin
   return hash;
 }
 
-/** The manifest text for an output: header fields, then every file's hash, then write-once paths. */
-export function renderManifest(output: GeneratedOutput): string {
-  const writeOnce = [...(output.writeOnce ?? [])].filter((p) => output.files.has(p)).sort();
+/**
+ * The manifest text for an output: header fields, then every file's hash, then write-once paths —
+ * those in `claimed` when given: a write-once file the user already had (their own `.gitignore`) is
+ * never written, so it is not listed as contractgen's either.
+ */
+export function renderManifest(output: GeneratedOutput, claimed?: ReadonlySet<string>): string {
+  const writeOnce = [...(output.writeOnce ?? [])].filter((p) => output.files.has(p) && (claimed === undefined || claimed.has(p))).sort();
   const hashed = [...output.files].filter(([p]) => !output.writeOnce?.has(p));
   const manifest = {
     ...output.header,
@@ -384,10 +398,20 @@ function recover(root: string): boolean {
 // ---------------------------------------------------------------------------------------------------
 // Planning and writing.
 
-function withManifest(output: GeneratedOutput): Map<string, string> {
+function checkPaths(output: GeneratedOutput): void {
   for (const path of output.files.keys()) if (!isSafePath(path) || path === MANIFEST) throw new Error(`generated path ${JSON.stringify(path)} is not a plain relative path`);
+}
+
+function withManifest(output: GeneratedOutput, claimed?: ReadonlySet<string>): Map<string, string> {
+  checkPaths(output);
   // The manifest is the commit record of the files: renamed in after all of them.
-  return new Map([...output.files, [MANIFEST, renderManifest(output)]]);
+  return new Map([...output.files, [MANIFEST, renderManifest(output, claimed)]]);
+}
+
+/** The write-once files that are contractgen's in this folder: absent (about to be created), or listed by its manifest. */
+function claimedWriteOnce(root: string, output: GeneratedOutput, manifest: Manifest | null | string): Set<string> {
+  const listed = new Set(typeof manifest === "object" && manifest !== null ? manifest.writeOnce : []);
+  return new Set([...(output.writeOnce ?? [])].filter((path) => output.files.has(path) && (listed.has(path) || inspect(root, path).kind === "absent")));
 }
 
 /**
@@ -397,16 +421,17 @@ function withManifest(output: GeneratedOutput): Map<string, string> {
  */
 export function writeTree(dir: string, output: GeneratedOutput, options: { force?: boolean } = {}): WriteResult {
   const force = options.force === true;
-  const files = withManifest(output);
+  checkPaths(output); // before anything is touched
   const root = resolveOutput(dir, true)!;
   const recovered = recover(root);
   const manifest = readManifest(root);
+  const files = withManifest(output, claimedWriteOnce(root, output, manifest));
   const owned = typeof manifest === "object" && manifest !== null ? manifest.files : new Map<string, string>();
   const released = (typeof manifest === "object" && manifest !== null ? manifest.writeOnce : []).filter(
     (path) => !(output.writeOnce?.has(path) && output.files.has(path)) && inspect(root, path).kind !== "absent",
   );
 
-  const conflicts: Array<{ path: string; reason: string }> = [];
+  const conflicts: OutputConflict[] = [];
   const asides: Step[] = [];
   const asidePaths = new Set<string>();
   const writes: Step[] = [];
@@ -433,7 +458,7 @@ export function writeTree(dir: string, output: GeneratedOutput, options: { force
     if (at.blocker && !asidePaths.has(at.blocker.path)) {
       // A parent that is a link (or a file): never written through; --force moves the entry itself away.
       if (!force) {
-        conflicts.push({ path: at.blocker.path, reason: `is a ${at.blocker.kind} where contractgen needs a folder (for ${path})` });
+        conflicts.push({ path: at.blocker.path, reason: `is a ${at.blocker.kind} where contractgen needs a folder (for ${path})`, kind: "irregular" });
         continue;
       }
       setAside(at.blocker.path);
@@ -447,10 +472,11 @@ export function writeTree(dir: string, output: GeneratedOutput, options: { force
       if (current === sha) continue; // already what we would write
       const mine = path === MANIFEST ? manifest !== null && typeof manifest === "object" : owned.get(path) === (current ?? hashRegular(join(root, path)));
       if (mine || force) writes.push({ id: id++, path, backup: true, sha });
-      else if (path === MANIFEST) conflicts.push({ path, reason: String(manifest) });
-      else conflicts.push({ path, reason: owned.has(path) ? "edited since contractgen generated it" : "exists and was not generated by contractgen" });
+      else if (path === MANIFEST) conflicts.push({ path, reason: String(manifest), kind: "foreign" });
+      else if (owned.has(path)) conflicts.push({ path, reason: "edited since contractgen generated it", kind: "edited" });
+      else conflicts.push({ path, reason: "exists and was not generated by contractgen", kind: "foreign" });
     } else if (at.kind === "folder" || !force) {
-      conflicts.push({ path, reason: `is a ${at.kind}${at.kind === "folder" ? " (not replaced, even with --force)" : ""}` });
+      conflicts.push({ path, reason: `is a ${at.kind}${at.kind === "folder" ? " (not replaced, even with --force)" : ""}`, kind: "irregular" });
     } else {
       writes.push({ id: id++, path, backup: true, sha });
     }
@@ -551,15 +577,15 @@ function ioError(root: string, e: unknown): Error {
  * regular files. Rolls back an interrupted write first, like a write would.
  */
 export function compareTree(dir: string, output: GeneratedOutput): StaleReport {
-  const files = withManifest(output);
   const report: StaleReport = { changed: [], missing: [], edited: [], obsolete: [], irregular: [], recovered: false };
   const root = resolveOutput(dir, false);
   if (!root) {
-    report.missing.push(...files.keys());
+    report.missing.push(...withManifest(output).keys());
     return report;
   }
   const recovered = recover(root);
   const manifest = readManifest(root);
+  const files = withManifest(output, claimedWriteOnce(root, output, manifest));
   const owned = typeof manifest === "object" && manifest !== null ? manifest.files : new Map<string, string>();
   for (const [path, content] of files) {
     const at = inspect(root, path);

@@ -23,7 +23,7 @@ function watchGenerate(...args: string[]) {
   return {
     stderr: () => stderr,
     /** Generations finished so far. */
-    generations: () => (stdout.match(/wrote \d+ files/g) ?? []).length,
+    generations: () => (stdout.match(/wrote \d+ of \d+ files/g) ?? []).length,
     async waitFor(predicate: () => boolean) {
       // Up to 60 s: one generation takes seconds when the machine is loaded (2 cores shared).
       for (let i = 0; i < 1200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
@@ -39,7 +39,7 @@ describe("contractgen generate", () => {
     rmSync(out, { recursive: true, force: true });
     const r = contractgen("generate", "specs/billing.v2.yaml", "-o", out);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/wrote \d+ files from specs\/billing\.v2\.yaml/);
+    expect(r.stdout).toMatch(/wrote (\d+) of \1 files from specs\/billing\.v2\.yaml in \d+ ms \(\1 changed, 0 deleted\)\n$/);
     const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
     expect(pkg).toMatchObject({ name: "billing-sdk", version: "2.0.0", type: "module" });
     // Built as `npm run build` builds it: tsc, then the schema and contract data copied beside the output.
@@ -150,4 +150,76 @@ describe("contractgen generate", () => {
       watch.stop();
     }
   }, 180_000);
+});
+
+describe("what generate says (issue 41)", () => {
+  it("the summary says when nothing changed, how many of the files it wrote, and the overlays it applied", () => {
+    const out = join(work, "summary");
+    rmSync(out, { recursive: true, force: true });
+    const first = contractgen("generate", "specs/releases.yaml", "-o", out);
+    const total = Number(/wrote (\d+) of \1 files/.exec(first.stdout)![1]);
+    const again = contractgen("generate", "specs/releases.yaml", "-o", out);
+    expect(again.stdout).toMatch(new RegExp(`^${out.replaceAll("/", "\\/")}: ${total} files up to date with specs/releases\\.yaml, nothing changed \\(\\d+ ms\\)\\n$`));
+    rmSync(join(out, "README.md"));
+    const one = contractgen("generate", "specs/releases.yaml", "-o", out);
+    // Only the README: the manifest, whose hashes did not change, is left as it is.
+    expect(one.stdout).toMatch(new RegExp(`: wrote 1 of ${total} files from specs/releases\\.yaml in \\d+ ms \\(1 changed, 0 deleted\\)\\n$`));
+
+    const openapi = join(work, "summary-openapi");
+    rmSync(openapi, { recursive: true, force: true });
+    const overlaid = contractgen("generate", "specs/openapi/bookshelf.yaml", "--overlay", "specs/openapi/bookshelf.overlay.yaml", "-o", openapi);
+    expect(overlaid.stdout).toMatch(/: wrote (\d+) of \1 files from specs\/openapi\/bookshelf\.yaml with overlay specs\/openapi\/bookshelf\.overlay\.yaml in \d+ ms/);
+    const checked = contractgen("generate", "specs/openapi/bookshelf.yaml", "--overlay", "specs/openapi/bookshelf.overlay.yaml", "-o", openapi, "--check");
+    expect(checked.stdout).toContain("up to date with specs/openapi/bookshelf.yaml with overlay specs/openapi/bookshelf.overlay.yaml");
+  });
+
+  it("after a hand edit, --check and generate both name the file, say --force overwrites it and that the edits would be lost", () => {
+    const out = join(work, "edited");
+    rmSync(out, { recursive: true, force: true });
+    expect(contractgen("generate", "specs/openapi/bookshelf.yaml", "--overlay", "specs/openapi/bookshelf.overlay.yaml", "-o", out).code).toBe(0);
+    writeFileSync(join(out, "sdk", "client.ts"), "// edited by hand\n");
+    // The command to run repeats the overlay: without it, generate would write another package.
+    const command = `contractgen generate specs/openapi/bookshelf.yaml --overlay specs/openapi/bookshelf.overlay.yaml -o ${out}`;
+    const check = contractgen("generate", "specs/openapi/bookshelf.yaml", "--overlay", "specs/openapi/bookshelf.overlay.yaml", "-o", out, "--check");
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(`; run \`${command}\`:\n  changed: sdk/client.ts (edited by hand since it was generated)\n`);
+    expect(check.stderr).toContain(
+      `Edited by hand since contractgen generated it: sdk/client.ts. \`${command}\` refuses to overwrite it; \`${command} --force\` overwrites it with the generated text, and the hand edits would be lost: copy them elsewhere first.\n`,
+    );
+    const refused = contractgen("generate", "specs/openapi/bookshelf.yaml", "--overlay", "specs/openapi/bookshelf.overlay.yaml", "-o", out);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("  sdk/client.ts: edited since contractgen generated it\n");
+    expect(refused.stderr).toContain(`Edited by hand since contractgen generated it: sdk/client.ts. \`${command} --force\` overwrites it with the generated text, and the hand edits would be lost: copy them elsewhere first.\n`);
+    // Only edited files: nothing else to move away.
+    expect(refused.stderr).not.toContain("Move these away");
+    expect(readFileSync(join(out, "sdk", "client.ts"), "utf8")).toBe("// edited by hand\n");
+  });
+
+  it("writes a .gitignore once, never over the user's own, and never replaces or compares it afterwards", () => {
+    const out = join(work, "gitignore");
+    rmSync(out, { recursive: true, force: true });
+    expect(contractgen("generate", "specs/billing.v2.yaml", "-o", out).code).toBe(0);
+    const ignore = readFileSync(join(out, ".gitignore"), "utf8").split("\n");
+    expect(ignore).toEqual(expect.arrayContaining(["node_modules/", "dist/", "*-journal.sqlite", "*-journal.sqlite-wal", "*-journal.sqlite-shm", "reports/"]));
+    const manifest = () => JSON.parse(readFileSync(join(out, ".contractgen.json"), "utf8")) as { files: Record<string, string>; writeOnce?: string[] };
+    expect(manifest().writeOnce).toContain(".gitignore");
+    expect(Object.keys(manifest().files)).not.toContain(".gitignore");
+    // Edited (as .gitignore files are): still up to date, and regenerating keeps the edit without --force.
+    writeFileSync(join(out, ".gitignore"), "node_modules/\n.env\n");
+    expect(contractgen("generate", "specs/billing.v2.yaml", "-o", out, "--check").code).toBe(0);
+    expect(contractgen("generate", "specs/billing.v2.yaml", "-o", out).code).toBe(0);
+    expect(readFileSync(join(out, ".gitignore"), "utf8")).toBe("node_modules/\n.env\n");
+
+    // A folder that already has the user's .gitignore: kept, and not claimed in the manifest.
+    const own = join(work, "gitignore-own");
+    rmSync(own, { recursive: true, force: true });
+    mkdirSync(own, { recursive: true });
+    writeFileSync(join(own, ".gitignore"), "mine\n");
+    expect(contractgen("generate", "specs/billing.v2.yaml", "-o", own).code).toBe(0);
+    expect(readFileSync(join(own, ".gitignore"), "utf8")).toBe("mine\n");
+    const ownManifest = JSON.parse(readFileSync(join(own, ".contractgen.json"), "utf8")) as { writeOnce?: string[] };
+    expect(ownManifest.writeOnce ?? []).not.toContain(".gitignore");
+    expect(contractgen("generate", "specs/billing.v2.yaml", "-o", own, "--check").code).toBe(0);
+    expect(contractgen("generate", "specs/billing.v2.yaml", "-o", own).stdout).toContain("nothing changed");
+  });
 });

@@ -32,6 +32,47 @@ function manifestHeader(model: ContractModel, generatorVersion: string): Record<
   return { generator: "contractgen", generatorVersion, contract: model.name, version: model.version };
 }
 
+/** A word as a POSIX shell reads it back unchanged: bare when it is plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** The `contractgen generate` command line that regenerates this output: same contract, overlays, modes and folder. */
+export function generateCommandLine(spec: string, options: GenerateOptions): string {
+  const words = ["contractgen", "generate", spec];
+  for (const root of options.refRoot ?? []) words.push("--ref-root", root);
+  for (const overlay of options.overlay ?? []) words.push("--overlay", overlay);
+  if (options.server === "skeleton") words.push("--server", "skeleton");
+  else if (options.mcp === "skeleton") words.push("--mcp", "skeleton");
+  words.push("-o", options.out);
+  return words.map(shellWord).join(" ");
+}
+
+/** `specs/x.yaml`, or `specs/x.yaml with overlay a.yaml` / `with overlays a.yaml, b.yaml (in that order)`. */
+function sourceOf(spec: string, options: GenerateOptions): string {
+  const overlays = options.overlay ?? [];
+  if (overlays.length === 0) return spec;
+  return `${spec} with overlay${overlays.length === 1 ? "" : "s"} ${overlays.join(", ")}${overlays.length > 1 ? " (applied in that order)" : ""}`;
+}
+
+/**
+ * What `--force` would cost: the hand-edited files it names, overwritten with the generated text (or,
+ * no longer generated, deleted), their edits lost. Empty when nothing edited is in the way.
+ */
+function forceWarning(command: string, edited: readonly string[], obsolete: readonly string[], checking: boolean): string {
+  if (edited.length === 0 && obsolete.length === 0) return "";
+  const lines: string[] = [];
+  if (edited.length > 0) {
+    const them = edited.length === 1 ? "it" : "them";
+    const refuses = checking ? `\`${command}\` refuses to overwrite ${them}; ` : "";
+    lines.push(`Edited by hand since contractgen generated ${them}: ${edited.join(", ")}. ${refuses}\`${command} --force\` overwrites ${them} with the generated text, and the hand edits would be lost: copy them elsewhere first.`);
+  }
+  if (obsolete.length > 0) {
+    lines.push(`No longer generated but edited by hand: ${obsolete.join(", ")}. \`${command}\` keeps ${obsolete.length === 1 ? "it" : "them"} as yours; \`${command} --force\` deletes ${obsolete.length === 1 ? "it" : "them"}, and the hand edits would be lost.`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 /** One generation: parse, emit, then write (or compare with --check). */
 async function generateOnce(spec: string, options: GenerateOptions, io: Io, version: string): Promise<{ code: number; files: readonly string[] }> {
   const progress = progressOn(io, options.progress !== false);
@@ -80,10 +121,13 @@ async function generateWith(
         ...stale.obsolete.map((f) => `  no longer generated: ${f}${note(f)}`),
       ];
       if (problems.length > 0) {
-        io.stderr(`${options.out} is stale for ${spec}; run \`contractgen generate ${spec} -o ${options.out}\`:\n${problems.join("\n")}\n`);
+        const command = generateCommandLine(spec, options);
+        const obsolete = new Set(stale.obsolete);
+        const warning = forceWarning(command, stale.edited.filter((f) => !obsolete.has(f)), stale.edited.filter((f) => obsolete.has(f)), true);
+        io.stderr(`${options.out} is stale for ${sourceOf(spec, options)}; run \`${command}\`:\n${problems.join("\n")}\n${warning}`);
         return { code: EXIT.invalid, files: opened.files };
       }
-      io.stdout(`${options.out}: up to date with ${spec} (${total} files)\n`);
+      io.stdout(`${options.out}: up to date with ${sourceOf(spec, options)} (${total} files)\n`);
       return { code: EXIT.ok, files: opened.files };
     }
     onProgress("write", 0, total);
@@ -92,11 +136,19 @@ async function generateWith(
     if (written.recovered) io.stderr(`${options.out}: rolled back an interrupted generation first.\n`);
     for (const f of written.kept) io.stderr(`${options.out}: kept ${f}: no longer generated, but edited since it was; it is yours now.\n`);
     for (const f of written.released) io.stderr(`${options.out}: warning: kept ${f}: its operation is no longer in the contract (or no longer a skeleton); nothing imports it now and it may no longer compile: move or delete it.\n`);
-    io.stdout(`${options.out}: wrote ${total} files from ${spec} in ${Math.round(performance.now() - started)} ms (${written.written.length} changed, ${written.deleted.length} deleted)\n`);
+    const ms = Math.round(performance.now() - started);
+    const changed = written.written.length + written.deleted.length;
+    io.stdout(
+      changed === 0
+        ? `${options.out}: ${total} files up to date with ${sourceOf(spec, options)}, nothing changed (${ms} ms)\n`
+        : `${options.out}: wrote ${written.written.length} of ${total} files from ${sourceOf(spec, options)} in ${ms} ms (${written.written.length} changed, ${written.deleted.length} deleted)\n`,
+    );
     return { code: EXIT.ok, files: opened.files };
   } catch (e) {
     if (e instanceof OutputConflictError) {
-      io.stderr(`contractgen: ${e.message}\ncontractgen only replaces files it generated and nobody edited since. Move these away, or rerun with --force to replace them (even --force never replaces a folder, writes through a link, or writes outside ${e.dir}).\n`);
+      const edited = e.conflicts.filter((c) => c.kind === "edited").map((c) => c.path);
+      io.stderr(`contractgen: ${e.message}\n${forceWarning(generateCommandLine(spec, options), edited, [], false)}`);
+      if (edited.length < e.conflicts.length) io.stderr(`contractgen only replaces files it generated and nobody edited since. Move these away, or rerun with --force to replace them (even --force never replaces a folder, writes through a link, or writes outside ${e.dir}).\n`);
       return { code: EXIT.usage, files: opened.files };
     }
     if (e instanceof OutputDirectoryError) {

@@ -87,6 +87,60 @@ export function commandData(spec: CommandSpec): CommandData {
   return shown;
 }
 
+/** A word as a POSIX shell reads it back unchanged: bare when plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The value a help example gives a flag, only from what the contract documents for its field (its
+ * first `examples` value, `const`, `default` or first enum value), so that an example works against
+ * a platform whose data the contract's examples describe; undefined: nothing documented (the example
+ * shows a placeholder, never a made-up value: a bound such as `minimum: 1` is no identifier that exists).
+ */
+export function documentedFlagValue(schema: SchemaObject, flag: FlagSpec): string | undefined {
+  const scalarType = flag.type === "array" ? undefined : flag.type;
+  if (scalarType === undefined || scalarType === "boolean") return undefined;
+  const fits = (v: unknown): v is string | number =>
+    (scalarType === "string" && typeof v === "string" && !/[\u0000-\u001f\u007f]/.test(v)) ||
+    ((scalarType === "number" || scalarType === "integer") && typeof v === "number" && Number.isFinite(v) && (scalarType === "number" || Number.isInteger(v)));
+  const candidates: unknown[] = [...(Array.isArray(schema.examples) ? schema.examples : []), schema.const, schema.default, ...(flag.enum ?? [])];
+  const value = candidates.find(fits);
+  return value === undefined ? undefined : String(value);
+}
+
+/**
+ * A command's help example: the command with every required flag (the operation key aside), each
+ * given its documented value or, where the contract documents none, a `<placeholder>`.
+ */
+export function commandExample(program: string, command: string, op: OperationModel, flags: readonly FlagSpec[]): string {
+  const schemas = new Map(cliFlagNames(op).flags.map((f) => [f.field, f.schema] as const));
+  const words = [shellWord(program), shellWord(command)];
+  for (const flag of flags) {
+    if (!flag.required || flag.field === op.idempotency?.keyField) continue;
+    const value = documentedFlagValue(schemas.get(flag.field) ?? {}, flag);
+    words.push(shellWord(`--${flag.flag}`), value === undefined ? `<${flag.flag}>` : shellWord(value));
+  }
+  return words.join(" ");
+}
+
+/**
+ * What re-running a confirmed call (same parameters, same confirm token) after it succeeded does, as
+ * the SDK and the platform behave: a keyed operation's journal answers with the recorded result
+ * (src/runtime/client.ts, callKeyed: the same token is the same intent within the key's retention);
+ * without a key the call reaches the platform, which refuses a spent single-use token. null: no preview.
+ */
+export function confirmRerunText(op: OperationModel): string | null {
+  const preview = op.preview;
+  if (!preview) return null;
+  const refusal = preview.invalidTokenError ? `refuses the spent token (${preview.invalidTokenError})` : "refuses the spent token";
+  if (op.idempotency) {
+    return `prints the result the journal recorded and sends nothing, for ${op.idempotency.retention} (the operation key's retention); with another journal it reaches the platform under a new key, which ${preview.singleUse ? refusal : "executes it again (the token is not single-use)"}.`;
+  }
+  if (preview.singleUse) return `no operation key, so no journal: it reaches the platform again, which ${refusal}, since the token is single-use; preview again for a new token.`;
+  return `no operation key, so no journal: it reaches the platform again, which executes it again, since the token is not single-use (preview.singleUse: false) and stays valid for ${preview.ttl}.`;
+}
+
 /** The command description of every operation (what `cli/commands.ts` holds). */
 export function commandSpecs(model: ContractModel): CommandSpec[] {
   const methods = clientMethodNames(model);
@@ -102,7 +156,9 @@ export function commandSpecs(model: ContractModel): CommandSpec[] {
       op.description.replace(/\s+/g, " ").trim(),
       op.preconditions.length > 0 ? `Preconditions: ${op.preconditions.map((p) => `--${flagOf(p.field)} must match the current ${p.compares} (else ${p.error}, no change).`).join(" ")}` : "",
       effectsLine(op),
+      op.preview ? `Re-running a confirmed call (same parameters, same --confirm token) after it succeeded: ${confirmRerunText(op)}` : "",
       errorsLine(model, op) ?? "",
+      `Example: ${commandExample(cliName(model), name, op, flags)}`,
       op.deprecated ? `Deprecated since ${op.deprecated.since}${op.deprecated.replacement ? `; use ${op.deprecated.replacement}` : ""}.` : "",
     ]
       .filter(Boolean)

@@ -4,6 +4,7 @@ import { type AuthSchemeModel, authEnvVars, type ContractModel, schemeEnvVars } 
 import { packagePath } from "../../package-root.js";
 import { DEFAULT_RETRY_POLICY } from "../../runtime/retry.js";
 import { EXIT_CODE_TABLE } from "../../cli-runtime/exit-codes.js";
+import { confirmRerunText } from "../cli/commands.js";
 import { servedTools } from "../mcp/tools.js";
 import { serverListenDefault } from "../server/server.js";
 import { renderTemplate } from "../shared/templates.js";
@@ -51,6 +52,9 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     dataFiles: PACKAGE_DATA_FILES.map((f) => `'${f}'`).join(", "),
     contract: model.name,
     clientClass: clientClassName(model),
+    confirmReruns: model.operations.filter((op) => op.preview).map((op) => ({ command: commands.get(op.names.id)!, text: confirmRerunText(op)! })),
+    // Keyed operations whose platform takes a call without the key (idempotency.keyRequired false).
+    optionalKeys: model.operations.filter((op) => op.effects.idempotent === "key" && op.idempotency?.keyRequired === false).map((op) => op.names.id),
     description_: model.description,
     baseUrl: model.transport.baseUrl,
     baseUrlEnv: model.transport.baseUrlEnv ?? "",
@@ -84,3 +88,39 @@ function schemeSent(s: AuthSchemeModel): string {
   if (s.type === "basic") return "Authorization: Basic (username and password)";
   return `${s.in} ${s.paramName}`;
 }
+    [GITIGNORE_FILE]: emitGitignore(),
+/** The package's `.gitignore`: written once (never replaced, never compared: yours to edit), and not over one you have. */
+export const GITIGNORE_FILE = ".gitignore";
+
+/** What a package's build, runs and tests leave beside the sources, none of it to be checked in. */
+export function emitGitignore(): string {
+  return [
+    "# Written once by contractgen generate, never replaced: edit it as you like.",
+    "node_modules/",
+    "dist/",
+    "# The operation journal when kept in this folder (--journal, the journal option): SQLite and its -wal, -shm files",
+    "*-journal.sqlite",
+    "*-journal.sqlite-wal",
+    "*-journal.sqlite-shm",
+    "# Contract test reports (CONTRACT_REPORT_DIR=reports, contractgen test --report-dir reports)",
+    "reports/",
+    "# An interrupted generation's transaction (the next generate rolls it back)",
+    ".contractgen.tx/",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The package's dependencies and its optional peers. pg is always an optional peer (loaded only for a
+ * postgres:// journal or database), and so is better-sqlite3 in an adapter package: a plain
+ * `npm install` then builds no native addon, and the SDK with an in-memory journal (or none) needs
+ * neither; the runtime names the package to install when a SQLite or PostgreSQL store is configured
+ * (src/runtime/optional-package.ts). A skeleton's host keeps its records in SQLite by default (in
+ * memory, `ctx.db` for the handlers), so there better-sqlite3 is a dependency.
+ */
+export function nativeDependencies(v: Record<string, string>, host: boolean): { dependencies: Record<string, string>; peerDependencies: Record<string, string> } {
+  const dependencies: Record<string, string> = { "@modelcontextprotocol/sdk": v["@modelcontextprotocol/sdk"]!, ajv: v.ajv!, "ajv-formats": v["ajv-formats"]!, ...(host ? { "better-sqlite3": v["better-sqlite3"]! } : {}), commander: v.commander!, yaml: v.yaml!, zod: v.zod! };
+  const peerDependencies: Record<string, string> = { ...(host ? {} : { "better-sqlite3": `^${v["better-sqlite3"]!}` }), pg: `^${v.pg!}` };
+  return { dependencies, peerDependencies };
+}
+
