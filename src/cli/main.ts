@@ -26,13 +26,37 @@ function overlayOption(): Option {
     .argParser((file: string, previous: string[] | undefined) => [...(previous ?? []), file]);
 }
 
+/**
+ * Options a command cannot run without. Commander checks its own mandatory options before it looks
+ * for unknown ones, so a mistyped `--ouput x` would only be told that `--out` is missing, with no
+ * "Did you mean --out?". These are checked by the program's preAction hook instead, which runs after
+ * unknown options and arguments were checked, for every command.
+ */
+const REQUIRED = new WeakSet<Option>();
+
+function requiredOption(flags: string, description: string): Option {
+  const option = new Option(flags, description);
+  REQUIRED.add(option);
+  return option;
+}
+
+/** A command's required options that were not given: the message commander gives for its own. */
+function checkRequired(_program: Command, action: Command): void {
+  for (const option of action.options) {
+    if (REQUIRED.has(option) && action.getOptionValue(option.attributeName()) === undefined) {
+      action.error(`error: required option '${option.flags}' not specified`, { code: "commander.missingMandatoryOptionValue" });
+    }
+  }
+}
+
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("contractgen")
     .description("Generate an SDK, CLI, MCP server and contract tests from one behavioural contract; diff contract versions.")
     .version(readVersion(), "-V, --version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .hook("preAction", checkRequired);
 
   program
     .command("validate")
@@ -54,7 +78,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("generate")
     .description("Generate the SDK package for a contract into a folder, atomically and deterministically. Exit 0 done (or up to date with --check), 1 invalid contract or stale output, 2 usage.")
     .argument("<spec>", "contract file, or OpenAPI 3.0/3.1 document (YAML or JSON)")
-    .requiredOption("-o, --out <dir>", "output folder; only files contractgen generated there (and nobody edited since) are replaced, everything else is kept")
+    .addOption(requiredOption("-o, --out <dir>", "output folder; only files contractgen generated there (and nobody edited since) are replaced, everything else is kept"))
     .option("--check", "write nothing; exit 1 listing the files that differ from what would be generated", false)
     .option("--force", "replace files in the way of generated ones (yours, edited, links, FIFOs); never folders, never through a link", false)
     .option("--watch", "regenerate whenever the contract or a file it references changes", false)
@@ -99,13 +123,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("import-openapi")
     .description("Convert an OpenAPI 3.0/3.1 document into a contract, with a review report of everything guessed or dropped. Exit 0 imported, 1 the document cannot be imported, 2 usage or the output is not ours to replace.")
     .argument("<openapi>", "OpenAPI document (YAML or JSON); $refs may read files under its folder only")
-    .requiredOption("-o, --out <file>", "contract file to write; only a contract import-openapi wrote (and nobody edited since) is replaced")
+    .addOption(requiredOption("-o, --out <file>", "contract file to write; only a contract import-openapi wrote (and nobody edited since) is replaced"))
     .option("--report <base>", "write the review report to <base>.md and <base>.json")
     .option("--name <contract>", "contract name (default: derived from info.title)")
     .option("--date <YYYY-MM-DD>", "date of the changelog entry (default: a 1970-01-01 placeholder, so re-imports are identical)")
     .addOption(new Option("--tag <tag>", "import only the operations with this tag, and the types they reach (repeatable)").argParser((tag: string, previous: string[] | undefined) => [...(previous ?? []), tag]))
     .option("--force", "replace an output file that is not an unedited import (never a link or a folder)", false)
-    .option("--strict", "exit 1 and write no contract when a reference could not be followed or a schema loop was cut (review kinds ref-unresolved, ref-cycle-broken)", false)
+    .option("--strict", "exit 1 and write no contract when a reference could not be followed or a schema loop was cut (review kinds ref-unresolved, ref-cycle-broken), or an overlay action matches nothing", false)
+    .addOption(overlayOption())
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .action(async (file: string, options: ImportOpenApiOptions) => {
       if (options.name !== undefined && !/^[a-z][a-z0-9]*([_-][a-z0-9]+)*$/.test(options.name)) {
@@ -126,8 +151,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .command("overlay-from")
     .description("Keep the edits of a contract imported from OpenAPI as an OpenAPI Overlay: the overlay that makes the document import to the edited contract (checked before it is written). Exit 0 written (or nothing to keep), 1 the document cannot be imported or the edits cannot be kept, 2 usage or the output is not ours to replace.")
     .argument("<contract>", "the contract import-openapi wrote and you edited")
-    .requiredOption("--openapi <document>", "the OpenAPI document it was imported from (current version)")
-    .requiredOption("-o, --out <file>", "overlay file to write (YAML); only an overlay overlay-from wrote (and nobody edited since) is replaced")
+    .addOption(requiredOption("--openapi <document>", "the OpenAPI document it was imported from (current version)"))
+    .addOption(requiredOption("-o, --out <file>", "overlay file to write (YAML); only an overlay overlay-from wrote (and nobody edited since) is replaced"))
     .addOption(new Option("--overlay <file>", "an overlay the document is already used with, applied before the one written (repeatable, in order)").argParser((file: string, previous: string[] | undefined) => [...(previous ?? []), file]))
     .option("--force", "replace an output file overlay-from did not write (never a link or a folder)", false)
     .action(async (contract: string, options: OverlayFromOptions) => {

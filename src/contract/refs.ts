@@ -167,6 +167,15 @@ export class Workspace {
     }
     if (!hasPointer(file.value, fragment)) {
       const missing = firstMissingSegment(file.value, fragment);
+      if (filePart === "" && missing === "components") {
+        // An OpenAPI habit: in a contract (and in an OpenAPI document's x-contract, which is contract text) shared schemas are types.
+        return diagnostic(
+          "ref-unresolved",
+          `$ref ${JSON.stringify(ref)} does not resolve: a contract has no "components" and names a shared schema "#/types/<Name>" (in an OpenAPI document's x-contract, "#/components/schemas/<Name>" names the type imported from a schema the document declares; there is none at ${fragment}).`,
+          where(),
+          "Name a type of the contract ('#/types/Name'), or in x-contract a schema the document declares under components/schemas.",
+        );
+      }
       return diagnostic(
         "ref-unresolved",
         `$ref ${JSON.stringify(ref)} does not resolve: ${filePart ? `${filePart} has` : "the document has"} no ${JSON.stringify(missing)} at ${fragment}.`,

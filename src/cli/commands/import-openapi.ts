@@ -17,6 +17,8 @@ export interface ImportOpenApiOptions {
   readonly strict?: boolean;
   /** false with `--no-progress`; progress shows only when stderr is a terminal anyway. */
   readonly progress?: boolean;
+  /** `--overlay`, repeatable: overlays applied, in order, to the document before it is imported. */
+  readonly overlay?: readonly string[];
 }
 
 /** `contractgen import-openapi <openapi> -o <contract.yaml> [--report <base>]`. */
@@ -33,14 +35,17 @@ export async function importOpenApiCommand(file: string, options: ImportOpenApiO
   const progress = progressOn(io, options.progress !== false);
   let result: Awaited<ReturnType<typeof importOpenApi>>;
   try {
-    result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}), ...(options.tag ? { tags: options.tag } : {}), strict: options.strict === true, onProgress: progress.update });
+    result = await importOpenApi(file, { ...(options.name ? { name: options.name } : {}), ...(options.date ? { date: options.date } : {}), ...(options.tag ? { tags: options.tag } : {}), ...(options.overlay ? { overlays: options.overlay } : {}), strict: options.strict === true, onProgress: progress.update });
   } finally {
     // Cleared before any diagnostic or summary is printed.
     progress.end();
   }
-  const printed = result.problems.filter((p) => p.severity === "error");
+  // Errors, and an overlay's warnings (an action matching nothing), as validate --overlay shows them;
+  // the OpenAPI checks' warnings are review items (openapi-problem), listed in the report.
+  const printed = result.problems.filter((p) => p.severity === "error" || p.code.startsWith("overlay-"));
   printDiagnostics(
-    printed.map((p) => diagnostic(p.code, p.message, { file: p.file, line: p.line, col: p.col, endLine: p.line, endCol: p.col + 1, pointer: p.pointer })),
+    // The problem's own severity: --strict makes an overlay action matching nothing an error.
+    printed.map((p) => ({ ...diagnostic(p.code, p.message, { file: p.file, line: p.line, col: p.col, endLine: p.line, endCol: p.col + 1, pointer: p.pointer }), severity: p.severity })),
     io,
   );
   const report = result.report;

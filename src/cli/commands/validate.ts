@@ -32,7 +32,7 @@ export async function validateCommand(specs: string[], options: ValidateOptions,
   if (options.format === "json") {
     const report = {
       valid: !invalid,
-      files: results.map((r) => ({ file: r.spec, valid: r.result.model !== undefined, diagnostics: visible(r).map(diagnosticToJson) })),
+      files: results.map((r) => ({ file: r.spec, valid: r.result.model !== undefined, ...(r.result.review ? { reviewItems: r.result.review.items.length } : {}), diagnostics: visible(r).map(diagnosticToJson) })),
     };
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
@@ -40,10 +40,16 @@ export async function validateCommand(specs: string[], options: ValidateOptions,
     printDiagnostics(all, io);
     for (const r of results) {
       const m = r.result.model;
-      const imported = r.result.format === "openapi" ? `, imported from OpenAPI${r.result.review ? `; ${r.result.review.items.length} review items (import-openapi --report lists them)` : ""}` : "";
+      const imported = r.result.format === "openapi" ? `, imported from OpenAPI${r.result.review ? `; ${r.result.review.items.length} review items (${reportCommand(r.spec, options.overlay ?? [])} lists them)` : ""}` : "";
       io.stdout(m ? `${r.spec}: valid (${m.name} ${m.version}, ${m.operations.length} operations${imported})\n` : `${r.spec}: invalid\n`);
     }
     io.stderr(`${summaryLine(all, results.length)}\n`);
   }
   return invalid ? EXIT.invalid : EXIT.ok;
+}
+
+/** The command that writes the review report of the same import (the same overlays, so the same items). */
+function reportCommand(spec: string, overlays: readonly string[]): string {
+  const arg = (s: string) => (/^[\w./:@+-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+  return `contractgen import-openapi ${arg(spec)}${overlays.map((o) => ` --overlay ${arg(o)}`).join("")} -o <contract.yaml> --report <base>`;
 }

@@ -12,6 +12,7 @@ import type { Diagnostic, SourceLocation } from "../../diagnostics/diagnostic.js
 import { MAX_EXPANDED_NODES, MAX_REF_DEPTH, MAX_YAML_DEPTH, parseYamlSource, readRegularFile, type YamlRules } from "../../contract/load.js";
 import { estimateYamlValues } from "../../contract/yaml-depth.js";
 import { JsonText, scanJson } from "./json.js";
+import { isContractText } from "./contract-text.js";
 
 /** Bytes read in all: the document and every file its $refs reach (GitHub's REST description is 13 MB). */
 export const MAX_OPENAPI_BYTES = 64 * 1024 * 1024;
@@ -485,13 +486,13 @@ function readYaml(display: string, bytes: Buffer, rules: YamlRules, values: { re
  */
 function walkFile(value: unknown, source: OpenApiText): WrittenRef[] | LoadFailure {
   const refs: WrittenRef[] = [];
-  const stack: Array<{ node: unknown; at: string; id: string | undefined }> = [{ node: value, at: "", id: undefined }];
+  const stack: Array<{ node: unknown; at: string; id: string | undefined; key?: string }> = [{ node: value, at: "", id: undefined }];
   while (stack.length > 0) {
-    const { node, at, id } = stack.pop()!;
+    const { node, at, id, key } = stack.pop()!;
     if (Array.isArray(node)) {
       if (node.length > MAX_ENTRIES) return entriesProblem(source, at, node.length);
       node.forEach((v, i) => {
-        if (typeof v === "object" && v !== null) stack.push({ node: v, at: `${at}/${i}`, id });
+        if (typeof v === "object" && v !== null) stack.push({ node: v, at: `${at}/${i}`, id, key: String(i) });
       });
     } else if (isRecord(node)) {
       const keys = Object.keys(node);
@@ -500,7 +501,9 @@ function walkFile(value: unknown, source: OpenApiText): WrittenRef[] | LoadFailu
       if (typeof node.$ref === "string") refs.push(ownId === undefined ? { at, ref: node.$ref } : { at, ref: node.$ref, underId: ownId });
       for (const k of keys) {
         const v = node[k];
-        if (typeof v === "object" && v !== null) stack.push({ node: v, at: `${at}/${escapeSegment(k)}`, id: ownId });
+        // x-contract is contract text: its $refs name contract nodes (#/types/…), never OpenAPI ones (contract-text.ts).
+        if (isContractText(key, k)) continue;
+        if (typeof v === "object" && v !== null) stack.push({ node: v, at: `${at}/${escapeSegment(k)}`, id: ownId, key: k });
       }
     }
   }

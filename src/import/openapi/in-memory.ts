@@ -9,7 +9,7 @@ import { SourceFile, splitPointer } from "../../contract/source.js";
 import type { OpenApiFile, ReadProblem } from "./files.js";
 import { mapDocument, type ReviewReport } from "./index.js";
 import type { Origins } from "./origins.js";
-import { type AppliedOverlays, applyOverlays } from "./overlay.js";
+import { type AppliedOverlays, overlayRead } from "./overlay.js";
 
 export interface OpenApiParseOptions extends ParseOptions {
   /** Overlay files, applied in order before the document is read as OpenAPI. */
@@ -32,24 +32,13 @@ export interface OpenApiParseResult extends ParseResult {
   readonly review?: ReviewReport;
 }
 
-/** Overlay problems --strict turns into errors. */
-const STRICT_OVERLAY_CODES = new Set(["overlay-target-unmatched"]);
-
 /** Import an OpenAPI document in memory and check the contract it maps to. Never throws on bad input. */
 export async function parseOpenApi(path: string, options: OpenApiParseOptions = {}): Promise<OpenApiParseResult> {
-  const overlayPaths = options.overlays ?? [];
-  let overlays: AppliedOverlays | undefined;
-  const transform =
-    overlayPaths.length === 0
-      ? undefined
-      : (value: unknown) => {
-          overlays = applyOverlays(value, overlayPaths, path);
-          const problems = options.strict ? overlays.problems.map((p) => (STRICT_OVERLAY_CODES.has(p.code) ? { ...p, severity: "error" as const } : p)) : overlays.problems;
-          const applied = overlays;
-          return { value: applied.value, problems, relocate: (pointer: string) => applied.origin(pointer)?.locate() };
-        };
+  const overlayed = overlayRead(path, options.overlays ?? [], options.strict === true);
+  const transform = overlayed.transform;
   options.onProgress?.("import", 0, 1);
   const mapped = await mapDocument(path, { ...(options.bytes ? { bytes: options.bytes } : {}), ...(transform ? { transform } : {}), lint: options.lint === true });
+  const overlays = overlayed.applied();
   const files = [...(mapped.read?.files ?? [path]), ...(overlays?.files ?? [])];
   const problems = mapped.problems.map(problemDiagnostic);
   if (!mapped.mapped || !mapped.read?.root) return { diagnostics: problems, files, ...(mapped.report ? { review: mapped.report } : {}) };

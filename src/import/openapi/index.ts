@@ -6,7 +6,9 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { Document, isScalar, isSeq, visit } from "yaml";
 import { MAX_FILE_BYTES } from "../../contract/load.js";
-import { locatedProblem } from "./files.js";
+import { componentRefsAsTypes } from "./contract-text.js";
+import { escapeSegment, locatedProblem, type OpenApiFile } from "./files.js";
+import { type AppliedOverlays, overlayRead } from "./overlay.js";
 import { largestTags, mapOpenApi, type MapOptions, type MapResult } from "./map.js";
 import { type ReadOptions, readOpenApi, type ReadProblem, type ReadResult } from "./read.js";
 import { ImportRefusal } from "./refusal.js";
@@ -24,8 +26,10 @@ export interface ImportResult {
 }
 
 export interface ImportOptions extends MapOptions {
-  /** Refuse the import when the review report has an item of a kind in STRICT_KINDS. */
+  /** Refuse the import when the review report has an item of a kind in STRICT_KINDS (and, with overlays, when an action matches nothing). */
   readonly strict?: boolean;
+  /** `--overlay`: overlay files applied, in order, to the document before it is read. */
+  readonly overlays?: readonly string[];
 }
 
 /** Review items `--strict` reports as errors, at most (the report lists them all). */
@@ -59,6 +63,8 @@ export async function mapDocument(file: string, options: MapDocumentOptions = {}
   let mapped: MapResult;
   try {
     mapped = mapOpenApi(read.doc, options);
+    // x-contract is contract text, where an OpenAPI author names a component schema: it is the type imported from it.
+    componentRefsAsTypes(mapped.contract, componentTypes(mapped));
   } catch (e) {
     if (!(e instanceof ImportRefusal)) throw e;
     return { problems: [...read.problems, locatedProblem(e.code, read.root, e.pointer, e.message)], read };
@@ -72,7 +78,8 @@ export async function mapDocument(file: string, options: MapDocumentOptions = {}
     const none: ReadProblem = { code: "openapi-no-operations", severity: "error", message: `${file} has no GET, PUT, POST, DELETE or PATCH operation under paths; a contract needs at least one.`, ...at };
     return { problems: [...read.problems, none], read };
   }
-  const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning").map((p) => ({ kind: "openapi-problem", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
+  // An overlay's warnings are the command's diagnostics (validate and import-openapi print them), not the import's review items.
+  const warnings: ReviewItem[] = read.problems.filter((p) => p.severity === "warning" && !p.code.startsWith("overlay-")).map((p) => ({ kind: "openapi-problem", pointer: p.pointer, message: `${p.file}:${p.line}:${p.col}: ${p.message}` }));
   const report = buildReport(basename(file), read.version ?? "", mapped.operations, mapped.types, [...mapped.items, ...warnings]);
   if (options.strict) {
     const lost = report.items.filter((i) => STRICT_KINDS.has(i.kind));
@@ -87,7 +94,10 @@ export async function mapDocument(file: string, options: MapDocumentOptions = {}
 }
 
 export async function importOpenApi(file: string, options: ImportOptions = {}): Promise<ImportResult> {
-  const { problems, read, mapped, report } = await mapDocument(file, options);
+  const overlayed = overlayRead(file, options.overlays ?? [], options.strict === true);
+  const { problems, read, mapped, report: unlocated } = await mapDocument(file, { ...options, ...(overlayed.transform ? { transform: overlayed.transform } : {}) });
+  // Every item of the written report says where it is: in the document, or in the overlay that wrote it.
+  const report = unlocated && read?.root ? locateReport(unlocated, read.root, overlayed.applied()) : unlocated;
   if (!mapped || !report || !read) return { problems, ...(report ? { report } : {}) };
   const at = { file, line: 1, col: 1, pointer: "/paths" };
   options.onProgress?.("write yaml", 0, 0);
@@ -108,6 +118,29 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
     return { problems: [...read.problems, tooLarge] };
   }
   return { problems: read.problems, yaml, report };
+}
+
+/** Component schema name → the type imported from it, read from where each type came from. */
+function componentTypes(mapped: MapResult): Map<string, string> {
+  const names = new Map<string, string>();
+  const types = mapped.contract.types;
+  if (typeof types !== "object" || types === null || Array.isArray(types)) return names;
+  for (const type of Object.keys(types)) {
+    const origin = mapped.origins.resolve(`/types/${escapeSegment(type)}`);
+    const m = origin.overlay === undefined ? /^\/components\/schemas\/([^/]+)$/.exec(origin.pointer) : null;
+    if (m) names.set(m[1]!.replace(/~1/g, "/").replace(/~0/g, "~"), type);
+  }
+  return names;
+}
+
+/** The report with each item's `file:line:col`: in the overlay that wrote its place, else in the document (its nearest node). */
+function locateReport(report: ReviewReport, root: OpenApiFile, overlays: AppliedOverlays | undefined): ReviewReport {
+  root.source.prepare?.(report.items.map((i) => i.pointer));
+  const items = report.items.map((item) => {
+    const at = overlays?.origin(item.pointer)?.locate() ?? root.source.locate(item.pointer);
+    return { ...item, location: `${at.file}:${at.line}:${at.col}` };
+  });
+  return { ...report, items };
 }
 
 function sha256(text: string): string {

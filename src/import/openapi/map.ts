@@ -10,6 +10,7 @@ import { joinPointer, splitPointer } from "../../contract/source.js";
 import { checkContract } from "./contract-limits.js";
 import { ImportRefusal } from "./refusal.js";
 import type { ReviewItem, ReviewKind } from "./review.js";
+import { componentRefsAsTypes } from "./contract-text.js";
 import { Origins } from "./origins.js";
 import { componentName, convertSchema, copyJson, sunsetDate, isObject, mergePatch, type Json, type JsonObject, own, pointerOf, put, resolvePointer, type SchemaContext, shapeOf, MAX_REF_CHAIN } from "./schema.js";
 
@@ -526,6 +527,8 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   }
   let typeCount = typeNames.size + refTypes.size;
   if (wanted) {
+    // x-contract may name a component schema: the type it became counts as reached (contract-text.ts).
+    componentRefsAsTypes([operations, types], typeNames);
     // Only the types the chosen operations reach.
     const reached = typesReached(operations, types);
     for (const name of Object.keys(types)) if (!reached.has(name)) delete types[name];

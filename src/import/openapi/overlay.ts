@@ -67,6 +67,35 @@ export const MAX_OVERLAY_WRITES = 1_000_000;
 type Segment = string | number;
 type Container = Record<string, unknown> | unknown[];
 
+/** Overlay problems `--strict` turns into errors. */
+const STRICT_OVERLAY_CODES = new Set(["overlay-target-unmatched"]);
+
+/** What `--overlay <file>` (repeatable) gives a command that reads an OpenAPI document. */
+export interface OverlayRead {
+  /** The read's transform (overlays applied in order), or undefined when no overlay was given. */
+  readonly transform?: (value: unknown) => { value: unknown; problems: readonly ReadProblem[]; relocate: (pointer: string) => SourceLocation | undefined };
+  /** The overlays as applied, once the read ran the transform. */
+  applied(): AppliedOverlays | undefined;
+}
+
+/**
+ * `--overlay` as every command applies it: in the order given, before the document is read; with
+ * `strict` (`validate --strict`, `import-openapi --strict`) an action matching nothing is an error.
+ */
+export function overlayRead(documentPath: string, overlayPaths: readonly string[], strict: boolean): OverlayRead {
+  let overlays: AppliedOverlays | undefined;
+  if (overlayPaths.length === 0) return { applied: () => undefined };
+  return {
+    transform: (value: unknown) => {
+      const applied = applyOverlays(value, overlayPaths, documentPath);
+      overlays = applied;
+      const problems = strict ? applied.problems.map((p) => (STRICT_OVERLAY_CODES.has(p.code) ? { ...p, severity: "error" as const } : p)) : applied.problems;
+      return { value: applied.value, problems, relocate: (pointer: string) => applied.origin(pointer)?.locate() };
+    },
+    applied: () => overlays,
+  };
+}
+
 export function applyOverlays(document: unknown, overlayPaths: readonly string[], documentPath: string): AppliedOverlays {
   const problems: ReadProblem[] = [];
   const files = overlayPaths.map((p) => resolve(p));

@@ -9,6 +9,7 @@ import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import type { BaseResolver, Document, NormalizedProblem } from "@redocly/openapi-core";
 import { MAX_OPERATIONS } from "../../contract/load.js";
 import { deepRefChain, refLoop, locatedProblem, type LoadFailure, type OpenApiFile, OpenApiFiles, problemAt, type ReadProblem, refAt, refUri, remoteSpelling } from "./files.js";
+import { ContractTextStash, hideContractText } from "./contract-text.js";
 import { countOperations, operationLimitMessage } from "./map.js";
 import { isObject, type JsonObject } from "./schema.js";
 
@@ -81,10 +82,12 @@ export async function readOpenApi(file: string, options: ReadOptions = {}): Prom
   } else {
     // Loaded only for documents that passed every check above: it is most of an import's start-up.
     const redocly = await import("@redocly/openapi-core");
-    const resolver = readFilesResolver(redocly, files);
+    const stash = new ContractTextStash();
+    const resolver = readFilesResolver(redocly, files, stash);
     // Only structural rules: "struct" (the OpenAPI schema) and unresolved references.
     const config = await redocly.createConfig({ rules: { struct: "error", "no-unresolved-refs": "error" } } as never);
-    let document: Document = { source: new redocly.Source(root.path, root.source.text), parsed };
+    // x-contract is contract text: the bundler and the checks see stand-ins, never its $refs (#/types/…).
+    let document: Document = { source: new redocly.Source(root.path, root.source.text), parsed: hideContractText(parsed, stash) };
     const found: NormalizedProblem[] = [];
     if (!oneFile) {
       let bundled;
@@ -96,12 +99,14 @@ export async function readOpenApi(file: string, options: ReadOptions = {}): Prom
       bundle = bundled.bundle.parsed as unknown;
       if (!isObject(bundle)) return { problems: [problemAt("openapi-invalid", file, `${file} is not an OpenAPI document (not a mapping).`)] };
       document = bundled.bundle;
+      // The x-contract values go back after the checks below, which lint the bundle with its stand-ins.
       found.push(...bundled.problems);
     }
     // Structural problems do not stop the import (real documents often break the schema in places the
     // import ignores, such as x- extensions); they go into the review report. A $ref that cannot be
     // followed does stop it, unless it lies in an extension (dropped) or in example or default data.
     if (options.lint !== false || !oneFile) found.push(...(await redocly.lintDocument({ document, config, externalRefResolver: resolver })));
+    if (!oneFile) stash.restore(bundle);
     // Located together: a JSON file finds every pointer in one pass over its text.
     const pointers = new Map<OpenApiFile, string[]>();
     for (const p of found) {
@@ -141,7 +146,7 @@ interface ReadFilesResolver extends BaseResolver {
   readonly refusals: Map<string, LoadFailure>;
 }
 
-function readFilesResolver(redocly: Redocly, files: OpenApiFiles): ReadFilesResolver {
+function readFilesResolver(redocly: Redocly, files: OpenApiFiles, stash: ContractTextStash): ReadFilesResolver {
   class Resolver extends redocly.BaseResolver implements ReadFilesResolver {
     readonly refusals = new Map<string, LoadFailure>();
     private readonly documents = new Map<string, Document>();
@@ -161,7 +166,7 @@ function readFilesResolver(redocly: Redocly, files: OpenApiFiles): ReadFilesReso
         throw new redocly.ResolveError(new Error(loaded.message));
       }
       let doc = this.documents.get(loaded.path);
-      if (!doc) this.documents.set(loaded.path, (doc = { source: new redocly.Source(loaded.path, loaded.source.text), parsed: loaded.value }));
+      if (!doc) this.documents.set(loaded.path, (doc = { source: new redocly.Source(loaded.path, loaded.source.text), parsed: hideContractText(loaded.value, stash) }));
       return doc as Document<T>;
     }
   }

@@ -53,6 +53,61 @@ export const REVIEW_KINDS = {
 export type ReviewKind = keyof typeof REVIEW_KINDS;
 
 /**
+ * What to do about an item of each kind: the report says it under the kind's heading and with every
+ * item in its JSON. Each settles it in the document (or an overlay beside it), so a re-import keeps it.
+ */
+const REVIEW_ACTIONS: Readonly<Record<string, string>> = {
+  "method-unsupported": "Nothing, unless an agent needs the operation: then declare it as another method in the document.",
+  "route-duplicate": "Keep one of the two operations, or give them distinct path shapes.",
+  "name-derived": "Give the operation an operationId (the name every adapter shows).",
+  "name-shortened": "Give the operation a shorter operationId.",
+  "name-collision": "Give the operations operationIds that stay distinct in snake_case.",
+  "type-renamed": "Nothing, or rename the schema; in x-contract, name it #/types/<the new name> or #/components/schemas/<its name>.",
+  "tags-selected": "Nothing: import the other tags into contracts of their own.",
+  "type-from-ref": "Move the schema into components/schemas under a name of your choice and refer to it there.",
+  "summary-derived": "Give the operation a one-line summary (tool and command descriptions start with it).",
+  "parameter-dropped": "Rename or remove the parameter, or leave the header to the transport.",
+  "parameter-style-dropped": "Use a style defined for the parameter's location, or remove style.",
+  "field-renamed": "Rename the parameter or the body property so the two differ.",
+  "body-not-json": "Add a JSON (or form) media type to the request body, or accept that the operation sends none.",
+  "encoding-narrowed": "Name one media type for the part in encoding.contentType.",
+  "body-wrapped": "Nothing, or make the body an object whose properties differ from the parameters.",
+  "response-not-json": "Add a JSON media type to the success response, or check that text is what callers get.",
+  "response-body-ignored": "Remove the content from the 204/205 response, or answer 200.",
+  "success-status-assumed": "Declare the success response under its 2xx status.",
+  "error-range-dropped": "Declare the statuses the API answers one by one (400, 404, 409…), each with its x-contract code.",
+  "error-codes-read": "Name the code for the status in the response's x-contract (code: NAME).",
+  "error-default-read": "Declare the error statuses the API answers, or name their codes in x-contract at the document root (errors).",
+  "error-class-guessed": "Set the class and action in the response's x-contract (class: …, action: …).",
+  "error-taxonomy-default": "Declare the error responses the API answers (4xx/5xx).",
+  "idempotency-retention-assumed": "State how long the platform keeps a key: x-contract on the operation, idempotency: { retention: 72h }.",
+  "idempotency-key-optional": "Check that a call without a key is a new intent; or make the header required.",
+  "sunset-unreadable": "Write x-sunset as a date (YYYY-MM-DD).",
+  "stability-unreadable": "Write x-stability-level as draft, alpha, beta or stable.",
+  "pagination-detected": "Check the style and fields; correct them with x-contract pagination on the operation (pagination: null when it is not paginated).",
+  "pagination-max-unknown": "Declare the page size's maximum on its parameter's schema.",
+  "pagination-undecided": "Declare the pagination in the operation's x-contract, or leave it unpaginated.",
+  "auth-unsupported": "Declare a scheme the contract expresses (bearer, basic, API key), or set transport.auth in the root x-contract.",
+  "auth-assumed": "Check that a bearer token is what the API takes; correct transport.auth in the root x-contract if not.",
+  "toolset-first-tag": "Put the operation's own tag first, or set toolset in its x-contract.",
+  "base-url-placeholder": "Give servers an absolute URL, or set transport.http.baseUrl in the root x-contract.",
+  "header-derived": "Pass --name and --date, or set them in the root x-contract (contract, changelog).",
+  "callbacks-dropped": "Nothing: the contract describes calls to the platform only.",
+  "keyword-dropped": "Nothing, or say the constraint in JSON Schema 2020-12 keywords the contract checks.",
+  "ref-unresolved": "Make the reference name a component schema, or describe the value in place.",
+  "ref-cycle-broken": "Give the loop something that describes part of the value (a property), or remove the $ref that closes it.",
+  "error-bodies-dropped": "Nothing: error details go in x-contract details on the response when callers need them.",
+  "error-format-derived": "Check the style; set transport.http.errorFormat in the root x-contract if it is wrong.",
+  "x-contract-invalid": "Write x-contract as a mapping, on an operation, a 4xx/5xx response, a schema or the document root.",
+  "openapi-problem": "Fix the document at the location shown (contractgen validate shows it with its line).",
+};
+
+/** What to do about an item of `kind`. */
+export function reviewAction(kind: string): string {
+  return REVIEW_ACTIONS[kind] ?? "Check the item at its location and settle it in the document or in an overlay.";
+}
+
+/**
  * Kinds `--strict` refuses: the contract accepts values the document may not, because the importer
  * could not tell what the document means there. The other kinds are decisions a person should
  * check, or parts the contract format has no place for, and are written as reviewed guesses.
@@ -66,6 +121,8 @@ export interface ReviewItem {
   /** The contract operation concerned, when there is one. */
   readonly operation?: string;
   readonly message: string;
+  /** `file:line:col` of the pointer (in the document, or in the overlay that wrote it), when the report was located. */
+  readonly location?: string;
 }
 
 export interface ReviewReport {
@@ -103,7 +160,8 @@ export function reportSummary(report: ReviewReport): string {
 }
 
 export function reportJson(report: ReviewReport): string {
-  return `${JSON.stringify({ generator: "contractgen import-openapi", ...report }, null, 2)}\n`;
+  const items = report.items.map((i) => ({ ...i, action: reviewAction(i.kind) }));
+  return `${JSON.stringify({ generator: "contractgen import-openapi", ...report, items }, null, 2)}\n`;
 }
 
 /** Markdown text: code spans get their backticks neutralised so a hostile name cannot break the layout. */
@@ -123,10 +181,11 @@ export function reportMarkdown(report: ReviewReport): string {
     lines.push("");
   }
   for (const kind of Object.keys(report.counts) as ReviewKind[]) {
-    lines.push(`## ${code(kind)}`, "", REVIEW_KINDS[kind], "");
+    lines.push(`## ${code(kind)}`, "", REVIEW_KINDS[kind], "", `What to do: ${text(reviewAction(kind))}`, "");
     for (const item of report.items.filter((i) => i.kind === kind)) {
       const op = item.operation ? ` (${code(item.operation)})` : "";
-      lines.push(`- ${code(item.pointer === "" ? "#" : `#${item.pointer}`)}${op}: ${text(item.message)}`);
+      const at = item.location ? ` at ${code(item.location)}` : "";
+      lines.push(`- ${code(item.pointer === "" ? "#" : `#${item.pointer}`)}${at}${op}: ${text(item.message)}`);
     }
     lines.push("");
   }
