@@ -1,9 +1,10 @@
 /**
  * The slice of better-sqlite3 the contract host (and the example platforms) use. The package ships no type declarations
  * (and @types/better-sqlite3 is not a dependency), so the API is declared here and the module is
- * loaded with require: better-sqlite3 is a CommonJS native addon either way.
+ * loaded with require when a database is opened: better-sqlite3 is a CommonJS native addon, and an
+ * optional package of an adapter-only generated package (a missing one is a clear OptionalPackageError).
  */
-import { createRequire } from "node:module";
+import { requireOptional } from "../runtime/optional-package.js";
 
 export interface RunResult {
   readonly changes: number;
@@ -31,8 +32,6 @@ export interface Database {
   readonly inTransaction: boolean;
 }
 
-const require = createRequire(import.meta.url);
-
 /**
  * How long a statement waits for another connection's lock (better-sqlite3's default, said here).
  * The contract host's own writes do not rely on it: they wait for the write lock on a timer
@@ -42,7 +41,7 @@ const BUSY_TIMEOUT_MS = 5_000;
 
 /** Open (or create) a database file; ":memory:" for a private in-memory database. */
 export function openDatabase(path = ":memory:"): Database {
-  const BetterSqlite3 = require("better-sqlite3") as new (path: string, options: { timeout: number }) => Database;
+  const BetterSqlite3 = requireOptional<new (path: string, options: { timeout: number }) => Database>("better-sqlite3", "The contract host's SQLite database");
   const db = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS });
   useWal(db);
   db.pragma("foreign_keys = ON");

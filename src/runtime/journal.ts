@@ -13,7 +13,9 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
-import Database from "better-sqlite3";
+// Types only: better-sqlite3 is an optional package, loaded when a SQLite journal is opened.
+import type Database from "better-sqlite3";
+import { OptionalPackageError, requireOptional } from "./optional-package.js";
 
 export type JournalStatus = "sending" | "completed" | "rejected" | "unknown";
 
@@ -296,9 +298,17 @@ export class SqliteJournal implements OperationJournal {
   constructor(readonly path: string) {
     const problem = journalPathProblem(path);
     if (problem) throw new JournalUnusableError(path, problem);
+    let BetterSqlite3: typeof Database;
+    try {
+      BetterSqlite3 = requireOptional<typeof Database>("better-sqlite3", "The SQLite journal");
+    } catch (e) {
+      // "The SQLite journal needs the package better-sqlite3, which is not installed: npm install …"
+      if (e instanceof OptionalPackageError) throw new JournalUnusableError(path, e.message);
+      throw e;
+    }
     let db: Database.Database | undefined;
     try {
-      db = new Database(path);
+      db = new BetterSqlite3(path);
       this.db = db;
       this.init();
     } catch (e) {

@@ -3,6 +3,7 @@
  * loading `pg` only when a URL asks for it, a pool that survives dropped idle connections, a schema
  * migrated once under an advisory lock, and messages that name the database with its password masked.
  */
+import { importOptional, OptionalPackageError } from "./optional-package.js";
 
 /** The part of `pg` the stores use (declared here: `pg` is loaded only when a PostgreSQL URL is configured). */
 export interface PgQueryable {
@@ -38,11 +39,9 @@ export function maskedUrl(url: string): string {
   }
 }
 
-/** Load `pg` by a name tsc does not resolve: only a configuration that uses PostgreSQL needs it installed. */
-async function loadPg(): Promise<PgModule> {
-  const name = "pg";
-  const loaded = (await import(name)) as PgModule & { default?: PgModule };
-  return loaded.default ?? loaded;
+/** Load `pg` (an optional package) by a name tsc does not resolve: only a configuration that uses PostgreSQL needs it installed. */
+function loadPg(what: string): Promise<PgModule> {
+  return importOptional<PgModule>("pg", `The PostgreSQL ${what}`);
 }
 
 /** One versioned schema: its version table, the version this runtime writes, and each step up from 1. */
@@ -64,9 +63,10 @@ export interface PgSchema {
 export async function openPool(url: string, schema: PgSchema, unusable: (problem: string) => Error, max = 10): Promise<PgPool> {
   let pg: PgModule;
   try {
-    pg = await loadPg();
-  } catch {
-    throw unusable("the pg package is not installed (npm install pg)");
+    pg = await loadPg(schema.what);
+  } catch (e) {
+    // "The PostgreSQL journal needs the package pg, which is not installed: npm install …"
+    throw e instanceof OptionalPackageError ? unusable(e.message) : e;
   }
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
   // An idle client that the server drops is replaced by the pool; it must not crash the process.
