@@ -93,7 +93,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const command = process.argv[2];
   if (command === "key") {
     const lock = createHash("sha256").update(readFileSync(join(HOME, "package-lock.json"))).digest("hex").slice(0, 32);
-    const line = `key=contractgen-${process.platform}-${buildKey()}\nnpm-key=contractgen-npm-${process.platform}-${lock}\n`;
+    const os = `${process.platform}-${process.arch}`;
+    const line = `key=contractgen-${os}-${buildKey()}\nnpm-key=contractgen-npm-${os}-${lock}\n`;
     if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, line);
     else process.stdout.write(line);
     process.exitCode = 0;

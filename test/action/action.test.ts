@@ -4,6 +4,7 @@
  * a runner sets, and a local HTTP server standing in for GitHub's REST API.
  */
 import { spawn, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -576,7 +577,10 @@ describe("action.yml", () => {
     for (const s of scripts) expect(existsSync(resolve(s)), s).toBe(true);
     for (const step of action.runs.steps) {
       if (step.uses) expect(step.uses).toMatch(/^actions\/(setup-node|cache)@v\d+$/);
-      else expect(step.run).toMatch(/^node "\$GITHUB_ACTION_PATH\/action\/(setup|run)\.mjs" [a-z-]+$/);
+      else {
+        expect(step.run).toMatch(/^node "\$GITHUB_ACTION_PATH\/action\/(setup|run)\.mjs" [a-z-]+$/);
+        expect((step as { shell?: string }).shell).toBe("bash");
+      }
     }
   });
 
@@ -627,6 +631,6 @@ describe("action.yml", () => {
     expect(setup.buildKey(home)).toBe(before);
     const out = join(home, "out.txt");
     execFileSync(process.execPath, [SETUP, "key"], { env: { ...process.env, GITHUB_OUTPUT: out } });
-    expect(readFileSync(out, "utf8")).toMatch(/^key=contractgen-\w+-[0-9a-f]{32}\nnpm-key=contractgen-npm-\w+-[0-9a-f]{32}\n$/);
+    expect(readFileSync(out, "utf8")).toBe(`key=contractgen-${process.platform}-${process.arch}-${setup.buildKey(resolve("."))}\nnpm-key=contractgen-npm-${process.platform}-${process.arch}-${createHash("sha256").update(readFileSync("package-lock.json")).digest("hex").slice(0, 32)}\n`);
   });
 });
