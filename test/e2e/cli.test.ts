@@ -190,6 +190,40 @@ describe("generated CLIs against the reference platforms", () => {
     }
   });
 
+  it("a platform nothing listens for: CLIENT_UNREACHABLE says so and what helps (start it, or --base-url / BILLING_BASE_URL), exit 1", async () => {
+    const closed: Server = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const r = await cli("billing.v2", ["--base-url", url, "--max-attempts", "1", "get-invoice", "--invoice-id", "inv_1001"]);
+    expect(r.code).toBe(EXIT_CODES.internal);
+    expect(r.json.error).toMatchObject({ code: "CLIENT_UNREACHABLE", class: "internal", action: "stop_and_surface", outcome: "rejected" });
+    expect(r.stderr.split("\n")[1]).toBe(
+      `billing get-invoice: CLIENT_UNREACHABLE: get_invoice: nothing is listening at ${url}: connection refused (ECONNREFUSED); nothing was sent. Start the server, or point the client at it with --base-url or BILLING_BASE_URL. (internal; next: stop_and_surface)`,
+    );
+  });
+
+  it("a generated server skeleton whose handler is still the stub: CLIENT_NOT_IMPLEMENTED names the handler file, not an undeclared error", async () => {
+    const { startServer } = (await import(resolve("test-results/sdk/incidents-skeleton/server/server.js"))) as { startServer(o: object): Promise<{ url: string; close(): Promise<unknown> }> };
+    const skeleton = await startServer({ port: 0, token: TOKEN, database: ":memory:" });
+    try {
+      const main = resolve("test-results/sdk/incidents-skeleton/cli/main.js");
+      const failed = await promisify(execFile)(process.execPath, [main, "--base-url", skeleton.url, "get-incident", "--incident-id", "INC-017"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN } }).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(failed?.code).toBe(EXIT_CODES.internal);
+      exercised.add(EXIT_CODES.internal);
+      const [json, line] = failed!.stderr.split("\n");
+      expect(JSON.parse(json!).error).toMatchObject({ code: "CLIENT_NOT_IMPLEMENTED", class: "internal", action: "stop_and_surface", outcome: "rejected", status: 501 });
+      expect(line).toBe(
+        "incidents get-incident: CLIENT_NOT_IMPLEMENTED: get_incident: the server does not implement get_incident yet (its handler is a generated stub: fill it in mcp/handlers/get-incident.ts); nothing was executed. (internal; next: stop_and_surface)",
+      );
+    } finally {
+      await skeleton.close();
+    }
+  });
+
   it("prints yaml and tables for people, completion scripts for shells", async () => {
     const main = resolve("test-results/sdk/releases/cli/main.js");
     const run = async (args: string[]) =>
