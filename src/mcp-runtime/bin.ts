@@ -59,9 +59,13 @@ function nameList(raw: string): string[] {
   return names;
 }
 
-function positiveInteger(raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new InvalidArgumentError("expected a whole number of at least 1.");
-  return Number(raw);
+/** A whole number of at least 1, in decimal digits: any up to Number.MAX_SAFE_INTEGER, beyond which a number is no longer exact. */
+export function positiveInteger(raw: string): number {
+  if (!/^\d+$/.test(raw)) throw new InvalidArgumentError("expected a whole number of at least 1 (decimal digits only).");
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${raw.length > 24 ? `${raw.slice(0, 24)}…` : raw} is too large: the largest whole number taken is ${Number.MAX_SAFE_INTEGER} (Number.MAX_SAFE_INTEGER).`);
+  if (n < 1) throw new InvalidArgumentError("expected a whole number of at least 1.");
+  return n;
 }
 
 function origins(raw: string): string[] {
