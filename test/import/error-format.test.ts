@@ -229,6 +229,24 @@ describe("import-openapi: the API's own error codes", () => {
     expect(Object.keys(uri.contract.errors)).toEqual(["NOT_FOUND"]);
   });
 
+  // Two API spellings that make the same contract code: the second is numbered and keeps its own wire value.
+  it("two API values naming one contract code get two codes, each recognised by its wire value", async () => {
+    const body = (values: string[]) => ({ type: "object", properties: { code: { type: "string", enum: values } } });
+    const { contract, model, items } = await imp("codes-clash", doc(petPath({
+      "400": withBody("application/json", body(["card.declined"]), "Refused."),
+      "402": withBody("application/json", body(["card-declined", "PAYMENT_REQUIRED"]), "Payment refused."),
+      "403": withBody("application/json", body(["CARD_DECLINED"]), "Not for this card."),
+    })));
+    expect(contract.errors.CARD_DECLINED).toMatchObject({ http: 400, wire: "card.declined" });
+    expect(contract.errors.CARD_DECLINED_2).toMatchObject({ http: 402, wire: "card-declined" });
+    expect(contract.operations.get_pet.errors).toEqual(["CARD_DECLINED", "CARD_DECLINED_2", "PAYMENT_REQUIRED", "FORBIDDEN"]);
+    expect((await sdkError(model, "get_pet", 402, JSON.stringify({ code: "card-declined" }))).code).toBe("CARD_DECLINED_2");
+    expect((await sdkError(model, "get_pet", 400, JSON.stringify({ code: "card.declined" }))).code).toBe("CARD_DECLINED");
+    // The value CARD_DECLINED would name a code the API sends as card.declined: not read, the status names the 403's code.
+    expect(items.find((i) => i.kind === "error-codes-read")?.message).toMatch(/"CARD_DECLINED" is the name of code CARD_DECLINED, which the API sends as "card.declined"/);
+    expect(contract.errors.FORBIDDEN).toMatchObject({ http: 403 });
+  });
+
   // One enum listing every code of the API, shared by all error responses, assigns nothing by itself.
   it("a code enum shared by responses of several statuses names a response's codes only through its description", async () => {
     const Error = { type: "object", properties: { code: { type: "string", enum: ["PET_NOT_FOUND", "PET_ASLEEP", "BAD_NAME"] }, message: { type: "string" } } };

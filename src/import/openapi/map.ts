@@ -267,21 +267,28 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   const errors = new Map<string, { status: number; entry: JsonObject }>();
   // Codes named after a status (no wire): the document naming one in its own spelling gives it that wire.
   const statusCodes = new Set<string>();
-  /** The taxonomy code for a code a response names: its own, or the one with its wire value; a numbered one when another wire took the name. */
-  const claimCode = (c: DocumentCode, fromDocument: boolean): string => {
-    if (!fromDocument) return c.code;
+  /**
+   * The taxonomy code for a code a response names, and the wire value a new entry takes: its own code,
+   * or the code that has its wire value; a numbered one (keeping the API's value as its wire) when
+   * another wire value took the name. Null when the value is the name of a code sent as another value
+   * (a code's name is its wire value only without one: the value could not be told apart).
+   */
+  const claimCode = (c: DocumentCode, fromDocument: boolean): { code: string; wire: string | null } | null => {
+    if (!fromDocument) return { code: c.code, wire: c.wire };
     const wire = c.wire ?? c.code;
-    for (const [code, known] of errors) if (own(known.entry, "wire") === wire) return code;
+    for (const [code, known] of errors) if (own(known.entry, "wire") === wire) return { code, wire };
+    const named = errors.get(wire);
+    if (named !== undefined) return own(named.entry, "wire") === undefined || statusCodes.has(wire) ? { code: wire, wire: null } : null;
     let code = c.code;
     for (let n = 2; ; n++) {
       const known = errors.get(code);
-      if (known === undefined) return code;
+      if (known === undefined) return { code, wire: code === wire ? null : wire };
       const knownWire = own(known.entry, "wire");
-      if (knownWire === undefined && code === wire) return code;
+      if (knownWire === undefined && code === wire) return { code, wire: null };
       if (knownWire === undefined && statusCodes.has(code)) {
         put(known.entry, "wire", wire);
         statusCodes.delete(code);
-        return code;
+        return { code, wire };
       }
       code = `${c.code}_${n}`;
     }
@@ -449,16 +456,24 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
         const desc = isObject(r) && typeof own(r, "description") === "string" ? (own(r, "description") as string).replace(/\s+/g, " ").trim() : "";
         // The response's codes: the one its x-contract names, else those the document names (the code
         // member's values, the description's backticked codes), else the status's conventional one.
-        const read: DocumentCode[] = declaredCodes !== undefined ? [] : documentCodes.read(r, status, (message) => opReview("error-codes-read", joinPointer(d.pointer, "responses", key), message));
-        const found: DocumentCode[] = read.length > 0 ? read : (declaredCodes ?? [e.code]).map((code) => ({ code, wire: null, description: desc === "" ? null : desc }));
+        const note = (message: string) => opReview("error-codes-read", joinPointer(d.pointer, "responses", key), message);
+        const read: Array<DocumentCode & { claimed: { code: string; wire: string | null } }> = [];
+        if (declaredCodes === undefined) for (const c of documentCodes.read(r, status, note)) {
+          const claimed = claimCode(c, true);
+          const twin = claimed === null ? undefined : read.find((x) => x.claimed.code === claimed.code);
+          if (twin !== undefined) note(`The API's codes ${JSON.stringify(twin.wire ?? twin.code)} and ${JSON.stringify(c.wire ?? c.code)} both make code ${twin.claimed.code}: the first is read. Name this response's codes in its x-contract.`);
+          else if (claimed !== null) read.push({ ...c, claimed });
+          else note(`The API's code ${JSON.stringify(c.wire ?? c.code)} is the name of code ${c.code}, which the API sends as ${JSON.stringify(own(errors.get(c.code)!.entry, "wire"))}: the two could not be told apart, so it is not read. Name this response's code in its x-contract.`);
+        }
+        const found = read.length > 0 ? read : (declaredCodes ?? [e.code]).map((code) => ({ code, wire: null, description: desc === "" ? null : desc, claimed: { code, wire: null } }));
         if (named !== undefined && named !== null && declaredCodes === undefined) review("x-contract-invalid", joinPointer(responsePointer, "x-contract", "code"), `x-contract code ${describeJson(named)} is not an error code (or a list of them); HTTP ${status} is ${found.map((c) => c.code).join(", ")}.`);
         for (const c of found) {
-          const code = claimCode(c, read.length > 0);
+          const { code, wire } = c.claimed;
           let known = errors.get(code);
           if (known === undefined) {
             const entry: JsonObject = { class: e.cls, action: e.action, http: status };
             if (c.description !== null) put(entry, "description", c.description);
-            if (c.wire !== null) put(entry, "wire", c.wire);
+            if (wire !== null) put(entry, "wire", wire);
             known = { status, entry };
             errors.set(code, known);
             if (read.length === 0 && declaredCodes === undefined) statusCodes.add(code);
@@ -554,13 +569,14 @@ export function mapOpenApi(doc: JsonObject, options: MapOptions = {}): MapResult
   if (defaultErrors.length > 0) {
     const added: string[] = [];
     for (const { pointer, codes: named } of defaultErrors) for (const c of named) {
-      const code = claimCode(c, true);
-      if (errors.has(code)) continue;
+      const claimed = claimCode(c, true);
+      if (claimed === null || errors.has(claimed.code)) continue;
+      const { code, wire } = claimed;
       const status = statusForCodeName(code);
       const e = errorFor(status);
       const entry: JsonObject = { class: e.cls, action: e.action, http: status };
       if (c.description !== null) put(entry, "description", c.description);
-      if (c.wire !== null) put(entry, "wire", c.wire);
+      if (wire !== null) put(entry, "wire", wire);
       errors.set(code, { status, entry });
       origins.set(joinPointer("/errors", code), pointer);
       added.push(code);
