@@ -21,7 +21,7 @@ export const EXIT_CODES = {
 /** Rows for --help and the generated README: code, meaning, what to do. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string, string]> = [
   [EXIT_CODES.success, "success", "the result is on stdout"],
-  [EXIT_CODES.internal, "internal error or a response that breaks the contract", "stop and report"],
+  [EXIT_CODES.internal, "internal error, an answer outside the contract, nothing listening, or a stub", "stop and report"],
   [EXIT_CODES.usage, "usage error or invalid input (class invalid_input)", "fix the named flag or field"],
   [EXIT_CODES.notFound, "not found", "verify the identifier"],
   [EXIT_CODES.conflict, "conflict or stale precondition", "re-read, then decide again"],
