@@ -10,7 +10,8 @@ export const rule: Rule = {
   check: (ctx) =>
     ctx
       .find(["operations", "*", "effects", "idempotent"], ["modified"])
-      .filter((m) => m.change.after === "key" && m.change.before !== "key")
+      // A key the platform does not require (keyRequired false) is effect-idempotency-key-accepted: key-less calls still work.
+      .filter((m) => m.change.after === "key" && m.change.before !== "key" && ctx.new_.operation(m.operation!)?.idempotency?.keyRequired !== false)
       .map((m) => {
         const keyField = ctx.new_.operation(m.operation!)?.idempotency?.keyField;
         return {

@@ -19,6 +19,7 @@ import { rule as documentationChanged } from "./documentation-changed.js";
 import { rule as effectBecameIrreversible } from "./effect-became-irreversible.js";
 import { rule as effectDestructiveAdded } from "./effect-destructive-added.js";
 import { rule as effectDestructiveRemoved } from "./effect-destructive-removed.js";
+import { rule as effectIdempotencyKeyAccepted } from "./effect-idempotency-key-accepted.js";
 import { rule as effectIdempotencyKeyRequired } from "./effect-idempotency-key-required.js";
 import { rule as effectIdempotencyWeakened } from "./effect-idempotency-weakened.js";
 import { rule as effectMutatingToRead } from "./effect-mutating-to-read.js";
@@ -201,6 +202,7 @@ export const RULES: readonly Rule[] = [
   effectBecameIrreversible,
   effectDestructiveAdded,
   effectDestructiveRemoved,
+  effectIdempotencyKeyAccepted,
   effectIdempotencyKeyRequired,
   effectIdempotencyWeakened,
   effectMutatingToRead,
