@@ -86,8 +86,9 @@ export async function readOpenApi(file: string, options: ReadOptions = {}): Prom
     const resolver = readFilesResolver(redocly, files, stash);
     // Only structural rules: "struct" (the OpenAPI schema) and unresolved references.
     const config = await redocly.createConfig({ rules: { struct: "error", "no-unresolved-refs": "error" } } as never);
-    // x-contract is contract text: the bundler and the checks see stand-ins, never its $refs (#/types/…).
-    let document: Document = { source: new redocly.Source(root.path, root.source.text), parsed: hideContractText(parsed, stash) };
+    // x-contract is contract text: the bundler and the checks see stand-ins, never its $refs (#/types/…)
+    // (only a file whose text says x-contract, or an overlay's result, can hold one: the others are not walked).
+    let document: Document = { source: new redocly.Source(root.path, root.source.text), parsed: transformed || root.source.text.includes("x-contract") ? hideContractText(parsed, stash) : parsed };
     const found: NormalizedProblem[] = [];
     if (!oneFile) {
       let bundled;
@@ -166,7 +167,7 @@ function readFilesResolver(redocly: Redocly, files: OpenApiFiles, stash: Contrac
         throw new redocly.ResolveError(new Error(loaded.message));
       }
       let doc = this.documents.get(loaded.path);
-      if (!doc) this.documents.set(loaded.path, (doc = { source: new redocly.Source(loaded.path, loaded.source.text), parsed: hideContractText(loaded.value, stash) }));
+      if (!doc) this.documents.set(loaded.path, (doc = { source: new redocly.Source(loaded.path, loaded.source.text), parsed: loaded.source.text.includes("x-contract") ? hideContractText(loaded.value, stash) : loaded.value }));
       return doc as Document<T>;
     }
   }
