@@ -3,6 +3,8 @@
  * Client against the reference platforms: the catalogue is the contract's, results state their
  * completeness, preview/confirm and preconditions behave as in the SDK, failures keep their class.
  */
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -14,7 +16,7 @@ import { catalogTokens, countTokens } from "../../src/budget/catalog.js";
 import { servedSchema, servedTools } from "../../src/emit/mcp/tools.js";
 import type { ContractModel } from "../../src/model/types.js";
 import { parseContract } from "../../src/contract/parse.js";
-import { annotationKeywords, built, countingFetch, freshJournal, newClient, removeJournals, text, TOKEN } from "./support.js";
+import { annotationKeywords, built, connectStdio, countingFetch, freshJournal, newClient, removeJournals, text, TOKEN } from "./support.js";
 
 const SPECS = ["billing.v1", "billing.v2", "incidents", "releases"] as const;
 
@@ -409,6 +411,24 @@ describe("stdio", () => {
       expect(JSON.stringify(r)).not.toContain(TOKEN);
     } finally {
       await client.close();
+    }
+  });
+
+  it("a platform nothing listens for: the tool error says so and names the bin's --base-url and variable", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const served = await connectStdio("incidents", { INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: url, INCIDENTS_JOURNAL: freshJournal() });
+    try {
+      const r = await served.call("get_incident", { incident_id: "INC-017" });
+      expect(r.isError).toBe(true);
+      expect(text(r).error).toMatchObject({ code: "CLIENT_UNREACHABLE", class: "internal", action: "stop_and_surface" });
+      expect(text(r).error.message).toBe(
+        `get_incident: nothing is listening at ${url}: connection refused (ECONNREFUSED); nothing was sent. Start the server, or point the client at it with --base-url or INCIDENTS_BASE_URL.`,
+      );
+    } finally {
+      await served.close();
     }
   });
 });

@@ -146,7 +146,7 @@ const processIo: McpBinIo = { stdout: (t) => writeTo(process.stdout, t), stderr:
  * of input), then close the transport and the SDK client. Sets process.exitCode on failure.
  */
 export async function runMcpMain(
-  definition: McpDefinition | ((options: { baseUrl?: string; journal?: string }) => McpDefinition),
+  definition: McpDefinition | ((options: { baseUrl?: string; journal?: string; baseUrlSetting?: string }) => McpDefinition),
   info: McpBinInfo,
   argv: readonly string[] = process.argv.slice(2),
   io: McpBinIo = processIo,
@@ -170,8 +170,10 @@ export async function runMcpMain(
   }
   if (!plan) return;
   // The definition builds the SDK client: given the base URL the command line or environment chose.
-  if (typeof definition === "function" && (plan.baseUrl !== null || plan.journal !== null)) {
-    def = definition({ ...(plan.baseUrl !== null ? { baseUrl: plan.baseUrl } : {}), ...(plan.journal !== null ? { journal: plan.journal } : {}) });
+  // An unreachable platform's error names this bin's way to set the base URL.
+  if (typeof definition === "function") {
+    const baseUrlSetting = info.baseUrlEnv ? `--base-url or ${info.baseUrlEnv}` : "--base-url";
+    def = definition({ baseUrlSetting, ...(plan.baseUrl !== null ? { baseUrl: plan.baseUrl } : {}), ...(plan.journal !== null ? { journal: plan.journal } : {}) });
   }
   // A skeleton server keeps its records in its host's database, not in an SDK journal.
   if (typeof definition !== "function" && plan.journal !== null) return fail(EXIT_USAGE, "--journal applies to a server that calls the platform through the SDK (adapter mode); a skeleton keeps its records in the database its <CONTRACT>_MCP_DATABASE variable names (a SQLite file, or a postgres:// URL that replicas share).");
