@@ -195,6 +195,21 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--verbose", "vitest's own output, stack traces included, instead of one line per check")
     .addOption(refRootOption())
     .addOption(overlayOption())
+    .addHelpText(
+      "after",
+      [
+        "",
+        "The --fixture module: an ES module in TypeScript or JavaScript (.ts, .mts, .js, .mjs) whose named export",
+        "`fixture` is a Fixture (the type, each member documented: tests/runtime/harness.ts of a generated package).",
+        "  required: baseUrl, reset(), sampleInput(operation, variant)",
+        "  credential: token (bearer token or API key), or credentials (a Map by scheme name)",
+        "  optional: start(), stop(), observe(), advanceTime(ms), errorInput(operation, code), tokenWithout(scope),",
+        "    undoInput(operation, input, output), resetWith(options), degrade(operation), taskResult(operation, input),",
+        "    failAfterCommit(operation), enabler(need)",
+        "--base-url and the credential of --token-env reach it as the environment variables CONTRACT_BASE_URL and",
+        "CONTRACT_TOKEN (a generated package's tests/fixture.ts reads both).",
+      ].join("\n"),
+    )
     .action(async (spec: string, options: TestOptions) => {
       const { testCommand } = await import("./commands/test.js");
       setExit(await testCommand(spec, options, io));
@@ -220,21 +235,6 @@ function readVersion(): string {
   }
 }
 
-    .addHelpText(
-      "after",
-      [
-        "",
-        "The --fixture module: an ES module in TypeScript or JavaScript (.ts, .mts, .js, .mjs) whose named export",
-        "`fixture` is a Fixture (the type, each member documented: tests/runtime/harness.ts of a generated package).",
-        "  required: baseUrl, reset(), sampleInput(operation, variant)",
-        "  credential: token (bearer token or API key), or credentials (a Map by scheme name)",
-        "  optional: start(), stop(), observe(), advanceTime(ms), errorInput(operation, code), tokenWithout(scope),",
-        "    undoInput(operation, input, output), resetWith(options), degrade(operation), taskResult(operation, input),",
-        "    failAfterCommit(operation), enabler(need)",
-        "--base-url and the credential of --token-env reach it as the environment variables CONTRACT_BASE_URL and",
-        "CONTRACT_TOKEN (a generated package's tests/fixture.ts reads both).",
-      ].join("\n"),
-    )
 /** Run the tool; resolves to the process exit code. Never lets an exception escape as a stack trace. */
 export async function run(argv: readonly string[], io: Io = processIo): Promise<number> {
   let exitCode: number = EXIT.ok;
