@@ -813,7 +813,7 @@ describe("retries", () => {
     expect(dns.message).toContain(`the platform at ${BASE} could not be reached: host name not found (ENOTFOUND); nothing was sent.`);
   });
 
-  it("a keyed mutation nothing listened for leaves its key free: once the platform runs, the same key executes", async () => {
+  it("a keyed mutation nothing listened for is rejected in the journal, which leaves its key free: once the platform runs, the same key executes", async () => {
     const journal = new MemoryJournal();
     const refused = scripted(fetchFailed("ECONNREFUSED"));
     const error = await failure(client(refused.fetch, { journal, retry: { maxAttempts: 1 } }).call(createCustomer, { idempotency_key: "k-later", name: "Ada" }));
@@ -832,6 +832,12 @@ describe("retries", () => {
     expect(error.message).toBe("get_customer: the server does not implement get_customer yet (its handler is a generated stub: fill it in mcp/handlers/get-customer.ts); nothing was executed.");
     // Another 501, or a contract that declares NOT_IMPLEMENTED itself, is read as before.
     expect((await failure(client(scripted(json(501, envelope("NOPE"))).fetch).call(op, { customer_id: "c" }))).code).toBe(CLIENT_CODES.undeclaredCode);
+    // Nothing was executed: the key stays free for the same call once the handler is written.
+    const journal = new MemoryJournal();
+    expect((await failure(client(scripted(json(501, stub)).fetch, { journal }).call(createCustomer, { idempotency_key: "k-stub", name: "Ada" }))).code).toBe(CLIENT_CODES.notImplemented);
+    const implemented = scripted(json(201, customer));
+    expect(await client(implemented.fetch, { journal }).call(createCustomer, { idempotency_key: "k-stub", name: "Ada" })).toEqual(customer);
+    expect(implemented.calls).toHaveLength(1);
     const declaring = new ContractClient({ ...contract, taxonomy: { ...taxonomy, NOT_IMPLEMENTED: { class: "internal", action: "stop_and_surface", http: 501 } } }, { token: TOKEN, journal: false, fetch: scripted(json(501, stub)).fetch });
     expect((await failure(declaring.call(op, { customer_id: "c" }))).code).toBe("NOT_IMPLEMENTED");
   });

@@ -7,7 +7,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { ContractClient, type ContractInfo, type OperationSpec, type Validator } from "../../src/runtime/client.js";
 import { CLIENT_CODES, ContractError, NotFoundError, type Taxonomy, UnauthenticatedError } from "../../src/runtime/errors.js";
-import { ENVELOPE_FORMAT, encodeError, type ErrorFormat, errorFormatOf, isJsonPointer, recognizeError, valueAt } from "../../src/runtime/wire-errors.js";
+import { ENVELOPE_FORMAT, encodeError, type ErrorFormat, errorFormatOf, isJsonPointer, isStubAnswer, recognizeError, STUB_ERROR_CODE, STUB_ERROR_STATUS, valueAt } from "../../src/runtime/wire-errors.js";
+import { FALLBACK_ERRORS, NotImplementedError } from "../../src/host-runtime/errors.js";
 
 const taxonomy: Taxonomy = {
   NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404, wire: "https://example.com/probs/not-found" },
@@ -108,6 +109,35 @@ describe("recognizeError", () => {
   it("a code named like an Object.prototype member is no code", () => {
     expect(recognizeError(body, 404, { error: { type: "constructor" } }, [], taxonomy)).toMatchObject({ code: "NOT_FOUND", wireCode: "constructor" });
     expect(recognizeError(ENVELOPE_FORMAT, 404, { error: { code: "__proto__" } }, [], taxonomy).code).toBeNull();
+  });
+});
+
+describe("isStubAnswer: a generated skeleton's stub, as the host encodes it, in every error format", () => {
+  const formats: ErrorFormat[] = [ENVELOPE_FORMAT, errorFormatOf({ style: "problem" }), errorFormatOf({ style: "body", code: "/error_code", message: "/msg" }), errorFormatOf({ style: "status" })];
+  const stubBody = (format: ErrorFormat) =>
+    JSON.parse(JSON.stringify(encodeError(format, { code: STUB_ERROR_CODE, entry: null, status: STUB_ERROR_STATUS, message: new NotImplementedError("get_customer").message, field: null, details: null, operationId: "op-1", outcome: "rejected" }).body)) as unknown;
+  const undeclared: Taxonomy = { CUSTOMER_NOT_FOUND: { class: "not_found", action: "verify_identifier", http: 404 } };
+  const declaring: Taxonomy = { ...undeclared, NOT_IMPLEMENTED: { class: "internal", action: "stop_and_surface", http: 501 } };
+
+  it("is the host's own NOT_IMPLEMENTED code and status", () => {
+    expect(new NotImplementedError("x").code).toBe(STUB_ERROR_CODE);
+    expect(FALLBACK_ERRORS[STUB_ERROR_CODE]?.httpStatus).toBe(STUB_ERROR_STATUS);
+  });
+
+  it("recognises the stub in each format unless the contract declares the code itself", () => {
+    for (const format of formats) {
+      const body = stubBody(format);
+      expect(isStubAnswer(format, 501, recognizeError(format, 501, body, ["CUSTOMER_NOT_FOUND"], undeclared)), format.style).toBe(true);
+      expect(isStubAnswer(format, 501, recognizeError(format, 501, body, ["CUSTOMER_NOT_FOUND"], declaring)), format.style).toBe(false);
+    }
+  });
+
+  it("is not another 501, nor the stub's code under another status", () => {
+    for (const format of formats.filter((f) => f.style !== "status")) {
+      const other = format.style === "envelope" ? { error: { code: "GATEWAY_GONE", message: "x" } } : format.style === "problem" ? { type: "GATEWAY_GONE" } : { error_code: "GATEWAY_GONE" };
+      expect(isStubAnswer(format, 501, recognizeError(format, 501, other, [], undeclared)), format.style).toBe(false);
+      expect(isStubAnswer(format, 500, recognizeError(format, 500, stubBody(format), [], undeclared)), format.style).toBe(false);
+    }
   });
 });
 

@@ -567,10 +567,7 @@ export class ContractClient {
       // Not a contract error (e.g. the caller aborted during a backoff after an attempt that may have
       // executed), or one that proves nothing about the intent (a retryable refusal may come before
       // the platform's key lookup): the intent stays unfinished, and the next call reuses its key.
-      // A request that never left (nothing listened), or that a skeleton's stub answered (nothing was
-      // executed, the handler is not written yet), is no refusal of the intent either: the same key
-      // may be sent once the platform runs it.
-      const settled = typeof error?.outcome !== "string" || error.outcome === "unknown" || error.outcome === "pending" || error.retryable === true || error.code === CLIENT_CODES.unreachable;
+      const settled = typeof error?.outcome !== "string" || error.outcome === "unknown" || error.outcome === "pending" || error.retryable === true;
       const status = settled ? "unknown" : error.outcome === "completed" ? "completed" : "rejected";
       await quietly(() => journal.settle(ref, request.claimant, status, this.redactor().value(typeof error?.toJSON === "function" ? error.toJSON() : { message: String(e) }, true)));
       throw e;
