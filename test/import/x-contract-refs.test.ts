@@ -123,6 +123,9 @@ describe("$ref inside x-contract: #/types/<Name>", () => {
     const r = await validate(file);
     expect(r.shown.filter((s) => /openapi-|ref-|Can't resolve/.test(s))).toEqual([]);
     expect(r.model, r.shown.join("\n")).toBeDefined();
+    // generate, diff, budget and test read it without the OpenAPI checks (and without the bundler): nothing either.
+    const quiet = await openContract(file);
+    expect(quiet.diagnostics.filter((d) => /^openapi-|^ref-/.test(d.code)).map((d) => d.message)).toEqual([]);
     const { contract, report } = await imported(file);
     expect(renamedOutput(report)).toBe("GetNoteOutput2");
     expect(contract.operations.get_note.output.$ref).toBe("#/types/GetNoteOutput2");
