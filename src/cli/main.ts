@@ -174,7 +174,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("test")
-    .description("Run the contract's generated test suite against a live implementation, without writing a project. Exit 0 every check that ran passed (at least one ran), 1 a contract violation found, 2 bad input or the suite could not run, 3 no check ran (all skipped: nothing verified).")
+    .description("Run the contract's generated test suite against a live implementation, without writing a project. Exit 0 every check that ran passed (at least one ran), 1 a contract violation found, 2 bad input or the suite could not run, 3 no check ran (all skipped: nothing verified), 4 no check failed but some operations answer with a generated handler stub (not implemented yet; --allow-not-implemented exits 0).")
     .argument("<spec>", "contract file, or OpenAPI 3.0/3.1 document (YAML or JSON)")
     .option("--base-url <url>", "the implementation under test (checked reachable first when no --fixture is given)")
     .option("--token-env <var>", "environment variable holding the credential to send (never printed)")
@@ -193,6 +193,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--suite-timeout <duration>", "time limit of the whole suite, e.g. 30m (default 20m): later checks fail at once, the reports are still written")
     .option("--max-response-bytes <bytes>", "largest response body the suite reads, after decompression (default 8388608)")
     .option("--verbose", "vitest's own output, stack traces included, instead of one line per check")
+    .option("--allow-not-implemented", "exit 0, not 4, when the only checks not judged are those of handlers still generated stubs (while filling in a skeleton)")
     .addOption(refRootOption())
     .addOption(overlayOption())
     .addHelpText(

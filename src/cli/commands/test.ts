@@ -31,6 +31,12 @@ import { EXIT, type Io, printDiagnostics } from "../io.js";
 
 /** `contractgen test`'s exit code when every check was skipped: nothing was verified, which is not a pass. */
 export const EXIT_NO_CHECK_RAN = 3;
+/**
+ * No check failed, but some met a generated handler stub: the implementation does not keep the whole
+ * contract yet. Distinct from a violation (1) so a team filling in a skeleton can tell the two apart,
+ * and not 0 so CI never passes an implementation with stubs left in (`--allow-not-implemented` does).
+ */
+export const EXIT_NOT_IMPLEMENTED = 4;
 
 export interface TestOptions {
   readonly baseUrl?: string;
@@ -63,6 +69,8 @@ export interface TestOptions {
   readonly maxResponseBytes?: string;
   /** vitest's own verbose output (with stack traces) instead of one line per check. */
   readonly verbose?: boolean;
+  /** `--allow-not-implemented`: checks skipped because a handler is still its generated stub do not fail the run (exit 0, not 4). */
+  readonly allowNotImplemented?: boolean;
 }
 
 /** Default time limit of a whole suite run. */
@@ -446,9 +454,14 @@ function operationList(operations: readonly string[]): string {
   return distinct.length > NAMED_OPERATIONS ? `${named} and ${distinct.length - NAMED_OPERATIONS} more` : named;
 }
 
-function summaryText(s: RunSummary, target: string): string {
+/** Checks skipped because an operation they call answered with a generated handler stub. */
+function notImplementedChecks(s: RunSummary): RunSummary["checks"] {
+  return s.checks.filter((c) => c.state === "skipped" && (c.reason ?? "").startsWith(NOT_IMPLEMENTED_REASON));
+}
+
+function summaryText(s: RunSummary, target: string, allowNotImplemented: boolean): string {
   const skipped = s.checks.filter((x) => x.state === "skipped");
-  const stubs = skipped.filter((c) => (c.reason ?? "").startsWith(NOT_IMPLEMENTED_REASON));
+  const stubs = notImplementedChecks(s);
   const lines = [`${visible(s.title)} against ${target}: ${s.run} checks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${stubs.length > 0 ? ` (${stubs.length} not implemented)` : ""}`];
   for (const c of s.checks.filter((x) => x.state === "failed")) {
     lines.push(`  failed: ${visible(c.operation)} > ${visible(c.check)}`);
@@ -463,14 +476,19 @@ function summaryText(s: RunSummary, target: string): string {
   }
   for (const [reason, operations] of reasons) lines.push(`  skipped ${operations.length} (${operationList(operations)}): ${visible(reason)}`);
   if (stubs.length > 0) {
-    lines.push(`not implemented yet: ${stubs.length} checks (${operationList(stubs.map((c) => c.operation))}) were skipped, not failed: an operation they call answers with a generated handler stub (501 NOT_IMPLEMENTED)`);
+    lines.push(
+      `not implemented yet: ${stubs.length} checks (${operationList(stubs.map((c) => c.operation))}) were skipped, not failed: an operation they call answers with a generated handler stub (501 NOT_IMPLEMENTED)` +
+        (s.failed === 0 && s.errors.length === 0 && !noCheckRan(s) ? (allowNotImplemented ? "; allowed by --allow-not-implemented" : `; exit ${EXIT_NOT_IMPLEMENTED} until they are filled in (--allow-not-implemented exits 0 meanwhile)`) : ""),
+    );
   }
   for (const e of s.errors) lines.push(`  error outside any check: ${visible(e.split("\n")[0] ?? "")}`);
   if (s.failed === 0 && s.errors.length === 0) {
     lines.push(
       noCheckRan(s)
         ? `no check ran: all ${s.skipped} checks were skipped, so nothing was verified (give --samples or a --fixture with inputs; exit ${EXIT_NO_CHECK_RAN})`
-        : `all ${s.passed} checks that ran passed`,
+        : stubs.length > 0
+          ? `all ${s.passed} checks that ran passed; ${stubs.length} wait for handlers still generated stubs`
+          : `all ${s.passed} checks that ran passed`,
     );
   }
   return `${lines.join("\n")}\n`;
@@ -635,11 +653,12 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
       if (killed) throw new TestInputError("test-suite-timeout", `the suite did not finish within --suite-timeout ${options.suiteTimeout ?? DEFAULT_SUITE_TIMEOUT} and was stopped before reporting`);
       throw new TestInputError("test-suite-did-not-run", `vitest stopped (exit ${String(code)}) before reporting; its output is above`);
     }
-    io.stdout(maskSecrets(summaryText(summary, visible(target)), secrets));
+    io.stdout(maskSecrets(summaryText(summary, visible(target), options.allowNotImplemented === true), secrets));
     if (options.reportDir !== undefined) io.stdout(`reports: ${[JUNIT_XML, SUMMARY_MARKDOWN, SUMMARY_JSON].map((f) => join(options.reportDir!, f)).join(", ")}\n`);
     if (summary.failed > 0) return EXIT.invalid;
     if (summary.errors.length > 0) throw new TestInputError("test-suite-did-not-run", summary.errors[0]!.split("\n")[0] ?? "");
     if (noCheckRan(summary)) return EXIT_NO_CHECK_RAN;
+    if (notImplementedChecks(summary).length > 0 && options.allowNotImplemented !== true) return EXIT_NOT_IMPLEMENTED;
     return EXIT.ok;
   } finally {
     rmSync(work, { recursive: true, force: true });
