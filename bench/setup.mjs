@@ -91,6 +91,9 @@ function measureLabel(label, ref, runs, overlay) {
   const manifest = JSON.parse(readFileSync(join(generated.dir, "package.json"), "utf8"));
   const build = spawnSync("npm", ["run", "build"], { cwd: generated.dir, encoding: "utf8" });
   const installedNative = ["better-sqlite3", "pg"].filter((p) => existsSync(join(generated.dir, "node_modules", p)));
+  // What an SDK-only team (in-memory journal or none) installs: optional dependencies left out.
+  const lean = measure(runs, generate, ["install", "--no-audit", "--no-fund", "--omit=optional"], `${label} generated npm install --omit=optional`);
+  const leanNative = ["better-sqlite3", "pg"].filter((p) => existsSync(join(lean.dir, "node_modules", p)));
   const result = {
     commit,
     ...(overlay.length > 0 ? { overlay } : {}),
@@ -100,7 +103,8 @@ function measureLabel(label, ref, runs, overlay) {
     cpus: cpus().length,
     loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
     repository: strip(repo),
-    generated: { ...strip(generated), dependencies: Object.keys(manifest.dependencies ?? {}), installed: installedNative, buildExit: build.status },
+    generated: { ...strip(generated), dependencies: Object.keys(manifest.dependencies ?? {}), optionalDependencies: Object.keys(manifest.optionalDependencies ?? {}), installed: installedNative, buildExit: build.status },
+    generatedOmitOptional: { ...strip(lean), installed: leanNative },
   };
   if (!flag("keep")) rmSync(temp, { recursive: true, force: true });
   return result;
@@ -142,6 +146,9 @@ function render(report) {
     row("its EBADENGINE warnings", (r) => String(r.generated.ebadengine)),
     row("better-sqlite3 / pg installed", (r) => (r.generated.installed.length ? r.generated.installed.join(", ") : "neither")),
     row("its `npm run build`", (r) => (r.generated.buildExit === 0 ? "passes" : `exit ${r.generated.buildExit}`)),
+    row("its `npm install --omit=optional` (SDK-only)", (r) => (r.generatedOmitOptional ? `${r.generatedOmitOptional.seconds} s${runsNote(r.generatedOmitOptional)}` : "not measured")),
+    row("  packages added / node_modules", (r) => (r.generatedOmitOptional ? `${r.generatedOmitOptional.packagesAdded} / ${mb(r.generatedOmitOptional.bytes)}` : "–")),
+    row("  better-sqlite3 / pg installed", (r) => (r.generatedOmitOptional ? (r.generatedOmitOptional.installed.length ? r.generatedOmitOptional.installed.join(", ") : "neither") : "–")),
     row("load average (1, 5, 15 min) at the end", (r) => r.loadAverage.join(", ")),
     "",
     ...(report.rounds
@@ -157,7 +164,9 @@ function render(report) {
     "them into bench/corpora/<set>/ (a lockfile each) when a benchmark or a test first needs one. The",
     "repository's `npm ci` still compiles better-sqlite3 (contractgen's own dependency: the reference",
     "platforms and the tests use it), most of its time on two cores. The generated package names",
-    "better-sqlite3 and pg as optional peers: installed only by a team that uses a SQLite or PostgreSQL journal.",
+    "better-sqlite3 as an optional dependency (the default journal needs it, so a plain install has it; on a",
+    "machine that can download its prebuilt binary that takes seconds, here npm builds it from source) and pg",
+    "as an optional peer (never installed unless added); `npm install --omit=optional` is the SDK-only install.",
     "",
   ];
   return lines.join("\n");

@@ -141,7 +141,7 @@ describe("contractgen test against a partly implemented skeleton (update_custome
     expect(partial.stdout + partial.stderr).not.toMatch(/undeclared error code|✗ update_customer/);
     expect(partial.stdout).toMatch(/: \d+ checks, \d+ passed, \d+ failed, \d+ skipped \(\d+ not implemented\)\n/);
     expect(partial.stdout).toMatch(new RegExp(`^  skipped \\d+ \\(update_customer\\): ${NOT_IMPLEMENTED.replace(/[()]/g, "\\$&")}$`, "m"));
-    expect(partial.stdout).toMatch(/^not implemented yet: \d+ checks \(update_customer\) were skipped, not failed: an operation they call answers with a generated handler stub \(501 NOT_IMPLEMENTED\)$/m);
+    expect(partial.stdout).toMatch(/^not implemented yet: \d+ checks \(update_customer\) were skipped, not failed: an operation they call answers with a generated handler stub \(501 NOT_IMPLEMENTED\); exit 4 /m);
     const summary = JSON.parse(readFileSync(join(reports, "contract-summary.json"), "utf8")) as RunSummary;
     expect(summary.checks.find((c) => c.operation === "update_customer" && c.check === "schema conformance of a successful call")).toMatchObject({ state: "skipped", reason: NOT_IMPLEMENTED });
     // None of the stub's checks fails: each reaches the stub (skipped, not implemented) or is the host's own (input validation: passed).

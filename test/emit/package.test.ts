@@ -1,7 +1,7 @@
 /**
  * The generated package installs as a new user would install it: its README starts with the
- * commands to run, its package.json names better-sqlite3 and pg as optional peers (a skeleton's host
- * depends on better-sqlite3) and lets npm run better-sqlite3's install script, and the README
+ * commands to run, its package.json names better-sqlite3 as an optional dependency and pg as an
+ * optional peer (a skeleton's host depends on better-sqlite3) and lets npm run better-sqlite3's install script, and the README
  * says what the operation journal needs, where it lives and how to move it.
  */
 import { describe, expect, it } from "vitest";
@@ -20,19 +20,22 @@ describe("generated package", () => {
     expect(commands.slice(0, 2)).toEqual(["npm install", "npm run build"]);
   });
 
-  it("package.json names better-sqlite3 and pg as optional peers and allows better-sqlite3's install script", () => {
-    type Pkg = { allowScripts?: Record<string, boolean>; dependencies: Record<string, string>; peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
+  it("package.json names better-sqlite3 as an optional dependency, pg as an optional peer, and allows better-sqlite3's install script", () => {
+    type Pkg = { allowScripts?: Record<string, boolean>; dependencies: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
     const pkg = JSON.parse(files["package.json"]!) as Pkg;
     expect(pkg.dependencies["better-sqlite3"]).toBeUndefined();
     expect(pkg.dependencies.pg).toBeUndefined();
-    expect(pkg.peerDependencies).toEqual({ "better-sqlite3": "^12.11.1", pg: "^8.23.1" });
-    expect(pkg.peerDependenciesMeta).toEqual({ "better-sqlite3": { optional: true }, pg: { optional: true } });
+    // Installed by a plain npm install (the default journal needs it), left out by --omit=optional.
+    expect(pkg.optionalDependencies).toEqual({ "better-sqlite3": "12.11.1" });
+    expect(pkg.peerDependencies).toEqual({ pg: "^8.23.1" });
+    expect(pkg.peerDependenciesMeta).toEqual({ pg: { optional: true } });
     expect(pkg.allowScripts).toEqual({ "better-sqlite3": true });
     // A skeleton's host keeps its records in SQLite (in memory by default): there it is a dependency.
     const skeleton = JSON.parse(emitPackageFiles(parseContract("specs/billing.v2.yaml").model!, "skeleton")["package.json"]!) as Pkg;
     expect(skeleton.dependencies["better-sqlite3"]).toBe("12.11.1");
+    expect(skeleton.optionalDependencies).toBeUndefined();
     expect(skeleton.peerDependencies).toEqual({ pg: "^8.23.1" });
-    expect(nativeDependencies({ "better-sqlite3": "1.2.3", pg: "4.5.6" }, false).peerDependencies).toEqual({ "better-sqlite3": "^1.2.3", pg: "^4.5.6" });
+    expect(nativeDependencies({ "better-sqlite3": "1.2.3", pg: "4.5.6" }, false)).toMatchObject({ optionalDependencies: { "better-sqlite3": "1.2.3" }, peerDependencies: { pg: "^4.5.6" } });
   });
 
   it("README says what the journal needs, where it lives by default and how to change it", () => {

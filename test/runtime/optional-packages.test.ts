@@ -1,8 +1,8 @@
 /**
- * better-sqlite3 and pg are optional peers of a generated (adapter) package (issue 41): a plain
- * `npm install` leaves them out. Here a generated billing package lives outside the repository with a
- * node_modules holding exactly its dependencies and devDependencies (linked from ours), so neither is
- * resolvable. It must still compile under tsc --strict, its SDK must work with an in-memory journal
+ * better-sqlite3 is an optional dependency of a generated (adapter) package and pg an optional peer
+ * (issue 41): `npm install --omit=optional` leaves both out. Here a generated billing package lives
+ * outside the repository with a node_modules holding exactly its dependencies and devDependencies
+ * (linked from ours), as that install leaves it, so neither is resolvable. It must still compile under tsc --strict, its SDK must work with an in-memory journal
  * (or none), and choosing a SQLite or PostgreSQL journal must be a clear error naming the package and
  * the command that installs it, with a stable code, nothing sent, and no stack trace from the CLI.
  */
@@ -51,13 +51,14 @@ afterAll(async () => {
 });
 
 describe("a generated adapter package without better-sqlite3 and pg", () => {
-  it("declares them as optional peers only, so npm install leaves them out", () => {
+  it("declares them as optional (a dependency npm may leave out, a peer it leaves out), never required", () => {
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     expect(Object.keys(pkg.dependencies)).not.toContain("better-sqlite3");
     expect(Object.keys(pkg.dependencies)).not.toContain("pg");
     expect(Object.keys(pkg.devDependencies)).not.toContain("better-sqlite3");
-    expect(pkg.peerDependencies).toEqual({ "better-sqlite3": expect.stringMatching(/^\^12\./), pg: expect.stringMatching(/^\^8\./) });
-    expect(pkg.peerDependenciesMeta).toEqual({ "better-sqlite3": { optional: true }, pg: { optional: true } });
+    expect(pkg.optionalDependencies).toEqual({ "better-sqlite3": expect.stringMatching(/^12\./) });
+    expect(pkg.peerDependencies).toEqual({ pg: expect.stringMatching(/^\^8\./) });
+    expect(pkg.peerDependenciesMeta).toEqual({ pg: { optional: true } });
     // The premise of the rest: neither resolves from the package.
     const req = createRequire(join(dir, "package.json"));
     expect(() => req.resolve("better-sqlite3")).toThrow(/Cannot find module 'better-sqlite3'/);

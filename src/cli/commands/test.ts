@@ -562,7 +562,9 @@ async function runTests(spec: string, options: TestOptions, io: Io): Promise<num
   // The same emitters as `generate`: the whole package, since the suite also drives its SDK, CLI and MCP
   // server (adapter parity), whose dependencies (package.json) contractgen has installed too.
   const files = await emitPackage(model);
-  const dependencies = Object.keys((JSON.parse(files.get("package.json") ?? "{}") as { dependencies?: Record<string, string> }).dependencies ?? {});
+  // Optional dependencies too: the suite's parity and second-process checks keep SQLite journals.
+  const manifest = JSON.parse(files.get("package.json") ?? "{}") as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+  const dependencies = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})];
   const modules = ["vitest", ...dependencies].map((p) => [p, packageFolder(p)] as const);
   if (!vitest || modules.some(([, dir]) => dir === undefined)) {
     throw new TestInputError("test-vitest-missing", `${modules.filter(([, dir]) => dir === undefined).map(([p]) => p).join(", ") || "vitest"} is not installed where contractgen can load it`);

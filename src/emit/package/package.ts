@@ -114,17 +114,24 @@ export function emitGitignore(): string {
 }
 
 /**
- * The package's dependencies and its optional peers. pg is always an optional peer (loaded only for a
- * postgres:// journal or database), and so is better-sqlite3 in an adapter package: a plain
- * `npm install` then builds no native addon, and the SDK with an in-memory journal (or none) needs
- * neither; the runtime names the package to install when a SQLite or PostgreSQL store is configured
- * (src/runtime/optional-package.ts). A skeleton's host keeps its records in SQLite by default (in
- * memory, `ctx.db` for the handlers), so there better-sqlite3 is a dependency.
+ * The package's dependencies, optional dependencies and optional peers. better-sqlite3 backs the
+ * default operation journal (SDK keyed calls, the CLI and the MCP server across processes), so an
+ * adapter package lists it as an optional dependency: a plain `npm install` installs it (a prebuilt
+ * binary where one exists) and everything works out of the box, a failed native build does not fail
+ * the install, and a team using only the SDK with an in-memory journal (or none) installs with
+ * `--omit=optional` and builds nothing. pg is an optional peer, never installed unless added (only a
+ * postgres:// journal or database needs it). Both are loaded when a store that needs them is opened,
+ * and a missing one is an error naming the package (src/runtime/optional-package.ts). A skeleton's
+ * host keeps its records in SQLite by default, so there better-sqlite3 is a dependency.
  */
-export function nativeDependencies(v: Record<string, string>, host: boolean): { dependencies: Record<string, string>; peerDependencies: Record<string, string> } {
+export function nativeDependencies(
+  v: Record<string, string>,
+  host: boolean,
+): { dependencies: Record<string, string>; optionalDependencies: Record<string, string>; peerDependencies: Record<string, string> } {
   const dependencies: Record<string, string> = { "@modelcontextprotocol/sdk": v["@modelcontextprotocol/sdk"]!, ajv: v.ajv!, "ajv-formats": v["ajv-formats"]!, ...(host ? { "better-sqlite3": v["better-sqlite3"]! } : {}), commander: v.commander!, yaml: v.yaml!, zod: v.zod! };
-  const peerDependencies: Record<string, string> = { ...(host ? {} : { "better-sqlite3": `^${v["better-sqlite3"]!}` }), pg: `^${v.pg!}` };
-  return { dependencies, peerDependencies };
+  const optionalDependencies: Record<string, string> = host ? {} : { "better-sqlite3": v["better-sqlite3"]! };
+  const peerDependencies: Record<string, string> = { pg: `^${v.pg!}` };
+  return { dependencies, optionalDependencies, peerDependencies };
 }
 
 /** Where a scheme's credential travels, for the README. */

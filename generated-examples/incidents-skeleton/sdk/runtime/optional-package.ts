@@ -1,9 +1,10 @@
 /**
  * Packages a generated package uses only when a configuration asks for them: better-sqlite3 (a SQLite
  * journal or host database; a native addon that npm builds from source, ~100 s) and pg (PostgreSQL).
- * They are optional peers of the generated package, so a plain `npm install` leaves them out: they are
- * loaded here at the moment a SQLite or PostgreSQL store is opened, and a missing one is an error that
- * names the package and the command that installs it, never a module-resolution stack trace.
+ * better-sqlite3 is an optional dependency of the generated package (`npm install --omit=optional`
+ * leaves it out) and pg an optional peer (left out until added): they are loaded here at the moment a
+ * SQLite or PostgreSQL store is opened, and a missing one is an error that names the package and the
+ * command that installs it, never a module-resolution stack trace.
  */
 import { createRequire } from "node:module";
 
@@ -17,8 +18,8 @@ export const OPTIONAL_PACKAGES = {
 export type OptionalPackage = keyof typeof OPTIONAL_PACKAGES;
 
 /**
- * The command that installs `name`. `--save-prod`: inside a generated package, which names the
- * package as an optional peer, a bare `npm install <name>` does nothing; this records it as a dependency.
+ * The command that installs `name`. `--save-prod`: inside a generated package, which names pg as an
+ * optional peer, a bare `npm install pg` does nothing; this records it as a dependency.
  */
 export function installCommand(name: OptionalPackage): string {
   return `npm install --save-prod ${name}@${OPTIONAL_PACKAGES[name].major}`;
