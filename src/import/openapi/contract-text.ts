@@ -43,24 +43,12 @@ export class ContractTextStash {
    */
   restore(bundled: Json): void {
     if (this.values.length === 0) return;
-    const stack: Json[] = [bundled];
-    const seen = new Set<object>();
-    while (stack.length > 0) {
-      const node = stack.pop();
-      if (typeof node !== "object" || node === null || seen.has(node)) continue;
-      seen.add(node);
-      if (Array.isArray(node)) {
-        for (const v of node) if (typeof v === "object" && v !== null) stack.push(v);
-        continue;
-      }
-      const record = node as Record<string, Json>;
-      for (const k of Object.keys(record)) {
-        const v = record[k];
-        const index = this.standIn(v);
-        if (index !== undefined) record[k] = this.values[index];
-        else if (typeof v === "object" && v !== null) stack.push(v);
-      }
-    }
+    forEachEntry(bundled, (record, k, v) => {
+      const index = this.standIn(v);
+      if (index === undefined) return true;
+      record[k] = this.values[index];
+      return false;
+    });
   }
 
   /** The stash index a stand-in names, or undefined when `v` is not one. */
@@ -110,10 +98,27 @@ const COMPONENT_SCHEMA = /^#\/components\/schemas\/([^/]+)$/;
  * the contract check reports it, saying how to name a type.
  */
 export function componentRefsAsTypes(root: Json, typeNames: ReadonlyMap<string, string>): void {
+  forEachEntry(root, (record, k, v) => {
+    if (k !== "$ref" || typeof v !== "string") return true;
+    const m = COMPONENT_SCHEMA.exec(v);
+    const name = m ? componentName(m[1]!) : undefined;
+    const type = name === undefined ? undefined : typeNames.get(name);
+    if (type !== undefined) record[k] = `#/types/${type.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    return false;
+  });
+}
+
+/**
+ * Calls `visit` on every entry of every object under `root` (each object once, arrays walked through),
+ * descending into an entry's value when `visit` returns true. Iterative: documents nest deeply.
+ */
+function forEachEntry(root: Json, visit: (record: Record<string, Json>, key: string, value: Json) => boolean): void {
   const stack: Json[] = [root];
+  const seen = new Set<object>();
   while (stack.length > 0) {
     const node = stack.pop();
-    if (typeof node !== "object" || node === null) continue;
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    seen.add(node);
     if (Array.isArray(node)) {
       for (const v of node) if (typeof v === "object" && v !== null) stack.push(v);
       continue;
@@ -121,12 +126,7 @@ export function componentRefsAsTypes(root: Json, typeNames: ReadonlyMap<string, 
     const record = node as Record<string, Json>;
     for (const k of Object.keys(record)) {
       const v = record[k];
-      if (k === "$ref" && typeof v === "string") {
-        const m = COMPONENT_SCHEMA.exec(v);
-        const name = m ? componentName(m[1]!) : undefined;
-        const type = name === undefined ? undefined : typeNames.get(name);
-        if (type !== undefined) record[k] = `#/types/${type.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-      } else if (typeof v === "object" && v !== null) stack.push(v);
+      if (visit(record, k, v) && typeof v === "object" && v !== null) stack.push(v);
     }
   }
 }
