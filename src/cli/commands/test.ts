@@ -23,7 +23,7 @@ import { openContract } from "../../import/open.js";
 import { escapePointerSegment } from "../../contract/source.js";
 import { refusedFolder } from "../../write/places.js";
 import { credentialTooShort, MIN_CREDENTIAL_LENGTH } from "../../runtime/redact.js";
-import { JUNIT_XML, NOT_IMPLEMENTED_REASON, noCheckRan, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
+import { JUNIT_XML, noCheckRan, notImplementedChecks, type RunSummary, SUMMARY_JSON, SUMMARY_MARKDOWN, visible } from "../../tests-runtime/report.js";
 import { maskSecrets } from "../../tests-runtime/mask.js";
 import { transportFailure } from "../../runtime/transport.js";
 import { durationMs } from "../../model/duration.js";
@@ -452,11 +452,6 @@ function operationList(operations: readonly string[]): string {
   const distinct = [...new Set(operations)];
   const named = distinct.slice(0, NAMED_OPERATIONS).map(visible).join(", ");
   return distinct.length > NAMED_OPERATIONS ? `${named} and ${distinct.length - NAMED_OPERATIONS} more` : named;
-}
-
-/** Checks skipped because an operation they call answered with a generated handler stub. */
-function notImplementedChecks(s: RunSummary): RunSummary["checks"] {
-  return s.checks.filter((c) => c.state === "skipped" && (c.reason ?? "").startsWith(NOT_IMPLEMENTED_REASON));
 }
 
 function summaryText(s: RunSummary, target: string, allowNotImplemented: boolean): string {
