@@ -172,7 +172,12 @@ describe("arrays and results on the command line", () => {
       if (saved === undefined) delete process.env.FLAGS_BASE_URL;
       else process.env.FLAGS_BASE_URL = saved;
     }
-    expect(settings).toEqual([{ baseUrl: "http://127.0.0.1:9/from-env" }, { baseUrl: "http://127.0.0.1:9/flag" }]);
+    // baseUrlSetting: how the client's "nothing is listening" error tells the user to point it elsewhere.
+    const setting = "--base-url or FLAGS_BASE_URL";
+    expect(settings).toEqual([
+      { baseUrl: "http://127.0.0.1:9/from-env", baseUrlSetting: setting },
+      { baseUrl: "http://127.0.0.1:9/flag", baseUrlSetting: setting },
+    ]);
   });
 });
 
