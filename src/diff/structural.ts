@@ -2,7 +2,7 @@
  * Stage one of the diff: a neutral comparison of two contract trees. It records what was added,
  * removed or modified at which path, and judges nothing; the rules in rules/ classify it.
  */
-import { isMembers, markMembers, MAX_SCHEMA_PATH, type TreeNode, type TreeValue, typeRef } from "./tree.js";
+import { COMBINATOR_KEYWORDS, isMembers, markMembers, MAX_SCHEMA_PATH, type TreeNode, type TreeValue, typeRef } from "./tree.js";
 
 export type ChangeKind = "added" | "removed" | "modified";
 
@@ -100,14 +100,13 @@ export function structuralDiff(before: TreeNode, after: TreeNode, onRekey?: (mem
   return out.sort((x, y) => comparePaths(x.path, y.path));
 }
 
-const COMBINATORS = ["oneOf", "anyOf", "allOf"] as const;
 /** Keys a wrapping schema may have beside its combinator: what readers see, not what is valid. */
 const WRAP_ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "examples", "deprecated", "x-sunset"]);
 
 /** Whether `b` is `a` wrapped in an allOf/anyOf/oneOf (`a` is one of its members, and `b` says nothing else that constrains). */
-function wrapping(a: TreeValue | undefined, b: TreeValue | undefined): { keyword: (typeof COMBINATORS)[number]; member: string } | undefined {
+function wrapping(a: TreeValue | undefined, b: TreeValue | undefined): { keyword: (typeof COMBINATOR_KEYWORDS)[number]; member: string } | undefined {
   if (a === undefined || !isNode(a) || !isNode(b) || typeRef(b) !== undefined || isMembers(a) || isMembers(b)) return undefined;
-  for (const keyword of COMBINATORS) {
+  for (const keyword of COMBINATOR_KEYWORDS) {
     const members = b[keyword];
     if (!isMembers(members) || (typeRef(a) === undefined && a[keyword] !== undefined)) continue;
     if (Object.keys(b).some((k) => k !== keyword && !WRAP_ANNOTATIONS.has(k) && !unconstrained(k, b[k]))) return undefined;

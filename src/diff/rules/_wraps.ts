@@ -1,5 +1,5 @@
 import type { DiffContext } from "../rule.js";
-import { isMembers } from "../tree.js";
+import { COMBINATOR_KEYWORDS, isMembers } from "../tree.js";
 import { findInSchema, type SchemaMatch, type SchemaRoot } from "./_schema.js";
 
 /*
@@ -8,10 +8,8 @@ import { findInSchema, type SchemaMatch, type SchemaRoot } from "./_schema.js";
  * is the old schema itself and whose `after` is the members (structural.ts, wrapping).
  */
 
-const COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
-
 export function schemaWraps(ctx: DiffContext, root: SchemaRoot): Array<{ m: SchemaMatch; keyword: string; count: number }> {
-  return COMBINATORS.flatMap((keyword) =>
+  return COMBINATOR_KEYWORDS.flatMap((keyword) =>
     findInSchema(ctx, root, [keyword], ["modified"])
       .filter((m) => isMembers(m.change.after) && !isMembers(m.change.before))
       .map((m) => ({ m, keyword, count: Object.keys(m.change.after as object).length })),

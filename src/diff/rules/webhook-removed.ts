@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import type { TreeValue } from "../tree.js";
+import { wasDeprecated } from "./_webhooks.js";
 
 /** Consumers that handle the event stop receiving it, silently: breaking, unless it was deprecated first (webhook-removed-after-deprecation). */
 export const rule: Rule = {
@@ -15,8 +15,3 @@ export const rule: Rule = {
       before: m.change.path,
     })),
 };
-
-/** Whether a webhook's tree node says it was deprecated. */
-function wasDeprecated(node: TreeValue | undefined): boolean {
-  return node !== null && typeof node === "object" && (node as { deprecated?: TreeValue }).deprecated === true;
-}
