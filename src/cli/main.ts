@@ -85,6 +85,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--no-progress", "never show progress (it shows only on a terminal, for work longer than a second)")
     .addOption(new Option("--mcp <mode>", "MCP server: adapter (calls the platform through the SDK) or skeleton (handler stubs you fill in, served through the contract host; never overwritten)").choices(["adapter", "skeleton"]).default("adapter"))
     .addOption(new Option("--server <mode>", "HTTP server for the contract's own API: none, or skeleton (server/, running the handler stubs in mcp/handlers/ inside the contract host; implies --mcp skeleton, so one implementation serves both)").choices(["none", "skeleton"]).default("none"))
+    .option("--skill", "write the Agent Skill, skill/<name>/ (SKILL.md and references/; the default)")
+    .option("--no-skill", "do not write the Agent Skill")
     .addOption(refRootOption())
     .addOption(overlayOption())
     .action(async (spec: string, options: GenerateOptions) => {

@@ -17,6 +17,7 @@ import { jsonLines } from "./shared/json-lines.js";
 import { DefPool } from "./shared/def-pool.js";
 import { FIXTURE_FILE, emitContractTests, emitFixtureTemplate, emitTestAdapters, emitTestConfig, emitTestContract } from "./tests/suite.js";
 import { emitSchemaData } from "./sdk/schemas.js";
+import { emitSkill } from "./skill/skill.js";
 import { escapeInvisible, generatedHeader } from "./shared/literals.js";
 
 /** Generated files: relative path → content. Pure function of the model (and contractgen's own files). */
@@ -32,8 +33,10 @@ export interface EmitOptions {
   /** Ignored as "adapter" when `server` is "skeleton": the HTTP server and the MCP server run the same handlers. */
   readonly mcp?: McpMode;
   readonly server?: ServerMode;
+  /** Whether the Agent Skill (`skill/<name>/`) is generated; default true (`--no-skill`: false). */
+  readonly skill?: boolean;
   /**
-   * Told as each artefact starts ("emit sdk", "emit cli", "emit mcp", "emit tests", "emit package":
+   * Told as each artefact starts ("emit sdk", "emit cli", "emit mcp", "emit tests", "emit skill", "emit package":
    * artefacts done / total) and once more when all are done. Emitters never print; the CLI shows it.
    */
   readonly onProgress?: (phase: string, done: number, total: number) => void;
@@ -169,7 +172,8 @@ export async function emitPackage(model: ContractModel, options: EmitOptions = {
       [FIXTURE_FILE, emitFixtureTemplate(model)],
       ...copiedRuntime("tests-runtime", "tests/runtime", "../../sdk/runtime/"),
     ]],
-    ["package", () => Object.entries(emitPackageFiles(model, mode, server))],
+    ["skill", () => (options.skill === false ? [] : [...emitSkill(model)])],
+    ["package", () => Object.entries(emitPackageFiles(model, mode, server, options.skill !== false))],
   ];
   const files: Array<[string, string]> = [];
   const sdkRuntime = copiedRuntime("runtime", "sdk/runtime", "../runtime/");

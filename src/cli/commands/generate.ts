@@ -20,6 +20,8 @@ export interface GenerateOptions {
   readonly mcp?: McpMode;
   /** Whether an HTTP server skeleton is generated (default none); skeleton implies `mcp: skeleton`. */
   readonly server?: ServerMode;
+  /** Whether the Agent Skill (`skill/<name>/`) is written (default true; false with `--no-skill`). */
+  readonly skill?: boolean;
   /** false with `--no-progress`; progress shows only when stderr is a terminal anyway. */
   readonly progress?: boolean;
 }
@@ -44,6 +46,7 @@ export function generateCommandLine(spec: string, options: GenerateOptions): str
   for (const overlay of options.overlay ?? []) words.push("--overlay", overlay);
   if (options.server === "skeleton") words.push("--server", "skeleton");
   else if (options.mcp === "skeleton") words.push("--mcp", "skeleton");
+  if (options.skill === false) words.push("--no-skill");
   words.push("-o", options.out);
   return words.map(shellWord).join(" ");
 }
@@ -104,7 +107,7 @@ async function generateWith(
     return { code: EXIT.invalid, files: opened.files };
   }
   const mcp = { mcp: options.mcp ?? "adapter", server: options.server ?? "none" } as const;
-  const output: GeneratedOutput = { header: manifestHeader(model, version), files: await emitPackage(model, { ...mcp, onProgress }), writeOnce: writeOnceFiles(model, mcp) };
+  const output: GeneratedOutput = { header: manifestHeader(model, version), files: await emitPackage(model, { ...mcp, skill: options.skill !== false, onProgress }), writeOnce: writeOnceFiles(model, mcp) };
   const total = output.files.size + 1; // and the manifest
   try {
     if (options.check) {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { skillName, skillRoot } from "../skill/skill.js";
 import { baseUrlEnvOf, clientClassName, clientMethodNames, cliName, commandNames, mcpBearerEnv, mcpDatabaseEnv, mcpName, serverBinName, serverDatabaseEnv, serverTokenEnv } from "../../model/naming.js";
 import { type AuthSchemeModel, authEnvVars, type ContractModel, schemeEnvVars } from "../../model/types.js";
 import { packagePath } from "../../package-root.js";
@@ -34,7 +35,7 @@ function ownEngines(): string {
  */
 export const PACKAGE_DATA_FILES = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json"] as const;
 
-export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter", serverMode: "none" | "skeleton" = "none"): Record<string, string> {
+export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter", serverMode: "none" | "skeleton" = "none", skill = true): Record<string, string> {
   const v = ownVersions();
   const names = clientMethodNames(model);
   const commands = commandNames(model);
@@ -49,6 +50,8 @@ export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "ske
     bearerEnv: mcpBearerEnv(model.name),
     skeleton: mcpMode === "skeleton",
     databaseEnv: mcpDatabaseEnv(model.name),
+    // The Agent Skill's folder (src/emit/skill), or null with --no-skill.
+    skill: skill ? { root: skillRoot(model), name: skillName(model) } : null,
     server: serverMode === "skeleton" ? { bin: serverBinName(model.name), databaseEnv: serverDatabaseEnv(model.name), tokenEnv: serverTokenEnv(model.name), listen: serverListenDefault(model) } : null,
     tools: servedTools(model).map(({ op, tool }) => ({ name: tool.name, annotations: Object.entries(op.annotations).filter(([, on]) => on).map(([hint]) => hint).join(", ") || "none" })),
     exitCodes: EXIT_CODE_TABLE,
