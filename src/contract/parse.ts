@@ -1,7 +1,7 @@
 import { type Diagnostic, dedupeDiagnostics, hasErrors, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { buildModel } from "../model/build.js";
 import type { ContractModel } from "../model/types.js";
-import { checkCatalogBudget } from "./checks/budget.js";
+import { checkCatalogBudget, checkSkillBudget } from "./checks/budget.js";
 import { checkBehaviour } from "./checks/behaviour.js";
 import { checkErrorFields, checkPreviewKey } from "./checks/behaviour-modes.js";
 import { checkAuth } from "./checks/auth.js";
@@ -104,6 +104,7 @@ export function analyseSource(file: SourceFile | undefined, loadDiagnostics: rea
   if (options.checkBudget !== false) {
     progress("budget", 0, 1);
     diagnostics.push(...checkCatalogBudget(model, file));
+    diagnostics.push(...checkSkillBudget(model, file));
   }
   if (hasErrors(diagnostics)) return finish(diagnostics);
   return { ...finish(diagnostics), model, source: file };

@@ -11,7 +11,7 @@ export interface RawContract {
   title?: string;
   description?: string;
   changelog?: RawChangelogEntry[];
-  budget?: { catalogTokens?: number; maxTools?: number };
+  budget?: { catalogTokens?: number; maxTools?: number; skill?: { listingTokens?: number; bodyTokens?: number; referenceTokens?: number } };
   transport: {
     http: { baseUrl: string; baseUrlEnv?: string; timeout?: string; errorFormat?: RawErrorFormat };
     auth?: { type: "none" } | { type: "bearer"; tokenEnv: string } | { type: "apiKey"; header: string; tokenEnv: string } | RawAuthSchemes;

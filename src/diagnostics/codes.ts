@@ -144,6 +144,7 @@ export const DIAGNOSTIC_CODES = {
   // --- catalogue ---
   "budget-max-tools-exceeded": { severity: "error", title: "The catalogue has more tools than `budget.maxTools`.", hint: "Raise the budget, hide operations with `mcp.expose: false`, or split them into toolsets." },
   "budget-catalog-tokens-exceeded": { severity: "error", title: "The MCP catalogue costs more tokens than `budget.catalogTokens`.", hint: "Shorten descriptions and schemas, hide operations with `mcp.expose: false`, or raise the budget; `contractgen budget` shows the cost per tool." },
+  "budget-skill-tokens-exceeded": { severity: "error", title: "A part of the generated Agent Skill costs more tokens than `budget.skill` allows.", hint: "Shorten the contract's title and description (the listing), group operations in fewer toolsets (the body), split a large toolset (a reference), or raise the ceiling; `contractgen budget` shows each part's cost." },
   "summary-not-one-line": { severity: "warning", title: "A summary spans several lines.", hint: "Keep `summary` to one line; put details in `description`." },
   "mcp-tool-name-collision": { severity: "error", title: "Two operations expose the same MCP tool name.", hint: "Change one `mcp.name`." },
 

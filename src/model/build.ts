@@ -83,6 +83,11 @@ export function buildModel(ctx: CheckContext): ContractModel {
     budget: {
       catalogTokens: doc.budget?.catalogTokens ?? null,
       maxTools: doc.budget?.maxTools ?? null,
+      skill: {
+        listingTokens: doc.budget?.skill?.listingTokens ?? null,
+        bodyTokens: doc.budget?.skill?.bodyTokens ?? null,
+        referenceTokens: doc.budget?.skill?.referenceTokens ?? null,
+      },
       loc: file.locate("/budget"),
     },
     transport: {

@@ -82,7 +82,16 @@ export interface ChangelogChangeModel {
 export interface BudgetModel {
   readonly catalogTokens: number | null;
   readonly maxTools: number | null;
+  /** Ceilings on the generated Agent Skill (o200k_base tokens; null: none). */
+  readonly skill: SkillBudgetModel;
   readonly loc: SourceLocation;
+}
+
+/** `budget.skill`: the listing (front matter name + description), the body (SKILL.md without front matter), each reference file. */
+export interface SkillBudgetModel {
+  readonly listingTokens: number | null;
+  readonly bodyTokens: number | null;
+  readonly referenceTokens: number | null;
 }
 
 /** One named credential scheme (`transport.auth.schemes.<name>`; the single forms are one scheme named after their type). */

@@ -1,4 +1,5 @@
 import { catalogTokens } from "../../budget/catalog.js";
+import { hasSkillBudget, skillOverruns } from "../../budget/skill.js";
 import { type Diagnostic, diagnostic } from "../../diagnostics/diagnostic.js";
 import type { ContractModel } from "../../model/types.js";
 import type { SourceFile } from "../source.js";
@@ -17,4 +18,24 @@ export function checkCatalogBudget(model: ContractModel, file: SourceFile): Diag
       file.locate("/budget/catalogTokens"),
     ),
   ];
+}
+
+/**
+ * The generated Agent Skill stays within the ceilings `budget.skill` declares: one finding per ceiling
+ * exceeded (the references over `referenceTokens` named together, heaviest first).
+ */
+export function checkSkillBudget(model: ContractModel, file: SourceFile): Diagnostic[] {
+  if (!hasSkillBudget(model)) return [];
+  const overruns = skillOverruns(model);
+  const out: Diagnostic[] = [];
+  for (const key of ["listingTokens", "bodyTokens", "referenceTokens"] as const) {
+    const over = overruns.filter((o) => o.key === key).sort((a, b) => b.tokens - a.tokens);
+    if (over.length === 0) continue;
+    const what =
+      key === "referenceTokens"
+        ? `${over.length} reference file(s) cost more than ${over[0]!.limit} tokens (o200k_base), the ceiling budget.skill.referenceTokens sets on each: ${over.slice(0, 3).map((o) => `${o.part} ${o.tokens}`).join(", ")}${over.length > 3 ? ", …" : ""}.`
+        : `The skill's ${over[0]!.part} (${key === "listingTokens" ? "the front matter's name and description" : "SKILL.md without its front matter"}) costs ${over[0]!.tokens} tokens (o200k_base); budget.skill.${key} is ${over[0]!.limit}.`;
+    out.push(diagnostic("budget-skill-tokens-exceeded", what, file.locate(`/budget/skill/${key}`)));
+  }
+  return out;
 }
