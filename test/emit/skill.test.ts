@@ -76,7 +76,7 @@ describe("front matter", () => {
       expect(description).toContain(model.description.replace(/\s+/g, " ").trim().slice(0, 40));
       expect(front.metadata).toEqual({ contract: model.name, "contract-version": model.version, generator: "contractgen" });
       // The listing is what sits in an agent's context before the skill is chosen: small.
-      expect(countTokens(skillListing(model))).toBeLessThanOrEqual(300);
+      expect(countTokens(skillListing(model))).toBeLessThanOrEqual(160);
     });
   }
 
@@ -108,7 +108,7 @@ describe("body and references", () => {
       for (const [command, paths] of seen) expect(paths, command).toHaveLength(1);
       const { body } = splitSkill(skill);
       for (const c of commands) expect(body).toContain(`\`${c}\``);
-      for (const path of references.keys()) expect(body).toContain(`(${path.slice(path.indexOf("references/"))})`);
+      for (const path of references.keys()) expect(body).toContain(`${path.slice(path.indexOf("references/"))}`);
     });
 
     it(`${spec}: every operation with a preview, a key or paging has its rule in its reference, and the body states the general rule`, () => {
@@ -176,7 +176,7 @@ describe("size", () => {
     const large = grouped(1000, 40);
     const parts = skillParts(large);
     expect(parts.body).not.toContain("`list-items-0`");
-    expect(parts.body).toContain("[references/area-0.md](references/area-0.md), area-0, 25 commands: Operations of area 0.");
+    expect(parts.body).toContain("\n- references/area-0.md (25): Operations of area 0.\n");
     const tokens = countTokens(parts.body);
     expect(tokens).toBeLessThan(2000);
     // Every operation is still in exactly one reference.

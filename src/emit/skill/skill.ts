@@ -121,11 +121,15 @@ function sentence(text: string, max: number): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }
 
+/** Characters of the contract's own description the front matter's `description` keeps. */
+export const SKILL_DESCRIPTION_WHAT_MAX = 240;
+
 /** The front matter's `description`: what the API does, in the contract's words, and when to use the skill. */
 export function skillDescription(model: ContractModel): string {
   const title = sentence(model.title || model.name, 120);
   const when = ` Use when a task needs ${title} (contract ${sentence(model.name, 64)} ${sentence(model.version, 32)}): run the \`${sentence(cliName(model), 64)}\` CLI, which keeps the contract's previews, operation keys and completeness.`;
-  const what = sentence(model.description, SKILL_DESCRIPTION_MAX - when.length - title.length - 4);
+  // The contract's description, cut so the whole listing stays near 120 tokens (it sits in every agent's context).
+  const what = sentence(model.description, Math.min(SKILL_DESCRIPTION_WHAT_MAX, SKILL_DESCRIPTION_MAX - when.length - title.length - 4));
   return sentence(`${title}${what ? `: ${what.endsWith("…") ? what : what.replace(/\.?$/, ".")}` : "."}${when}`, SKILL_DESCRIPTION_MAX);
 }
 
@@ -210,10 +214,12 @@ function indexSection(groups: readonly SkillGroup[], total: number): string[] {
     }
     return lines;
   }
-  lines.push(`${total} commands in ${groups.length} reference files; read the one a task needs:`, "");
+  lines.push(`${total} commands in ${groups.length} reference files (file, commands in it, what they cover); read the one a task needs:`, "");
   for (const g of groups) {
-    const about = g.description ? `: ${markdownText(sentence(g.description, 80))}` : "";
-    lines.push(`- [references/${g.file}.md](references/${g.file}.md), ${markdownText(g.group ?? DEFAULT_GROUP)}, ${g.commands.length} command${g.commands.length === 1 ? "" : "s"}${about}`);
+    // One short line a group: the file, the group's name only where the file name does not already say it, the count.
+    const about = g.description ? `: ${markdownText(sentence(g.description, 60))}` : "";
+    const named = g.group === null || g.file === fileStem(g.group) ? "" : ` ${markdownText(g.group)}`;
+    lines.push(`- references/${g.file}.md${named} (${g.commands.length})${about}`);
   }
   lines.push("");
   return lines;
