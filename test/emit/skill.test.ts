@@ -4,7 +4,12 @@
  * characters; description at most 1,024), every CLI command in exactly one reference with its rules,
  * a body that stays small however large the contract, and nothing a contract writes leaving its place.
  */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { generateCommandLine } from "../../src/cli/commands/generate.js";
 import { parse } from "yaml";
 import { syntheticContract } from "../../bench/synthetic.mjs";
 import { countTokens } from "../../src/budget/catalog.js";
@@ -203,5 +208,27 @@ describe("wired into generate", () => {
     const without = await emitPackage(model, { skill: false });
     expect([...without.keys()].filter((p) => p.startsWith("skill/"))).toEqual([]);
     expect(without.get("README.md")).not.toContain("## Agent Skill");
+  });
+
+  it("contractgen generate writes it and lists it in the manifest; --no-skill leaves it out, and says so in the command that regenerates", () => {
+    const dir = mkdtempSync(join(tmpdir(), "skill-cli-"));
+    try {
+      const run = (...args: string[]) => spawnSync(process.execPath, [join(process.cwd(), "bin/contractgen.js"), "generate", "specs/billing.v2.yaml", ...args], { encoding: "utf8" });
+      const on = run("-o", join(dir, "on"));
+      expect(on.stderr).toBe("");
+      expect(on.status).toBe(0);
+      const manifest = readFileSync(join(dir, "on/.contractgen.json"), "utf8");
+      for (const path of emitSkill(models.get("specs/billing.v2.yaml")!).keys()) {
+        expect(existsSync(join(dir, "on", path)), path).toBe(true);
+        expect(manifest).toContain(`"${path}"`);
+      }
+      const off = run("-o", join(dir, "off"), "--no-skill");
+      expect(off.status).toBe(0);
+      expect(existsSync(join(dir, "off/skill"))).toBe(false);
+      expect(readFileSync(join(dir, "off/.contractgen.json"), "utf8")).not.toContain("skill/");
+      expect(generateCommandLine("specs/billing.v2.yaml", { out: "out", check: false, watch: false, skill: false })).toBe("contractgen generate specs/billing.v2.yaml --no-skill -o out");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
