@@ -167,6 +167,18 @@ describe("body and references", () => {
     expect(invoices).toContain("- `--invoice-id` (string, required)");
     expect(invoices).toContain("- Precondition: `--expected-refunded-cents` must match the current refunded\\_cents, else `INVOICE_CHANGED`");
     expect(invoices).toContain("billing get-invoice --invoice-id inv_1001");
+    // A previewable command's worked invocation is the flow: preview, then confirm.
+    expect(invoices).toMatch(/```sh\nbilling refund-invoice --invoice-id inv_1001 --amount \S+ --dry-run\nbilling refund-invoice --invoice-id inv_1001 --amount \S+ --confirm <token>\n```/);
+  });
+
+  it("the description and the body claim only the behaviours the contract declares", () => {
+    const billing = models.get("specs/billing.v2.yaml")!;
+    const claims = (m: ContractModel) => (splitSkill(emitSkill(m).get(`skill/${skillName(m)}/SKILL.md`)!).front.description as string);
+    expect(claims(billing)).toContain("which keeps the contract's previews, operation keys, preconditions and completeness.");
+    const plain = { ...billing, operations: billing.operations.map((op) => ({ ...op, preview: null, idempotency: null, preconditions: [], pagination: null, task: null })) };
+    expect(claims(plain)).toMatch(/run the `billing` CLI\.$/);
+    expect(skillBody(plain)).toContain("`billing` `2.0.0`. Every command is one operation.");
+    expect(skillBody(plain)).not.toMatch(/Preview, then confirm|One operation key|Incomplete answers/);
   });
 
   it("is deterministic", () => {

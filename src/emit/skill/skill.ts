@@ -121,13 +121,26 @@ function sentence(text: string, max: number): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }
 
+/** The behaviours the contract declares that the CLI keeps, in words ("previews, operation keys and completeness"), or "". */
+function keptBehaviours(model: ContractModel): string {
+  const ops = model.operations;
+  const kept = [
+    ops.some((op) => op.preview) ? "previews" : "",
+    ops.some((op) => op.idempotency) ? "operation keys" : "",
+    ops.some((op) => op.preconditions.length > 0) ? "preconditions" : "",
+    ops.some((op) => op.pagination || op.task) ? "completeness" : "",
+  ].filter(Boolean);
+  return kept.length <= 1 ? (kept[0] ?? "") : `${kept.slice(0, -1).join(", ")} and ${kept.at(-1)}`;
+}
+
 /** Characters of the contract's own description the front matter's `description` keeps. */
 export const SKILL_DESCRIPTION_WHAT_MAX = 240;
 
 /** The front matter's `description`: what the API does, in the contract's words, and when to use the skill. */
 export function skillDescription(model: ContractModel): string {
   const title = sentence(model.title || model.name, 120);
-  const when = ` Use when a task needs ${title} (contract ${sentence(model.name, 64)} ${sentence(model.version, 32)}): run the \`${sentence(cliName(model), 64)}\` CLI, which keeps the contract's previews, operation keys and completeness.`;
+  const kept = keptBehaviours(model);
+  const when = ` Use when a task needs ${title} (contract ${sentence(model.name, 64)} ${sentence(model.version, 32)}): run the \`${sentence(cliName(model), 64)}\` CLI${kept ? `, which keeps the contract's ${kept}` : ""}.`;
   // The contract's description, cut so the whole listing stays near 120 tokens (it sits in every agent's context).
   const what = sentence(model.description, Math.min(SKILL_DESCRIPTION_WHAT_MAX, SKILL_DESCRIPTION_MAX - when.length - title.length - 4));
   return sentence(`${title}${what ? `: ${what.endsWith("…") ? what : what.replace(/\.?$/, ".")}` : "."}${when}`, SKILL_DESCRIPTION_MAX);
@@ -231,7 +244,7 @@ export function skillBody(model: ContractModel, groups: readonly SkillGroup[] = 
   return [
     `# ${markdownText(model.title || model.name)}`,
     "",
-    `The ${markdownCode(cliName(model))} CLI calls the platform of contract ${markdownCode(model.name)} ${markdownCode(model.version)} and keeps its behaviour (previews, operation keys, bounded pages with completeness). Every command is one operation.`,
+    `The ${markdownCode(cliName(model))} CLI calls the platform of contract ${markdownCode(model.name)} ${markdownCode(model.version)}${keptBehaviours(model) ? ` and keeps its ${keptBehaviours(model)}` : ""}. Every command is one operation.`,
     "",
     ...runSection(model),
     ...rulesSection(model),
@@ -302,16 +315,18 @@ function commandSection(model: ContractModel, op: OperationModel, command: Comma
     lines.push("");
   }
   const example = commandExample(cliName(model), command.name, op, command.flags);
-  lines.push("Example:", "", ...fenced(example), "");
+  // A previewable command's worked invocation is the flow: preview, then confirm with the token it returned.
+  const examples = command.dryRunField ? [`${example} --dry-run`, `${example} --confirm <token>`] : [example];
+  lines.push("Example:", "", ...fenced(examples), "");
   return lines;
 }
 
 /** A fenced code block that no line of the text can close. */
-function fenced(text: string): string[] {
-  const safe = plainText(text).replace(/\n/g, " ");
-  const longest = Math.max(2, ...[...safe.matchAll(/`+/g)].map((m) => m[0].length));
+function fenced(commands: readonly string[]): string[] {
+  const safe = commands.map((c) => plainText(c).replace(/\n/g, " "));
+  const longest = Math.max(2, ...safe.flatMap((c) => [...c.matchAll(/`+/g)].map((m) => m[0].length)));
   const fence = "`".repeat(longest + 1);
-  return [`${fence}sh`, safe, fence];
+  return [`${fence}sh`, ...safe, fence];
 }
 
 /** `references/<file>.md` → its text: each command's flags, output fields, rules, errors and one worked invocation. */
