@@ -54,10 +54,53 @@ export function escapedIdentifiers(path: string, text: string, marker = "CANARY"
   return found;
 }
 
+/**
+ * `text` without its code spans, as CommonMark reads them: a run of N backticks opens a span that the
+ * next run of exactly N backticks on the line closes (a run with no such partner is literal text).
+ * Spans are taken within one line, so nothing a span might hide across lines is dropped.
+ */
+function withoutCodeSpans(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      let out = "";
+      let i = 0;
+      while (i < line.length) {
+        if (line[i] !== "`") {
+          out += line[i++];
+          continue;
+        }
+        let n = 0;
+        while (line[i + n] === "`") n++;
+        // The closing run: exactly n backticks, not part of a longer run.
+        let close = -1;
+        for (let j = i + n; j < line.length; ) {
+          if (line[j] !== "`") {
+            j++;
+            continue;
+          }
+          let m = 0;
+          while (line[j + m] === "`") m++;
+          if (m === n) {
+            close = j;
+            break;
+          }
+          j += m;
+        }
+        if (close < 0) {
+          out += line.slice(i, i + n);
+          i += n;
+        } else i = close + n;
+      }
+      return out;
+    })
+    .join("\n");
+}
+
 /** Markdown with a live script link or raw HTML script, outside code spans and fences. */
 export function markdownInjections(path: string, text: string): string[] {
   // A backslash-escaped punctuation character is literal text in CommonMark: drop it before looking for syntax.
-  const prose = text.replace(/\\[!-\/:-@[-`{-~]/g, "").replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  const prose = withoutCodeSpans(text.replace(/\\[!-\/:-@[-`{-~]/g, "").replace(/```[\s\S]*?```/g, ""));
   const found: string[] = [];
   if (/\]\(\s*javascript:/i.test(prose)) found.push(`${path}: live javascript: link`);
   if (/<\s*script/i.test(prose)) found.push(`${path}: raw <script> tag`);
