@@ -88,7 +88,7 @@ describe("re-running a confirmed command, as each kind of operation behaves", ()
     const readme = readmeOf(billing).replace(/\s+/g, " ");
     expect(readme).not.toContain("prints the recorded result instead of executing again");
     expect(readme).toContain(
-      "`refund-invoice`: prints the result the journal recorded and sends nothing, for 24h (the operation key's retention); with another journal it reaches the platform under a new key, which refuses the spent token (CONFIRMATION\\_REQUIRED).",
+      "`refund-invoice`: prints the result the journal recorded and sends nothing, for 24h (the operation key's retention); with another journal it reaches the platform under a new key, which refuses the spent token (CONFIRMATION_REQUIRED).",
     );
     const details = commandSpecs(billing).find((c) => c.operation === "refund_invoice")!.details;
     expect(details).toContain(`Re-running a confirmed call (same parameters, same --confirm token) after it succeeded: ${confirmRerunText(refund)}`);

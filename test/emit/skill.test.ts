@@ -98,7 +98,7 @@ describe("front matter", () => {
     const billing = models.get("specs/billing.v2.yaml")!;
     const front = splitSkill(emitSkill({ ...billing, description: "word ".repeat(600) }).get("skill/billing/SKILL.md")!).front;
     expect((front.description as string).length).toBeLessThanOrEqual(SKILL_DESCRIPTION_MAX);
-    expect(front.description as string).toMatch(/ word… Use when a task needs Billing \(contract billing 2\.0\.0\): run the `billing` CLI/);
+    expect(front.description as string).toMatch(/ word… Use when a task needs Billing: run the `billing` CLI/);
   });
 });
 
@@ -143,9 +143,15 @@ describe("body and references", () => {
         }
         if (op.pagination) {
           expect(section).toMatch(/- Pages: .*exit 10 means incomplete/);
-          expect(body).toContain("Exit 10 means it is not");
+          expect(body).toContain("exit 10 means the answer is not whole");
         }
-        for (const e of op.errors) expect(section).toContain(`\`${e.code}\``);
+        // Each error with its action: in the command's section, or in its file's list of errors every command there shares.
+        const file = [...references.values()].find((text) => text.includes(section))!;
+        const common = /^Errors every command here may end with: (.*)$/m.exec(file)?.[1] ?? "";
+        for (const e of op.errors) {
+          const action = model.errors.find((x) => x.code === e.code)!.action;
+          expect(`${section}\n${common}`).toContain(`\`${e.code}\` (${model.errors.find((x) => x.code === e.code)!.class}) → \`${action}\``);
+        }
         expect(section).toMatch(/Example:\n\n```sh\n\S+ \S+/);
       }
       if (!model.operations.some((op) => op.preview)) expect(body).not.toContain("Preview, then confirm");
@@ -154,18 +160,26 @@ describe("body and references", () => {
 
   it("the body names the bin, the credential and base-URL variables, and every exit code", () => {
     const { body } = splitSkill(skillOf(models.get("specs/billing.v2.yaml")!).skill);
-    expect(body).toContain("bin is `billing`");
+    expect(body).toContain("Run the `billing` CLI");
     expect(body).toContain("Credentials: `BILLING_TOKEN`");
     expect(body).toContain("Platform: `BILLING_BASE_URL` or `--base-url`");
-    for (let code = 0; code <= 10; code++) expect(body).toMatch(new RegExp(`^- ${code}: `, "m"));
-    expect(body).toContain("`conflict`, exit 4");
+    // Billing declares every class, mutates and pages: every exit code, each class's by its name.
+    for (let code = 0; code <= 10; code++) expect(body).toMatch(new RegExp(`^- ${code}[: ]`, "m"));
+    expect(body).toContain("- 4 `conflict` → re-read, then decide again");
+    // A contract that neither mutates nor pages, with one error class, lists only the codes its CLI can end with.
+    const petstore = splitSkill(skillOf(models.get("specs/petstore.yaml")!).skill).body;
+    const codes = [...petstore.matchAll(/^- (\d+)[: ]/gm)].map((m) => Number(m[1]));
+    expect(codes).toContain(0);
+    expect(codes).toContain(1);
+    expect(codes).toContain(2);
+    expect(codes.length).toBeLessThan(11);
   });
 
   it("flags are named as the CLI names them, preconditions by their flag", () => {
     const { references } = skillOf(models.get("specs/billing.v2.yaml")!);
     const invoices = references.get("skill/billing/references/invoices.md")!;
-    expect(invoices).toContain("- `--invoice-id` (string, required)");
-    expect(invoices).toContain("- Precondition: `--expected-refunded-cents` must match the current refunded\\_cents, else `INVOICE_CHANGED`");
+    expect(invoices).toContain("- `--invoice-id <string>` (required)");
+    expect(invoices).toContain("- Precondition: `--expected-refunded-cents` must match the current refunded_cents, else `INVOICE_CHANGED`");
     expect(invoices).toContain("billing get-invoice --invoice-id inv_1001");
     // A previewable command's worked invocation is the flow: preview, then confirm.
     expect(invoices).toMatch(/```sh\nbilling refund-invoice --invoice-id inv_1001 --amount \S+ --dry-run\nbilling refund-invoice --invoice-id inv_1001 --amount \S+ --confirm <token>\n```/);
@@ -177,7 +191,6 @@ describe("body and references", () => {
     expect(claims(billing)).toContain("which keeps the contract's previews, operation keys, preconditions and completeness.");
     const plain = { ...billing, operations: billing.operations.map((op) => ({ ...op, preview: null, idempotency: null, preconditions: [], pagination: null, task: null })) };
     expect(claims(plain)).toMatch(/run the `billing` CLI\.$/);
-    expect(skillBody(plain)).toContain("`billing` `2.0.0`. Every command is one operation.");
     expect(skillBody(plain)).not.toMatch(/Preview, then confirm|One operation key|Incomplete answers/);
   });
 

@@ -18,7 +18,10 @@ function oneLine(value: unknown): string {
  */
 export function markdownText(value: unknown): string {
   return oneLine(value)
-    .replace(/[\\`*_[\]<>|~&]/g, (c) => (c === "&" ? "&amp;" : `\\${c}`))
+    .replace(/[\\`*[\]<>|~&]/g, (c) => (c === "&" ? "&amp;" : `\\${c}`))
+    // An underscore between two letters or digits can neither open nor close emphasis (CommonMark's
+    // flanking rules), so `opened_at` stays as written; any other underscore is escaped.
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
     // A list item, heading or break needs its marker followed by a space (or a line of dashes); "1.0.0" stays as it is.
     .replace(/^([#+-]|\d+[.)])(?=\s|-|$)/, "\\$1");
 }

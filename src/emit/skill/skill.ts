@@ -9,10 +9,10 @@
 import { stringify } from "yaml";
 import type { CommandSpec, FlagSpec } from "../../cli-runtime/program.js";
 import { EXIT_CODE_TABLE, EXIT_CODES } from "../../cli-runtime/exit-codes.js";
-import { baseUrlEnvOf, cliName, resolveLocal } from "../../model/naming.js";
-import { authEnvVars, type ContractModel, type ErrorModel, type OperationModel } from "../../model/types.js";
+import { baseUrlEnvOf, cliFlagNames, cliName, resolveLocal } from "../../model/naming.js";
+import type { SchemaObject } from "../../contract/schema-walk.js";
+import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import { commandExample, commandSpecs } from "../cli/commands.js";
-import { effectsLine } from "../shared/describe.js";
 import { plainText } from "../shared/literals.js";
 import { markdownCode, markdownText } from "../shared/markdown.js";
 
@@ -136,11 +136,15 @@ function keptBehaviours(model: ContractModel): string {
 /** Characters of the contract's own description the front matter's `description` keeps. */
 export const SKILL_DESCRIPTION_WHAT_MAX = 240;
 
-/** The front matter's `description`: what the API does, in the contract's words, and when to use the skill. */
+/**
+ * The front matter's `description`: what the API does, in the contract's words, and when to use the
+ * skill. No version: the listing an agent keeps in context says what the API is for, which a release
+ * rarely changes (the version is in `metadata`).
+ */
 export function skillDescription(model: ContractModel): string {
   const title = sentence(model.title || model.name, 120);
   const kept = keptBehaviours(model);
-  const when = ` Use when a task needs ${title} (contract ${sentence(model.name, 64)} ${sentence(model.version, 32)}): run the \`${sentence(cliName(model), 64)}\` CLI${kept ? `, which keeps the contract's ${kept}` : ""}.`;
+  const when = ` Use when a task needs ${title}: run the \`${sentence(cliName(model), 64)}\` CLI${kept ? `, which keeps the contract's ${kept}` : ""}.`;
   // The contract's description, cut so the whole listing stays near 120 tokens (it sits in every agent's context).
   const what = sentence(model.description, Math.min(SKILL_DESCRIPTION_WHAT_MAX, SKILL_DESCRIPTION_MAX - when.length - title.length - 4));
   return sentence(`${title}${what ? `: ${what.endsWith("…") ? what : what.replace(/\.?$/, ".")}` : "."}${when}`, SKILL_DESCRIPTION_MAX);
@@ -161,58 +165,72 @@ export function skillListing(model: ContractModel): string {
   return stringify(front, { lineWidth: 0, defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN" });
 }
 
-/** The error classes the contract's taxonomy uses, each with its exit code and the actions its codes name. */
-function errorClassLines(model: ContractModel): string[] {
-  const exitByClass = new Map<string, number>([
-    ["invalid_input", EXIT_CODES.usage], ["not_found", EXIT_CODES.notFound], ["conflict", EXIT_CODES.conflict],
-    ["permission", EXIT_CODES.permission], ["unauthenticated", EXIT_CODES.unauthenticated], ["transient", EXIT_CODES.transient],
-    ["rate_limited", EXIT_CODES.rateLimited], ["internal", EXIT_CODES.internal],
-  ]);
-  const byClass = new Map<string, ErrorModel[]>();
-  for (const e of model.errors) byClass.set(e.class, [...(byClass.get(e.class) ?? []), e]);
-  return [...byClass].map(([cls, errors]) => {
-    const actions = [...new Set(errors.map((e) => e.action))];
-    const codes = errors.length <= 4 ? `: ${errors.map((e) => markdownCode(e.code)).join(", ")}` : ` (${errors.length} codes)`;
-    return `- ${markdownCode(cls)}, exit ${exitByClass.get(cls) ?? EXIT_CODES.internal}${codes} → ${actions.map((a) => markdownCode(a)).join(" or ")}`;
+/**
+ * What sits in an agent's context before it picks the skill (the format loads `name` and
+ * `description` only): what the budget's listing cost and the diff's listing rule measure.
+ */
+export function skillListingText(model: ContractModel): string {
+  return `name: ${skillName(model)}\ndescription: ${skillDescription(model)}`;
+}
+
+/** The exit code of each error class (the CLI runtime's mapping), for the rows a contract's classes need. */
+const EXIT_BY_CLASS = new Map<string, number>([
+  ["invalid_input", EXIT_CODES.usage], ["not_found", EXIT_CODES.notFound], ["conflict", EXIT_CODES.conflict],
+  ["permission", EXIT_CODES.permission], ["unauthenticated", EXIT_CODES.unauthenticated], ["transient", EXIT_CODES.transient],
+  ["rate_limited", EXIT_CODES.rateLimited], ["internal", EXIT_CODES.internal],
+]);
+
+/**
+ * The exit codes this contract's CLI can end with, each with its class and its one action: success,
+ * internal and usage always; a class's code when the contract declares an error of it (or, for
+ * `conflict`, a precondition); unknown outcome when an operation mutates; incomplete when one pages
+ * or reports its completeness.
+ */
+function exitCodeLines(model: ContractModel): string[] {
+  const classes = new Set<string>(model.errors.map((e) => e.class));
+  if (model.operations.some((op) => op.preconditions.length > 0)) classes.add("conflict");
+  const wanted = new Set<number>([EXIT_CODES.success, EXIT_CODES.internal, EXIT_CODES.usage]);
+  for (const cls of classes) wanted.add(EXIT_BY_CLASS.get(cls) ?? EXIT_CODES.internal);
+  if (model.operations.some((op) => op.effects.kind !== "read")) wanted.add(EXIT_CODES.unknownOutcome);
+  if (model.operations.some((op) => op.pagination || op.task)) wanted.add(EXIT_CODES.incomplete);
+  const classOf = new Map([...EXIT_BY_CLASS].filter(([cls]) => cls !== "internal").map(([cls, code]) => [code, cls] as const));
+  // A class's row is named by the class (the references name each code's class); the others say what happened.
+  return EXIT_CODE_TABLE.filter(([code]) => wanted.has(code)).map(([code, meaning, action]) => {
+    const cls = classOf.get(code);
+    return `- ${code}${cls ? ` ${markdownCode(cls)}` : `: ${markdownText(meaning.replaceAll("`", ""))}`} → ${markdownText(action.replaceAll("`", ""))}`;
   });
 }
 
-/** How to run the CLI: the bin, the credential and base-URL variables. */
+/** How to run the CLI: the bin, the credential and base-URL variables, input. */
 function runSection(model: ContractModel): string[] {
   const bin = cliName(model);
   const creds = authEnvVars(model.transport.auth);
   return [
-    "## Running the CLI",
+    `Run the ${markdownCode(bin)} CLI (inside the package: ${markdownCode("npm run build")}, then ${markdownCode("node dist/cli/main.js")}); ${markdownCode(`${bin} <command> --help`)} shows a command's flags.`,
     "",
-    `The generated package's bin is ${markdownCode(bin)} (inside the package, without installing it: ${markdownCode("node dist/cli/main.js")} after ${markdownCode("npm run build")}). Run ${markdownCode(`${bin} <command> --help`)} for a command's flags.`,
-    "",
-    creds.length > 0 ? `- Credentials: ${creds.map((v) => markdownCode(v)).join(", ")} (environment variables).` : "- Credentials: none.",
+    creds.length > 0 ? `- Credentials: ${creds.map((v) => markdownCode(v)).join(", ")} (environment).` : "- Credentials: none.",
     `- Platform: ${markdownCode(baseUrlEnvOf(model.name, model.transport.baseUrlEnv))} or ${markdownCode("--base-url")} (default ${markdownCode(model.transport.baseUrl)}).`,
-    `- Input: one flag per field, or ${markdownCode("--input file.json")} (${markdownCode("-")}: stdin) for structured fields.`,
+    `- Input: one flag per field, or ${markdownCode("--input file.json")} (${markdownCode("-")}: stdin).`,
     "",
   ];
 }
 
-/** The rules the contract imposes, stated once for every command that has them. */
+/** The rules the contract imposes, stated once for every command that has them, and the exit codes. */
 function rulesSection(model: ContractModel): string[] {
   const ops = model.operations;
   const lines = ["## Rules", ""];
-  lines.push("- Results are JSON on stdout; diagnostics and errors (JSON) on stderr. Branch on the exit code, not on text.");
+  lines.push("- JSON results on stdout, JSON errors on stderr: branch on the exit code, not on text.");
   if (ops.some((op) => op.preview)) {
-    lines.push(`- Preview, then confirm: a command with ${markdownCode("--dry-run")} previews and returns a confirm token; run the same command with the same flags and ${markdownCode("--confirm <token>")} before the token expires. Show the preview to the user before confirming.`);
+    lines.push(`- Preview, then confirm: ${markdownCode("--dry-run")} previews and returns a confirm token; show the preview to the user, then run the same command with ${markdownCode("--confirm <token>")} before the token expires.`);
   }
   if (ops.some((op) => op.idempotency)) {
-    lines.push(`- One operation key per intended effect: ${markdownCode("--operation-key <key>")} names the effect; a retry of the same effect reuses the same key (never a new one), a different effect never reuses it. Without the flag the journal picks or recovers one.`);
+    lines.push(`- One operation key per intended effect: a retry of the effect reuses its ${markdownCode("--operation-key")}, another effect never does (omitted, the journal picks or recovers one).`);
   }
   if (ops.some((op) => op.pagination || op.task)) {
-    lines.push(`- Incomplete answers: ${markdownCode("--all")} reads every page within ${markdownCode("--max-pages")} / ${markdownCode("--max-items")} and says whether the result is complete. Exit ${EXIT_CODES.incomplete} means it is not: continue from the ${markdownCode("continuation")} it prints, or raise the bounds; never report a partial answer as the whole.`);
+    lines.push(`- Incomplete answers: exit ${EXIT_CODES.incomplete} means the answer is not whole: continue from the printed ${markdownCode("continuation")} or raise the bounds; never report a partial answer as the whole.`);
   }
-  if (ops.some((op) => op.preconditions.length > 0)) lines.push("- Preconditions: pass the revision or value you read; a mismatch changes nothing (re-read, then decide again).");
-  lines.push("", "Exit codes:", "");
-  for (const [code, meaning, action] of EXIT_CODE_TABLE) lines.push(`- ${code}: ${markdownText(meaning.replaceAll("`", ""))} → ${markdownText(action.replaceAll("`", ""))}`);
-  const classes = errorClassLines(model);
-  if (classes.length > 0) lines.push("", "Error classes of this contract (each error's own action is in the references):", "", ...classes);
-  lines.push("");
+  if (ops.some((op) => op.preconditions.length > 0)) lines.push("- Preconditions: pass the revision or value you read; a mismatch changes nothing: re-read, then decide again.");
+  lines.push("", "Exit codes (each error code's own action is in the references):", "", ...exitCodeLines(model), "");
   return lines;
 }
 
@@ -221,7 +239,8 @@ function indexSection(groups: readonly SkillGroup[], total: number): string[] {
   const lines = ["## Commands", ""];
   if (total <= SKILL_BODY_COMMAND_LIMIT) {
     for (const g of groups) {
-      lines.push(`### ${markdownText(g.group ?? DEFAULT_GROUP)} ([references/${g.file}.md](references/${g.file}.md))`, "");
+      const about = g.description ? `: ${markdownText(sentence(g.description, 80))}` : "";
+      lines.push(`[${markdownText(g.group ?? DEFAULT_GROUP)}](references/${g.file}.md)${about}`, "");
       for (const c of g.commands) lines.push(`- ${markdownCode(c.name)}: ${markdownText(sentence(c.summary, 120))}`);
       lines.push("");
     }
@@ -241,33 +260,55 @@ function indexSection(groups: readonly SkillGroup[], total: number): string[] {
 /** SKILL.md after the front matter. */
 export function skillBody(model: ContractModel, groups: readonly SkillGroup[] = skillGroups(model)): string {
   const total = groups.reduce((n, g) => n + g.commands.length, 0);
-  return [
-    `# ${markdownText(model.title || model.name)}`,
-    "",
-    `The ${markdownCode(cliName(model))} CLI calls the platform of contract ${markdownCode(model.name)} ${markdownCode(model.version)}${keptBehaviours(model) ? ` and keeps its ${keptBehaviours(model)}` : ""}. Every command is one operation.`,
-    "",
-    ...runSection(model),
-    ...rulesSection(model),
-    ...indexSection(groups, total),
-  ].join("\n");
+  return [`# ${markdownText(model.title || model.name)}`, "", ...runSection(model), ...rulesSection(model), ...indexSection(groups, total)].join("\n");
 }
 
-function flagLine(flag: FlagSpec): string {
-  const type = flag.type === "array" ? `${flag.itemType ?? "string"}, repeatable` : flag.alternatives ? flag.alternatives.join(" or ") : flag.type;
-  const choices = flag.enum && flag.enum.length > 0 ? `; one of ${flag.enum.slice(0, 12).map((v) => markdownCode(String(v))).join(", ")}${flag.enum.length > 12 ? ", …" : ""}` : "";
-  const about = flag.description ? `: ${markdownText(sentence(flag.description, 160))}` : "";
-  return `- ${markdownCode(`--${flag.flag}`)} (${type}${flag.required ? ", required" : ""}${choices})${about}`;
+/** What a flag takes, as its usage shows it: `<string>`, `<open|closed>`, `[true|false]`, several types joined. */
+function flagValue(flag: FlagSpec): string {
+  if (flag.enum && flag.enum.length > 0 && flag.enum.length <= 12) return `<${flag.enum.map(String).join("|")}>`;
+  const type = flag.type === "array" ? (flag.itemType ?? "string") : flag.alternatives ? flag.alternatives.join("|") : flag.type;
+  return flag.type === "boolean" ? "[true|false]" : `<${type}>`;
+}
+
+/** What a flag means: the field's description (one sentence's worth), its format, pattern (verbatim, as code), unit and default. */
+function flagAbout(flag: FlagSpec, schema: SchemaObject | undefined): string {
+  const parts: string[] = [];
+  const description = typeof schema?.description === "string" ? schema.description : schema === undefined ? flag.description : "";
+  if (description) parts.push(markdownText(sentence(description, 160)));
+  if (flag.enum && flag.enum.length > 12) parts.push(`One of ${flag.enum.slice(0, 12).map((v) => markdownCode(String(v))).join(", ")}, ….`);
+  if (typeof schema?.format === "string") parts.push(`Format: ${markdownText(schema.format)}.`);
+  if (typeof schema?.pattern === "string") parts.push(`Pattern: ${markdownCode(schema.pattern)}.`);
+  if (typeof schema?.["x-unit"] === "string") parts.push(`Unit: ${markdownText(schema["x-unit"])}.`);
+  if (schema && "default" in schema) parts.push(`Default: ${markdownCode(JSON.stringify(schema.default) ?? "")}.`);
+  if (flag.file) parts.push(`${markdownCode("@path")} reads a file, ${markdownCode("-")} stdin.`);
+  return parts.join(" ");
+}
+
+/** One flag on one line: name and value, required or repeatable, then what it means. */
+function flagLine(flag: FlagSpec, schema: SchemaObject | undefined): string {
+  const marks = [flag.required ? "required" : "", flag.type === "array" ? "repeatable" : ""].filter(Boolean);
+  const about = flagAbout(flag, schema);
+  return `- ${markdownCode(`--${flag.flag} ${flagValue(flag)}`)}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}${about ? `: ${about}` : ""}`;
 }
 
 /** The output's top-level fields, named as the JSON on stdout names them. */
 function outputFields(op: OperationModel): string[] {
   const root = op.output.schema;
   const schema = resolveLocal(root, root);
-  const props = schema && typeof schema.properties === "object" && schema.properties !== null ? Object.keys(schema.properties) : [];
-  return props;
+  return schema && typeof schema.properties === "object" && schema.properties !== null ? Object.keys(schema.properties) : [];
 }
 
-/** What the contract promises about one command: preview, key, pages, preconditions. */
+/** What a call does to the world, in a few words (the effects line of --help, shortened: the rules below carry the key). */
+function effectsWords(op: OperationModel): string {
+  const e = op.effects;
+  if (e.kind === "read") return "Read-only; safe to retry.";
+  const idempotent = e.idempotent === "key" ? "idempotent under its operation key" : e.idempotent === "natural" ? "naturally idempotent" : "not idempotent (never retried automatically)";
+  const parts = ["Mutates", e.destructive ? "destructive" : "non-destructive", e.reversible ? "reversible" : "irreversible", idempotent];
+  if (e.openWorld) parts.push("reaches systems outside the platform");
+  return `${parts[0]}: ${parts.slice(1).join(", ")}.`;
+}
+
+/** What the contract promises about one command: preview, key, pages, projection, preconditions. */
 function ruleLines(op: OperationModel, command: CommandSpec): string[] {
   const lines: string[] = [];
   const p = op.preview;
@@ -279,10 +320,11 @@ function ruleLines(op: OperationModel, command: CommandSpec): string[] {
     lines.push(`- Operation key: ${markdownCode("--operation-key <key>")}, one per intended effect, reused on every retry of it (kept ${markdownText(k.retention)})${k.mismatchError ? `; the same key with other parameters is ${markdownCode(k.mismatchError)}` : ""}.`);
   }
   if (op.pagination) {
-    lines.push(`- Pages: ${command.allMethod ? `${markdownCode("--all")} with ${markdownCode("--max-pages")} / ${markdownCode("--max-items")} reads every page; ` : ""}exit ${EXIT_CODES.incomplete} means incomplete: continue from the printed ${markdownCode("continuation")} or raise the bounds.`);
+    lines.push(`- Pages: ${command.allMethod ? `${markdownCode("--all")} reads every page within ${markdownCode("--max-pages")} / ${markdownCode("--max-items")}; ` : ""}exit ${EXIT_CODES.incomplete} means incomplete: continue from the printed ${markdownCode("continuation")} or raise the bounds.`);
   } else if (op.task) {
     lines.push(`- Completeness: ${markdownCode(op.task.completeField)} says whether the answer is complete${op.task.continuationField ? `; continue with ${markdownCode(op.task.continuationField)}` : ""}.`);
   }
+  if (command.fieldsField) lines.push(`- Fields: ${markdownCode("--fields a,b")} returns only those (identity fields always come back).`);
   for (const pre of op.preconditions) {
     const flag = command.flags.find((f) => f.field === pre.field)?.flag;
     lines.push(`- Precondition: ${markdownCode(flag === undefined ? pre.field : `--${flag}`)} must match the current ${markdownText(pre.compares)}, else ${markdownCode(pre.error)} and no change.`);
@@ -290,30 +332,47 @@ function ruleLines(op: OperationModel, command: CommandSpec): string[] {
   return lines;
 }
 
-function commandSection(model: ContractModel, op: OperationModel, command: CommandSpec): string[] {
-  const byCode = new Map(model.errors.map((e) => [e.code, e] as const));
+/** An error as a reference shows it: code, class and its one action. */
+function errorItem(model: ContractModel, code: string): string {
+  const e = model.errors.find((candidate) => candidate.code === code);
+  return e ? `${markdownCode(e.code)} (${markdownText(e.class)}) → ${markdownCode(e.action)}` : markdownCode(code);
+}
+
+/** What the commands of one reference file share: a flag line shown once (with the command it was shown under), errors every command raises. */
+interface SharedInFile {
+  readonly flagShownUnder: Map<string, string>;
+  readonly commonErrors: ReadonlySet<string>;
+}
+
+function commandSection(model: ContractModel, op: OperationModel, command: CommandSpec, shared: SharedInFile): string[] {
   const lines = [`## ${markdownCode(command.name)}`, ""];
   if (command.summary) lines.push(markdownText(sentence(command.summary, 300)), "");
   if (op.description && op.description !== command.summary) lines.push(markdownText(sentence(op.description, 600)), "");
-  lines.push(markdownText(effectsLine(op).replaceAll("`", "")), "");
+  lines.push(effectsWords(op), "");
   if (op.deprecated) lines.push(`Deprecated since ${markdownText(op.deprecated.since)}${op.deprecated.replacement ? `; use ${markdownCode(op.deprecated.replacement)}` : ""}.`, "");
   const rules = ruleLines(op, command);
   if (rules.length > 0) lines.push(...rules, "");
   if (command.flags.length > 0 || command.inputOnly.length > 0) {
-    lines.push("Flags:", "", ...command.flags.map(flagLine));
+    const schemas = new Map(cliFlagNames(op).flags.map((f) => [f.field, f.schema] as const));
+    const fresh: string[] = [];
+    const repeated = new Map<string, string[]>();
+    for (const flag of command.flags) {
+      const line = flagLine(flag, schemas.get(flag.field));
+      const under = shared.flagShownUnder.get(line);
+      if (under === undefined) {
+        shared.flagShownUnder.set(line, command.name);
+        fresh.push(line);
+      } else repeated.set(under, [...(repeated.get(under) ?? []), markdownCode(`--${flag.flag}`)]);
+    }
+    lines.push("Flags:", "", ...fresh);
+    for (const [under, flags] of repeated) lines.push(`- ${flags.join(", ")}: as in ${markdownCode(under)}`);
     if (command.inputOnly.length > 0) lines.push(`- ${markdownCode("--input <file>")}: the only way to set ${command.inputOnly.map((f) => markdownCode(f)).join(", ")}`);
     lines.push("");
   }
   const fields = outputFields(op);
   if (fields.length > 0) lines.push(`Output fields: ${fields.map((f) => markdownCode(f)).join(", ")}.`, "");
-  if (op.errors.length > 0) {
-    lines.push("Errors:", "");
-    for (const ref of op.errors) {
-      const e = byCode.get(ref.code);
-      lines.push(e ? `- ${markdownCode(e.code)} (${markdownText(e.class)}) → ${markdownCode(e.action)}` : `- ${markdownCode(ref.code)}`);
-    }
-    lines.push("");
-  }
+  const own = op.errors.filter((ref) => !shared.commonErrors.has(ref.code));
+  if (own.length > 0) lines.push(`Errors${shared.commonErrors.size > 0 ? " (besides the common ones above)" : ""}: ${own.map((ref) => errorItem(model, ref.code)).join("; ")}.`, "");
   const example = commandExample(cliName(model), command.name, op, command.flags);
   // A previewable command's worked invocation is the flow: preview, then confirm with the token it returned.
   const examples = command.dryRunField ? [`${example} --dry-run`, `${example} --confirm <token>`] : [example];
@@ -329,6 +388,13 @@ function fenced(commands: readonly string[]): string[] {
   return [`${fence}sh`, ...safe, fence];
 }
 
+/** Error codes every command of a file raises (none for a file of one command: its own list says them). */
+function commonErrors(model: ContractModel, ops: readonly OperationModel[]): string[] {
+  if (ops.length < 2) return [];
+  const [first, ...rest] = ops;
+  return first!.errors.map((ref) => ref.code).filter((code) => rest.every((op) => op.errors.some((ref) => ref.code === code)));
+}
+
 /** `references/<file>.md` → its text: each command's flags, output fields, rules, errors and one worked invocation. */
 export function skillReferences(model: ContractModel, groups: readonly SkillGroup[] = skillGroups(model)): Map<string, string> {
   const ops = new Map(model.operations.map((op) => [op.names.id, op] as const));
@@ -336,7 +402,11 @@ export function skillReferences(model: ContractModel, groups: readonly SkillGrou
   for (const g of groups) {
     const lines = [`# ${markdownText(g.group ?? DEFAULT_GROUP)}: commands of ${markdownCode(cliName(model))}`, ""];
     if (g.description) lines.push(markdownText(sentence(g.description, 600)), "");
-    for (const command of g.commands) lines.push(...commandSection(model, ops.get(command.operation)!, command));
+    const groupOps = g.commands.map((command) => ops.get(command.operation)!);
+    const common = commonErrors(model, groupOps);
+    if (common.length > 0) lines.push(`Errors every command here may end with: ${common.map((code) => errorItem(model, code)).join("; ")}.`, "");
+    const shared: SharedInFile = { flagShownUnder: new Map(), commonErrors: new Set(common) };
+    g.commands.forEach((command, i) => lines.push(...commandSection(model, groupOps[i]!, command, shared)));
     out.set(`references/${g.file}.md`, `${lines.join("\n").trimEnd()}\n`);
   }
   return out;
