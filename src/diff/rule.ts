@@ -52,7 +52,7 @@ export const CATEGORIES: Readonly<Record<Category, { readonly observable: boolea
   pagination: { observable: true, about: "cursors, page sizes, completeness fields" },
   projection: { observable: true, about: "field selection" },
   transport: { observable: true, about: "HTTP bindings, base URL, authentication, scopes" },
-  surface: { observable: true, about: "derived MCP tools and CLI commands" },
+  surface: { observable: true, about: "derived MCP tools, CLI commands and the Agent Skill" },
   sdk: {
     observable: true,
     about:
@@ -61,7 +61,7 @@ export const CATEGORIES: Readonly<Record<Category, { readonly observable: boolea
   outcome: { observable: true, about: "outcome states and polling" },
   webhook: { observable: true, about: "events the platform sends its consumers: added, removed, described (a payload is judged as an output, by the output rules)" },
   type: { observable: true, about: "shared types: each one's edits reported once, with every operation and side they reach" },
-  budget: { observable: false, about: "the MCP catalogue budget: a build gate for the contract's authors" },
+  budget: { observable: false, about: "the token budgets of the MCP catalogue and the Agent Skill: a build gate for the contract's authors" },
   version: { observable: false, about: "the version policy (version bumps, changelog)" },
 };
 

@@ -261,7 +261,11 @@ class TreeBuilder {
       changelog: byName(m.changelog.map((e) => [e.version, e] as const), (e) => plainJson(e)),
       toolsets: byName(m.toolsets.map((t) => [t.name, t] as const), (t) => t.description),
       extensions: byName(Object.entries(m.extensions), (v) => plainJson(v)),
-      budget: { catalogTokens: m.budget.catalogTokens, maxTools: m.budget.maxTools },
+      budget: {
+        catalogTokens: m.budget.catalogTokens,
+        maxTools: m.budget.maxTools,
+        skill: { listingTokens: m.budget.skill.listingTokens, bodyTokens: m.budget.skill.bodyTokens, referenceTokens: m.budget.skill.referenceTokens },
+      },
       transport: {
         baseUrl: m.transport.baseUrl,
         baseUrlEnv: m.transport.baseUrlEnv,

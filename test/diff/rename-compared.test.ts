@@ -48,6 +48,15 @@ describe("a renamed operation", () => {
   it("has what changed inside compared under the new id, located at the old operation in the old file", () => {
     const inside = report.findings.filter((f) => f.rule !== "operation-renamed" && f.category !== "version").map(row);
     expect(inside).toEqual([
+      // The skill's command index names the command by the new id (its wording is the skill emitter's).
+      {
+        rule: "skill-body-changed",
+        severity: "info",
+        operation: null,
+        message: expect.stringMatching(/^The skill's body changed \(1 line added and 1 removed, first added ".*`edit-note`.*"\): \d+ → \d+ tokens\.$/),
+        old: expect.stringMatching(/^\d+:\d+ $/),
+        new: expect.stringMatching(/^\d+:\d+$/),
+      },
       {
         rule: "input-required-property-added",
         severity: "breaking",

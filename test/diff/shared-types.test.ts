@@ -115,6 +115,8 @@ describe("shared-type changes are reported once, on the type", () => {
     );
     expect(report.findings.filter((f) => f.rule === "shared-type-changed")).toEqual([]);
     expect(report.findings.filter((f) => f.category !== "version").map((f) => [f.rule, f.operation, f.operations, f.message])).toEqual([
+      // The summary is also a line of the skill's command index (its wording is the skill emitter's).
+      ["skill-body-changed", null, [], expect.stringMatching(/^The skill's body changed \(1 line added and 1 removed, first added ".*`get-user`.*Get the user\..*"\): \d+ → \d+ tokens\.$/)],
       ["input-max-length-lowered", "create_label", ["create_label"], 'Input "reason" of "create_label" gained a maximum length of 100.'],
       ["operation-summary-changed", "get_user", ["get_user"], expect.any(String)],
     ]);

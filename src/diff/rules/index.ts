@@ -7,6 +7,7 @@ import { rule as baseUrlChanged } from "./base-url-changed.js";
 import { rule as budgetCatalogTokensExceeded } from "./budget-catalog-tokens-exceeded.js";
 import { rule as budgetLowered } from "./budget-lowered.js";
 import { rule as budgetMaxToolsExceeded } from "./budget-max-tools-exceeded.js";
+import { rule as budgetSkillTokensExceeded } from "./budget-skill-tokens-exceeded.js";
 import { rule as changelogChanged } from "./changelog-changed.js";
 import { rule as changelogEntryMissing } from "./changelog-entry-missing.js";
 import { rule as changelogEntryUnmatched } from "./changelog-entry-unmatched.js";
@@ -168,6 +169,8 @@ import { rule as sdkPropertyRemoved } from "./sdk-property-removed.js";
 import { rule as sdkPropertyRequired } from "./sdk-property-required.js";
 import { rule as sdkTypeChanged } from "./sdk-type-changed.js";
 import { rule as sharedTypeChanged } from "./shared-type-changed.js";
+import { rule as skillBodyChanged } from "./skill-body-changed.js";
+import { rule as skillListingChanged } from "./skill-listing-changed.js";
 import { rule as taskAnswerFieldChanged } from "./task-answer-field-changed.js";
 import { rule as taskCompletenessFieldRemoved } from "./task-completeness-field-removed.js";
 import { rule as typeAdded } from "./type-added.js";
@@ -190,6 +193,7 @@ export const RULES: readonly Rule[] = [
   budgetCatalogTokensExceeded,
   budgetLowered,
   budgetMaxToolsExceeded,
+  budgetSkillTokensExceeded,
   changelogChanged,
   changelogEntryMissing,
   changelogEntryUnmatched,
@@ -351,6 +355,8 @@ export const RULES: readonly Rule[] = [
   sdkPropertyRequired,
   sdkTypeChanged,
   sharedTypeChanged,
+  skillBodyChanged,
+  skillListingChanged,
   taskAnswerFieldChanged,
   taskCompletenessFieldRemoved,
   typeAdded,
