@@ -1,8 +1,8 @@
 import { countTokens } from "../../budget/catalog.js";
 import { listingText, skillTokens } from "../../budget/skill.js";
-import { type SkillGroup, skillBody, skillDescription, skillGroups, skillListing, skillName, skillParts } from "../../emit/skill/skill.js";
+import { type SkillGroup, skillBody, skillDescription, skillGroups, skillListing, skillName } from "../../emit/skill/skill.js";
 import type { ContractModel } from "../../model/types.js";
-import { canonicalJson, MAX_SCHEMA_PATH } from "../tree.js";
+import type { DiffContext } from "../rule.js";
 
 /*
  * The generated Agent Skill as the skill rules compare it (not a rule: files starting with "_" are
@@ -12,8 +12,8 @@ import { canonicalJson, MAX_SCHEMA_PATH } from "../tree.js";
  *
  * Two things change the emitted text without changing what the contract says, and the rules see
  * through both: the version (the skill names it; the version rules judge it), and the order of what
- * the diff holds to be sets (operations, errors, toolsets, mapping keys…: reordered in the document,
- * they reorder the skill's lines).
+ * the diff holds to be sets (operations, errors, toolsets, credential schemes: reordered in the
+ * document, they reorder the skill's lines).
  */
 
 /** The model each derived copy was made from: copies share their original's command groups. */
@@ -35,34 +35,38 @@ export function atVersion(model: ContractModel, version: string): ContractModel 
   return copy;
 }
 
-/** Lists the diff holds to be sets: their order in the document means nothing (the keys the nothing-silent test's canonical model sorts). */
-const SET_LISTS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "required", "enum", "type", "scopes", "filters", "errors", "states", "selectable", "identity", "types", "operations", "toolsets", "schemes", "bindings"]);
-
-/** A deep copy with every object's keys sorted and every set-like list in a canonical order (bounded in depth like the diff's trees). */
-function canonicalCopy(value: unknown, key: string | undefined, depth: number): unknown {
-  if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_PATH) return value;
-  if (Array.isArray(value)) {
-    const items = value.map((item) => canonicalCopy(item, undefined, depth + 1));
-    if (key === undefined || !SET_LISTS.has(key)) return items;
-    // Ordered by content without source locations, which follow the document's order.
-    const keyed = items.map((item) => [canonicalJson(item, true), item] as const);
-    return keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
-  }
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) {
-    // Keys are contract names (properties, schemes): defined as own properties, so "__proto__" stays a key.
-    Object.defineProperty(out, k, { value: canonicalCopy((value as Record<string, unknown>)[k], k, depth + 1), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
+const byKey = <T>(items: readonly T[], key: (item: T) => string): T[] => [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 
 const canonicals = new WeakMap<ContractModel, ContractModel>();
 
-/** `model` with mapping keys and set-like lists in one order: its skill says what the model's says, in an order the document does not choose. */
+/**
+ * `model` with the lists the skill renders in document order, which the diff holds to be sets
+ * (operations, errors, toolsets, credential schemes), sorted by name: its skill says what the
+ * model's says, in an order the document does not choose. A shallow copy: cheap on a large contract.
+ */
 export function canonicalOf(model: ContractModel): ContractModel {
   let copy = canonicals.get(model);
-  if (!copy) canonicals.set(model, (copy = canonicalCopy(model, undefined, 0) as ContractModel));
+  if (!copy) {
+    const auth = model.transport.auth;
+    copy = {
+      ...model,
+      operations: byKey(model.operations, (op) => op.names.id),
+      errors: byKey(model.errors, (e) => e.code),
+      toolsets: byKey(model.toolsets, (t) => t.name),
+      transport: { ...model.transport, auth: { ...auth, schemes: byKey(auth.schemes, (scheme) => scheme.name) } },
+    };
+    canonicals.set(model, copy);
+  }
   return copy;
+}
+
+/**
+ * Whether the sides differ in anything the skill shows besides the version: a change the diff's tree
+ * records outside the version and the changelog, or another contract name (which names the skill and
+ * its CLI, and which the tree does not hold).
+ */
+export function skillInputsChanged(ctx: DiffContext): boolean {
+  return ctx.old.model.name !== ctx.new_.model.name || ctx.changes.some((c) => c.path[0] !== "version" && c.path[0] !== "changelog");
 }
 
 const groupsCache = new WeakMap<ContractModel, SkillGroup[]>();
@@ -123,28 +127,6 @@ export function partTokens(model: ContractModel, part: string): number | undefin
   if (part === "listing") return cost.listing.o200k_base;
   if (part === "body") return cost.body.o200k_base;
   return cost.references.find((r) => r.path === part)?.o200k_base;
-}
-
-const partsCache = new WeakMap<ContractModel, ReadonlyMap<string, string>>();
-
-/** A part's text (named as for partTokens), or undefined. */
-function partText(model: ContractModel, part: string): string | undefined {
-  let parts = partsCache.get(model);
-  if (!parts) {
-    const skill = skillParts(model);
-    parts = new Map([["listing", listingText(skill.listing)], ["body", writtenBody(skill.body)], ...skill.references]);
-    partsCache.set(model, parts);
-  }
-  return parts.get(part);
-}
-
-/**
- * Whether a part says the same on both sides: equal once both are canonical and at the new version.
- * A count that grew only because of the order or the version is not growth.
- */
-export function samePart(before: ContractModel, after: ContractModel, part: string): boolean {
-  const a = partText(atVersion(canonicalOf(before), after.version), part);
-  return a !== undefined && a === partText(canonicalOf(after), part);
 }
 
 /** How two texts differ line by line, cheaply and deterministically. */

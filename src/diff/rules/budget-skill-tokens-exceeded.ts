@@ -1,6 +1,6 @@
 import { hasSkillBudget, skillOverruns } from "../../budget/skill.js";
 import { q, type Rule } from "../rule.js";
-import { partTokens, samePart } from "./_skill.js";
+import { partTokens, skillInputsChanged } from "./_skill.js";
 
 /** How a message names a part: the listing, the body, or a reference file by its path in the skill. */
 function partName(part: string): string {
@@ -11,7 +11,8 @@ function partName(part: string): string {
  * validate does not count tokens, so the diff is where a skill over its budget is caught, part by
  * part. Nothing is measured unless the new contract caps its skill. An excess the old side already
  * had, against a cap at least as strict, is not a change and is not reported when the part did not
- * grow since, or grew without saying anything new (a new version, a reordered document).
+ * grow since, or grew with nothing changed but the version or the document's order (no texts are
+ * rendered to tell: the diff's changes say it).
  */
 export const rule: Rule = {
   id: "budget-skill-tokens-exceeded",
@@ -27,7 +28,7 @@ export const rule: Rule = {
     return skillOverruns(model).flatMap(({ key, part, tokens, limit }) => {
       const was = partTokens(old, part);
       const oldLimit = old.budget.skill[key];
-      const excused = was !== undefined && oldLimit !== null && oldLimit <= limit && was > oldLimit && (tokens <= was || samePart(old, model, part));
+      const excused = was !== undefined && oldLimit !== null && oldLimit <= limit && was > oldLimit && (tokens <= was || !skillInputsChanged(ctx));
       if (excused) return [];
       const since = was === undefined ? "a new reference file" : `was ${was}`;
       return [
