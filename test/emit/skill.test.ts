@@ -138,7 +138,7 @@ describe("body and references", () => {
           expect(body).toMatch(/Preview, then confirm: .*--confirm <token>.* before the token expires/);
         }
         if (op.idempotency) {
-          expect(section).toContain("- Operation key: `--operation-key <key>`, one per intended effect, reused on every retry");
+          expect(section).toMatch(/- Operation key: `--operation-key <key>`( \(format [a-z-]+\)| \(pattern `[^`]+`\))?, one per intended effect, reused on every retry/);
           expect(body).toContain("One operation key per intended effect");
         }
         if (op.pagination) {

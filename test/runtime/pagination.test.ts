@@ -236,6 +236,19 @@ describe("Paginator traversal", () => {
     expect(result.reasons).toEqual([expect.stringMatching(/received 3 items but the platform declared 5/)]);
   });
 
+  it("a traversal resumed from a continuation is complete once it reads to the end: the declared total counts the items before it too (found by the skill's incident lab: resuming with --cursor exited 10 forever)", async () => {
+    const pages = [{ items: [1], total: 3 }, { items: [2], total: 3 }, { items: [3], total: 3 }];
+    const first = await new Paginator<number>(fakePages(pages).fetchPage, shape, { maxPages: 1 }).collect();
+    expect(first).toMatchObject({ complete: false, continuation: "c1", stoppedBy: "maxPages" });
+    const rest = await new Paginator<number>(fakePages(pages).fetchPage, shape, { maxPages: 10 }, first.continuation).collect();
+    expect(rest).toMatchObject({ complete: true, items: [2, 3], received: 2, declaredTotal: 3, continuation: null, reasons: [] });
+    // Still incomplete when a page of the resumed part is partial, or when it alone exceeds the total.
+    const partial = await new Paginator<number>(fakePages([pages[0]!, { items: [2], total: 3, partial: true }, pages[2]!]).fetchPage, shape, { maxPages: 10 }, "c1").collect();
+    expect(partial.complete).toBe(false);
+    const excess = await new Paginator<number>(fakePages([pages[0]!, { items: [2, 3, 4, 5], total: 3 }]).fetchPage, shape, { maxPages: 10 }, "c1").collect();
+    expect(excess.reasons).toEqual([expect.stringMatching(/received 4 items but the platform declared 3/)]);
+  });
+
   it("more items than the declared total is incomplete too", async () => {
     const { fetchPage } = fakePages([{ items: [1, 2, 3], total: 2 }]);
     const result = await new Paginator<number>(fetchPage, shape, { maxPages: 10 }).collect();

@@ -10,7 +10,7 @@ import { stringify } from "yaml";
 import type { CommandSpec, FlagSpec } from "../../cli-runtime/program.js";
 import { EXIT_CODE_TABLE, EXIT_CODES } from "../../cli-runtime/exit-codes.js";
 import { baseUrlEnvOf, cliFlagNames, cliName, resolveLocal } from "../../model/naming.js";
-import type { SchemaObject } from "../../contract/schema-walk.js";
+import { isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import { commandExample, commandSpecs } from "../cli/commands.js";
 import { plainText } from "../shared/literals.js";
@@ -227,7 +227,7 @@ function rulesSection(model: ContractModel): string[] {
     lines.push(`- One operation key per intended effect: a retry of the effect reuses its ${markdownCode("--operation-key")}, another effect never does (omitted, the journal picks or recovers one).`);
   }
   if (ops.some((op) => op.pagination || op.task)) {
-    lines.push(`- Incomplete answers: exit ${EXIT_CODES.incomplete} means the answer is not whole: continue from the printed ${markdownCode("continuation")} or raise the bounds; never report a partial answer as the whole.`);
+    lines.push(`- Incomplete answers: exit ${EXIT_CODES.incomplete} means the answer is not whole: continue from the printed ${markdownCode("continuation")} as the command's reference says, or raise the bounds; never report a partial answer as the whole.`);
   }
   if (ops.some((op) => op.preconditions.length > 0)) lines.push("- Preconditions: pass the revision or value you read; a mismatch changes nothing: re-read, then decide again.");
   lines.push("", "Exit codes (each error code's own action is in the references):", "", ...exitCodeLines(model), "");
@@ -313,16 +313,30 @@ function ruleLines(op: OperationModel, command: CommandSpec): string[] {
   const lines: string[] = [];
   const p = op.preview;
   if (p) {
-    lines.push(`- Preview: ${markdownCode("--dry-run")} returns a confirm token${p.expiresAtField ? ` (expiry in ${markdownCode(p.expiresAtField)})` : ""}, valid ${markdownText(p.ttl)}${p.singleUse ? ", single use" : ""}; then the same command with ${markdownCode("--confirm <token>")}.${p.defaultDryRun ? " Without --confirm the command only previews." : ""}`);
+    const previewRoot = p.output?.schema;
+    const previewSchema = previewRoot ? resolveLocal(previewRoot, previewRoot) : undefined;
+    const tokenShown = isSchemaObject(previewSchema?.properties) && Object.hasOwn(previewSchema.properties, p.confirmTokenField);
+    lines.push(`- Preview: ${markdownCode("--dry-run")} returns a confirm token${tokenShown ? ` in ${markdownCode(p.confirmTokenField)}` : ""}${p.expiresAtField ? ` (expiry in ${markdownCode(p.expiresAtField)})` : ""}, valid ${markdownText(p.ttl)}${p.singleUse ? ", single use" : ""}; then the same command with ${markdownCode("--confirm <token>")}.${p.defaultDryRun ? " Without --confirm the command only previews." : ""}`);
   }
   const k = op.idempotency;
   if (k) {
-    lines.push(`- Operation key: ${markdownCode("--operation-key <key>")}, one per intended effect, reused on every retry of it (kept ${markdownText(k.retention)})${k.mismatchError ? `; the same key with other parameters is ${markdownCode(k.mismatchError)}` : ""}.`);
+    // What the platform accepts as a key (a UUID, a pattern), so an agent that names its own key picks a valid one.
+    const inputRoot = op.input.schema;
+    const inputSchema = resolveLocal(inputRoot, inputRoot);
+    const keySchema = isSchemaObject(inputSchema?.properties) ? resolveLocal(inputSchema.properties[k.keyField], inputRoot) : undefined;
+    const shape = typeof keySchema?.format === "string" ? ` (format ${markdownText(keySchema.format)})` : typeof keySchema?.pattern === "string" ? ` (pattern ${markdownCode(keySchema.pattern)})` : "";
+    lines.push(`- Operation key: ${markdownCode("--operation-key <key>")}${shape}, one per intended effect, reused on every retry of it (kept ${markdownText(k.retention)})${k.mismatchError ? `; the same key with other parameters is ${markdownCode(k.mismatchError)}` : ""}.`);
   }
+  const flagOf = (field: string | null) => (field === null ? undefined : command.flags.find((f) => f.field === field)?.flag);
   if (op.pagination) {
-    lines.push(`- Pages: ${command.allMethod ? `${markdownCode("--all")} reads every page within ${markdownCode("--max-pages")} / ${markdownCode("--max-items")}; ` : ""}exit ${EXIT_CODES.incomplete} means incomplete: continue from the printed ${markdownCode("continuation")} or raise the bounds.`);
+    // A cursor traversal resumes where it stopped: its continuation is a cursor the cursor flag takes (the SDK's resumeFrom).
+    const cursor = flagOf(command.cursorField);
+    const resume = cursor ? `run it again with the same flags and ${markdownCode(`--${cursor} <continuation>`)}` : `raise ${markdownCode("--max-pages")} / ${markdownCode("--max-items")}`;
+    lines.push(`- Pages: ${command.allMethod ? `${markdownCode("--all")} reads every page within ${markdownCode("--max-pages")} / ${markdownCode("--max-items")}; ` : ""}exit ${EXIT_CODES.incomplete} means incomplete: ${resume}.`);
   } else if (op.task) {
-    lines.push(`- Completeness: ${markdownCode(op.task.completeField)} says whether the answer is complete${op.task.continuationField ? `; continue with ${markdownCode(op.task.continuationField)}` : ""}.`);
+    const resume = flagOf(op.task.continuationField);
+    const next = op.task.continuationField ? (resume ? `; run it again with the same flags and ${markdownCode(`--${resume} <${op.task.continuationField}>`)}` : `; continue with ${markdownCode(op.task.continuationField)}`) : "";
+    lines.push(`- Completeness: the answer is whole only when ${markdownCode(op.task.completeField)} is true${next}.`);
   }
   if (command.fieldsField) lines.push(`- Fields: ${markdownCode("--fields a,b")} returns only those (identity fields always come back).`);
   for (const pre of op.preconditions) {

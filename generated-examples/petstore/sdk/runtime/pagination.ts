@@ -56,7 +56,10 @@ export interface TraversalBounds {
 }
 
 export interface Completeness {
-  /** True only when every item that matched was received. */
+  /**
+   * True only when every item that matched was received: from the first page, all of them; from a
+   * continuation (`resumeFrom`, a cursor given in the input), every item from there to the end.
+   */
   readonly complete: boolean;
   readonly pagesRead: number;
   readonly received: number;
@@ -248,8 +251,14 @@ export class Paginator<T> implements AsyncIterable<T> {
       if (next === null) break;
       position = next;
     }
-    if (stoppedBy === null && declaredTotal !== null && received !== declaredTotal) {
-      reasons.push(`received ${received} items but the platform declared ${declaredTotal}`);
+    // The declared total counts the whole result. A traversal resumed from a continuation knows how
+    // many items came before it only for offsets; from a cursor, link or page it cannot tell, so it
+    // answers for the items from where it started (the caller holds what came before) and reports
+    // only an impossible excess.
+    const start = this.startPosition;
+    const before = start === null || (style === "page" && start === (shape.firstPage ?? 1)) ? 0 : style === "offset" && typeof start === "number" ? start : null;
+    if (stoppedBy === null && declaredTotal !== null && (before === null ? received > declaredTotal : before + received !== declaredTotal)) {
+      reasons.push(before === null || before === 0 ? `received ${received} items but the platform declared ${declaredTotal}` : `received ${received} items after the first ${before} but the platform declared ${declaredTotal}`);
     }
     this.report = {
       complete: reasons.length === 0,
