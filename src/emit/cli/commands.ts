@@ -116,10 +116,22 @@ export function documentedFlagValue(schema: SchemaObject, flag: FlagSpec): strin
 export function commandExample(program: string, command: string, op: OperationModel, flags: readonly FlagSpec[]): string {
   const schemas = new Map(cliFlagNames(op).flags.map((f) => [f.field, f.schema] as const));
   const words = [shellWord(program), shellWord(command)];
-  for (const flag of flags) {
-    if (!flag.required || flag.field === op.idempotency?.keyField) continue;
+  const show = (flag: FlagSpec) => {
     const value = documentedFlagValue(schemas.get(flag.field) ?? {}, flag);
     words.push(shellWord(`--${flag.flag}`), value === undefined ? `<${flag.flag}>` : shellWord(value));
+  };
+  for (const flag of flags) if (flag.required && flag.field !== op.idempotency?.keyField) show(flag);
+  // An input that needs more fields than it requires (minProperties: "change at least one of these")
+  // gets the first optional flags too, so the example is a valid call, not one the SDK refuses.
+  const root = op.input.schema;
+  const input = resolveLocal(root, root);
+  const required = Array.isArray(input?.required) ? input!.required.length : 0;
+  let missing = typeof input?.minProperties === "number" ? input.minProperties - required : 0;
+  for (const flag of flags) {
+    if (missing <= 0) break;
+    if (flag.required || flag.type === "boolean") continue;
+    show(flag);
+    missing--;
   }
   return words.join(" ");
 }
