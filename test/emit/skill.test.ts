@@ -219,6 +219,11 @@ describe("size", () => {
     const model = parseContractText("synthetic-1000.yaml", syntheticContract(1000)).model!;
     const parts = skillParts(model);
     expect([...parts.references.keys()].slice(0, 2)).toEqual(["references/commands-1.md", "references/commands-2.md"]);
+    // Parts are cut in name order, and the body says which names each part holds, so an agent opens the right one.
+    const names = [...parts.references.values()].flatMap(referencedCommands);
+    expect(names).toEqual([...names].sort());
+    const first = referencedCommands(parts.references.get("references/commands-1.md")!);
+    expect(parts.body).toContain(`- references/commands-1.md (${first.length}: \`${first[0]}\` to \`${first.at(-1)}\`)`);
     expect(countTokens(parts.body)).toBeLessThan(2000);
     expect([...parts.references.values()].flatMap(referencedCommands)).toHaveLength(1000);
   });

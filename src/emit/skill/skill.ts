@@ -45,8 +45,8 @@ export function skillName(model: ContractModel): string {
 /** A body that lists commands up to this many; above it, the body lists groups (each with its count and reference). */
 export const SKILL_BODY_COMMAND_LIMIT = 60;
 
-/** Commands per reference file: a larger group is split into numbered parts, so no reference is unbounded. */
-export const SKILL_REFERENCE_COMMAND_LIMIT = 80;
+/** Commands per reference file: a larger group is split into numbered parts (in name order), so no reference costs more than a few thousand tokens. */
+export const SKILL_REFERENCE_COMMAND_LIMIT = 40;
 
 /** Shown for commands of a contract that declares no toolsets. */
 const DEFAULT_GROUP = "commands";
@@ -59,6 +59,8 @@ export interface SkillGroup {
   readonly file: string;
   readonly description: string;
   readonly commands: readonly CommandSpec[];
+  /** For one part of a group split in name order: its first and last command; null when the group is whole. */
+  readonly range: readonly [string, string] | null;
 }
 
 /** The skill's parts, for the budget (listing, body, each reference) and for writing. */
@@ -100,12 +102,16 @@ export function skillGroups(model: ContractModel, commands: readonly CommandSpec
     if (list.length === 0) continue;
     const stem = fileStem(group ?? DEFAULT_GROUP);
     const parts = Math.ceil(list.length / SKILL_REFERENCE_COMMAND_LIMIT);
+    // A group split into parts is split in name order, so the index can say which names each part holds.
+    const ordered = parts === 1 ? list : [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (let p = 0; p < parts; p++) {
+      const commands = ordered.slice(p * SKILL_REFERENCE_COMMAND_LIMIT, (p + 1) * SKILL_REFERENCE_COMMAND_LIMIT);
       groups.push({
         group,
         file: claim(parts === 1 ? stem : `${stem}-${p + 1}`),
         description: group === null ? "" : (descriptions.get(group) ?? ""),
-        commands: list.slice(p * SKILL_REFERENCE_COMMAND_LIMIT, (p + 1) * SKILL_REFERENCE_COMMAND_LIMIT),
+        commands,
+        range: parts === 1 ? null : [commands[0]!.name, commands.at(-1)!.name],
       });
     }
   }
@@ -246,12 +252,17 @@ function indexSection(groups: readonly SkillGroup[], total: number): string[] {
     }
     return lines;
   }
-  lines.push(`${total} commands in ${groups.length} reference files (file, commands in it, what they cover); read the one a task needs:`, "");
+  lines.push(`${total} commands in ${groups.length} reference files (file, how many commands and, for a group in parts, the names from first to last, what they cover); read the one a task needs:`, "");
+  let previous: string | null | undefined;
   for (const g of groups) {
-    // One short line a group: the file, the group's name only where the file name does not already say it, the count.
-    const about = g.description ? `: ${markdownText(sentence(g.description, 60))}` : "";
-    const named = g.group === null || g.file === fileStem(g.group) ? "" : ` ${markdownText(g.group)}`;
-    lines.push(`- references/${g.file}.md${named} (${g.commands.length})${about}`);
+    // One short line a group: the file, the group's name only where the file name does not already say it, the count;
+    // a group in parts says what it covers once, on its first part.
+    const about = g.description && g.group !== previous ? `: ${markdownText(sentence(g.description, 60))}` : "";
+    previous = g.group;
+    const file = g.range ? g.file.replace(/-\d+$/, "") : g.file;
+    const named = g.group === null || file === fileStem(g.group) ? "" : ` ${markdownText(g.group)}`;
+    const range = g.range ? `: ${markdownCode(g.range[0])} to ${markdownCode(g.range[1])}` : "";
+    lines.push(`- references/${g.file}.md${named} (${g.commands.length}${range})${about}`);
   }
   lines.push("");
   return lines;
