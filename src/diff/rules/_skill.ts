@@ -60,13 +60,17 @@ export function canonicalOf(model: ContractModel): ContractModel {
   return copy;
 }
 
+/** Parts of the diff's tree the skill does not show (the version it shows is seen through separately). */
+const NOT_IN_SKILL: ReadonlySet<string> = new Set(["version", "changelog", "budget"]);
+
 /**
  * Whether the sides differ in anything the skill shows besides the version: a change the diff's tree
- * records outside the version and the changelog, or another contract name (which names the skill and
- * its CLI, and which the tree does not hold).
+ * records outside the version, the changelog and the budget, or another contract name (which names
+ * the skill and its CLI, and which the tree does not hold). When not, the skills say the same and
+ * nothing needs rendering: an unchanged contract, or a new version alone, costs the rules nothing.
  */
 export function skillInputsChanged(ctx: DiffContext): boolean {
-  return ctx.old.model.name !== ctx.new_.model.name || ctx.changes.some((c) => c.path[0] !== "version" && c.path[0] !== "changelog");
+  return ctx.old.model.name !== ctx.new_.model.name || ctx.changes.some((c) => !NOT_IN_SKILL.has(c.path[0]!));
 }
 
 const groupsCache = new WeakMap<ContractModel, SkillGroup[]>();

@@ -24,10 +24,15 @@ export const rule: Rule = {
     const model = ctx.new_.model;
     if (!hasSkillBudget(model)) return [];
     const old = ctx.old.model;
+    const caps = model.budget.skill;
+    const oldCaps = old.budget.skill;
+    // Nothing the skill shows changed and no cap is stricter than before: an excess now was one before, not news. Nothing is measured.
+    const noStricterCap = (["listingTokens", "bodyTokens", "referenceTokens"] as const).every((key) => caps[key] === null || (oldCaps[key] !== null && oldCaps[key] <= caps[key]));
+    if (noStricterCap && !skillInputsChanged(ctx)) return [];
     // The old side is measured only when the new one is over a cap: the message says what it took.
     return skillOverruns(model).flatMap(({ key, part, tokens, limit }) => {
       const was = partTokens(old, part);
-      const oldLimit = old.budget.skill[key];
+      const oldLimit = oldCaps[key];
       const excused = was !== undefined && oldLimit !== null && oldLimit <= limit && was > oldLimit && (tokens <= was || !skillInputsChanged(ctx));
       if (excused) return [];
       const since = was === undefined ? "a new reference file" : `was ${was}`;

@@ -1,5 +1,5 @@
 import { q, type Rule } from "../rule.js";
-import { atVersion, bodyTokens, canonicalOf, cutLine, lineChange, skillText } from "./_skill.js";
+import { atVersion, bodyTokens, canonicalOf, cutLine, lineChange, skillInputsChanged, skillText } from "./_skill.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -18,6 +18,7 @@ export const rule: Rule = {
     "The generated Agent Skill's body (SKILL.md after its front matter: running the CLI, the contract's rules, the command index) changed; a new version alone, which the version rules judge, is not reported.",
   hint: "Nothing to do for callers; regenerate the package so agents read the new instructions.",
   check: (ctx) => {
+    if (!skillInputsChanged(ctx)) return [];
     const version = ctx.new_.model.version;
     if (skillText(atVersion(ctx.old.model, version)).body() === skillText(ctx.new_.model).body()) return [];
     const before = skillText(atVersion(canonicalOf(ctx.old.model), version)).body();

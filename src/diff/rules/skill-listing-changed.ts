@@ -1,5 +1,5 @@
 import { type Rule } from "../rule.js";
-import { atVersion, canonicalOf, listingTokens, type SkillText, skillText } from "./_skill.js";
+import { atVersion, canonicalOf, listingTokens, skillInputsChanged, type SkillText, skillText } from "./_skill.js";
 
 /**
  * The listing is what an agent keeps in context for every skill it might use, and all it reads
@@ -16,6 +16,7 @@ export const rule: Rule = {
     "The generated Agent Skill's listing (its front matter's name or description, what an agent reads before choosing the skill) changed; a new version alone, which the version rules judge, is not reported.",
   hint: "Nothing to do for callers; regenerate the package so agents see the new listing, and check they still choose the skill for the tasks it serves.",
   check: (ctx) => {
+    if (!skillInputsChanged(ctx)) return [];
     const version = ctx.new_.model.version;
     const differs = (before: SkillText, after: SkillText) =>
       [before.name !== after.name ? "name" : "", before.description !== after.description ? "description" : ""].filter(Boolean);
