@@ -8,7 +8,8 @@ import type { DiffContext } from "../rule.js";
  * The generated Agent Skill as the skill rules compare it (not a rule: files starting with "_" are
  * not registered). Rendering a body builds every operation's command spec and counting tokens is not
  * free, so each piece is built only when a rule asks for it and kept per model (models are
- * immutable): the three skill rules share one rendering per side.
+ * immutable): the listing and body rules share one rendering per side, and the budget rule reads the
+ * budget module's measurement, which it keeps per model too.
  *
  * Two things change the emitted text without changing what the contract says, and the rules see
  * through both: the version (the skill names it; the version rules judge it), and the order of what
