@@ -4,8 +4,7 @@
  * chosen), the body (SKILL.md without its front matter, read when it is chosen) and each reference
  * file (read only when a task needs it), against the contract's `budget.skill` ceilings.
  */
-import { parse } from "yaml";
-import { emitSkill } from "../emit/skill/skill.js";
+import { emitSkill, skillListingText } from "../emit/skill/skill.js";
 import type { ContractModel, SkillBudgetModel } from "../model/types.js";
 import { countTokens, countTokensCl100k } from "./catalog.js";
 
@@ -37,15 +36,6 @@ function cost(text: string): SkillPartCost {
   return { o200k_base: countTokens(text), cl100k_base: countTokensCl100k(text) };
 }
 
-/**
- * What an agent keeps in context for the listing: `name: …` and `description: …`, the values read
- * back from the front matter the skill writes (so quoting does not count, other keys neither).
- */
-export function listingText(frontMatter: string): string {
-  const front = parse(frontMatter) as { name?: unknown; description?: unknown } | null;
-  return `name: ${String(front?.name ?? "")}\ndescription: ${String(front?.description ?? "")}`;
-}
-
 /** A SKILL.md split into its front matter (between the `---` lines) and its body (the rest, leading blank lines dropped). */
 export function splitSkillFile(text: string): { frontMatter: string; body: string } {
   const end = text.startsWith("---\n") ? text.indexOf("\n---\n", 3) : -1;
@@ -64,10 +54,10 @@ export function skillTokens(model: ContractModel): SkillCost {
     const main = files.find(([path]) => /^skill\/[^/]+\/SKILL\.md$/.test(path));
     if (!main) throw new Error("The skill emitter wrote no SKILL.md.");
     const root = main[0].slice(0, -"SKILL.md".length);
-    const { frontMatter, body } = splitSkillFile(main[1]);
+    const { body } = splitSkillFile(main[1]);
     measured = {
       name: root.slice("skill/".length, -1),
-      listing: cost(listingText(frontMatter)),
+      listing: cost(skillListingText(model)),
       body: cost(body),
       references: files.filter(([path]) => path !== main[0] && path.startsWith(root)).map(([path, text]) => ({ path: path.slice(root.length), ...cost(text) })),
     };

@@ -1,6 +1,6 @@
 import { countTokens } from "../../budget/catalog.js";
-import { listingText, skillTokens } from "../../budget/skill.js";
-import { type SkillGroup, skillBody, skillDescription, skillGroups, skillListing, skillName } from "../../emit/skill/skill.js";
+import { skillTokens } from "../../budget/skill.js";
+import { skillBody, skillDescription, skillListingText, skillName } from "../../emit/skill/skill.js";
 import type { ContractModel } from "../../model/types.js";
 import type { DiffContext } from "../rule.js";
 
@@ -11,30 +11,11 @@ import type { DiffContext } from "../rule.js";
  * immutable): the listing and body rules share one rendering per side, and the budget rule reads the
  * budget module's measurement, which it keeps per model too.
  *
- * Two things change the emitted text without changing what the contract says, and the rules see
- * through both: the version (the skill names it; the version rules judge it), and the order of what
- * the diff holds to be sets (operations, errors, toolsets, credential schemes: reordered in the
- * document, they reorder the skill's lines).
+ * One thing changes the emitted text without changing what the contract says, and the rules see
+ * through it: the order of what the diff holds to be sets (operations, errors, toolsets, credential
+ * schemes: reordered in the document, they reorder the skill's lines). The version is not in the
+ * listing or the body (only in the front matter's metadata), so a new version alone is no change.
  */
-
-/** The model each derived copy was made from: copies share their original's command groups. */
-const origins = new WeakMap<ContractModel, ContractModel>();
-
-const versioned = new WeakMap<ContractModel, Map<string, ContractModel>>();
-
-/** `model` with its version set to `version` (itself when it already has it), one copy per version. */
-export function atVersion(model: ContractModel, version: string): ContractModel {
-  if (model.version === version) return model;
-  let copies = versioned.get(model);
-  if (!copies) versioned.set(model, (copies = new Map()));
-  let copy = copies.get(version);
-  if (!copy) {
-    copy = { ...model, version };
-    copies.set(version, copy);
-    origins.set(copy, origins.get(model) ?? model);
-  }
-  return copy;
-}
 
 const byKey = <T>(items: readonly T[], key: (item: T) => string): T[] => [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 
@@ -61,27 +42,17 @@ export function canonicalOf(model: ContractModel): ContractModel {
   return copy;
 }
 
-/** Parts of the diff's tree the skill does not show (the version it shows is seen through separately). */
+/** Parts of the diff's tree the skill's listing and body do not show. */
 const NOT_IN_SKILL: ReadonlySet<string> = new Set(["version", "changelog", "budget"]);
 
 /**
- * Whether the sides differ in anything the skill shows besides the version: a change the diff's tree
+ * Whether the sides differ in anything the skill's listing or body shows: a change the diff's tree
  * records outside the version, the changelog and the budget, or another contract name (which names
  * the skill and its CLI, and which the tree does not hold). When not, the skills say the same and
  * nothing needs rendering: an unchanged contract, or a new version alone, costs the rules nothing.
  */
 export function skillInputsChanged(ctx: DiffContext): boolean {
   return ctx.old.model.name !== ctx.new_.model.name || ctx.changes.some((c) => !NOT_IN_SKILL.has(c.path[0]!));
-}
-
-const groupsCache = new WeakMap<ContractModel, SkillGroup[]>();
-
-/** The skill's command groups; a copy at another version shares its original's (groups do not name the version). */
-function groupsOf(model: ContractModel): SkillGroup[] {
-  const origin = origins.get(model) ?? model;
-  let groups = groupsCache.get(origin);
-  if (!groups) groupsCache.set(origin, (groups = skillGroups(origin)));
-  return groups;
 }
 
 /** SKILL.md's body as the file holds it (and as `contractgen budget` measures it): trailing blank lines cut to one newline, no leading ones. */
@@ -103,7 +74,7 @@ export function skillText(model: ContractModel): SkillText {
   let text = texts.get(model);
   if (!text) {
     let body: string | undefined;
-    text = { name: skillName(model), description: skillDescription(model), body: () => (body ??= writtenBody(skillBody(model, groupsOf(model)))) };
+    text = { name: skillName(model), description: skillDescription(model), body: () => (body ??= writtenBody(skillBody(model))) };
     texts.set(model, text);
   }
   return text;
@@ -115,7 +86,7 @@ const bodyCosts = new WeakMap<ContractModel, number>();
 /** o200k_base tokens of the listing (`name: …` and `description: …`), counted as `contractgen budget` counts them. */
 export function listingTokens(model: ContractModel): number {
   let tokens = listingCosts.get(model);
-  if (tokens === undefined) listingCosts.set(model, (tokens = countTokens(listingText(skillListing(model)))));
+  if (tokens === undefined) listingCosts.set(model, (tokens = countTokens(skillListingText(model))));
   return tokens;
 }
 

@@ -1,12 +1,11 @@
 import { q, type Rule } from "../rule.js";
-import { atVersion, bodyTokens, canonicalOf, cutLine, lineChange, skillInputsChanged, skillText } from "./_skill.js";
+import { bodyTokens, canonicalOf, cutLine, lineChange, skillInputsChanged, skillText } from "./_skill.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * The body is what an agent reads once it has chosen the skill: how to run the CLI, the contract's
- * rules, the commands. Compared as emitted text, the old side at the new version (the body names the
- * version, which the version rules judge): strings first; only if they differ, in canonical order (a
+ * rules, the commands. Compared as emitted text: strings first; only if they differ, in canonical order (a
  * reordered document is no change), then lines and tokens. The message stays bounded on a large
  * contract: line counts and one quoted line, not the whole difference.
  */
@@ -15,13 +14,12 @@ export const rule: Rule = {
   severity: "info",
   category: "surface",
   description:
-    "The generated Agent Skill's body (SKILL.md after its front matter: running the CLI, the contract's rules, the command index) changed; a new version alone, which the version rules judge, is not reported.",
+    "The generated Agent Skill's body (SKILL.md after its front matter: running the CLI, the contract's rules, the command index) changed; a new version alone does not change it.",
   hint: "Nothing to do for callers; regenerate the package so agents read the new instructions.",
   check: (ctx) => {
     if (!skillInputsChanged(ctx)) return [];
-    const version = ctx.new_.model.version;
-    if (skillText(atVersion(ctx.old.model, version)).body() === skillText(ctx.new_.model).body()) return [];
-    const before = skillText(atVersion(canonicalOf(ctx.old.model), version)).body();
+    if (skillText(ctx.old.model).body() === skillText(ctx.new_.model).body()) return [];
+    const before = skillText(canonicalOf(ctx.old.model)).body();
     const after = skillText(canonicalOf(ctx.new_.model)).body();
     if (before === after) return [];
     const { added, removed, first } = lineChange(before, after);
