@@ -4,7 +4,7 @@
  * chosen), the body (SKILL.md without its front matter, read when it is chosen) and each reference
  * file (read only when a task needs it), against the contract's `budget.skill` ceilings.
  */
-import { emitSkill, skillListingText } from "../emit/skill/skill.js";
+import { emitSkill, skillBody, skillDescription, skillListingText, skillName } from "../emit/skill/skill.js";
 import type { ContractModel, SkillBudgetModel } from "../model/types.js";
 import { countTokens, countTokensCl100k } from "./catalog.js";
 
@@ -34,6 +34,21 @@ export interface SkillOverrun {
 
 function cost(text: string): SkillPartCost {
   return { o200k_base: countTokens(text), cl100k_base: countTokensCl100k(text) };
+}
+
+/** The skill's texts the budget measures: the listing (its `name` and `description`, and both as one text) and the body, rendered on first use. */
+export interface SkillTexts {
+  readonly name: string;
+  readonly description: string;
+  readonly listing: string;
+  body(): string;
+}
+
+/** The skill's listing and body as `generate` writes them (for the diff, which reads emitters only through the budget). */
+export function skillTexts(model: ContractModel): SkillTexts {
+  let body: string | undefined;
+  // SKILL.md's body as the file holds it: no leading blank lines, one final newline.
+  return { name: skillName(model), description: skillDescription(model), listing: skillListingText(model), body: () => (body ??= `${skillBody(model).trimEnd()}\n`.replace(/^\n+/, "")) };
 }
 
 /** A SKILL.md split into its front matter (between the `---` lines) and its body (the rest, leading blank lines dropped). */

@@ -1,6 +1,5 @@
 import { countTokens } from "../../budget/catalog.js";
-import { skillTokens } from "../../budget/skill.js";
-import { skillBody, skillDescription, skillListingText, skillName } from "../../emit/skill/skill.js";
+import { type SkillTexts, skillTexts, skillTokens } from "../../budget/skill.js";
 import type { ContractModel } from "../../model/types.js";
 import type { DiffContext } from "../rule.js";
 
@@ -55,28 +54,14 @@ export function skillInputsChanged(ctx: DiffContext): boolean {
   return ctx.old.model.name !== ctx.new_.model.name || ctx.changes.some((c) => !NOT_IN_SKILL.has(c.path[0]!));
 }
 
-/** SKILL.md's body as the file holds it (and as `contractgen budget` measures it): trailing blank lines cut to one newline, no leading ones. */
-function writtenBody(body: string): string {
-  return `${body.trimEnd()}\n`.replace(/^\n+/, "");
-}
-
 /** What an agent reads of the skill before choosing it (the front matter's name and description) and the body it reads after. */
-export interface SkillText {
-  readonly name: string;
-  readonly description: string;
-  /** SKILL.md after its front matter, as `generate` writes it; rendered on first use. */
-  body(): string;
-}
+export type SkillText = SkillTexts;
 
 const texts = new WeakMap<ContractModel, SkillText>();
 
 export function skillText(model: ContractModel): SkillText {
   let text = texts.get(model);
-  if (!text) {
-    let body: string | undefined;
-    text = { name: skillName(model), description: skillDescription(model), body: () => (body ??= writtenBody(skillBody(model))) };
-    texts.set(model, text);
-  }
+  if (!text) texts.set(model, (text = skillTexts(model)));
   return text;
 }
 
@@ -86,7 +71,7 @@ const bodyCosts = new WeakMap<ContractModel, number>();
 /** o200k_base tokens of the listing (`name: …` and `description: …`), counted as `contractgen budget` counts them. */
 export function listingTokens(model: ContractModel): number {
   let tokens = listingCosts.get(model);
-  if (tokens === undefined) listingCosts.set(model, (tokens = countTokens(skillListingText(model))));
+  if (tokens === undefined) listingCosts.set(model, (tokens = countTokens(skillText(model).listing)));
   return tokens;
 }
 
