@@ -12,7 +12,7 @@ const { program, methods, limits } = workerData;
 
 /**
  * The guest's side of the bridge, evaluated before the program: `client.<method>(input)` returns a
- * promise of the method's result or rejects with an SdkError carrying the host error's fields;
+ * promise of the method's result (its arguments sent as one JSON array) or rejects with an SdkError carrying the host error's fields;
  * `console.log` and friends print; the run's result is serialized by a JSON.stringify taken before
  * the program could replace it. The host functions are taken out of the global object first.
  */
@@ -34,8 +34,8 @@ function prelude() {
   }
   const client = Object.create(null);
   for (const method of ${JSON.stringify(methods)}) {
-    client[method] = (input) =>
-      call(method, stringify(input === undefined ? {} : input)).then((text) => {
+    client[method] = (...args) =>
+      call(method, stringify(args.length === 0 ? [{}] : args)).then((text) => {
         const answer = parse(text);
         if (answer.ok) return answer.value;
         throw new SdkError(answer.error);

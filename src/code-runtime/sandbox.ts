@@ -54,8 +54,8 @@ export type SandboxErrorCode =
 /** One bridge call's answer: the method's result, or the typed error the host's SDK raised (code, class, action…). */
 export type BridgeAnswer = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Readonly<Record<string, unknown>> };
 
-/** Runs one client method in the host. `input` is parsed JSON; the answer is sent back as JSON. */
-export type Bridge = (method: string, input: unknown) => Promise<BridgeAnswer>;
+/** Runs one client method in the host. `args` are the call's arguments, parsed from JSON; the answer is sent back as JSON. */
+export type Bridge = (method: string, args: readonly unknown[]) => Promise<BridgeAnswer>;
 
 export interface SandboxRun {
   readonly ok: boolean;
@@ -130,14 +130,17 @@ export function runInSandbox(program: string, methods: readonly string[], bridge
           reply(refusal("CODE_UNKNOWN_METHOD", "no such client method"));
           return;
         }
-        let input: unknown;
+        let args: unknown;
         try {
-          input = JSON.parse(message.input);
+          args = JSON.parse(message.input);
         } catch {
-          reply(refusal("CODE_INPUT_NOT_JSON", "the input is not JSON"));
+          args = undefined;
+        }
+        if (!Array.isArray(args)) {
+          reply(refusal("CODE_INPUT_NOT_JSON", "the arguments are not JSON"));
           return;
         }
-        bridge(message.method, input).then(
+        bridge(message.method, args).then(
           (answer) => reply(JSON.stringify(answer)),
           // A bridge that throws is the host's failure: told without its stack or host objects.
           (error: unknown) => reply(JSON.stringify({ ok: false, error: { code: "CODE_BRIDGE_FAILED", class: "internal", action: "stop_and_surface", message: error instanceof Error ? error.message : String(error) } })),

@@ -13,7 +13,8 @@ const SECRET = "sk_live_host_secret_5b1f";
 /** A bridge that records what reached the host, and answers as a typed SDK would (the secret stays in the host). */
 function recordingBridge(): { bridge: Bridge; seen: Array<{ method: string; input: unknown }> } {
   const seen: Array<{ method: string; input: unknown }> = [];
-  const bridge: Bridge = async (method, input) => {
+  const bridge: Bridge = async (method, args) => {
+    const input = args[0];
     seen.push({ method, input });
     if (method === "getInvoice") {
       const id = (input as { invoice_id?: unknown }).invoice_id;
