@@ -8,7 +8,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 
-const { program, methods, limits } = workerData;
+const { program, methods, traversals, limits } = workerData;
 
 /**
  * The guest's side of the bridge, evaluated before the program: `client.<method>(input)` returns a
@@ -32,14 +32,27 @@ function prelude() {
       for (const key of ["code", "class", "action", "field", "operation", "outcome", "status", "details"]) this[key] = fields[key] ?? null;
     }
   }
+  const decode = (text) => {
+    const answer = parse(text);
+    if (answer.ok) return answer.value;
+    throw new SdkError(answer.error);
+  };
   const client = Object.create(null);
   for (const method of ${JSON.stringify(methods)}) {
-    client[method] = (...args) =>
-      call(method, stringify(args.length === 0 ? [{}] : args)).then((text) => {
-        const answer = parse(text);
-        if (answer.ok) return answer.value;
-        throw new SdkError(answer.error);
+    client[method] = (...args) => call(method, stringify(args.length === 0 ? [{}] : args)).then(decode);
+  }
+  // A traversal has the SDK's shape: collect() reads its pages (once) with their completeness; iterating yields the items.
+  for (const method of ${JSON.stringify(traversals)}) {
+    client[method] = (input, bounds) => {
+      let answer;
+      const collect = () => (answer ??= call(method, stringify([input === undefined ? {} : input, bounds === undefined ? {} : bounds])).then(decode));
+      return Object.freeze({
+        collect,
+        async *[Symbol.asyncIterator]() {
+          yield* (await collect()).items;
+        },
       });
+    };
   }
   const show = (value) => {
     if (typeof value === "string") return value;

@@ -11,6 +11,7 @@
  * - the result is bounded by the sandbox, which says so instead of cutting it.
  */
 import { type Bridge, type BridgeAnswer, DEFAULT_SANDBOX_LIMITS, runInSandbox, type SandboxLimits, type SandboxRun } from "./sandbox.js";
+import type { TypeCheckError, TypeCheckResult } from "./typecheck.js";
 
 /** One method of the client as code mode offers it. */
 export interface CodeMethod {
@@ -32,7 +33,15 @@ const DEFAULT_MAX_PAGES = 10;
 
 export interface ExecutorOptions {
   readonly limits?: SandboxLimits;
+  /**
+   * Checks a TypeScript program against the SDK and strips its types (createTypeChecker); without
+   * it, programs are taken as JavaScript.
+   */
+  readonly typeCheck?: (source: string) => TypeCheckResult;
 }
+
+/** A run, or a program the type check refused (nothing executed). */
+export type ExecuteResult = SandboxRun | { readonly ok: false; readonly error: { readonly code: "CODE_TYPE_ERROR"; readonly message: string }; readonly typeErrors: readonly TypeCheckError[]; readonly logs: readonly string[]; readonly logsTruncated: false; readonly calls: 0 };
 
 /** A typed SDK error as the program sees it: its own JSON form (never its stack or host objects). */
 function errorFields(error: unknown): Record<string, unknown> {
@@ -50,7 +59,7 @@ function errorFields(error: unknown): Record<string, unknown> {
  */
 export function createExecutor(client: object, methods: readonly CodeMethod[], options: ExecutorOptions = {}) {
   const byName = new Map(methods.map((m) => [m.name, m] as const));
-  const names = methods.map((m) => m.name);
+  const names = methods.map((m) => (m.kind === "all" ? { name: m.name, traversal: true as const } : m.name));
   const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
   const invoke = (name: string, args: readonly unknown[]): unknown => {
     const fn = (client as Record<string, unknown>)[name];
@@ -59,7 +68,16 @@ export function createExecutor(client: object, methods: readonly CodeMethod[], o
   };
 
   return {
-    async execute(program: string): Promise<SandboxRun> {
+    async execute(source: string): Promise<ExecuteResult> {
+      let program = source;
+      if (options.typeCheck) {
+        const checked = options.typeCheck(source);
+        if (!checked.ok) {
+          const first = checked.errors[0]!;
+          return { ok: false, error: { code: "CODE_TYPE_ERROR", message: `the program does not type-check against the SDK (${checked.errors.length} error(s); first at ${first.line}:${first.column}: ${first.message}); nothing ran` }, typeErrors: checked.errors, logs: [], logsTruncated: false, calls: 0 };
+        }
+        program = checked.js;
+      }
       // Tokens minted by this run's previews: a confirm carrying one of them waits for a later run.
       const minted = new Set<string>();
       const bridge: Bridge = async (name, args): Promise<BridgeAnswer> => {
@@ -88,7 +106,7 @@ export function createExecutor(client: object, methods: readonly CodeMethod[], o
         }
         try {
           if (method.kind === "all") {
-            const bounds = args[1] && typeof args[1] === "object" ? (args[1] as Record<string, unknown>) : {};
+            const bounds = args[1] && typeof args[1] === "object" && !Array.isArray(args[1]) ? (args[1] as Record<string, unknown>) : {};
             const traversal = invoke(name, [input, { maxPages: DEFAULT_MAX_PAGES, ...bounds }]) as { collect(): Promise<unknown> };
             return { ok: true, value: await traversal.collect() };
           }

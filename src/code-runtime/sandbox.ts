@@ -77,11 +77,17 @@ const ENGINE = new URL("./engine-worker.mjs", import.meta.url);
 
 const refusal = (code: string, message: string) => JSON.stringify({ ok: false, error: { code, class: "invalid_input", action: "fix_field", message } });
 
+/** A client method inside the sandbox: a call (a promise of its answer) or a traversal (the SDK's shape: `collect()` and async iteration). */
+export type SandboxMethod = string | { readonly name: string; readonly traversal: true };
+
 /**
  * Runs `program` (JavaScript: the body of an async function, so `await` and `return` work at its top
  * level) with `client` bridged to `methods`. Never throws for anything the program does.
  */
-export function runInSandbox(program: string, methods: readonly string[], bridge: Bridge, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<SandboxRun> {
+export function runInSandbox(program: string, methods: readonly SandboxMethod[], bridge: Bridge, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<SandboxRun> {
+  const calls_ = methods.filter((m): m is string => typeof m === "string");
+  const traversals = methods.flatMap((m) => (typeof m === "string" ? [] : [m.name]));
+  const known = new Set([...calls_, ...traversals]);
   return new Promise((resolve) => {
     const logs: string[] = [];
     let logChars = 0;
@@ -91,7 +97,7 @@ export function runInSandbox(program: string, methods: readonly string[], bridge
     let hit: { code: SandboxErrorCode; message: string } | null = null;
     let done = false;
     const worker = new Worker(ENGINE, {
-      workerData: { program, methods: [...methods], limits },
+      workerData: { program, methods: calls_, traversals, limits },
       // The engine's heap is WebAssembly memory bounded by memoryBytes; the thread's own JavaScript heap stays small.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
       stdout: true,
@@ -126,7 +132,7 @@ export function runInSandbox(program: string, methods: readonly string[], bridge
           reply(refusal("CODE_CALL_LIMIT", `at most ${limits.calls} calls per program`));
           return;
         }
-        if (!methods.includes(message.method)) {
+        if (!known.has(message.method)) {
           reply(refusal("CODE_UNKNOWN_METHOD", "no such client method"));
           return;
         }
