@@ -6,9 +6,9 @@
 // terminating this thread, so a program stuck anywhere (even inside a builtin) cannot outlive it.
 import { parentPort, workerData } from "node:worker_threads";
 import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
-import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
+import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
 
-const { program, methods, traversals, limits } = workerData;
+const { program, methods, traversals, limits, wasmModule } = workerData;
 
 /**
  * The guest's side of the bridge, evaluated before the program: `client.<method>(input)` returns a
@@ -100,7 +100,8 @@ parentPort.on("message", (message) => {
 });
 
 async function run() {
-  const module = await newQuickJSWASMModuleFromVariant(releaseSync.default ?? releaseSync);
+  // The host compiled the WebAssembly once; this thread only instantiates it.
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync.default ?? releaseSync, { wasmModule }));
   const runtime = module.newRuntime();
   const deadline = Date.now() + limits.timeMs;
   runtime.setMemoryLimit(limits.memoryBytes);

@@ -11,6 +11,8 @@
  * The host side of a call (validation, credentials, the journal, retries) is the bridge's business:
  * the sandbox passes method names and JSON, and counts the calls.
  */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
 /** What a run may use; each bound has its own error. */
@@ -75,6 +77,14 @@ type FromEngine = { type: "call"; id: number; method: string; input: string } | 
 
 const ENGINE = new URL("./engine-worker.mjs", import.meta.url);
 
+/** The engine's WebAssembly, compiled once per process and handed to each run's thread (compiling it per run cost most of a run's start). */
+const compiledEngine = (() => {
+  // Node's global WebAssembly (the project's lib settings do not type it): a compiled module is cloneable into a worker.
+  const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
+  let module: Promise<object> | undefined;
+  return () => (module ??= readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm")).then((bytes) => wasm.compile(bytes)));
+})();
+
 const refusal = (code: string, message: string) => JSON.stringify({ ok: false, error: { code, class: "invalid_input", action: "fix_field", message } });
 
 /** A client method inside the sandbox: a call (a promise of its answer) or a traversal (the SDK's shape: `collect()` and async iteration). */
@@ -84,10 +94,11 @@ export type SandboxMethod = string | { readonly name: string; readonly traversal
  * Runs `program` (JavaScript: the body of an async function, so `await` and `return` work at its top
  * level) with `client` bridged to `methods`. Never throws for anything the program does.
  */
-export function runInSandbox(program: string, methods: readonly SandboxMethod[], bridge: Bridge, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<SandboxRun> {
+export async function runInSandbox(program: string, methods: readonly SandboxMethod[], bridge: Bridge, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<SandboxRun> {
   const calls_ = methods.filter((m): m is string => typeof m === "string");
   const traversals = methods.flatMap((m) => (typeof m === "string" ? [] : [m.name]));
   const known = new Set([...calls_, ...traversals]);
+  const wasmModule = await compiledEngine();
   return new Promise((resolve) => {
     const logs: string[] = [];
     let logChars = 0;
@@ -97,7 +108,7 @@ export function runInSandbox(program: string, methods: readonly SandboxMethod[],
     let hit: { code: SandboxErrorCode; message: string } | null = null;
     let done = false;
     const worker = new Worker(ENGINE, {
-      workerData: { program, methods: calls_, traversals, limits },
+      workerData: { program, methods: calls_, traversals, limits, wasmModule },
       // The engine's heap is WebAssembly memory bounded by memoryBytes; the thread's own JavaScript heap stays small.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
       stdout: true,
