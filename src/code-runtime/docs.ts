@@ -6,6 +6,9 @@
  * program is type-checked against. Results come in bounded pages with a continuation.
  */
 import ts from "typescript";
+import { SEARCH_DOCS_DEFAULT, SEARCH_DOCS_MAX } from "./tools.js";
+
+export { SEARCH_DOCS_DEFAULT, SEARCH_DOCS_MAX } from "./tools.js";
 
 export interface MethodDoc {
   readonly name: string;
@@ -15,11 +18,10 @@ export interface MethodDoc {
   readonly doc: string;
   /** Declarations of the types its signature names from the types module (`T.X`) and of the types those name, breadth first. */
   readonly types: readonly string[];
+  /** A worked example of the method in a program (code mode's data), when there is one. */
+  readonly example?: string;
 }
 
-/** Most entries one search returns, and the default. */
-export const SEARCH_DOCS_MAX = 10;
-export const SEARCH_DOCS_DEFAULT = 3;
 /** Characters of type declarations one entry carries at most (a huge type is cut, and says so). */
 const TYPES_MAX_CHARS = 6000;
 
@@ -97,7 +99,7 @@ function words(text: string): string[] {
 const nameWords = (name: string) => words(name.replace(/([a-z0-9])([A-Z])/g, "$1 $2"));
 
 export interface DocsPage {
-  readonly results: ReadonlyArray<{ readonly method: string; readonly signature: string; readonly doc: string; readonly types: string; readonly typesCut: boolean }>;
+  readonly results: ReadonlyArray<{ readonly method: string; readonly signature: string; readonly doc: string; readonly types: string; readonly typesCut: boolean; readonly example?: string }>;
   readonly total: number;
   /** Pass as `offset` for the next page; null when this page ends the matches. */
   readonly next_offset: number | null;
@@ -118,7 +120,8 @@ export function docsIndex(methods: readonly MethodDoc[]) {
       return {
         results: page.map(({ e }) => {
           const all = e.m.types.join("\n\n");
-          return { method: e.m.name, signature: e.m.signature, doc: e.m.doc, types: all.length > TYPES_MAX_CHARS ? `${all.slice(0, TYPES_MAX_CHARS)}\n…` : all, typesCut: all.length > TYPES_MAX_CHARS };
+          const types = all.length > TYPES_MAX_CHARS ? `${all.slice(0, TYPES_MAX_CHARS)}\n…` : all;
+          return { method: e.m.name, signature: e.m.signature, doc: e.m.doc, types, typesCut: all.length > TYPES_MAX_CHARS, ...(e.m.example !== undefined ? { example: e.m.example } : {}) };
         }),
         total: scored.length,
         next_offset: next,

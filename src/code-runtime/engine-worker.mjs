@@ -62,6 +62,15 @@ function prelude() {
   Object.defineProperty(globalThis, "client", { value: Object.freeze(client), enumerable: true });
   Object.defineProperty(globalThis, "SdkError", { value: SdkError, enumerable: true });
   Object.defineProperty(globalThis, "console", { value: Object.freeze({ log: line, info: line, warn: line, error: line }), enumerable: true });
+  // What the program threw and did not catch: an SdkError keeps the fields the model acts on.
+  Object.defineProperty(globalThis, "__contractgen_thrown", {
+    value: (error) => {
+      if (!(error instanceof SdkError)) return null;
+      const fields = { name: error.name, message: error.message };
+      for (const key of ["code", "class", "action", "field", "operation", "outcome", "status"]) fields[key] = error[key];
+      try { return stringify(fields); } catch { return null; }
+    },
+  });
   // "J" and the JSON text, or "N" and why the value is not JSON (a cycle, a BigInt…).
   Object.defineProperty(globalThis, "__contractgen_result", {
     value: (value) => {
@@ -136,7 +145,12 @@ async function run() {
   if (setup.error) throw new Error(`code mode prelude failed: ${errorText(vm, setup.error)}`);
   setup.value.dispose();
 
-  const evaluated = vm.evalCode(`(async () => __contractgen_result(await (async () => {\n${program}\n})()))()`, "program.js");
+  // An uncaught SdkError is caught once more here only to read its fields ("T" and their JSON); any
+  // other throw (the engine's own limits among them) rejects as before.
+  const evaluated = vm.evalCode(
+    `(async () => { let value; try { value = await (async () => {\n${program}\n})(); } catch (error) { const fields = __contractgen_thrown(error); if (fields === null) throw error; return "T" + fields; } return __contractgen_result(value); })()`,
+    "program.js",
+  );
   if (evaluated.error) {
     const message = errorText(vm, evaluated.error);
     evaluated.error.dispose();
@@ -172,6 +186,10 @@ async function run() {
   }
   if (settled.error !== undefined) return { error: classify(settled.error, "CODE_THREW") };
   const text = settled.text;
+  if (text.startsWith("T")) {
+    const thrown = JSON.parse(text.slice(1));
+    return { error: { code: "CODE_THREW", message: `${thrown.name}: ${thrown.message}`, thrown } };
+  }
   if (text.startsWith("N")) return { error: { code: "CODE_RESULT_NOT_JSON", message: `the program returned something that is not JSON (${text.slice(1, 200)})` } };
   return { json: text.slice(1) };
 }

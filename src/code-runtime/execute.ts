@@ -25,6 +25,25 @@ export interface CodeMethod {
   readonly confirmTokenField: string | null;
 }
 
+/** What code mode needs of a tool descriptor: the client methods of its operation, and its worked example. */
+export interface CodeTool {
+  readonly operation: string;
+  readonly sdkMethod: string;
+  readonly previewMethod: string | null;
+  readonly allMethod?: string | null;
+  readonly confirmTokenField: string | null;
+  readonly codeExample?: string;
+}
+
+/** The client methods code mode bridges: each operation's call, its preview and its traversal. */
+export function codeMethodsOf(tools: readonly CodeTool[]): CodeMethod[] {
+  return tools.flatMap((t) => [
+    { name: t.sdkMethod, kind: "call" as const, operation: t.operation, confirmTokenField: t.confirmTokenField },
+    ...(t.previewMethod ? [{ name: t.previewMethod, kind: "preview" as const, operation: t.operation, confirmTokenField: t.confirmTokenField }] : []),
+    ...(t.allMethod ? [{ name: t.allMethod, kind: "all" as const, operation: t.operation, confirmTokenField: null }] : []),
+  ]);
+}
+
 /** The error a program's confirm gets when its token was minted in the same run. */
 export const CONFIRM_SAME_PROGRAM = "CODE_CONFIRM_SAME_PROGRAM";
 

@@ -63,7 +63,7 @@ export interface SandboxRun {
   readonly ok: boolean;
   /** The program's return value (JSON; undefined and functions read as null), when ok. */
   readonly value?: unknown;
-  readonly error?: { readonly code: SandboxErrorCode; readonly message: string };
+  readonly error?: SandboxError;
   /** What the program printed, in order, within `logChars`. */
   readonly logs: readonly string[];
   /** Whether printing went past `logChars` (the rest was dropped). */
@@ -72,7 +72,14 @@ export interface SandboxRun {
   readonly calls: number;
 }
 
-type Outcome = { readonly json: string } | { readonly error: { readonly code: SandboxErrorCode; readonly message: string } };
+/** Why a run ended without a result; `thrown`: the fields of an SDK error the program did not catch (code, class, action…). */
+export interface SandboxError {
+  readonly code: SandboxErrorCode;
+  readonly message: string;
+  readonly thrown?: Readonly<Record<string, unknown>>;
+}
+
+type Outcome = { readonly json: string } | { readonly error: SandboxError };
 type FromEngine = { type: "call"; id: number; method: string; input: string } | { type: "print"; line: string } | { type: "done"; outcome: Outcome };
 
 const ENGINE = new URL("./engine-worker.mjs", import.meta.url);
@@ -122,7 +129,7 @@ export async function runInSandbox(program: string, methods: readonly SandboxMet
       void worker.terminate();
       resolve({ ...run, logs, logsTruncated, calls });
     };
-    const fail = (code: SandboxErrorCode, message: string) => finish({ ok: false, error: { code, message } });
+    const fail = (code: SandboxErrorCode, message: string, thrown?: Readonly<Record<string, unknown>>) => finish({ ok: false, error: { code, message, ...(thrown ? { thrown } : {}) } });
     const timer = setTimeout(() => fail("CODE_TIME_LIMIT", `the program ran past its ${limits.timeMs} ms`), limits.timeMs);
 
     worker.on("message", (message: FromEngine) => {
@@ -165,7 +172,7 @@ export async function runInSandbox(program: string, methods: readonly SandboxMet
       } else if (message.type === "done") {
         if (hit) return fail(hit.code, hit.message);
         const outcome = message.outcome;
-        if ("error" in outcome) return fail(outcome.error.code, outcome.error.message);
+        if ("error" in outcome) return fail(outcome.error.code, outcome.error.message, outcome.error.thrown);
         if (outcome.json.length > limits.resultChars) {
           return fail("CODE_RESULT_TOO_LARGE", `the result is ${outcome.json.length} characters as JSON, over the ${limits.resultChars} allowed: return less (filter, count or page in the program)`);
         }

@@ -85,6 +85,8 @@ function mcpFiles(model: ContractModel, mode: McpMode): Array<[string, string]> 
     ["mcp/main.ts", emitMcpMain(model, mode)],
     ["mcp/tools.ts", emitTools(model)],
     ...copiedRuntime("mcp-runtime", "mcp/runtime", "../../sdk/runtime/"),
+    // Code mode's engine, checker and docs: beside the MCP runtime, which loads them only in code mode.
+    ...copiedRuntime("code-runtime", "mcp/code-runtime", "../../sdk/runtime/"),
   ];
   if (mode === "adapter") return [...common, ["mcp/server.ts", emitMcpServer(model)]];
   return [

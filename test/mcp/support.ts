@@ -80,11 +80,11 @@ export async function connectInMemory(name: string, options: Record<string, unkn
   };
 }
 
-/** The built bin (mcp/main.js) of `name` as a child process over stdio, configured by `env` alone. */
-export async function connectStdio(name: string, env: Record<string, string>): Promise<Connected & { readonly pid: number; stderr(): string }> {
+/** The built bin (mcp/main.js) of `name` as a child process over stdio, configured by `env` and its flags `args`. */
+export async function connectStdio(name: string, env: Record<string, string>, args: readonly string[] = []): Promise<Connected & { readonly pid: number; stderr(): string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [built(name, "mcp/main.js")],
+    args: [built(name, "mcp/main.js"), ...args],
     env: { PATH: process.env.PATH ?? "", ...env },
     stderr: "pipe",
   });

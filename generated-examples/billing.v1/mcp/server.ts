@@ -2,6 +2,7 @@
 // Do not edit: changes are lost when the code is regenerated.
 import { BillingClient } from "../sdk/index.js";
 import type { ClientOptions } from "../sdk/runtime/index.js";
+import { fileURLToPath } from "node:url";
 import { createMcpServer, type McpDefinition, type ServeOptions } from "./runtime/server.js";
 import { TOOLS, TOOLSETS } from "./tools.js";
 
@@ -18,6 +19,7 @@ export function mcpDefinition(options: ClientOptions = {}): McpDefinition {
     toolsets: TOOLSETS,
     catalogueBudget: 2800,
     createClient: () => new BillingClient(options),
+    code: { sdkDir: fileURLToPath(new URL("../sdk/", import.meta.url)), clientClass: "BillingClient", title: "Billing" },
   };
 }
 

@@ -1,20 +1,12 @@
 /**
- * The client methods code mode bridges (issue 43), named by the naming authority as the SDK names
- * them: each operation's call, its preview when it has one (which mints the confirm token the call
- * then carries), and its bounded traversal when it pages.
+ * The client methods code mode bridges (issue 43) for a contract: those of the tools the MCP server
+ * exposes (each operation's call, its preview, its bounded traversal), as the generated server
+ * derives them from its tool data at run time (code-runtime/mode.ts), so the two cannot differ.
  */
-import type { CodeMethod } from "../../code-runtime/execute.js";
-import { clientMethodNames } from "../../model/naming.js";
+import { type CodeMethod, codeMethodsOf } from "../../code-runtime/execute.js";
 import type { ContractModel } from "../../model/types.js";
+import { toolSpecs } from "../mcp/tools.js";
 
 export function codeMethods(model: ContractModel): CodeMethod[] {
-  const names = clientMethodNames(model);
-  return model.operations.flatMap((op) => {
-    const n = names.get(op.names.id)!;
-    const confirmTokenField = op.preview?.confirmTokenField ?? null;
-    const methods: CodeMethod[] = [{ name: n.call, kind: "call", operation: op.names.id, confirmTokenField }];
-    if (n.preview) methods.push({ name: n.preview, kind: "preview", operation: op.names.id, confirmTokenField });
-    if (n.all) methods.push({ name: n.all, kind: "all", operation: op.names.id, confirmTokenField: null });
-    return methods;
-  });
+  return codeMethodsOf(toolSpecs(model).map(({ spec }) => spec));
 }

@@ -11,7 +11,7 @@
 import type { ContractModel, OperationModel } from "../../model/types.js";
 import { handlerFile, mcpDatabaseEnv, mcpName, safeIdentifier } from "../../model/naming.js";
 import { commentText, generatedHeader, lineCommentText, literal } from "../shared/literals.js";
-import { operationGuide, serverInstructions } from "./tools.js";
+import { codeSource, operationGuide, serverInstructions } from "./tools.js";
 
 /** The handler file of an operation (`mcp/handlers/<kebab-name>.ts`): named in src/model/naming.ts, since the operation table carries it too. */
 export { handlerFile };
@@ -150,7 +150,8 @@ export const HANDLERS: ReadonlyMap<string, OperationHandler> = REGISTERED;
 /** `mcp/server.ts` in skeleton mode: the tools served by the contract host running the handlers. */
 export function emitSkeletonServer(model: ContractModel): string {
   const env = mcpDatabaseEnv(model.name);
-  return `${generatedHeader(model.name, model.version)}import { hostClient, type HostedOptions } from "./host/mcp.js";
+  return `${generatedHeader(model.name, model.version)}import { fileURLToPath } from "node:url";
+import { hostClient, type HostedOptions } from "./host/mcp.js";
 import { CONTRACT } from "./contract.js";
 import { HANDLERS } from "./handlers.js";
 import { createMcpServer, type McpDefinition, type ServeOptions } from "./runtime/server.js";
@@ -170,6 +171,7 @@ export function mcpDefinition(options: HostedOptions = {}): McpDefinition {
     toolsets: TOOLSETS,
     catalogueBudget: ${model.budget.catalogTokens === null ? "null" : String(model.budget.catalogTokens)},
     createClient: () => hostClient(CONTRACT, HANDLERS, TOOLS, { database: process.env[${literal(env)}] || ":memory:", ...options }),
+    code: ${codeSource(model)},
   };
 }
 

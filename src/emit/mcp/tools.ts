@@ -12,6 +12,7 @@ import { baseUrlEnvOf, clientClassName, clientMethodNames, journalEnv, mcpBearer
 import { defineOwn, isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { boundedDefinitions, DefinitionInliner, draft07Tolerant, mergedChoice, modelFacing, validationOnly, withoutRedundantTypes } from "./compact.js";
 import { commentText, generatedHeader, literal, literalBlock, plainText } from "../shared/literals.js";
+import { codeExample } from "../code/examples.js";
 
 type JsonObject = { readonly [key: string]: unknown };
 
@@ -304,6 +305,8 @@ export function toolSpecs(model: ContractModel): Array<{ op: OperationModel; spe
       annotations: { ...op.annotations },
       sdkMethod: m.call,
       previewMethod: m.preview,
+      allMethod: m.all,
+      codeExample: codeExample(op, m),
       // The operation's promises, read from its record as the served tool reads them.
       ...toolFacts(records.get(op.names.id)!, continuationArgument(op)),
     };
@@ -360,6 +363,7 @@ export function emitMcpServer(model: ContractModel): string {
   const instructions = serverInstructions(model);
   return `${generatedHeader(model.name, model.version)}import { ${clientClassName(model)} } from "../sdk/index.js";
 import type { ClientOptions } from "../sdk/runtime/index.js";
+import { fileURLToPath } from "node:url";
 import { createMcpServer, type McpDefinition, type ServeOptions } from "./runtime/server.js";
 import { TOOLS, TOOLSETS } from "./tools.js";
 
@@ -376,6 +380,7 @@ export function mcpDefinition(options: ClientOptions = {}): McpDefinition {
     toolsets: TOOLSETS,
     catalogueBudget: ${model.budget.catalogTokens === null ? "null" : String(model.budget.catalogTokens)},
     createClient: () => new ${clientClassName(model)}(options),
+    code: ${codeSource(model)},
   };
 }
 
@@ -384,6 +389,11 @@ export function createServer(options: ClientOptions = {}, serve: ServeOptions = 
   return createMcpServer(mcpDefinition(options), serve);
 }
 `;
+}
+
+/** The server definition's code mode: where the SDK's declarations are (beside the server, built or not), its client class, the platform's title. */
+export function codeSource(model: ContractModel): string {
+  return `{ sdkDir: fileURLToPath(new URL("../sdk/", import.meta.url)), clientClass: ${literal(clientClassName(model))}, title: ${literal(oneLine(model.title))} }`;
 }
 
 /** `mcp/main.ts`: the executable (stdio or Streamable HTTP; flags parsed by the runtime's bin). */

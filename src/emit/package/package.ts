@@ -33,7 +33,7 @@ function ownEngines(): string {
  * commands, the operation table, the stored schemas), which every other part of the package reads.
  * The package's build script copies them into dist/, and so does every test that builds a package.
  */
-export const PACKAGE_DATA_FILES = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json"] as const;
+export const PACKAGE_DATA_FILES = ["sdk/contract.json", "sdk/operations.json", "sdk/schemas.json", "mcp/code-runtime/engine-worker.mjs"] as const;
 
 export function emitPackageFiles(model: ContractModel, mcpMode: "adapter" | "skeleton" = "adapter", serverMode: "none" | "skeleton" = "none", skill = true): Record<string, string> {
   const v = ownVersions();
@@ -131,8 +131,20 @@ export function nativeDependencies(
   v: Record<string, string>,
   host: boolean,
 ): { dependencies: Record<string, string>; optionalDependencies: Record<string, string>; peerDependencies: Record<string, string> } {
-  const dependencies: Record<string, string> = { "@modelcontextprotocol/sdk": v["@modelcontextprotocol/sdk"]!, ajv: v.ajv!, "ajv-formats": v["ajv-formats"]!, ...(host ? { "better-sqlite3": v["better-sqlite3"]! } : {}), commander: v.commander!, yaml: v.yaml!, zod: v.zod! };
-  const optionalDependencies: Record<string, string> = host ? {} : { "better-sqlite3": v["better-sqlite3"]! };
+  const dependencies: Record<string, string> = {
+    "@jitl/quickjs-wasmfile-release-sync": v["@jitl/quickjs-wasmfile-release-sync"]!,
+    "@modelcontextprotocol/sdk": v["@modelcontextprotocol/sdk"]!,
+    ajv: v.ajv!,
+    "ajv-formats": v["ajv-formats"]!,
+    ...(host ? { "better-sqlite3": v["better-sqlite3"]! } : {}),
+    commander: v.commander!,
+    "quickjs-emscripten-core": v["quickjs-emscripten-core"]!,
+    yaml: v.yaml!,
+    zod: v.zod!,
+  };
+  // Code mode (mcp --mode code) checks programs with the TypeScript compiler: installed by default,
+  // left out with --omit=optional (code mode then says so and runs nothing).
+  const optionalDependencies: Record<string, string> = { ...(host ? {} : { "better-sqlite3": v["better-sqlite3"]! }), typescript: v.typescript! };
   const peerDependencies: Record<string, string> = { pg: `^${v.pg!}` };
   return { dependencies, optionalDependencies, peerDependencies };
 }

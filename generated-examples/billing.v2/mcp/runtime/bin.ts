@@ -89,7 +89,7 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     ...(info.baseUrlEnv ? [`  ${info.baseUrlEnv}  the platform's base URL (--base-url wins).`] : []),
   ];
   const program = new Command(def.name)
-    .description(`MCP server for ${def.name.replace(/-mcp$/, "")} ${def.version}: one tool per operation, over stdio (default) or Streamable HTTP.`)
+    .description(`MCP server for ${def.name.replace(/-mcp$/, "")} ${def.version}: one tool per operation (or discovery, or code mode), over stdio (default) or Streamable HTTP.`)
     .version(def.version, "-V, --version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text) })
@@ -102,7 +102,10 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     .option("--allow-origins <origins>", "browser origins allowed besides loopback ones, comma-separated (others get 403)", origins)
     .option("--toolsets <names>", "serve only the tools of these toolsets, comma-separated", nameList)
     .option("--tools <names>", "serve only these tools (besides those of --toolsets), comma-separated", nameList)
-    .option("--discovery", "list three tools (search_tools, describe_tool, call_tool) instead of every tool")
+    .addOption(
+      new Option("--mode <mode>", "tools: one tool per operation (default); discovery: search_tools, describe_tool, call_tool; code: search_docs and execute (TypeScript programs against the SDK, run in a sandbox)").choices(["tools", "discovery", "code"]),
+    )
+    .option("--discovery", "the same as --mode discovery")
     .option("--max-catalogue-tokens <n>", "most tokens the listed tools may cost; a larger catalogue is served in discovery mode (default: the contract's budget, else 100000)", positiveInteger)
     .option("--journal <path|url>", `where operation keys and outcomes are recorded: a SQLite file, or a postgres:// URL that replicas share (default: ${info.journalEnv ? `$${info.journalEnv}_URL, $${info.journalEnv}, else ` : ""}a file under ~/.contractgen)`)
     .option("--drain-timeout <seconds>", `on SIGTERM/SIGINT, how long running calls may finish before the server exits (default ${DEFAULT_DRAIN_SECONDS}; a second signal stops at once)`, seconds)
@@ -116,7 +119,10 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
     else throw e;
   }
   if (shown) return null;
-  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; discovery?: boolean; maxCatalogueTokens?: number; drainTimeout?: number; journal?: string; text?: "json" | "compact" }>();
+  const o = program.opts<{ baseUrl?: string; http?: boolean; host?: string; port?: number; allowOrigins?: string[]; toolsets?: string[]; tools?: string[]; mode?: "tools" | "discovery" | "code"; discovery?: boolean; maxCatalogueTokens?: number; drainTimeout?: number; journal?: string; text?: "json" | "compact" }>();
+  if (o.discovery && o.mode !== undefined && o.mode !== "discovery") throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: --discovery contradicts --mode ${o.mode}`);
+  const mode = o.discovery ? "discovery" : (o.mode ?? "tools");
+  if (mode === "code" && o.text !== undefined) throw new CommanderError(EXIT_USAGE, "contractgen.usage", "error: --text shapes the results of per-operation tools; code mode returns what the program returns");
   if (!o.http) {
     const stray = (["host", "port", "allowOrigins"] as const).find((k) => o[k] !== undefined);
     if (stray) throw new CommanderError(EXIT_USAGE, "contractgen.usage", `error: --${stray === "allowOrigins" ? "allow-origins" : stray} needs --http`);
@@ -124,7 +130,8 @@ export function parseMcpArgs(def: Pick<McpDefinition, "name" | "version">, info:
   const serve: ServeOptions = {
     ...(o.toolsets ? { toolsets: o.toolsets } : {}),
     ...(o.tools ? { tools: o.tools } : {}),
-    ...(o.discovery ? { discovery: true } : {}),
+    ...(mode === "discovery" ? { discovery: true } : {}),
+    ...(mode === "code" ? { code: true } : {}),
     ...(o.maxCatalogueTokens !== undefined ? { maxCatalogueTokens: o.maxCatalogueTokens } : {}),
     ...(o.text ? { text: o.text } : {}),
   };

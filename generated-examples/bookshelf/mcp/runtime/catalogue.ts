@@ -43,7 +43,7 @@ const CHARS_PER_TOKEN = 4;
 /** A startup error of the catalogue options (unknown names): the bin prints `message` and exits 2. */
 export class CatalogueError extends Error {
   constructor(
-    readonly code: "MCP_UNKNOWN_TOOLSET" | "MCP_UNKNOWN_TOOL",
+    readonly code: "MCP_UNKNOWN_TOOLSET" | "MCP_UNKNOWN_TOOL" | "MCP_NO_CODE_MODE",
     message: string,
   ) {
     super(message);

@@ -7,6 +7,7 @@
  */
 import type { McpClient, ToolSpec } from "../runtime/server.js";
 import { ContractError, errorForClass, type ErrorClass, type RecoveryAction } from "../../sdk/runtime/errors.js";
+import { traverse, type TraversalBounds } from "../../sdk/runtime/pagination.js";
 import { ContractHost, type Credential, type Handlers, makeCaller, newRequestId } from "./contract-host.js";
 import type { HostContract, HostOperation } from "./contract.js";
 import { FALLBACK_ERRORS } from "./errors.js";
@@ -104,6 +105,16 @@ export function hostClient(contract: HostContract, handlers: Handlers, tools: re
       invoke(op, preview && input[preview.dryRunField] === undefined ? { ...input, [preview.dryRunField]: false } : input);
     if (tool.previewMethod !== null && preview) {
       client[tool.previewMethod] = (input: Readonly<Record<string, unknown>>) => invoke(op, { ...input, [preview.dryRunField]: true });
+    }
+    // The bounded traversal, as the SDK client's: pages read through the host, completeness reported.
+    const paging = tool.descriptor?.pagination;
+    if (tool.allMethod && paging) {
+      client[tool.allMethod] = (input: Readonly<Record<string, unknown>>, bounds: TraversalBounds) =>
+        traverse(paging, input, bounds, async (pageInput, url) => {
+          // No wire in process: a next link names a URL only an HTTP client can read.
+          if (url !== null) throw new Error(`${op.names.id}: the next page is a link, which only a client over HTTP follows`);
+          return invoke(op, pageInput);
+        });
     }
   }
   client.close = store.close;

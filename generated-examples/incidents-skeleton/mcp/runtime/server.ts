@@ -14,7 +14,9 @@ import { z } from "zod";
 import { type ContractClient, inputRejected, type LinkedPage, type OperationSpec, type Validator } from "../../sdk/runtime/client.js";
 import type { OperationRecord } from "../../sdk/runtime/data.js";
 import { CLIENT_CODES, ContractError, InvalidInputError } from "../../sdk/runtime/errors.js";
-import { buildCatalogue, type CatalogueOptions, toolFacts, type ToolFacts, type ToolsetSpec } from "./catalogue.js";
+import type { CodeModeSource } from "../code-runtime/mode.js";
+import { codeModeInstructions, codeModeTools, EXECUTE_TOOL, SEARCH_DOCS_TOOL } from "../code-runtime/tools.js";
+import { buildCatalogue, type Catalogue, CatalogueError, type CatalogueOptions, selectTools, toolFacts, type ToolFacts, type ToolsetSpec } from "./catalogue.js";
 
 export { CatalogueError, toolEntry, type ToolsetSpec } from "./catalogue.js";
 
@@ -42,6 +44,10 @@ export interface ToolSpec {
   };
   readonly sdkMethod: string;
   readonly previewMethod: string | null;
+  /** The client's bounded traversal of a paginated read (`listXAll`), or null. */
+  readonly allMethod?: string | null;
+  /** A worked example of the client call in a program, which code mode's search_docs shows. */
+  readonly codeExample?: string;
   readonly dryRunField: string | null;
   readonly confirmTokenField: string | null;
   readonly keyField: string | null;
@@ -110,6 +116,8 @@ export interface McpDefinition {
   readonly catalogueBudget?: number | null;
   /** Builds the generated SDK client (it reads the credential from the environment itself). */
   readonly createClient: () => McpClient;
+  /** Code mode (`--mode code`): the package's SDK declarations and client class, and the platform's title. */
+  readonly code?: CodeModeSource & { readonly title: string };
 }
 
 /** What the server needs of a generated SDK client: its methods (looked up by name) and close(). */
@@ -363,6 +371,11 @@ export interface ServeOptions extends CatalogueOptions {
    * as rows under one header, compactText) with completeness in words, no `_meta` copy.
    */
   readonly text?: "json" | "compact";
+  /**
+   * Code mode: two tools, search_docs and execute (a TypeScript program against the SDK, type-checked,
+   * run in a sandbox with only the SDK client bridged), over the tools the allow-lists select.
+   */
+  readonly code?: boolean;
 }
 
 /**
@@ -432,17 +445,23 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
   // Every tool call is counted while it runs (discovery's call_tool goes through the same function).
   let running = 0;
   let idle: Array<() => void> = [];
-  const counted = async (spec: ToolSpec, args: JsonObject): Promise<CallToolResult> => {
+  const counted = async (task: () => Promise<CallToolResult>): Promise<CallToolResult> => {
     running++;
     try {
-      return await callTool(sdk, spec, args, options);
+      return await task();
     } finally {
       if (--running === 0) for (const wake of idle.splice(0)) wake();
     }
   };
-  const catalogue = buildCatalogue(def.tools, def.toolsets, options, counted, def.catalogueBudget ?? null);
-  const unknown = catalogue.discovery ? ` (discovery mode: run tools through call_tool)` : "";
-  const instructions = catalogue.discovery ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.` : def.instructions;
+  const catalogue = options.code
+    ? codeCatalogue(def, selectTools(def.tools, def.toolsets, options), sdk, counted)
+    : buildCatalogue(def.tools, def.toolsets, options, (spec, args) => counted(() => callTool(sdk, spec, args, options)), def.catalogueBudget ?? null);
+  const unknown = options.code ? ` (code mode: call the SDK's methods in a program with ${EXECUTE_TOOL})` : catalogue.discovery ? ` (discovery mode: run tools through call_tool)` : "";
+  const instructions = options.code
+    ? codeModeInstructions(def.code!.title)
+    : catalogue.discovery
+      ? `${def.instructions} Discovery mode: find tools with search_tools, read one with describe_tool, run it with call_tool.`
+      : def.instructions;
   return {
     newServer() {
       // One validator for every Server of the service: the SDK builds a new Ajv for each Server
@@ -493,6 +512,42 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
     close() {
       client?.close();
       client = undefined;
+    },
+  };
+}
+
+/**
+ * Code mode's catalogue: search_docs and execute over the selected tools' client methods. The engine
+ * and the TypeScript compiler load at the first call of either (mode.ts), never in the other modes.
+ */
+function codeCatalogue(def: McpDefinition, selected: readonly ToolSpec[], sdk: () => McpClient, counted: (task: () => Promise<CallToolResult>) => Promise<CallToolResult>): Catalogue {
+  const source = def.code;
+  if (!source) throw new CatalogueError("MCP_NO_CODE_MODE", `${def.name} was generated without code mode: regenerate it with this contractgen, or serve its tools (--mode tools).`);
+  const listed = codeModeTools(source.title) as unknown as Catalogue["listed"];
+  let mode: Promise<{ searchDocs(args: JsonObject): CallToolResult; execute(args: JsonObject): Promise<CallToolResult> }> | undefined;
+  const load = () =>
+    (mode ??= import("../code-runtime/mode.js").then(
+      (m) => m.createCodeMode(source, selected, sdk) as unknown as { searchDocs(args: JsonObject): CallToolResult; execute(args: JsonObject): Promise<CallToolResult> },
+      (e: unknown) => {
+        mode = undefined;
+        throw e;
+      },
+    ));
+  // A package installed without its optional TypeScript compiler cannot check programs: said, never run unchecked.
+  const unavailable = (e: unknown): CallToolResult => {
+    const missing = (e as { code?: unknown })?.code === "ERR_MODULE_NOT_FOUND";
+    const message = missing
+      ? `code mode needs the typescript package to check programs, and it is not installed: npm install typescript (it is an optional dependency of ${def.name})`
+      : `code mode could not start: ${e instanceof Error ? e.message : String(e)}`;
+    return { isError: true, content: [{ type: "text", text: compact({ error: { code: "CODE_MODE_UNAVAILABLE", class: "internal", action: "stop_and_surface", message } }) }] };
+  };
+  return {
+    listed,
+    discovery: false,
+    lookup(name) {
+      if (name === SEARCH_DOCS_TOOL) return (args) => counted(() => load().then((m) => m.searchDocs(args), unavailable));
+      if (name === EXECUTE_TOOL) return (args) => counted(() => load().then((m) => m.execute(args), unavailable));
+      return undefined;
     },
   };
 }

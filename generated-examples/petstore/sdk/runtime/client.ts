@@ -24,7 +24,7 @@ import {
 import { hashValue, intentParameters } from "./hash.js";
 import { type Awaitable, type Claim, type ClaimRequest, claimantGone, type JournalEntry, JournalUnusableError, newClaimant, type OperationJournal, SqliteJournal } from "./journal.js";
 import { isPostgresUrl, PostgresJournal } from "./journal-postgres.js";
-import { nextPageLink, type PagePosition, PageResponse, type PageShape, Paginator, type TraversalBounds } from "./pagination.js";
+import { nextPageLink, PageResponse, type PageShape, Paginator, traverse, type TraversalBounds } from "./pagination.js";
 import { type AuthAlternatives, type ContractAuth, type CredentialParts, credentialFieldNames, credentialSecrets, type CredentialValues, resolveCredentials, withCredentials } from "./credentials.js";
 import { isSensitiveField, Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, sleep } from "./retry.js";
@@ -422,42 +422,10 @@ export class ContractClient {
 
   /** A bounded traversal of a paginated read; iterate it or `collect()` it for items plus completeness. */
   paginate<T>(op: OperationSpec, input: object, bounds: TraversalBounds): Paginator<T> {
-    const page = op.pagination;
-    if (!page) throw new TypeError(`${op.id} is not paginated`);
-    const given = input as Input;
-    const style = page.style ?? "cursor";
-    if (style === "cursor") {
-      const cursorField = page.cursorField!;
-      const start = typeof given[cursorField] === "string" ? (given[cursorField] as string) : null;
-      return new Paginator<T>(
-        async (cursor, signal) => {
-          const pageInput: Input = { ...given };
-          if (cursor === null) delete pageInput[cursorField];
-          else pageInput[cursorField] = cursor;
-          return this.call<Record<string, unknown>>(op, pageInput, { signal });
-        },
-        page,
-        bounds,
-        start,
-      );
-    }
-    // Page and offset positions live in an input field; a next-link position is the URL itself.
-    const positionField = style === "page" ? (page.pageField ?? null) : style === "offset" ? (page.offsetField ?? null) : null;
-    const given_ = positionField !== null ? field(given, positionField) : undefined;
-    const start: PagePosition = typeof bounds.resumeFrom === "string" || typeof bounds.resumeFrom === "number" ? bounds.resumeFrom : Number.isInteger(given_) ? (given_ as number) : null;
-    const requested = page.limitField !== null ? field(given, page.limitField) : undefined;
-    const limit = typeof requested === "number" ? requested : (page.limitDefault ?? null);
-    return new Paginator<T>(
-      async (position, signal) => {
-        if (style === "next-link" && typeof position === "string") return this.readPage(op, given, position, signal);
-        const pageInput: Input = { ...given };
-        if (positionField !== null && typeof position === "number") pageInput[positionField] = position;
-        return this.readPage(op, pageInput, null, signal);
-      },
-      page,
-      bounds,
-      start,
-      { limit },
+    if (!op.pagination) throw new TypeError(`${op.id} is not paginated`);
+    // A cursor page is an ordinary call; the other styles need the page's URL and Link header too.
+    return traverse<T>(op.pagination, input, bounds, (pageInput, url, signal) =>
+      (op.pagination!.style ?? "cursor") === "cursor" ? this.call<Record<string, unknown>>(op, pageInput, { signal }) : this.readPage(op, pageInput, url, signal),
     );
   }
 

@@ -288,3 +288,53 @@ function originOf(url: string): string | null {
     return null;
   }
 }
+
+/** How a traversal reads one page: the input with the page's position set, or (next-link) the page's URL. */
+export type PageReader = (input: Record<string, unknown>, url: string | null, signal: AbortSignal | undefined) => Promise<unknown>;
+
+/** An operation's paging as the operation table records it. */
+export type TraversalShape = PageShape & { readonly limitField: string | null; readonly limitDefault?: number | null };
+
+/**
+ * A bounded traversal of one paginated read, whatever reads its pages (the SDK client over HTTP, a
+ * contract host in process): the position goes in the cursor, page or offset input field, a next
+ * link is followed by URL, and a start position comes from the input or `bounds.resumeFrom`.
+ */
+export function traverse<T>(shape: TraversalShape, input: object, bounds: TraversalBounds, read: PageReader): Paginator<T> {
+  const given = input as Record<string, unknown>;
+  const own = (name: string) => (Object.prototype.hasOwnProperty.call(given, name) ? given[name] : undefined);
+  const style = shape.style ?? "cursor";
+  if (style === "cursor") {
+    const cursorField = shape.cursorField!;
+    const start = typeof own(cursorField) === "string" ? (own(cursorField) as string) : null;
+    return new Paginator<T>(
+      (cursor, signal) => {
+        const pageInput: Record<string, unknown> = { ...given };
+        if (cursor === null) delete pageInput[cursorField];
+        else pageInput[cursorField] = cursor;
+        return read(pageInput, null, signal);
+      },
+      shape,
+      bounds,
+      start,
+    );
+  }
+  // Page and offset positions live in an input field; a next-link position is the URL itself.
+  const positionField = style === "page" ? (shape.pageField ?? null) : style === "offset" ? (shape.offsetField ?? null) : null;
+  const at = positionField !== null ? own(positionField) : undefined;
+  const start: PagePosition = typeof bounds.resumeFrom === "string" || typeof bounds.resumeFrom === "number" ? bounds.resumeFrom : Number.isInteger(at) ? (at as number) : null;
+  const requested = shape.limitField !== null ? own(shape.limitField) : undefined;
+  const limit = typeof requested === "number" ? requested : (shape.limitDefault ?? null);
+  return new Paginator<T>(
+    (position, signal) => {
+      if (style === "next-link" && typeof position === "string") return read(given, position, signal);
+      const pageInput: Record<string, unknown> = { ...given };
+      if (positionField !== null && typeof position === "number") pageInput[positionField] = position;
+      return read(pageInput, null, signal);
+    },
+    shape,
+    bounds,
+    start,
+    { limit },
+  );
+}

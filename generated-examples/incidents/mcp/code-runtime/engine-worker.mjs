@@ -1,0 +1,200 @@
+// The engine side of code mode's sandbox, run in a worker thread by sandbox.ts (plain JavaScript, so
+// a bare node runs it wherever the runtime is copied). It evaluates one program in QuickJS compiled to
+// WebAssembly: a fresh runtime and context, no host object inside, the memory, stack and time bounds
+// of workerData.limits. The only ways out are three messages to the host: a call (method name and
+// JSON text), a printed line, and the end of the run. The host enforces the wall-clock bound by
+// terminating this thread, so a program stuck anywhere (even inside a builtin) cannot outlive it.
+import { parentPort, workerData } from "node:worker_threads";
+import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+
+const { program, methods, traversals, limits, wasmModule } = workerData;
+
+/**
+ * The guest's side of the bridge, evaluated before the program: `client.<method>(input)` returns a
+ * promise of the method's result (its arguments sent as one JSON array) or rejects with an SdkError carrying the host error's fields;
+ * `console.log` and friends print; the run's result is serialized by a JSON.stringify taken before
+ * the program could replace it. The host functions are taken out of the global object first.
+ */
+function prelude() {
+  return `(() => {
+  "use strict";
+  const call = globalThis.__contractgen_call;
+  const print = globalThis.__contractgen_print;
+  delete globalThis.__contractgen_call;
+  delete globalThis.__contractgen_print;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  class SdkError extends Error {
+    constructor(fields) {
+      super(String(fields.message ?? fields.code ?? "error"));
+      this.name = typeof fields.name === "string" ? fields.name : "SdkError";
+      for (const key of ["code", "class", "action", "field", "operation", "outcome", "status", "details"]) this[key] = fields[key] ?? null;
+    }
+  }
+  const decode = (text) => {
+    const answer = parse(text);
+    if (answer.ok) return answer.value;
+    throw new SdkError(answer.error);
+  };
+  const client = Object.create(null);
+  for (const method of ${JSON.stringify(methods)}) {
+    client[method] = (...args) => call(method, stringify(args.length === 0 ? [{}] : args)).then(decode);
+  }
+  // A traversal has the SDK's shape: collect() reads its pages (once) with their completeness; iterating yields the items.
+  for (const method of ${JSON.stringify(traversals)}) {
+    client[method] = (input, bounds) => {
+      let answer;
+      const collect = () => (answer ??= call(method, stringify([input === undefined ? {} : input, bounds === undefined ? {} : bounds])).then(decode));
+      return Object.freeze({
+        collect,
+        async *[Symbol.asyncIterator]() {
+          yield* (await collect()).items;
+        },
+      });
+    };
+  }
+  const show = (value) => {
+    if (typeof value === "string") return value;
+    try { return stringify(value) ?? String(value); } catch { return String(value); }
+  };
+  const line = (...values) => print(values.map(show).join(" "));
+  Object.defineProperty(globalThis, "client", { value: Object.freeze(client), enumerable: true });
+  Object.defineProperty(globalThis, "SdkError", { value: SdkError, enumerable: true });
+  Object.defineProperty(globalThis, "console", { value: Object.freeze({ log: line, info: line, warn: line, error: line }), enumerable: true });
+  // What the program threw and did not catch: an SdkError keeps the fields the model acts on.
+  Object.defineProperty(globalThis, "__contractgen_thrown", {
+    value: (error) => {
+      if (!(error instanceof SdkError)) return null;
+      const fields = { name: error.name, message: error.message };
+      for (const key of ["code", "class", "action", "field", "operation", "outcome", "status"]) fields[key] = error[key];
+      try { return stringify(fields); } catch { return null; }
+    },
+  });
+  // "J" and the JSON text, or "N" and why the value is not JSON (a cycle, a BigInt…).
+  Object.defineProperty(globalThis, "__contractgen_result", {
+    value: (value) => {
+      try { return "J" + (value === undefined ? "null" : stringify(value) ?? "null"); } catch (error) { return "N" + String(error); }
+    },
+  });
+})();`;
+}
+
+/** A QuickJS error value's text, as plain text. */
+function errorText(vm, handle) {
+  const dumped = vm.dump(handle);
+  if (dumped && typeof dumped === "object") {
+    const { name, message } = dumped;
+    return `${typeof name === "string" ? name : "Error"}: ${typeof message === "string" ? message : JSON.stringify(dumped)}`;
+  }
+  return String(dumped);
+}
+
+/** The engine's own out-of-memory, stack and interrupt errors, told apart from what the program threw. */
+function classify(message, otherwise) {
+  if (/out of memory/i.test(message)) return { code: "CODE_MEMORY_LIMIT", message: "the program used more memory than allowed" };
+  if (/stack overflow|Maximum call stack/i.test(message)) return { code: "CODE_STACK_LIMIT", message: "the program recursed deeper than allowed" };
+  if (/interrupted/i.test(message)) return { code: "CODE_TIME_LIMIT", message: `the program ran past its ${limits.timeMs} ms` };
+  return { code: otherwise, message };
+}
+
+const answers = new Map();
+let nextId = 0;
+parentPort.on("message", (message) => {
+  const settle = answers.get(message.id);
+  if (settle) {
+    answers.delete(message.id);
+    settle(message.text);
+  }
+});
+
+async function run() {
+  // The host compiled the WebAssembly once; this thread only instantiates it.
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync.default ?? releaseSync, { wasmModule }));
+  const runtime = module.newRuntime();
+  const deadline = Date.now() + limits.timeMs;
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(limits.stackBytes);
+  runtime.setInterruptHandler(() => Date.now() > deadline);
+  const vm = runtime.newContext();
+  const inFlight = new Set();
+
+  const printer = vm.newFunction("print", (text) => {
+    parentPort.postMessage({ type: "print", line: vm.getString(text) });
+  });
+  vm.setProp(vm.global, "__contractgen_print", printer);
+  printer.dispose();
+  const call = vm.newFunction("call", (methodHandle, inputHandle) => {
+    const id = nextId++;
+    const deferred = vm.newPromise();
+    const pending = new Promise((resolve) => answers.set(id, resolve)).then((text) => {
+      if (!vm.alive) return;
+      const value = vm.newString(text);
+      deferred.resolve(value);
+      value.dispose();
+    });
+    const tracked = pending.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    parentPort.postMessage({ type: "call", id, method: vm.getString(methodHandle), input: vm.getString(inputHandle) });
+    return deferred.handle;
+  });
+  vm.setProp(vm.global, "__contractgen_call", call);
+  call.dispose();
+
+  const setup = vm.evalCode(prelude(), "prelude.js");
+  if (setup.error) throw new Error(`code mode prelude failed: ${errorText(vm, setup.error)}`);
+  setup.value.dispose();
+
+  // An uncaught SdkError is caught once more here only to read its fields ("T" and their JSON); any
+  // other throw (the engine's own limits among them) rejects as before.
+  const evaluated = vm.evalCode(
+    `(async () => { let value; try { value = await (async () => {\n${program}\n})(); } catch (error) { const fields = __contractgen_thrown(error); if (fields === null) throw error; return "T" + fields; } return __contractgen_result(value); })()`,
+    "program.js",
+  );
+  if (evaluated.error) {
+    const message = errorText(vm, evaluated.error);
+    evaluated.error.dispose();
+    return { error: classify(message, "CODE_SYNTAX_ERROR") };
+  }
+  let settled = null;
+  vm.resolvePromise(evaluated.value).then((result) => {
+    if (!vm.alive) return;
+    if (result.error) {
+      settled = { error: errorText(vm, result.error) };
+      result.error.dispose();
+    } else {
+      settled = { text: vm.getString(result.value) };
+      result.value.dispose();
+    }
+  });
+  evaluated.value.dispose();
+
+  for (;;) {
+    const jobs = runtime.executePendingJobs();
+    if (jobs.error) {
+      const message = errorText(vm, jobs.error);
+      jobs.error.dispose();
+      return { error: classify(message, "CODE_THREW") };
+    }
+    // Let the promise above observe a settlement those jobs made.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (settled !== null) break;
+    if (inFlight.size === 0 && !runtime.hasPendingJob()) {
+      return { error: { code: "CODE_NEVER_SETTLED", message: "the program is waiting for something that never happens (no call in flight, nothing left to run)" } };
+    }
+    if (inFlight.size > 0) await Promise.race(inFlight);
+  }
+  if (settled.error !== undefined) return { error: classify(settled.error, "CODE_THREW") };
+  const text = settled.text;
+  if (text.startsWith("T")) {
+    const thrown = JSON.parse(text.slice(1));
+    return { error: { code: "CODE_THREW", message: `${thrown.name}: ${thrown.message}`, thrown } };
+  }
+  if (text.startsWith("N")) return { error: { code: "CODE_RESULT_NOT_JSON", message: `the program returned something that is not JSON (${text.slice(1, 200)})` } };
+  return { json: text.slice(1) };
+}
+
+run().then(
+  (outcome) => parentPort.postMessage({ type: "done", outcome }),
+  (error) => parentPort.postMessage({ type: "done", outcome: { error: { code: "CODE_ENGINE_FAILED", message: error instanceof Error ? error.message : String(error) } } }),
+);
