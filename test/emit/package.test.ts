@@ -26,14 +26,17 @@ describe("generated package", () => {
     expect(pkg.dependencies["better-sqlite3"]).toBeUndefined();
     expect(pkg.dependencies.pg).toBeUndefined();
     // Installed by a plain npm install (the default journal needs it), left out by --omit=optional.
-    expect(pkg.optionalDependencies).toEqual({ "better-sqlite3": "12.11.1" });
+    // TypeScript too: code mode (mcp --mode code) checks programs with it, and says so when it is left out.
+    expect(pkg.optionalDependencies).toEqual({ "better-sqlite3": "12.11.1", typescript: "5.9.3" });
+    // Code mode's engine: QuickJS compiled to WebAssembly, no native build.
+    expect(pkg.dependencies).toMatchObject({ "quickjs-emscripten-core": "0.32.0", "@jitl/quickjs-wasmfile-release-sync": "0.32.0" });
     expect(pkg.peerDependencies).toEqual({ pg: "^8.23.1" });
     expect(pkg.peerDependenciesMeta).toEqual({ pg: { optional: true } });
     expect(pkg.allowScripts).toEqual({ "better-sqlite3": true });
     // A skeleton's host keeps its records in SQLite (in memory by default): there it is a dependency.
     const skeleton = JSON.parse(emitPackageFiles(parseContract("specs/billing.v2.yaml").model!, "skeleton")["package.json"]!) as Pkg;
     expect(skeleton.dependencies["better-sqlite3"]).toBe("12.11.1");
-    expect(skeleton.optionalDependencies).toBeUndefined();
+    expect(skeleton.optionalDependencies).toEqual({ typescript: "5.9.3" });
     expect(skeleton.peerDependencies).toEqual({ pg: "^8.23.1" });
     expect(nativeDependencies({ "better-sqlite3": "1.2.3", pg: "4.5.6" }, false)).toMatchObject({ optionalDependencies: { "better-sqlite3": "1.2.3" }, peerDependencies: { pg: "^4.5.6" } });
   });

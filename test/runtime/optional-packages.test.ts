@@ -56,7 +56,7 @@ describe("a generated adapter package without better-sqlite3 and pg", () => {
     expect(Object.keys(pkg.dependencies)).not.toContain("better-sqlite3");
     expect(Object.keys(pkg.dependencies)).not.toContain("pg");
     expect(Object.keys(pkg.devDependencies)).not.toContain("better-sqlite3");
-    expect(pkg.optionalDependencies).toEqual({ "better-sqlite3": expect.stringMatching(/^12\./) });
+    expect(pkg.optionalDependencies).toEqual({ "better-sqlite3": expect.stringMatching(/^12\./), typescript: expect.stringMatching(/^5\./) });
     expect(pkg.peerDependencies).toEqual({ pg: expect.stringMatching(/^\^8\./) });
     expect(pkg.peerDependenciesMeta).toEqual({ pg: { optional: true } });
     // The premise of the rest: neither resolves from the package.
