@@ -36,11 +36,11 @@ function build(dir: string, outDir: string): string {
   return r.stdout + r.stderr + (r.status === 0 ? "" : `exit ${r.status}`);
 }
 
-type ServerModule = { createServer(options?: Record<string, unknown>): { connect(t: unknown): Promise<void>; close(): Promise<void> } };
+type ServerModule = { createServer(options?: Record<string, unknown>, serve?: Record<string, unknown>): { connect(t: unknown): Promise<void>; close(): Promise<void> } };
 
-async function connect(serverJs: string, options: Record<string, unknown> = {}) {
+async function connect(serverJs: string, options: Record<string, unknown> = {}, serve: Record<string, unknown> = {}) {
   const mod = (await import(pathToFileURL(serverJs).href)) as ServerModule;
-  const server = mod.createServer(options);
+  const server = mod.createServer(options, serve);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const ajv = new Ajv2020({ strict: false });
@@ -282,6 +282,35 @@ describe("skeleton: filled-in handlers behind the contract host", () => {
       await c.close();
     }
   }, 30_000);
+
+  it("code mode runs programs against the host's handlers: a keyed create re-run is one effect, a traversal is complete, a preview is confirmed only in a later execute", async () => {
+    const c = await connect(serverJs, { database: database() }, { code: true });
+    const creates = store.executions.get("create_customer") ?? 0;
+    const refunds = store.executions.get("refund_invoice") ?? 0;
+    // An execute's answer is text (the program's result), not a tool's structured content.
+    const ran = (r: CallToolResult) => {
+      expect(r.isError ?? false, JSON.stringify(r.content)).toBe(false);
+      return json(r).result as Record<string, any>;
+    };
+    try {
+      const create = `return await client.createCustomer({ email: "code@example.com", name: "Code", idempotency_key: ${JSON.stringify(key(30))} });`;
+      const created = ran(await c.call("execute", { code: create }));
+      expect(ran(await c.call("execute", { code: create }))).toEqual(created);
+      expect((store.executions.get("create_customer") ?? 0) - creates).toBe(1);
+      const listed = ran(await c.call("execute", { code: `const r = await client.listCustomersAll({}, { maxPages: 5 }).collect(); return { ids: r.items.map((x) => x.id), complete: r.complete };` }));
+      expect(listed).toEqual({ ids: [created.id], complete: true });
+
+      const oneGo = errorOf(await c.call("execute", { code: `const p = await client.previewRefundInvoice({ invoice_id: "inv_1", amount: 300 });\nreturn await client.refundInvoice({ invoice_id: "inv_1", amount: 300, confirm_token: p.confirm_token });` }));
+      expect(oneGo).toMatchObject({ code: "CODE_THREW", thrown: { code: "CODE_CONFIRM_SAME_PROGRAM" } });
+      expect(store.executions.get("refund_invoice") ?? 0).toBe(refunds);
+      const preview = ran(await c.call("execute", { code: `return await client.previewRefundInvoice({ invoice_id: "inv_1", amount: 300 });` }));
+      const done = ran(await c.call("execute", { code: `return await client.refundInvoice({ invoice_id: "inv_1", amount: 300, confirm_token: ${JSON.stringify(preview.confirm_token)}, idempotency_key: ${JSON.stringify(key(31))} });` }));
+      expect(done).toMatchObject({ invoice_id: "inv_1", amount: 300, status: "succeeded" });
+      expect((store.executions.get("refund_invoice") ?? 0) - refunds).toBe(1);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
 
   it("a stale revision is a conflict before the handler runs: nothing changed", async () => {
     const c = await connect(serverJs, { database: database() });
