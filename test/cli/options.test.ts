@@ -81,3 +81,32 @@ describe("whole-number options", () => {
     expect(() => positiveInteger("1".repeat(40))).toThrow(`${"1".repeat(24)}… is too large`);
   });
 });
+
+describe("the MCP server's --mode", () => {
+  const info = { bearerEnv: "NOTES_MCP_BEARER", baseUrlEnv: null };
+  const io = { stdout: () => {}, stderr: () => {}, env: {} };
+  const parse = (...argv: string[]) => parseMcpArgs({ name: "notes-mcp", version: "1.0.0" }, info, argv, io);
+  const refusal = (...argv: string[]) => {
+    try {
+      parse(...argv);
+    } catch (e) {
+      if (e instanceof CommanderError) return e.message;
+      throw e;
+    }
+    return "accepted";
+  };
+
+  it("tools (the default), discovery (also --discovery) or code; code keeps the allow-lists that choose its methods", () => {
+    expect(parse()?.serve).toEqual({});
+    expect(parse("--mode", "tools")?.serve).toEqual({});
+    expect(parse("--mode", "discovery")?.serve).toEqual({ discovery: true });
+    expect(parse("--discovery")?.serve).toEqual({ discovery: true });
+    expect(parse("--mode", "code", "--toolsets", "notes")?.serve).toEqual({ code: true, toolsets: ["notes"] });
+  });
+
+  it("refuses a mode it does not know, --discovery beside another mode, and --text in code mode (the program shapes its result)", () => {
+    expect(refusal("--mode", "eval")).toContain("Allowed choices are tools, discovery, code");
+    expect(refusal("--discovery", "--mode", "code")).toBe("error: --discovery contradicts --mode code");
+    expect(refusal("--mode", "code", "--text", "compact")).toContain("code mode returns what the program returns");
+  });
+});
