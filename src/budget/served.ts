@@ -8,7 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { serverInstructions, toolSpecs } from "../emit/mcp/tools.js";
-import { mcpName } from "../model/naming.js";
+import { clientClassName, mcpName } from "../model/naming.js";
 import { createMcpServer, type McpDefinition, type ServeOptions } from "../mcp-runtime/server.js";
 import type { ContractModel } from "../model/types.js";
 import { countTokens, countTokensCl100k } from "./catalog.js";
@@ -30,6 +30,8 @@ export function catalogueDefinition(model: ContractModel): McpDefinition {
     createClient: () => {
       throw new Error("the catalogue server calls no tool");
     },
+    // Listing code mode's two tools reads no SDK: the folder is never opened.
+    code: { sdkDir: "", clientClass: clientClassName(model), title: model.title.replace(/\s+/g, " ").trim() },
   };
 }
 
@@ -79,4 +81,10 @@ export async function servedCost(model: ContractModel, serve: ServeOptions = {})
     }),
     toolCount: tools.length,
   };
+}
+
+/** Tokens of the catalogue in the server's other modes (`tools/list` with --mode discovery, --mode code), whatever the contract's size. */
+export async function modeCosts(model: ContractModel): Promise<{ readonly discovery: ServedCost["total"]; readonly code: ServedCost["total"] }> {
+  const [discovery, code] = await Promise.all([servedCost(model, { discovery: true }), servedCost(model, { code: true })]);
+  return { discovery: discovery.total, code: code.total };
 }

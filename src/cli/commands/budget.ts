@@ -1,4 +1,4 @@
-import { servedCost } from "../../budget/served.js";
+import { modeCosts, servedCost } from "../../budget/served.js";
 import { skillOverruns, skillTokens } from "../../budget/skill.js";
 import { openContract } from "../../import/open.js";
 import { EXIT, type Io, printDiagnostics } from "../io.js";
@@ -13,7 +13,8 @@ export interface BudgetOptions {
 /**
  * `contractgen budget <spec>`: tokens of the `tools/list` the generated MCP server serves (built
  * in-process and read through a real MCP client), per tool and in total, in o200k_base (what the budget
- * counts) and cl100k_base, and the Agent Skill's listing, body and each reference,
+ * counts) and cl100k_base, the same server's catalogue in discovery and code mode, and the Agent
+ * Skill's listing, body and each reference,
  * against the budget the contract declares. Exit 0 within budget, 1 over it or invalid.
  */
 export async function budgetCommand(spec: string, options: BudgetOptions, io: Io): Promise<number> {
@@ -25,6 +26,7 @@ export async function budgetCommand(spec: string, options: BudgetOptions, io: Io
   }
   const model = result.model;
   const cost = await servedCost(model);
+  const modes = await modeCosts(model);
   const tools = cost.toolCount;
   const { catalogTokens: tokenBudget, maxTools } = model.budget;
   const skill = skillTokens(model);
@@ -40,6 +42,8 @@ export async function budgetCommand(spec: string, options: BudgetOptions, io: Io
       budget: { catalogTokens: tokenBudget, maxTools },
       tools: cost.perTool.map((t) => ({ name: t.name, tokens: t.o200k_base, cl100k_base: t.cl100k_base })),
       toolCount: tools,
+      // The same server's catalogue in its other modes (not counted against the budget).
+      modes: { discovery: { tokens: modes.discovery.o200k_base, cl100k_base: modes.discovery.cl100k_base }, code: { tokens: modes.code.o200k_base, cl100k_base: modes.code.cl100k_base } },
       skill: {
         name: skill.name,
         listing: { tokens: skill.listing.o200k_base, cl100k_base: skill.listing.cl100k_base },
@@ -52,7 +56,7 @@ export async function budgetCommand(spec: string, options: BudgetOptions, io: Io
     };
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    const width = Math.max(5, ...cost.perTool.map((t) => t.name.length), ...skill.references.map((r) => r.path.length));
+    const width = Math.max(16, ...cost.perTool.map((t) => t.name.length), ...skill.references.map((r) => r.path.length));
     const row = (name: string, o200k: string, cl100k: string) => `  ${name.padEnd(width)}  ${o200k.padStart(6)}  ${cl100k.padStart(6)}`;
     const caps = model.budget.skill;
     const cap = (limit: number | null, each = "") => (limit !== null ? `   budget ${limit}${each}` : "");
@@ -64,6 +68,10 @@ export async function budgetCommand(spec: string, options: BudgetOptions, io: Io
         ...rows,
         `${row("total", String(cost.total.o200k_base), String(cost.total.cl100k_base))}${tokenBudget !== null ? `   budget ${tokenBudget} (o200k_base)` : ""}`,
         `  ${tools} tool(s)${maxTools !== null ? ` / ${maxTools} allowed` : ""}`,
+        "Other modes of the MCP server (tools/list), tokens",
+        row("mode", "o200k", "cl100k"),
+        row("--mode discovery", String(modes.discovery.o200k_base), String(modes.discovery.cl100k_base)),
+        row("--mode code", String(modes.code.o200k_base), String(modes.code.cl100k_base)),
         `Agent Skill skill/${skill.name}/, tokens`,
         row("part", "o200k", "cl100k"),
         `${row("listing", String(skill.listing.o200k_base), String(skill.listing.cl100k_base))}${cap(caps.listingTokens)}`,
