@@ -21,7 +21,45 @@ export interface MethodDoc {
   readonly types: readonly string[];
   /** A worked example of the method in a program (code mode's data), when there is one. */
   readonly example?: string;
+  /** The operation's other methods (its preview, its traversal): signature and documentation, shown with it. */
+  readonly variants?: ReadonlyArray<{ readonly method: string; readonly signature: string; readonly doc: string }>;
 }
+
+/** The client methods of one operation, and its worked example. */
+export interface OperationMethods {
+  readonly call: string;
+  readonly preview?: string | null;
+  readonly all?: string | null;
+  readonly example?: string;
+}
+
+/**
+ * One entry per operation: its call, with its preview and traversal as variants (their types joined
+ * to the call's), and its worked example. A page then shows an operation once, not its three methods
+ * with the same documentation and types three times. Methods of no operation stay entries of their own.
+ */
+export function groupByOperation(docs: readonly MethodDoc[], operations: readonly OperationMethods[]): MethodDoc[] {
+  const byName = new Map(docs.map((d) => [d.name, d] as const));
+  const grouped = new Set<string>();
+  const out: MethodDoc[] = [];
+  for (const op of operations) {
+    const call = byName.get(op.call);
+    if (!call) continue;
+    const variants = [op.preview, op.all].flatMap((name) => (name && byName.has(name) ? [byName.get(name)!] : []));
+    for (const m of [call, ...variants]) grouped.add(m.name);
+    const types = [...new Set([...call.types, ...variants.flatMap((v) => v.types)])];
+    out.push({
+      ...call,
+      types,
+      ...(op.example !== undefined ? { example: op.example } : {}),
+      ...(variants.length > 0 ? { variants: variants.map((v) => ({ method: v.name, signature: v.signature, doc: v.doc })) } : {}),
+    });
+  }
+  return [...out, ...docs.filter((d) => !grouped.has(d.name))];
+}
+
+/** The name a type declaration declares. */
+const declaredName = (text: string) => /^(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+([A-Za-z_$][\w$]*)/.exec(text)?.[1] ?? text;
 
 /** Characters of type declarations one entry carries at most (a huge type is cut, and says so). */
 const TYPES_MAX_CHARS = 6000;
@@ -151,8 +189,22 @@ function termCounts(list: readonly string[]): Map<string, number> {
   return counts;
 }
 
+/** One entry of a page: a method (with its operation's other methods), its types and its worked example. */
+export interface DocsResult {
+  readonly method: string;
+  readonly signature: string;
+  readonly doc: string;
+  readonly variants?: MethodDoc["variants"];
+  /** Declarations of the types it names that no earlier entry of the page shows. */
+  readonly types: string;
+  /** Types it names whose declarations an earlier entry of this page shows. */
+  readonly typesAbove?: readonly string[];
+  readonly typesCut: boolean;
+  readonly example?: string;
+}
+
 export interface DocsPage {
-  readonly results: ReadonlyArray<{ readonly method: string; readonly signature: string; readonly doc: string; readonly types: string; readonly typesCut: boolean; readonly example?: string }>;
+  readonly results: readonly DocsResult[];
   readonly total: number;
   /** Pass as `offset` for the next page; null when this page ends the matches. */
   readonly next_offset: number | null;
@@ -180,7 +232,7 @@ export function docsIndex(methods: readonly MethodDoc[]) {
   const indexed = methods.map((m, at) => {
     const lines = m.doc.split("\n");
     const fields: Record<Field, Map<string, number>> = {
-      name: termCounts(terms(nameText(m.name))),
+      name: termCounts(terms([m.name, ...(m.variants ?? []).map((v) => v.method)].map(nameText).join(" "))),
       summary: termCounts(terms(lines[0] ?? "")),
       doc: termCounts(terms(lines.slice(1).join("\n"))),
       types: termCounts(terms(m.types.join(" "))),
@@ -232,11 +284,25 @@ export function docsIndex(methods: readonly MethodDoc[]) {
         .sort((a, b) => b.score - a.score || a.e.at - b.e.at);
       const page = scored.slice(offset, offset + Math.min(Math.max(1, limit), SEARCH_DOCS_MAX));
       const next = offset + page.length < scored.length ? offset + page.length : null;
+      // A declaration is shown once a page: later entries name it in typesAbove.
+      const shown = new Set<string>();
       return {
-        results: page.map(({ e }) => {
-          const all = e.m.types.join("\n\n");
+        results: page.map(({ e }): DocsResult => {
+          const fresh = e.m.types.filter((t) => !shown.has(declaredName(t)));
+          const above = e.m.types.filter((t) => shown.has(declaredName(t))).map(declaredName);
+          for (const t of fresh) shown.add(declaredName(t));
+          const all = fresh.join("\n\n");
           const types = all.length > TYPES_MAX_CHARS ? `${all.slice(0, TYPES_MAX_CHARS)}\n…` : all;
-          return { method: e.m.name, signature: e.m.signature, doc: e.m.doc, types, typesCut: all.length > TYPES_MAX_CHARS, ...(e.m.example !== undefined ? { example: e.m.example } : {}) };
+          return {
+            method: e.m.name,
+            signature: e.m.signature,
+            doc: e.m.doc,
+            ...(e.m.variants ? { variants: e.m.variants } : {}),
+            types,
+            ...(above.length > 0 ? { typesAbove: above } : {}),
+            typesCut: all.length > TYPES_MAX_CHARS,
+            ...(e.m.example !== undefined ? { example: e.m.example } : {}),
+          };
         }),
         total: scored.length,
         next_offset: next,

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { docsIndex, type MethodDoc, readMethodDocs } from "./docs.js";
+import { docsIndex, groupByOperation, readMethodDocs } from "./docs.js";
 import { type CodeTool, codeMethodsOf, createExecutor, type ExecuteResult } from "./execute.js";
 
 export { type CodeTool, codeMethodsOf } from "./execute.js";
@@ -77,10 +77,9 @@ export function createCodeMode(source: CodeModeSource, tools: readonly CodeTool[
   let executor: ReturnType<typeof createExecutor> | undefined;
   const docs = () => {
     if (index) return index;
-    const examples = new Map<string, string>();
-    for (const t of tools) if (t.codeExample) for (const m of [t.sdkMethod, t.previewMethod, t.allMethod]) if (m) examples.set(m, t.codeExample);
     const read = readMethodDocs(readFileSync(declared(source.sdkDir, "client"), "utf8"), readFileSync(declared(source.sdkDir, "types"), "utf8"), source.clientClass, new Set(methods.map((m) => m.name)));
-    index = docsIndex(read.map((d): MethodDoc => (examples.has(d.name) ? { ...d, example: examples.get(d.name)! } : d)));
+    // One entry per operation: its call with its preview and traversal, and its worked example.
+    index = docsIndex(groupByOperation(read, tools.map((t) => ({ call: t.sdkMethod, preview: t.previewMethod, all: t.allMethod ?? null, ...(t.codeExample !== undefined ? { example: t.codeExample } : {}) }))));
     return index;
   };
   const typeChecker = () => (checker ??= createTypeChecker(declared(source.sdkDir, "index"), source.clientClass));

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { docsIndex, readMethodDocs, SEARCH_DOCS_MAX } from "../../src/code-runtime/docs.js";
+import { docsIndex, groupByOperation, readMethodDocs, SEARCH_DOCS_MAX } from "../../src/code-runtime/docs.js";
+import { toolSpecs } from "../../src/emit/mcp/tools.js";
 import { parseContract } from "../../src/contract/parse.js";
 import { codeMethods } from "../../src/emit/code/methods.js";
 
@@ -46,6 +47,28 @@ describe("search_docs over the billing SDK", () => {
     expect(index.search("zzzz qqqq").total).toBe(0);
     // A page is bounded whatever it asks for.
     expect(index.search("", 0, 1000).results.length).toBeLessThanOrEqual(SEARCH_DOCS_MAX);
+  });
+
+  it("shows an operation once, its preview and traversal with it and its worked example, and each type declaration once a page", () => {
+    const operations = toolSpecs(billing).map(({ spec }) => ({ call: spec.sdkMethod, preview: spec.previewMethod, all: spec.allMethod ?? null, ...(spec.codeExample ? { example: spec.codeExample } : {}) }));
+    const grouped = groupByOperation(methods, operations);
+    expect(grouped.map((m) => m.name).sort()).toEqual(operations.map((o) => o.call).sort());
+    const index = docsIndex(grouped);
+    const refund = index.search("refund an invoice", 0, 1).results[0]!;
+    expect(refund.method).toBe("refundInvoice");
+    expect(refund.variants?.map((v) => v.method)).toEqual(["previewRefundInvoice"]);
+    expect(refund.variants?.[0]?.doc).toContain("executes nothing");
+    expect(refund.example).toContain("client.previewRefundInvoice(");
+    // The preview's own result type joins the call's.
+    expect(refund.types).toContain("RefundInvoicePreview");
+    const customers = index.search("list customers", 0, 1).results[0]!;
+    expect(customers.variants?.map((v) => v.method)).toEqual(["listCustomersAll"]);
+    expect(customers.example).toContain(".collect()");
+    // A type an earlier entry of the page declares is named, not repeated.
+    const page = index.search("customer", 0, 5).results;
+    const declared = page.flatMap((r) => [...r.types.matchAll(/export (?:interface|type) ([A-Za-z]+)/g)].map((m) => m[1]));
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(page.some((r) => (r.typesAbove ?? []).includes("Customer"))).toBe(true);
   });
 
   it("a type too large for one entry is cut and says so", () => {

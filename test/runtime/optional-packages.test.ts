@@ -112,6 +112,38 @@ describe("a generated adapter package without better-sqlite3 and pg", () => {
   });
 });
 
+describe("a generated package without its optional typescript (installed with --omit=optional --omit=dev)", () => {
+  it("serves code mode's two tools, and answers them CODE_MODE_UNAVAILABLE naming the install command, running nothing; the other modes are unaffected", async () => {
+    rmSync(join(dir, "node_modules", "typescript"));
+    expect(() => createRequire(join(dir, "package.json")).resolve("typescript")).toThrow(/Cannot find module 'typescript'/);
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const connect = async (mode: string) => {
+      const client = new Client({ name: "optional-typescript", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(dir, "dist/mcp/main.js"), "--mode", mode], env: { PATH: process.env.PATH ?? "", BILLING_TOKEN: TOKEN, BILLING_BASE_URL: platform.url, HOME: dir }, stderr: "pipe" }));
+      return client;
+    };
+    const code = await connect("code");
+    try {
+      expect((await code.listTools()).tools.map((t) => t.name)).toEqual(["search_docs", "execute"]);
+      for (const [name, args] of [["search_docs", { query: "refund" }], ["execute", { code: "return 1;" }]] as const) {
+        const r = (await code.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+        expect(r.isError).toBe(true);
+        expect(JSON.parse(r.content[0]!.text).error).toMatchObject({ code: "CODE_MODE_UNAVAILABLE", class: "internal", action: "stop_and_surface", message: expect.stringContaining("npm install typescript") });
+      }
+    } finally {
+      await code.close();
+    }
+    const tools = await connect("tools");
+    try {
+      const r = (await tools.callTool({ name: "get_invoice", arguments: { invoice_id: "inv_1001" } })) as { isError?: boolean };
+      expect(r.isError ?? false).toBe(false);
+    } finally {
+      await tools.close();
+    }
+  }, 60_000);
+});
+
 describe("the runtime's optional packages", () => {
   it("name the majors contractgen itself is tested with (package.json)", () => {
     const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { dependencies: Record<string, string> };
