@@ -129,7 +129,15 @@ export async function runInSandbox(program: string, methods: readonly SandboxMet
       void worker.terminate();
       resolve({ ...run, logs, logsTruncated, calls });
     };
-    const fail = (code: SandboxErrorCode, message: string, thrown?: Readonly<Record<string, unknown>>) => finish({ ok: false, error: { code, message, ...(thrown ? { thrown } : {}) } });
+    const fail = (code: SandboxErrorCode, message: string, thrown?: Readonly<Record<string, unknown>>) => {
+      // The first limit hit is why the run ended, even if the program then looped past its time.
+      if (hit) return finish({ ok: false, error: hit });
+      const error: SandboxError = { code, message, ...(thrown ? { thrown } : {}) };
+      // What the program threw is output too, bounded as its result is.
+      const size = JSON.stringify(error).length;
+      if (size > limits.resultChars) return finish({ ok: false, error: { code: "CODE_RESULT_TOO_LARGE", message: `the program's uncaught error is ${size} characters as JSON, over the ${limits.resultChars} allowed` } });
+      finish({ ok: false, error });
+    };
     const timer = setTimeout(() => fail("CODE_TIME_LIMIT", `the program ran past its ${limits.timeMs} ms`), limits.timeMs);
 
     worker.on("message", (message: FromEngine) => {
@@ -176,7 +184,14 @@ export async function runInSandbox(program: string, methods: readonly SandboxMet
         if (outcome.json.length > limits.resultChars) {
           return fail("CODE_RESULT_TOO_LARGE", `the result is ${outcome.json.length} characters as JSON, over the ${limits.resultChars} allowed: return less (filter, count or page in the program)`);
         }
-        finish({ ok: true, value: JSON.parse(outcome.json) as unknown });
+        // The engine's text is the program's to shape (it can break out of the wrapper): parsed, never trusted.
+        let value: unknown;
+        try {
+          value = JSON.parse(outcome.json);
+        } catch {
+          return fail("CODE_RESULT_NOT_JSON", "the program ended with something that is not JSON");
+        }
+        finish({ ok: true, value });
       }
     });
     worker.on("error", (error) => fail(/memory/i.test(error.message) ? "CODE_MEMORY_LIMIT" : "CODE_ENGINE_FAILED", `the engine stopped: ${error.message}`));

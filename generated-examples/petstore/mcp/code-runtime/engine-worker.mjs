@@ -90,11 +90,18 @@ function errorText(vm, handle) {
   return String(dumped);
 }
 
-/** The engine's own out-of-memory, stack and interrupt errors, told apart from what the program threw. */
+const deadline = Date.now() + limits.timeMs;
+
+/**
+ * The engine's own out-of-memory, stack and interrupt errors, told apart from what the program threw:
+ * only the engine's exact InternalError texts count (a program's `new Error("download interrupted")`
+ * is its own throw), and an interrupt only once the deadline has passed. An allocation that fails
+ * even for its error object surfaces as a bare null; a program's own `throw null` reads the same.
+ */
 function classify(message, otherwise) {
-  if (/out of memory/i.test(message)) return { code: "CODE_MEMORY_LIMIT", message: "the program used more memory than allowed" };
-  if (/stack overflow|Maximum call stack/i.test(message)) return { code: "CODE_STACK_LIMIT", message: "the program recursed deeper than allowed" };
-  if (/interrupted/i.test(message)) return { code: "CODE_TIME_LIMIT", message: `the program ran past its ${limits.timeMs} ms` };
+  if (message === "InternalError: out of memory" || message === "null") return { code: "CODE_MEMORY_LIMIT", message: "the program used more memory than allowed" };
+  if (message === "InternalError: stack overflow") return { code: "CODE_STACK_LIMIT", message: "the program recursed deeper than allowed" };
+  if (message === "InternalError: interrupted" && Date.now() > deadline) return { code: "CODE_TIME_LIMIT", message: `the program ran past its ${limits.timeMs} ms` };
   return { code: otherwise, message };
 }
 
@@ -110,9 +117,15 @@ parentPort.on("message", (message) => {
 
 async function run() {
   // The host compiled the WebAssembly once; this thread only instantiates it.
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync.default ?? releaseSync, { wasmModule }));
+  // The engine's heap limit is QuickJS's own accounting, which large buffers (typed arrays, long
+  // strings) escape: the WebAssembly memory itself is capped too, so no program can grow this
+  // thread's memory past the build's base 16 MiB (its stack and static data), the heap limit and as
+  // much again for the allocator's slack; past it an allocation fails as the engine's out of memory.
+  const page = 64 * 1024;
+  const base = (16 * 1024 * 1024) / page;
+  const wasmMemory = new WebAssembly.Memory({ initial: base, maximum: base + 2 * Math.ceil(limits.memoryBytes / page) });
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync.default ?? releaseSync, { wasmModule, wasmMemory }));
   const runtime = module.newRuntime();
-  const deadline = Date.now() + limits.timeMs;
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
   runtime.setInterruptHandler(() => Date.now() > deadline);
@@ -163,7 +176,8 @@ async function run() {
       settled = { error: errorText(vm, result.error) };
       result.error.dispose();
     } else {
-      settled = { text: vm.getString(result.value) };
+      // A program that breaks out of the wrapper's text can settle it with anything: only a string is an outcome.
+      settled = vm.typeof(result.value) === "string" ? { text: vm.getString(result.value) } : { text: "N" + vm.typeof(result.value) };
       result.value.dispose();
     }
   });
@@ -187,8 +201,14 @@ async function run() {
   if (settled.error !== undefined) return { error: classify(settled.error, "CODE_THREW") };
   const text = settled.text;
   if (text.startsWith("T")) {
-    const thrown = JSON.parse(text.slice(1));
-    return { error: { code: "CODE_THREW", message: `${thrown.name}: ${thrown.message}`, thrown } };
+    let thrown = null;
+    try {
+      thrown = JSON.parse(text.slice(1));
+    } catch {
+      // Not the wrapper's own text (a program broke out of it): read as a result that is not JSON.
+    }
+    if (thrown !== null && typeof thrown === "object" && !Array.isArray(thrown)) return { error: { code: "CODE_THREW", message: `${thrown.name}: ${thrown.message}`, thrown } };
+    return { error: { code: "CODE_RESULT_NOT_JSON", message: `the program ended with something that is not JSON (${text.slice(1, 200)})` } };
   }
   if (text.startsWith("N")) return { error: { code: "CODE_RESULT_NOT_JSON", message: `the program returned something that is not JSON (${text.slice(1, 200)})` } };
   return { json: text.slice(1) };
