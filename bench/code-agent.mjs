@@ -69,13 +69,24 @@ export class CodeAgent {
   }
 }
 
-/** The entry for a traversal or call whose input declares every one of `fields`, from the docs. */
+/** An entry's methods: the operation's call and its variants (preview, traversal), with their signatures. */
+const methodsOf = (entry) => [{ method: entry.method, signature: entry.signature }, ...(entry.variants ?? [])];
+
+/**
+ * The method (a traversal, or a plain call) whose input declares every one of `fields`, from the
+ * docs: the types an entry names are declared in it or in an earlier entry of the page.
+ */
 function pick(results, { traversal, fields, query }) {
+  let declarations = "";
   for (const entry of results) {
-    if (traversal !== undefined && entry.method.endsWith("All") !== traversal) continue;
-    const input = /\(input: (?:[A-Za-z]+<)*T\.([A-Za-z0-9_$]+)/.exec(entry.signature)?.[1];
-    const declared = input ? declaredFields(entry.types, input) : new Set();
-    if (fields.every((f) => declared.has(f))) return { entry, declared };
+    declarations += `\n${entry.types}`;
+    for (const m of methodsOf(entry)) {
+      if (m.method.startsWith("preview")) continue;
+      if (traversal !== undefined && /\bbounds: TraversalBounds\b/.test(m.signature) !== traversal) continue;
+      const input = /\(input: (?:[A-Za-z]+<)*T\.([A-Za-z0-9_$]+)/.exec(m.signature)?.[1];
+      const declared = input ? declaredFields(declarations, input) : new Set();
+      if (fields.every((f) => declared.has(f))) return { entry: m, declared };
+    }
   }
   throw new CodeGap(`no method in search_docs' answer to ${JSON.stringify(query)} takes ${fields.join(", ")}`);
 }
@@ -143,10 +154,10 @@ export async function refundLabCode(agent, { invoiceId = "inv_1001", amount = 10
   await agent.open();
   const query = "refund an invoice";
   const results = await agent.search(query);
-  const preview = results.find((r) => r.method.startsWith("preview"));
-  if (!preview) throw new CodeGap("search_docs shows no preview for the refund");
-  const call = results.find((r) => `preview${r.method[0].toUpperCase()}${r.method.slice(1)}` === preview.method);
-  if (!call) throw new CodeGap(`search_docs shows ${preview.method} without the call it previews`);
+  // The operation with a preview: its entry names the call and, as a variant, the preview.
+  const call = results.find((r) => (r.variants ?? []).some((v) => v.method.startsWith("preview")));
+  if (!call) throw new CodeGap("search_docs shows no operation with a preview for the refund");
+  const preview = call.variants.find((v) => v.method.startsWith("preview"));
   const tokenField = /\b(confirm_token|confirmToken)\b/.exec(call.signature + call.doc)?.[1];
   if (!tokenField) throw new CodeGap(`${call.method}: the docs do not name the confirm token field`);
   const input = { invoice_id: invoiceId, amount };

@@ -53,7 +53,12 @@ function failureClass(code: string): { class: string; action: string } {
 /** The answer of one run, bounded: the result, or why there is none, with what was printed and how many calls ran. */
 export function executeAnswer(run: ExecuteResult): CodeToolResult {
   const printed = { ...(run.logs.length > 0 ? { logs: run.logs } : {}), ...(run.logsTruncated ? { logsTruncated: true } : {}) };
-  if (run.ok) return text({ result: run.value ?? null, calls: run.calls, ...printed });
+  // Calls the program left running: the answer waited for them (within the time limit) and says so.
+  const atEnd = "runningAtEnd" in run ? run.runningAtEnd : undefined;
+  const left = atEnd
+    ? { runningAtEnd: { ...atEnd, note: `${atEnd.calls} call(s) were still running when the program ended${atEnd.stillRunning > 0 ? `; ${atEnd.stillRunning} had not finished within the time limit, so their outcome is unknown (a keyed one re-run gets its recorded outcome)` : "; they finished before this answer"}` } }
+    : {};
+  if (run.ok) return text({ result: run.value ?? null, calls: run.calls, ...left, ...printed });
   const error = run.error!;
   if ("typeErrors" in run) return text({ error: { code: error.code, class: "invalid_input", action: "fix_field", field: "code", message: error.message, typeErrors: run.typeErrors, outcome: "rejected" } }, true);
   const thrown = "thrown" in error ? error.thrown : undefined;
@@ -62,7 +67,7 @@ export function executeAnswer(run: ExecuteResult): CodeToolResult {
   const refusedAlone = run.calls === 1 && thrown?.outcome === "rejected";
   const standing = run.calls > 0 && !refusedAlone ? { note: `${run.calls} call(s) ran before the program ended; their effects stand. Re-running the program repeats keyed calls without a second effect (the journal answers), and others as the platform does.` } : {};
   // A thrown SDK error names its own field (thrown.field); the program's own faults are fixed in `code`.
-  return text({ error: { code: error.code, ...kind, ...(thrown ? { thrown } : { field: "code" }), message: error.message }, calls: run.calls, ...standing, ...printed }, true);
+  return text({ error: { code: error.code, ...kind, ...(thrown ? { thrown } : { field: "code" }), message: error.message }, calls: run.calls, ...standing, ...left, ...printed }, true);
 }
 
 /**

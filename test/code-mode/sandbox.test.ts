@@ -4,6 +4,7 @@
  * nothing of the host, exhaustion of time, memory, stack, calls, output or printing is stopped under
  * its own code, and nothing but JSON crosses the bridge. The host survives every case.
  */
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { type Bridge, runInSandbox, type SandboxLimits } from "../../src/code-runtime/sandbox.js";
 
@@ -136,5 +137,45 @@ describe("exhaustion ends with its own error", () => {
     const r = await run("for (let i = 0; i < 100; i++) console.log('line ' + i); return 1;");
     expect(r).toMatchObject({ ok: true, value: 1, logsTruncated: true });
     expect(r.logs.join("").length).toBeLessThanOrEqual(LIMITS.logChars);
+  });
+});
+
+describe("calls a program leaves running", () => {
+  it("the answer waits for a call the program did not await, and says so; the call finished before the answer", async () => {
+    let finished = false;
+    const bridge: Bridge = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      finished = true;
+      return { ok: true, value: "done" };
+    };
+    const r = await runInSandbox(`client.refundInvoice({ invoice_id: "inv_1" }); return "returned first";`, ["refundInvoice"], bridge, LIMITS);
+    expect(finished).toBe(true);
+    expect(r).toMatchObject({ ok: true, value: "returned first", calls: 1, runningAtEnd: { calls: 1, stillRunning: 0 } });
+  });
+
+  it("a call still running at the time limit is counted as such (its outcome unknown), and the run's end is aborted for reads", async () => {
+    let signal: AbortSignal | undefined;
+    const bridge: Bridge = (_method, _args, ended) => {
+      signal = ended;
+      return new Promise(() => {});
+    };
+    const r = await runInSandbox(`client.refundInvoice({ invoice_id: "inv_1" }); return 1;`, ["refundInvoice"], bridge, { ...LIMITS, timeMs: 800 });
+    expect(r).toMatchObject({ ok: true, value: 1, runningAtEnd: { calls: 1, stillRunning: 1 } });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("a program written to close a wrapper around it is a syntax error: the engine compiles it alone", async () => {
+    const r = await run(`})(); (async () => { return "escaped"; })(); (async () => {`);
+    expect(r).toMatchObject({ ok: false, error: { code: "CODE_SYNTAX_ERROR" } });
+  });
+});
+
+describe("the engine thread", () => {
+  it("does not take the host's flags: a host started with --input-type still runs programs", () => {
+    const script = `const { runInSandbox } = await import(${JSON.stringify(new URL("../../dist/src/code-runtime/sandbox.js", import.meta.url).href)});
+const r = await runInSandbox("return 6 * 7;", [], async () => ({ ok: true, value: null }));
+process.stdout.write(JSON.stringify(r));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "--eval", script], { encoding: "utf8" });
+    expect(JSON.parse(out)).toMatchObject({ ok: true, value: 42 });
   });
 });

@@ -181,14 +181,15 @@ const ESCAPES: Case[] = [
     expect: stopped("CODE_THREW"),
   },
   {
-    name: "a program that breaks out of the wrapper's text and ends with text that is not JSON",
+    // The program is compiled alone by the engine (the async-function constructor): no text of the host's surrounds it.
+    name: "a program written to close a wrapper's text and end with text that is not JSON is only a syntax error",
     program: `})(); } catch (e) {} })(); (async () => { const __contractgen_result = () => "J{not json"; let value; try { value = await (async () => {`,
-    expect: stopped("CODE_RESULT_NOT_JSON"),
+    expect: stopped("CODE_SYNTAX_ERROR"),
   },
   {
-    name: "a program that breaks out and forges a thrown error",
+    name: "a program written to close a wrapper's text and forge a thrown error is only a syntax error",
     program: `})(); } catch (e) {} })(); (async () => { const __contractgen_result = () => "T[1"; let value; try { value = await (async () => {`,
-    expect: stopped("CODE_RESULT_NOT_JSON"),
+    expect: stopped("CODE_SYNTAX_ERROR"),
   },
   {
     name: "SharedArrayBuffer, Atomics, WebAssembly",

@@ -56,8 +56,12 @@ export type SandboxErrorCode =
 /** One bridge call's answer: the method's result, or the typed error the host's SDK raised (code, class, action…). */
 export type BridgeAnswer = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Readonly<Record<string, unknown>> };
 
-/** Runs one client method in the host. `args` are the call's arguments, parsed from JSON; the answer is sent back as JSON. */
-export type Bridge = (method: string, args: readonly unknown[]) => Promise<BridgeAnswer>;
+/**
+ * Runs one client method in the host. `args` are the call's arguments, parsed from JSON; the answer
+ * is sent back as JSON. `ended` is aborted once the run is over: a read may stop there (a write is
+ * left to finish, so its outcome is recorded).
+ */
+export type Bridge = (method: string, args: readonly unknown[], ended: AbortSignal) => Promise<BridgeAnswer>;
 
 export interface SandboxRun {
   readonly ok: boolean;
@@ -70,6 +74,12 @@ export interface SandboxRun {
   readonly logsTruncated: boolean;
   /** Bridge calls the program asked for (refused ones included). */
   readonly calls: number;
+  /**
+   * Calls running in the host when the program ended (it did not await them, or it was stopped): the
+   * run waited for them within its time; `stillRunning` of them had not finished by then (their
+   * outcome unknown: a keyed one's is recorded when it ends).
+   */
+  readonly runningAtEnd?: { readonly calls: number; readonly stillRunning: number };
 }
 
 /** Why a run ended without a result; `thrown`: the fields of an SDK error the program did not catch (code, class, action…). */
@@ -114,20 +124,39 @@ export async function runInSandbox(program: string, methods: readonly SandboxMet
     // A limit hit on the host side (calls) ends the run with its error whatever the program then does.
     let hit: { code: SandboxErrorCode; message: string } | null = null;
     let done = false;
+    // Bridge calls running in the host, and what ends the run once the last of them settles.
+    let running = 0;
+    let whenIdle: (() => void) | null = null;
+    let ended: Omit<SandboxRun, "logs" | "logsTruncated" | "calls"> | null = null;
+    let runningAtEnd = 0;
+    const over = new AbortController();
     const worker = new Worker(ENGINE, {
       workerData: { program, methods: calls_, traversals, limits, wasmModule },
+      // The host's own flags (a loader, --input-type…) are not the engine thread's.
+      execArgv: [],
       // The engine's heap is WebAssembly memory bounded by memoryBytes; the thread's own JavaScript heap stays small.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
       stdout: true,
       stderr: true,
       env: {},
     });
-    const finish = (run: Omit<SandboxRun, "logs" | "logsTruncated" | "calls">) => {
+    const settle = (run: Omit<SandboxRun, "logs" | "logsTruncated" | "calls">) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      over.abort();
       void worker.terminate();
-      resolve({ ...run, logs, logsTruncated, calls });
+      resolve({ ...run, logs, logsTruncated, calls, ...(runningAtEnd > 0 ? { runningAtEnd: { calls: runningAtEnd, stillRunning: running } } : {}) });
+    };
+    // The program has ended: calls it did not await still run in the host (a write's outcome must be
+    // recorded before the answer says what happened), so the answer waits for them within the time limit.
+    const finish = (run: Omit<SandboxRun, "logs" | "logsTruncated" | "calls">) => {
+      if (done || ended) return;
+      void worker.terminate();
+      if (running === 0) return settle(run);
+      ended = run;
+      runningAtEnd = running;
+      whenIdle = () => settle(run);
     };
     const fail = (code: SandboxErrorCode, message: string, thrown?: Readonly<Record<string, unknown>>) => {
       // The first limit hit is why the run ended, even if the program then looped past its time.
@@ -138,10 +167,14 @@ export async function runInSandbox(program: string, methods: readonly SandboxMet
       if (size > limits.resultChars) return finish({ ok: false, error: { code: "CODE_RESULT_TOO_LARGE", message: `the program's uncaught error is ${size} characters as JSON, over the ${limits.resultChars} allowed` } });
       finish({ ok: false, error });
     };
-    const timer = setTimeout(() => fail("CODE_TIME_LIMIT", `the program ran past its ${limits.timeMs} ms`), limits.timeMs);
+    // Time is up for the program and for the calls the answer waits on.
+    const timer = setTimeout(() => {
+      if (!ended) fail("CODE_TIME_LIMIT", `the program ran past its ${limits.timeMs} ms`);
+      if (ended) settle(ended);
+    }, limits.timeMs);
 
     worker.on("message", (message: FromEngine) => {
-      if (done) return;
+      if (done || ended) return;
       if (message.type === "print") {
         if (logChars + message.line.length > limits.logChars) logsTruncated = true;
         else {
@@ -172,11 +205,16 @@ export async function runInSandbox(program: string, methods: readonly SandboxMet
           reply(refusal("CODE_INPUT_NOT_JSON", "the arguments are not JSON"));
           return;
         }
-        bridge(message.method, args).then(
-          (answer) => reply(JSON.stringify(answer)),
-          // A bridge that throws is the host's failure: told without its stack or host objects.
-          (error: unknown) => reply(JSON.stringify({ ok: false, error: { code: "CODE_BRIDGE_FAILED", class: "internal", action: "stop_and_surface", message: error instanceof Error ? error.message : String(error) } })),
-        );
+        running++;
+        bridge(message.method, args, over.signal)
+          .then(
+            (answer) => reply(JSON.stringify(answer)),
+            // A bridge that throws is the host's failure: told without its stack or host objects.
+            (error: unknown) => reply(JSON.stringify({ ok: false, error: { code: "CODE_BRIDGE_FAILED", class: "internal", action: "stop_and_surface", message: error instanceof Error ? error.message : String(error) } })),
+          )
+          .finally(() => {
+            if (--running === 0) whenIdle?.();
+          });
       } else if (message.type === "done") {
         if (hit) return fail(hit.code, hit.message);
         const outcome = message.outcome;
@@ -194,7 +232,7 @@ export async function runInSandbox(program: string, methods: readonly SandboxMet
         finish({ ok: true, value });
       }
     });
-    worker.on("error", (error) => fail(/memory/i.test(error.message) ? "CODE_MEMORY_LIMIT" : "CODE_ENGINE_FAILED", `the engine stopped: ${error.message}`));
-    worker.on("exit", () => fail("CODE_ENGINE_FAILED", "the engine stopped before the program ended"));
+    worker.on("error", (error) => ended || fail(/memory/i.test(error.message) ? "CODE_MEMORY_LIMIT" : "CODE_ENGINE_FAILED", `the engine stopped: ${error.message}`));
+    worker.on("exit", () => ended || fail("CODE_ENGINE_FAILED", "the engine stopped before the program ended"));
   });
 }

@@ -49,6 +49,8 @@ export const CONFIRM_SAME_PROGRAM = "CODE_CONFIRM_SAME_PROGRAM";
 
 /** Pages a traversal reads at most when the program gives no bound (its own bound, if any, is kept). */
 const DEFAULT_MAX_PAGES = 10;
+/** Pages one traversal reads at most whatever the program asks (its completeness then says it stopped there). */
+export const MAX_PAGES = 100;
 
 export interface ExecutorOptions {
   readonly limits?: SandboxLimits;
@@ -99,7 +101,7 @@ export function createExecutor(client: object, methods: readonly CodeMethod[], o
       }
       // Tokens minted by this run's previews: a confirm carrying one of them waits for a later run.
       const minted = new Set<string>();
-      const bridge: Bridge = async (name, args): Promise<BridgeAnswer> => {
+      const bridge: Bridge = async (name, args, ended): Promise<BridgeAnswer> => {
         const method = byName.get(name)!;
         const input = args[0] ?? {};
         if (input === null || typeof input !== "object" || Array.isArray(input)) {
@@ -126,7 +128,10 @@ export function createExecutor(client: object, methods: readonly CodeMethod[], o
         try {
           if (method.kind === "all") {
             const bounds = args[1] && typeof args[1] === "object" && !Array.isArray(args[1]) ? (args[1] as Record<string, unknown>) : {};
-            const traversal = invoke(name, [input, { maxPages: DEFAULT_MAX_PAGES, ...bounds }]) as { collect(): Promise<unknown> };
+            // A read: bounded in pages whatever the program asks, and stopped when the run is over.
+            const asked = bounds.maxPages === undefined ? DEFAULT_MAX_PAGES : bounds.maxPages;
+            const maxPages = typeof asked === "number" && asked > MAX_PAGES ? MAX_PAGES : asked;
+            const traversal = invoke(name, [input, { ...bounds, maxPages, signal: ended }]) as { collect(): Promise<unknown> };
             return { ok: true, value: await traversal.collect() };
           }
           const value = await invoke(name, [input]);

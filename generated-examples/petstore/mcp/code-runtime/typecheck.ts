@@ -9,7 +9,8 @@
  * costs the program, not the SDK.
  */
 import { dirname, join, resolve } from "node:path";
-import ts from "typescript";
+import type * as TS from "typescript";
+import { typescript } from "./typescript.js";
 
 export interface TypeCheckError {
   /** 1-based, in the program as the agent wrote it. */
@@ -24,23 +25,28 @@ export type TypeCheckResult = { readonly ok: true; readonly js: string } | { rea
 /** At most this many errors are returned (the first ones; the count says how many there were). */
 const MAX_ERRORS = 20;
 
-const OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  lib: ["lib.es2022.d.ts"],
-  types: [],
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  noUnusedLocals: false,
-};
+/** Strict, as the package is compiled; no lib beyond ES2022 and no ambient types: a program sees only what the sandbox has. */
+function compilerOptions(ts: typeof TS): TS.CompilerOptions {
+  return {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ["lib.es2022.d.ts"],
+    types: [],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    noUnusedLocals: false,
+  };
+}
 
 /**
  * A checker for programs against the SDK whose entry is `sdkIndex` (the package's `sdk/index.ts` or
  * its built `index.d.ts`) and whose client class is `clientClass`.
  */
 export function createTypeChecker(sdkIndex: string, clientClass: string) {
+  const ts = typescript();
+  const options = compilerOptions(ts);
   const entry = resolve(sdkIndex);
   const programFile = join(dirname(entry), "__code_mode_program__.ts");
   const specifier = `./${entry.slice(dirname(entry).length + 1).replace(/\.d\.ts$|\.ts$/, "")}.js`;
@@ -55,7 +61,7 @@ export function createTypeChecker(sdkIndex: string, clientClass: string) {
   const offset = header.length;
   let text = "";
   let version = 0;
-  const host: ts.LanguageServiceHost = {
+  const host: TS.LanguageServiceHost = {
     getScriptFileNames: () => [programFile],
     getScriptVersion: (file) => (file === programFile ? String(version) : "0"),
     getScriptSnapshot: (file) => {
@@ -64,7 +70,7 @@ export function createTypeChecker(sdkIndex: string, clientClass: string) {
       return content === undefined ? undefined : ts.ScriptSnapshot.fromString(content);
     },
     getCurrentDirectory: () => dirname(entry),
-    getCompilationSettings: () => OPTIONS,
+    getCompilationSettings: () => options,
     getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
     fileExists: (file) => file === programFile || ts.sys.fileExists(file),
     readFile: (file) => (file === programFile ? text : ts.sys.readFile(file)),

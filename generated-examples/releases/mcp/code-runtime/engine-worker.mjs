@@ -14,7 +14,8 @@ const { program, methods, traversals, limits, wasmModule } = workerData;
  * The guest's side of the bridge, evaluated before the program: `client.<method>(input)` returns a
  * promise of the method's result (its arguments sent as one JSON array) or rejects with an SdkError carrying the host error's fields;
  * `console.log` and friends print; the run's result is serialized by a JSON.stringify taken before
- * the program could replace it. The host functions are taken out of the global object first.
+ * the program could replace it. The host functions are taken out of the global object first. Its
+ * value is the function that runs a program (see the end).
  */
 function prelude() {
   return `(() => {
@@ -63,20 +64,39 @@ function prelude() {
   Object.defineProperty(globalThis, "SdkError", { value: SdkError, enumerable: true });
   Object.defineProperty(globalThis, "console", { value: Object.freeze({ log: line, info: line, warn: line, error: line }), enumerable: true });
   // What the program threw and did not catch: an SdkError keeps the fields the model acts on.
-  Object.defineProperty(globalThis, "__contractgen_thrown", {
-    value: (error) => {
-      if (!(error instanceof SdkError)) return null;
-      const fields = { name: error.name, message: error.message };
-      for (const key of ["code", "class", "action", "field", "operation", "outcome", "status"]) fields[key] = error[key];
-      try { return stringify(fields); } catch { return null; }
-    },
-  });
-  // "J" and the JSON text, or "N" and why the value is not JSON (a cycle, a BigInt…).
-  Object.defineProperty(globalThis, "__contractgen_result", {
-    value: (value) => {
-      try { return "J" + (value === undefined ? "null" : stringify(value) ?? "null"); } catch (error) { return "N" + String(error); }
-    },
-  });
+  const thrownFields = (error) => {
+    if (!(error instanceof SdkError)) return null;
+    const fields = { name: error.name, message: error.message };
+    for (const key of ["code", "class", "action", "field", "operation", "outcome", "status"]) fields[key] = error[key];
+    try { return stringify(fields); } catch { return null; }
+  };
+  const AsyncFunction = (async () => {}).constructor;
+  // The engine's function constructor parses the body inside the text of an anonymous async function:
+  // a body that closes that text is not one function body, and is refused as not compiling alone.
+  const sourceOf = Function.prototype.call.bind(Function.prototype.toString);
+  // The run, returned to the host (never a global): the program is compiled by the engine as the body
+  // of an async function, so no text of it is ever joined to the host's. It settles with "J" and the
+  // result's JSON, "N" and why the result is not JSON (a cycle, a BigInt…), "T" and an uncaught
+  // SdkError's fields, or "S" and why the program does not compile; anything else it throws rejects.
+  return async (source) => {
+    let program;
+    try {
+      program = AsyncFunction(source);
+    } catch (error) {
+      if (error instanceof SyntaxError) return "S" + String(error.message);
+      throw error;
+    }
+    if (typeof program !== "function" || sourceOf(program) !== "async function anonymous(\\n) {\\n" + source + "\\n}") return "Sthe program is not one function body (it closes the text around it)";
+    let value;
+    try {
+      value = await program();
+    } catch (error) {
+      const fields = thrownFields(error);
+      if (fields === null) throw error;
+      return "T" + fields;
+    }
+    try { return "J" + (value === undefined ? "null" : stringify(value) ?? "null"); } catch (error) { return "N" + String(error); }
+  };
 })();`;
 }
 
@@ -156,32 +176,27 @@ async function run() {
 
   const setup = vm.evalCode(prelude(), "prelude.js");
   if (setup.error) throw new Error(`code mode prelude failed: ${errorText(vm, setup.error)}`);
+  const source = vm.newString(program);
+  const started = vm.callFunction(setup.value, vm.undefined, source);
+  source.dispose();
   setup.value.dispose();
-
-  // An uncaught SdkError is caught once more here only to read its fields ("T" and their JSON); any
-  // other throw (the engine's own limits among them) rejects as before.
-  const evaluated = vm.evalCode(
-    `(async () => { let value; try { value = await (async () => {\n${program}\n})(); } catch (error) { const fields = __contractgen_thrown(error); if (fields === null) throw error; return "T" + fields; } return __contractgen_result(value); })()`,
-    "program.js",
-  );
-  if (evaluated.error) {
-    const message = errorText(vm, evaluated.error);
-    evaluated.error.dispose();
-    return { error: classify(message, "CODE_SYNTAX_ERROR") };
+  if (started.error) {
+    const message = errorText(vm, started.error);
+    started.error.dispose();
+    return { error: classify(message, "CODE_ENGINE_FAILED") };
   }
   let settled = null;
-  vm.resolvePromise(evaluated.value).then((result) => {
+  vm.resolvePromise(started.value).then((result) => {
     if (!vm.alive) return;
     if (result.error) {
       settled = { error: errorText(vm, result.error) };
       result.error.dispose();
     } else {
-      // A program that breaks out of the wrapper's text can settle it with anything: only a string is an outcome.
       settled = vm.typeof(result.value) === "string" ? { text: vm.getString(result.value) } : { text: "N" + vm.typeof(result.value) };
       result.value.dispose();
     }
   });
-  evaluated.value.dispose();
+  started.value.dispose();
 
   for (;;) {
     const jobs = runtime.executePendingJobs();
@@ -200,12 +215,13 @@ async function run() {
   }
   if (settled.error !== undefined) return { error: classify(settled.error, "CODE_THREW") };
   const text = settled.text;
+  if (text.startsWith("S")) return { error: classify(`SyntaxError: ${text.slice(1)}`, "CODE_SYNTAX_ERROR") };
   if (text.startsWith("T")) {
     let thrown = null;
     try {
       thrown = JSON.parse(text.slice(1));
     } catch {
-      // Not the wrapper's own text (a program broke out of it): read as a result that is not JSON.
+      // Not the fields' JSON: never expected, read as a result that is not JSON.
     }
     if (thrown !== null && typeof thrown === "object" && !Array.isArray(thrown)) return { error: { code: "CODE_THREW", message: `${thrown.name}: ${thrown.message}`, thrown } };
     return { error: { code: "CODE_RESULT_NOT_JSON", message: `the program ended with something that is not JSON (${text.slice(1, 200)})` } };

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { docsIndex, type MethodDoc, readMethodDocs } from "./docs.js";
+import { docsIndex, groupByOperation, readMethodDocs } from "./docs.js";
 import { type CodeTool, codeMethodsOf, createExecutor, type ExecuteResult } from "./execute.js";
 
 export { type CodeTool, codeMethodsOf } from "./execute.js";
@@ -53,14 +53,21 @@ function failureClass(code: string): { class: string; action: string } {
 /** The answer of one run, bounded: the result, or why there is none, with what was printed and how many calls ran. */
 export function executeAnswer(run: ExecuteResult): CodeToolResult {
   const printed = { ...(run.logs.length > 0 ? { logs: run.logs } : {}), ...(run.logsTruncated ? { logsTruncated: true } : {}) };
-  if (run.ok) return text({ result: run.value ?? null, calls: run.calls, ...printed });
+  // Calls the program left running: the answer waited for them (within the time limit) and says so.
+  const atEnd = "runningAtEnd" in run ? run.runningAtEnd : undefined;
+  const left = atEnd
+    ? { runningAtEnd: { ...atEnd, note: `${atEnd.calls} call(s) were still running when the program ended${atEnd.stillRunning > 0 ? `; ${atEnd.stillRunning} had not finished within the time limit, so their outcome is unknown (a keyed one re-run gets its recorded outcome)` : "; they finished before this answer"}` } }
+    : {};
+  if (run.ok) return text({ result: run.value ?? null, calls: run.calls, ...left, ...printed });
   const error = run.error!;
   if ("typeErrors" in run) return text({ error: { code: error.code, class: "invalid_input", action: "fix_field", field: "code", message: error.message, typeErrors: run.typeErrors, outcome: "rejected" } }, true);
   const thrown = "thrown" in error ? error.thrown : undefined;
   const kind = thrown && typeof thrown.class === "string" && typeof thrown.action === "string" ? { class: thrown.class, action: thrown.action } : failureClass(error.code);
-  // Calls that ran before the end stand: a keyed one re-run in the same program gets its recorded outcome.
-  const standing = run.calls > 0 ? { note: `${run.calls} call(s) ran before the program ended; their effects stand. Re-running the program repeats keyed calls without a second effect (the journal answers), and others as the platform does.` } : {};
-  return text({ error: { code: error.code, ...kind, field: "code", message: error.message, ...(thrown ? { thrown } : {}) }, calls: run.calls, ...standing, ...printed }, true);
+  // Calls that ran before the end stand (a keyed one re-run gets its recorded outcome); a lone call refused before sending had none.
+  const refusedAlone = run.calls === 1 && thrown?.outcome === "rejected";
+  const standing = run.calls > 0 && !refusedAlone ? { note: `${run.calls} call(s) ran before the program ended; their effects stand. Re-running the program repeats keyed calls without a second effect (the journal answers), and others as the platform does.` } : {};
+  // A thrown SDK error names its own field (thrown.field); the program's own faults are fixed in `code`.
+  return text({ error: { code: error.code, ...kind, ...(thrown ? { thrown } : { field: "code" }), message: error.message }, calls: run.calls, ...standing, ...left, ...printed }, true);
 }
 
 /**
@@ -75,10 +82,9 @@ export function createCodeMode(source: CodeModeSource, tools: readonly CodeTool[
   let executor: ReturnType<typeof createExecutor> | undefined;
   const docs = () => {
     if (index) return index;
-    const examples = new Map<string, string>();
-    for (const t of tools) if (t.codeExample) for (const m of [t.sdkMethod, t.previewMethod, t.allMethod]) if (m) examples.set(m, t.codeExample);
     const read = readMethodDocs(readFileSync(declared(source.sdkDir, "client"), "utf8"), readFileSync(declared(source.sdkDir, "types"), "utf8"), source.clientClass, new Set(methods.map((m) => m.name)));
-    index = docsIndex(read.map((d): MethodDoc => (examples.has(d.name) ? { ...d, example: examples.get(d.name)! } : d)));
+    // One entry per operation: its call with its preview and traversal, and its worked example.
+    index = docsIndex(groupByOperation(read, tools.map((t) => ({ call: t.sdkMethod, preview: t.previewMethod, all: t.allMethod ?? null, ...(t.codeExample !== undefined ? { example: t.codeExample } : {}) }))));
     return index;
   };
   const typeChecker = () => (checker ??= createTypeChecker(declared(source.sdkDir, "index"), source.clientClass));

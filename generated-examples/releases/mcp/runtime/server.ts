@@ -533,20 +533,22 @@ function codeCatalogue(def: McpDefinition, selected: readonly ToolSpec[], sdk: (
         throw e;
       },
     ));
-  // A package installed without its optional TypeScript compiler cannot check programs: said, never run unchecked.
+  // A package installed without its optional TypeScript compiler cannot check programs: said, never
+  // run unchecked. Any other failure of the machinery (never of a program: those are answers) is internal.
   const unavailable = (e: unknown): CallToolResult => {
-    const missing = (e as { code?: unknown })?.code === "ERR_MODULE_NOT_FOUND";
+    const code = (e as { code?: unknown })?.code;
+    const missing = (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && /typescript/.test(e instanceof Error ? e.message : "");
     const message = missing
       ? `code mode needs the typescript package to check programs, and it is not installed: npm install typescript (it is an optional dependency of ${def.name})`
-      : `code mode could not start: ${e instanceof Error ? e.message : String(e)}`;
+      : `code mode failed in the server: ${e instanceof Error ? e.message : String(e)}`;
     return { isError: true, content: [{ type: "text", text: compact({ error: { code: "CODE_MODE_UNAVAILABLE", class: "internal", action: "stop_and_surface", message } }) }] };
   };
   return {
     listed,
     discovery: false,
     lookup(name) {
-      if (name === SEARCH_DOCS_TOOL) return (args) => counted(() => load().then((m) => m.searchDocs(args), unavailable));
-      if (name === EXECUTE_TOOL) return (args) => counted(() => load().then((m) => m.execute(args), unavailable));
+      if (name === SEARCH_DOCS_TOOL) return (args) => counted(() => load().then((m) => m.searchDocs(args)).catch(unavailable));
+      if (name === EXECUTE_TOOL) return (args) => counted(() => load().then((m) => m.execute(args)).catch(unavailable));
       return undefined;
     },
   };
