@@ -74,12 +74,14 @@ const methodsOf = (entry) => [{ method: entry.method, signature: entry.signature
 
 /**
  * The method (a traversal, or a plain call) whose input declares every one of `fields`, from the
- * docs: the types an entry names are declared in it or in an earlier entry of the page.
+ * docs, best match first; a brief result is read whole only when the ones before it did not do.
  */
-function pick(results, { traversal, fields, query }) {
-  let declarations = "";
-  for (const entry of results) {
-    declarations += `\n${entry.types}`;
+async function pick(agent, results, { traversal, fields, query }) {
+  for (const found of results) {
+    // A brief result is read whole by searching its method's name.
+    const entry = found.brief ? (await agent.search(found.method, 1))[0] : found;
+    if (!entry || entry.brief) continue;
+    const declarations = entry.types;
     for (const m of methodsOf(entry)) {
       if (m.method.startsWith("preview")) continue;
       if (traversal !== undefined && /\bbounds: TraversalBounds\b/.test(m.signature) !== traversal) continue;
@@ -101,7 +103,7 @@ const INCIDENT_FILTER = { status: "open", severity: "P1", service: "checkout", e
 export async function incidentLabCode(agent, { maxPages = 10, limit } = {}) {
   await agent.open();
   const query = "list incidents filtered by status, severity, service and environment";
-  const { entry, declared } = pick(await agent.search(query), { traversal: true, fields: Object.keys(INCIDENT_FILTER), query });
+  const { entry, declared } = await pick(agent, await agent.search(query), { traversal: true, fields: Object.keys(INCIDENT_FILTER), query });
   const input = { ...INCIDENT_FILTER, ...(declared.has("fields") ? { fields: ["id", "owner", "evidence_ref"] } : {}), ...(limit ? { limit } : {}) };
   const answer = [];
   let continuations = 0;
@@ -130,7 +132,7 @@ export async function incidentLabCode(agent, { maxPages = 10, limit } = {}) {
 export async function releaseCountLabCode(agent) {
   await agent.open();
   const query = "how many stable releases are there";
-  const { entry } = pick(await agent.search(query), { traversal: false, fields: ["continuation"], query });
+  const { entry } = await pick(agent, await agent.search(query), { traversal: false, fields: ["continuation"], query });
   const run = await agent.execute(
     [
       `let r = await client.${entry.method}({});`,
@@ -154,9 +156,12 @@ export async function refundLabCode(agent, { invoiceId = "inv_1001", amount = 10
   await agent.open();
   const query = "refund an invoice";
   const results = await agent.search(query);
-  // The operation with a preview: its entry names the call and, as a variant, the preview.
-  const call = results.find((r) => (r.variants ?? []).some((v) => v.method.startsWith("preview")));
-  if (!call) throw new CodeGap("search_docs shows no operation with a preview for the refund");
+  // The operation with a preview: its entry names the call and, as a variant, the preview (a brief
+  // entry by name only: it is read whole by searching its method's name).
+  const variantNames = (r) => (r.variants ?? []).map((v) => (typeof v === "string" ? v : v.method));
+  const found = results.find((r) => variantNames(r).some((v) => v.startsWith("preview")));
+  if (!found) throw new CodeGap("search_docs shows no operation with a preview for the refund");
+  const call = found.brief ? (await agent.search(found.method, 1))[0] : found;
   const preview = call.variants.find((v) => v.method.startsWith("preview"));
   const tokenField = /\b(confirm_token|confirmToken)\b/.exec(call.signature + call.doc)?.[1];
   if (!tokenField) throw new CodeGap(`${call.method}: the docs do not name the confirm token field`);

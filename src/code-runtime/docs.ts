@@ -189,19 +189,29 @@ function termCounts(list: readonly string[]): Map<string, number> {
   return counts;
 }
 
-/** One entry of a page: a method (with its operation's other methods), its types and its worked example. */
-export interface DocsResult {
+/** The first entry of a page, whole: a method (with its operation's other methods), its types and its worked example. */
+export interface DocsEntry {
   readonly method: string;
   readonly signature: string;
   readonly doc: string;
   readonly variants?: MethodDoc["variants"];
-  /** Declarations of the types it names that no earlier entry of the page shows. */
+  /** Declarations of the types it names. */
   readonly types: string;
-  /** Types it names whose declarations an earlier entry of this page shows. */
-  readonly typesAbove?: readonly string[];
   readonly typesCut: boolean;
   readonly example?: string;
 }
+
+/** Any later entry of a page, in brief: searching its method's name gives it whole. */
+export interface DocsBrief {
+  readonly method: string;
+  readonly signature: string;
+  readonly summary: string;
+  /** Its operation's other methods (preview, traversal), by name. */
+  readonly variants?: readonly string[];
+  readonly brief: true;
+}
+
+export type DocsResult = DocsEntry | DocsBrief;
 
 export interface DocsPage {
   readonly results: readonly DocsResult[];
@@ -219,6 +229,8 @@ const K1 = 1.2;
 const B = 0.75;
 /** How much a name made of the query's own words is raised (its share of the name's weight, times this). */
 const NAME_COVER_WEIGHT = 2;
+/** What a query word written as the name writes it counts besides its stem's match (incidents: listIncidents over getIncident). */
+const WRITTEN_FORM_WEIGHT = 0.3;
 /** What a query word that begins a longer word of the name counts (follow → followers), of a whole match. */
 const NAME_PREFIX_WEIGHT = 0.5;
 
@@ -232,13 +244,15 @@ export function docsIndex(methods: readonly MethodDoc[]) {
   const indexed = methods.map((m, at) => {
     const lines = m.doc.split("\n");
     const fields: Record<Field, Map<string, number>> = {
-      name: termCounts(terms([m.name, ...(m.variants ?? []).map((v) => v.method)].map(nameText).join(" "))),
+      name: termCounts(terms(nameText(m.name))),
       summary: termCounts(terms(lines[0] ?? "")),
       doc: termCounts(terms(lines.slice(1).join("\n"))),
       types: termCounts(terms(m.types.join(" "))),
     };
     const lengths = Object.fromEntries(FIELDS.map((f) => [f, [...fields[f].values()].reduce((a, b) => a + b, 0)])) as Record<Field, number>;
-    return { m, at, fields, lengths };
+    // The name's words as written: a query word in the same form (a plural) says more than its stem.
+    const written = new Set(rawWords(nameText(m.name)));
+    return { m, at, fields, lengths, written };
   });
   const averageLength = Object.fromEntries(FIELDS.map((f) => [f, indexed.reduce((n, e) => n + e.lengths[f], 0) / Math.max(1, indexed.length) || 1])) as Record<Field, number>;
   const entriesWith = new Map<string, number>();
@@ -252,8 +266,11 @@ export function docsIndex(methods: readonly MethodDoc[]) {
     search(query: string, offset = 0, limit = SEARCH_DOCS_DEFAULT): DocsPage {
       // The query's terms weigh 1, the everyday words' stand-ins less.
       const wanted = new Map<string, number>();
-      for (const w of rawWords(query).slice(0, 20)) for (const related of RELATED_WORDS.get(w) ?? []) wanted.set(stem(related), Math.max(wanted.get(stem(related)) ?? 0, RELATED_WEIGHT));
-      const own = terms(query).slice(0, 20);
+      for (const w of rawWords(nameText(query)).slice(0, 20)) for (const related of RELATED_WORDS.get(w) ?? []) wanted.set(stem(related), Math.max(wanted.get(stem(related)) ?? 0, RELATED_WEIGHT));
+      // A method's name in the query reads as its words (listIncidents → list incidents).
+      const own = terms(nameText(query)).slice(0, 20);
+      const named = query.trim();
+      const asWritten = new Set(rawWords(nameText(query)).slice(0, 20).filter((w) => !STOP_WORDS.has(w) && stem(w) !== w));
       for (const t of own) wanted.set(t, 1);
       const score = (e: (typeof indexed)[number]): number => {
         let total = 0;
@@ -270,6 +287,8 @@ export function docsIndex(methods: readonly MethodDoc[]) {
           }
         }
         if (total === 0) return 0;
+        // Not scaled down by rarity: where every method names the thing, its form is what tells them apart.
+        for (const w of asWritten) if (e.written.has(w)) total += WRITTEN_FORM_WEIGHT * Math.max(1, idf(stem(w))) * FIELD_WEIGHTS.name;
         let covered = 0;
         let all = 0;
         for (const [t, n] of e.fields.name) {
@@ -279,19 +298,20 @@ export function docsIndex(methods: readonly MethodDoc[]) {
         return total * (1 + NAME_COVER_WEIGHT * (all > 0 ? covered / all : 0));
       };
       const scored = indexed
-        .map((e) => ({ e, score: own.length === 0 ? 1 : score(e) }))
+        .map((e) => ({ e, score: own.length === 0 ? 1 : e.m.name === named || (e.m.variants ?? []).some((v) => v.method === named) ? Number.MAX_VALUE : score(e) }))
         .filter((s) => s.score > 0)
         .sort((a, b) => b.score - a.score || a.e.at - b.e.at);
       const page = scored.slice(offset, offset + Math.min(Math.max(1, limit), SEARCH_DOCS_MAX));
       const next = offset + page.length < scored.length ? offset + page.length : null;
-      // A declaration is shown once a page: later entries name it in typesAbove.
-      const shown = new Set<string>();
+      // The best match whole, the others in brief (what a search is for: choosing); a method's own
+      // name as the query brings its entry first, whole.
       return {
-        results: page.map(({ e }): DocsResult => {
-          const fresh = e.m.types.filter((t) => !shown.has(declaredName(t)));
-          const above = e.m.types.filter((t) => shown.has(declaredName(t))).map(declaredName);
-          for (const t of fresh) shown.add(declaredName(t));
-          const all = fresh.join("\n\n");
+        results: page.map(({ e }, i): DocsResult => {
+          if (i > 0) {
+            const variants = (e.m.variants ?? []).map((v) => v.method);
+            return { method: e.m.name, signature: e.m.signature, summary: e.m.doc.split("\n\n")[0]!.replace(/\s+/g, " ").trim(), ...(variants.length > 0 ? { variants } : {}), brief: true };
+          }
+          const all = e.m.types.join("\n\n");
           const types = all.length > TYPES_MAX_CHARS ? `${all.slice(0, TYPES_MAX_CHARS)}\n…` : all;
           return {
             method: e.m.name,
@@ -299,7 +319,6 @@ export function docsIndex(methods: readonly MethodDoc[]) {
             doc: e.m.doc,
             ...(e.m.variants ? { variants: e.m.variants } : {}),
             types,
-            ...(above.length > 0 ? { typesAbove: above } : {}),
             typesCut: all.length > TYPES_MAX_CHARS,
             ...(e.m.example !== undefined ? { example: e.m.example } : {}),
           };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { docsIndex, groupByOperation, readMethodDocs, SEARCH_DOCS_MAX } from "../../src/code-runtime/docs.js";
+import { type DocsBrief, type DocsEntry, docsIndex, groupByOperation, readMethodDocs, SEARCH_DOCS_MAX } from "../../src/code-runtime/docs.js";
 import { toolSpecs } from "../../src/emit/mcp/tools.js";
 import { parseContract } from "../../src/contract/parse.js";
 import { codeMethods } from "../../src/emit/code/methods.js";
@@ -49,26 +49,35 @@ describe("search_docs over the billing SDK", () => {
     expect(index.search("", 0, 1000).results.length).toBeLessThanOrEqual(SEARCH_DOCS_MAX);
   });
 
-  it("shows an operation once, its preview and traversal with it and its worked example, and each type declaration once a page", () => {
+  it("shows an operation once, its preview and traversal with it and its worked example; the best match whole, the others in brief until asked by name", () => {
     const operations = toolSpecs(billing).map(({ spec }) => ({ call: spec.sdkMethod, preview: spec.previewMethod, all: spec.allMethod ?? null, ...(spec.codeExample ? { example: spec.codeExample } : {}) }));
     const grouped = groupByOperation(methods, operations);
     expect(grouped.map((m) => m.name).sort()).toEqual(operations.map((o) => o.call).sort());
     const index = docsIndex(grouped);
-    const refund = index.search("refund an invoice", 0, 1).results[0]!;
+    const refund = index.search("refund an invoice", 0, 1).results[0] as DocsEntry;
     expect(refund.method).toBe("refundInvoice");
     expect(refund.variants?.map((v) => v.method)).toEqual(["previewRefundInvoice"]);
     expect(refund.variants?.[0]?.doc).toContain("executes nothing");
     expect(refund.example).toContain("client.previewRefundInvoice(");
     // The preview's own result type joins the call's.
     expect(refund.types).toContain("RefundInvoicePreview");
-    const customers = index.search("list customers", 0, 1).results[0]!;
+    const customers = index.search("list customers", 0, 1).results[0] as DocsEntry;
     expect(customers.variants?.map((v) => v.method)).toEqual(["listCustomersAll"]);
     expect(customers.example).toContain(".collect()");
-    // A type an earlier entry of the page declares is named, not repeated.
-    const page = index.search("customer", 0, 5).results;
-    const declared = page.flatMap((r) => [...r.types.matchAll(/export (?:interface|type) ([A-Za-z]+)/g)].map((m) => m[1]));
-    expect(new Set(declared).size).toBe(declared.length);
-    expect(page.some((r) => (r.typesAbove ?? []).includes("Customer"))).toBe(true);
+    // The rest of a page is brief: name, signature, summary; its method's name brings it whole.
+    const page = index.search("customer", 0, 4).results;
+    expect(page.length).toBeGreaterThan(1);
+    expect("doc" in page[0]!).toBe(true);
+    for (const brief of page.slice(1) as DocsBrief[]) {
+      expect(brief).toMatchObject({ brief: true, signature: expect.stringContaining(brief.method) });
+      expect(brief.summary.length).toBeGreaterThan(0);
+      expect("types" in brief).toBe(false);
+      const whole = index.search(brief.method, 0, 1).results[0] as DocsEntry;
+      expect(whole.method).toBe(brief.method);
+      expect(whole.types.length).toBeGreaterThan(0);
+    }
+    // A traversal's or a preview's name finds its operation's entry.
+    expect(index.search("previewRefundInvoice", 0, 1).results[0]!.method).toBe("refundInvoice");
   });
 
   it("a type too large for one entry is cut and says so", () => {
@@ -76,6 +85,6 @@ describe("search_docs over the billing SDK", () => {
     const docs = readMethodDocs("export class C {\n  /** Read a big thing. */\n  getBig(input: T.Big): Promise<T.Big> { return null!; }\n}\n", huge, "C");
     const page = docsIndex(docs).search("big");
     expect(page.results[0]).toMatchObject({ method: "getBig", typesCut: true });
-    expect(page.results[0]!.types.length).toBeLessThan(huge.length);
+    expect((page.results[0] as DocsEntry).types.length).toBeLessThan(huge.length);
   });
 });

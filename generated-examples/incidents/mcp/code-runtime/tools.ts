@@ -30,8 +30,8 @@ export function codeModeTools(platform: string, limits: SandboxLimits = DEFAULT_
       name: SEARCH_DOCS_TOOL,
       title: `Search the ${platform} SDK`,
       description: [
-        `Find the methods of the ${platform} SDK's \`client\` for a task, in words. Each result is one operation: its method's TypeScript signature (with its preview and traversal), its documentation`,
-        "(effects, preview and confirm token, operation key, paging, each error with its recovery action), the types it names (each declared once a page) and a worked example.",
+        `Find the methods of the ${platform} SDK's \`client\` for a task, in words; one result per operation. The best match comes whole: its TypeScript signature (with its preview and traversal), its documentation`,
+        "(effects, preview and confirm token, operation key, paging, each error with its recovery action), the types it names and a worked example; the others in brief (signature, summary): search a method's name for its whole entry.",
         `Results come ${SEARCH_DOCS_DEFAULT} at a time (limit: at most ${SEARCH_DOCS_MAX}); pass next_offset as offset for more.`,
       ].join(" "),
       inputSchema: {
