@@ -15,13 +15,11 @@
 // (d) The incident question over the built MCP server on stdio, every JSON-RPC line counted: code mode
 //     (catalogue, one search_docs, one execute) against the per-tool server (catalogue, list_incidents
 //     with filters and fields, following next_cursor); both answers checked against the seed's.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { catalogTokens, countTokens } from "../dist/src/budget/catalog.js";
 import { docsIndex, groupByOperation, readMethodDocs } from "../dist/src/code-runtime/docs.js";
 import { toolSpecs } from "../dist/src/emit/mcp/tools.js";
@@ -33,6 +31,7 @@ import { clientClassName } from "../dist/src/model/naming.js";
 import { incidentSeed, OPEN_P1_CHECKOUT_PRODUCTION, startIncidentsServer } from "../dist/examples/incidents/server.js";
 import { corpusPackage } from "../scripts/corpora.mjs";
 import { BUILT, buildExamples } from "./built-examples.mjs";
+import { recordedStdio } from "./recorded-stdio.mjs";
 
 const TOKEN = "bench-code-mode-token-7c1e";
 const GOAL_CATALOGUE = 1500;
@@ -204,38 +203,11 @@ const expected = incidentSeed()
   .map((i) => ({ id: i.id, owner: i.owner, evidence_ref: i.evidence_ref }))
   .sort((a, b) => a.id.localeCompare(b.id));
 
-/** The built bin over stdio, every line both ways recorded (as bench/mcp.mjs records the lab). */
+/** The built bin over stdio, every line both ways recorded (bench/recorded-stdio.mjs, as bench/mcp.mjs records the lab). */
 async function session(flags) {
-  const child = spawn(process.execPath, [join(BUILT, "incidents", "mcp", "main.js"), ...flags], {
-    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: lab.url, INCIDENTS_JOURNAL: join(work, `journal-${flags.join("-") || "tools"}.sqlite`) },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const wire = { out: [], in: [] };
-  child.stdout.on("data", (c) => wire.in.push(c));
-  const tap = new Writable({
-    write(chunk, enc, cb) {
-      wire.out.push(Buffer.from(chunk));
-      child.stdin.write(chunk, cb);
-    },
-  });
-  const mcp = new Client({ name: "contractgen-bench", version: "1.0.0" });
-  await mcp.connect(new StdioServerTransport(child.stdout, tap));
-  await mcp.listTools();
-  return {
-    mcp,
-    async close() {
-      await mcp.close();
-      child.stdin.end();
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
-      const split = (chunks, dir) =>
-        Buffer.concat(chunks)
-          .toString("utf8")
-          .split("\n")
-          .filter((l) => l.length > 0)
-          .map((l) => ({ dir, line: `${l}\n`, msg: JSON.parse(l) }));
-      return [...split(wire.out, "client→server"), ...split(wire.in, "server→client")];
-    },
-  };
+  const env = { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: lab.url, INCIDENTS_JOURNAL: join(work, `journal-${flags.join("-") || "tools"}.sqlite`) };
+  const s = await recordedStdio({ main: join(BUILT, "incidents", "mcp", "main.js"), flags, env, client: new Client({ name: "contractgen-bench", version: "1.0.0" }) });
+  return { mcp: s.client, close: s.close };
 }
 const tok = (ws) => ws.reduce((n, w) => n + countTokens(w.line), 0);
 /** Tokens of a session's messages: all, the catalogue (initialize with its instructions, tools/list) and each tools/call (request + result). */

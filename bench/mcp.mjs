@@ -11,11 +11,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsM from "ajv-formats";
@@ -26,6 +24,7 @@ import { openContract } from "../dist/src/import/open.js";
 import { createMcpService } from "../dist/src/mcp-runtime/server.js";
 import { parseContract } from "../dist/src/contract/parse.js";
 import { BUILT, buildExamples } from "./built-examples.mjs";
+import { recordedStdio } from "./recorded-stdio.mjs";
 import { contractToOpenApi } from "./openapi.mjs";
 import { syntheticContract } from "./synthetic.mjs";
 import { corpusPackage } from "../scripts/corpora.mjs";
@@ -62,42 +61,8 @@ async function stdioSession({ text, tools, discovery = false }) {
   // The generated bin, as a user starts it: compact text and the one-tool catalogue (as the article's
   // lab server had) are its own flags.
   const flags = [...(text === "compact" ? ["--text", "compact"] : []), ...(tools ? ["--tools", tools.join(",")] : []), ...(discovery ? ["--discovery"] : [])];
-  const child = spawn(process.execPath, [join(BUILT, "incidents/mcp/main.js"), ...flags], {
-    env: { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "journal.sqlite") },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const wire = { out: [], in: [] };
-  child.stdout.on("data", (c) => wire.in.push(c));
-  const tap = new Writable({
-    write(chunk, enc, cb) {
-      wire.out.push(Buffer.from(chunk));
-      child.stdin.write(chunk, cb);
-    },
-  });
-  // The client speaks newline-delimited JSON-RPC over the child's pipes (the stdio framing both ways).
-  const transport = new StdioServerTransport(child.stdout, tap);
-  const client = newClient();
-  await client.connect(transport);
-  await client.listTools();
-  return {
-    client,
-    async close() {
-      await client.close();
-      child.stdin.end();
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
-      return lines(wire);
-    },
-  };
-}
-
-function lines(wire) {
-  const split = (chunks, dir) =>
-    Buffer.concat(chunks)
-      .toString("utf8")
-      .split("\n")
-      .filter((l) => l.length > 0)
-      .map((l) => ({ dir, line: `${l}\n`, msg: JSON.parse(l) }));
-  return [...split(wire.out, "client→server"), ...split(wire.in, "server→client")];
+  const env = { PATH: process.env.PATH ?? "", INCIDENTS_TOKEN: TOKEN, INCIDENTS_BASE_URL: platform.url, INCIDENTS_JOURNAL: join(tempDir(), "journal.sqlite") };
+  return recordedStdio({ main: join(BUILT, "incidents/mcp/main.js"), flags, env, client: newClient() });
 }
 
 const FILTERS = { status: "open", severity: "P1", service: "checkout", environment: "production" };

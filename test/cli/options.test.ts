@@ -50,19 +50,21 @@ describe("an unknown option close to a known one, with a required option missing
   });
 });
 
+/** The MCP bin's command line, parsed as a generated server parses it; a refusal's message, or "accepted". */
+const mcpInfo = { bearerEnv: "NOTES_MCP_BEARER", baseUrlEnv: null };
+const mcpIo = { stdout: () => {}, stderr: () => {}, env: {} };
+const parse = (...argv: string[]) => parseMcpArgs({ name: "notes-mcp", version: "1.0.0" }, mcpInfo, argv, mcpIo);
+const refusal = (...argv: string[]) => {
+  try {
+    parse(...argv);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.message;
+    throw e;
+  }
+  return "accepted";
+};
+
 describe("whole-number options", () => {
-  const info = { bearerEnv: "NOTES_MCP_BEARER", baseUrlEnv: null };
-  const io = { stdout: () => {}, stderr: () => {}, env: {} };
-  const parse = (...argv: string[]) => parseMcpArgs({ name: "notes-mcp", version: "1.0.0" }, info, argv, io);
-  const refusal = (...argv: string[]) => {
-    try {
-      parse(...argv);
-    } catch (e) {
-      if (e instanceof CommanderError) return e.message;
-      throw e;
-    }
-    return "accepted";
-  };
 
   it("--max-catalogue-tokens takes any safe integer (1000000000 was refused: at most 9 digits)", () => {
     expect(parse("--max-catalogue-tokens", "1000000000")?.serve.maxCatalogueTokens).toBe(1_000_000_000);
@@ -83,18 +85,6 @@ describe("whole-number options", () => {
 });
 
 describe("the MCP server's --mode", () => {
-  const info = { bearerEnv: "NOTES_MCP_BEARER", baseUrlEnv: null };
-  const io = { stdout: () => {}, stderr: () => {}, env: {} };
-  const parse = (...argv: string[]) => parseMcpArgs({ name: "notes-mcp", version: "1.0.0" }, info, argv, io);
-  const refusal = (...argv: string[]) => {
-    try {
-      parse(...argv);
-    } catch (e) {
-      if (e instanceof CommanderError) return e.message;
-      throw e;
-    }
-    return "accepted";
-  };
 
   it("tools (the default), discovery (also --discovery) or code; code keeps the allow-lists that choose its methods", () => {
     expect(parse()?.serve).toEqual({});
