@@ -9,11 +9,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { docsIndex, groupByOperation, readMethodDocs } from "./docs.js";
 import { type CodeTool, codeMethodsOf, createExecutor, type ExecuteResult } from "./execute.js";
-
-export { type CodeTool, codeMethodsOf } from "./execute.js";
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "./sandbox.js";
 import { PROGRAM_MAX_CHARS, SEARCH_DOCS_MAX } from "./tools.js";
 import { createTypeChecker } from "./typecheck.js";
+
+export { type CodeTool, codeMethodsOf } from "./execute.js";
 
 /** Where the SDK is and what its client class is called (generated into the server definition). */
 export interface CodeModeSource {
