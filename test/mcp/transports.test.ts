@@ -28,15 +28,21 @@ afterAll(async () => {
   removeJournals();
 });
 
-/** The incidents server over HTTP in this process; `requests()` counts what reached the platform. */
+/**
+ * The incidents server over HTTP in this process; `requests()` counts what reached the platform,
+ * `servers()` the protocol servers built (one per request the SDK's transport answers).
+ */
 async function serve(http: Record<string, unknown> = {}) {
   const { serveHttp } = (await import(built("incidents", "mcp/runtime/http.js"))) as HttpModule;
   const { createMcpService } = (await import(built("incidents", "mcp/runtime/server.js"))) as ServerRuntime;
   const { mcpDefinition } = (await import(built("incidents", "mcp/server.js"))) as ServerModule;
   const counting = countingFetch();
   const def = mcpDefinition({ token: TOKEN, baseUrl: incidents.url, journal: freshJournal(), fetch: counting.fetch });
-  const running = await serveHttp(createMcpService(def), http);
-  return { ...running, requests: counting.count };
+  const service = createMcpService(def) as { newServer(): unknown };
+  let built_ = 0;
+  const counted = Object.assign(Object.create(service) as object, { newServer: () => (built_++, service.newServer()) });
+  const running = await serveHttp(counted, http);
+  return { ...running, requests: counting.count, servers: () => built_ };
 }
 
 async function connect(url: string, headers: Record<string, string> = {}) {
@@ -86,6 +92,39 @@ describe("Streamable HTTP, in process", () => {
       expect(server.requests()).toBe(2);
     } finally {
       await server.close();
+    }
+  });
+
+  it("a plain tools/call is answered directly, as the SDK's transport answers the same call; anything else still goes through the transport", async () => {
+    const running = await serve();
+    try {
+      const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_incident", arguments: { incident_id: "INC-017" } } };
+      const direct = await post(running.url, {}, call);
+      expect(direct.status).toBe(200);
+      expect(direct.headers.get("content-type")).toBe("application/json");
+      const directBody = (await direct.json()) as Record<string, any>;
+      expect(running.servers()).toBe(0);
+      // The same call with a `_meta` (which the direct path leaves to the transport): the same answer.
+      const viaTransport = await post(running.url, {}, { ...call, params: { ...call.params, _meta: {} } });
+      const transportBody = (await viaTransport.json()) as Record<string, any>;
+      expect(running.servers()).toBe(1);
+      expect(directBody).toEqual(transportBody);
+      expect(directBody).toMatchObject({ jsonrpc: "2.0", id: 7, result: { structuredContent: { id: "INC-017" } } });
+      // A failure is a result too: the same isError answer either way.
+      const missing = { ...call, id: "m", params: { name: "get_incident", arguments: { incident_id: "INC-999" } } };
+      const directFailure = (await (await post(running.url, {}, missing)).json()) as Record<string, any>;
+      const transportFailure = (await (await post(running.url, {}, { ...missing, params: { ...missing.params, _meta: {} } })).json()) as Record<string, any>;
+      expect(directFailure).toEqual(transportFailure);
+      expect(directFailure.result.isError).toBe(true);
+      // Left to the transport, and answered as before: a tool not served, a batch, an unsupported protocol version, a missing Accept.
+      const before = running.servers();
+      expect((await (await post(running.url, {}, { ...call, params: { name: "no_such_tool", arguments: {} } })).json()) as Record<string, any>).toMatchObject({ error: { code: -32602 } });
+      expect((await post(running.url, {}, [call])).status).toBe(200);
+      expect((await post(running.url, { "mcp-protocol-version": "1999-01-01" }, call)).status).toBe(400);
+      expect((await post(running.url, { accept: "application/json" }, call)).status).toBe(406);
+      expect(running.servers()).toBe(before + 4);
+    } finally {
+      await running.close();
     }
   });
 

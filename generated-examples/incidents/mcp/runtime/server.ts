@@ -385,6 +385,8 @@ export interface ServeOptions extends CatalogueOptions {
  */
 export interface McpService {
   newServer(): Server;
+  /** How a served tool runs (what a tools/call of it answers), or undefined when `name` is not one the catalogue serves. */
+  toolCall(name: string): ((args: JsonObject) => Promise<CallToolResult>) | undefined;
   /**
    * Resolves when no tool call is running (true), or after `ms` with calls still running (false):
    * a stopping server lets what it started finish, so each outcome reaches the journal.
@@ -494,6 +496,7 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
       });
       return server;
     },
+    toolCall: (name) => catalogue.lookup(name),
     inFlight: () => running,
     drain(ms) {
       if (running === 0) return Promise.resolve(true);

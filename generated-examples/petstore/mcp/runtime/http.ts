@@ -3,6 +3,8 @@
  *
  * Stateless: each POST gets a fresh low-level Server and transport (the SDK's stateless mode), while
  * the catalogue and the SDK client — hence the operation journal — are shared by the whole process.
+ * The commonest request, one well-formed `tools/call` of a served tool, is answered directly with
+ * the same JSON the transport would write (directToolCall), without building either.
  * The tools need nothing a session gives (no server-to-client requests, no notifications, no
  * resumable streams), and without sessions there is no session table to bound or expire and no
  * session id to steal. Responses are plain JSON (no SSE stream); GET and DELETE answer 405.
@@ -37,9 +39,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { drainableServer } from "./drain.js";
-import { type McpService, serverMembers } from "./server.js";
+import { type JsonObject, type McpService, serverMembers } from "./server.js";
 
 export interface HttpOptions {
   /** Address to bind; default 127.0.0.1 (loopback only). */
@@ -178,6 +180,40 @@ function isJsonRpc(value: unknown): boolean {
   return messages.length > 0 && messages.every((m) => JSONRPCMessageSchema.safeParse(m).success);
 }
 
+const plainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * The request most calls are, answered without a protocol server and transport built for it: one
+ * `tools/call` (no batch, no `_meta`, no task) with a JSON-RPC id, from a client that accepts what
+ * the transport requires (JSON and event streams, a JSON body, a supported protocol version or
+ * none). Null for anything else, which the SDK's transport answers, errors included.
+ */
+export function directToolCall(req: IncomingMessage, body: unknown): { id: string | number; name: string; args: JsonObject } | null {
+  if (!acceptsJsonRpc(req)) return null;
+  const version = req.headers["mcp-protocol-version"];
+  if (version !== undefined && (typeof version !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return null;
+  if (!plainObject(body) || Object.keys(body).length !== 4 || body.jsonrpc !== "2.0" || body.method !== "tools/call") return null;
+  const id = body.id;
+  if (!(typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)))) return null;
+  const params = body.params;
+  if (!plainObject(params) || typeof params.name !== "string" || Object.keys(params).some((k) => k !== "name" && k !== "arguments")) return null;
+  if (params.arguments !== undefined && !plainObject(params.arguments)) return null;
+  return { id, name: params.name, args: (params.arguments ?? {}) as JsonObject };
+}
+
+/** The JSON-RPC answer of a direct tool call, as the transport writes one in JSON mode. */
+async function answerToolCall(res: ServerResponse, id: string | number, run: () => Promise<CallToolResult>): Promise<void> {
+  let body: string;
+  try {
+    body = JSON.stringify({ result: await run(), jsonrpc: "2.0", id });
+  } catch (e) {
+    // What the protocol layer answers for a handler that throws (the handlers here return failures as results).
+    body = JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: e instanceof Error ? e.message : "Internal error" } });
+  }
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(body);
+}
+
 /** Host header's name without the port (`[::1]:8080` → `[::1]`). */
 function hostName(header: string | undefined): string {
   if (!header) return "";
@@ -213,6 +249,12 @@ export async function serveHttp(service: McpService, options: HttpOptions = {}):
     } catch {
       parsed = undefined; // the transport reads the (spent) body as empty and answers -32700
     }
+    // Most requests are one tool call: answered directly, without a protocol server and transport per
+    // request (what made the HTTP hop cost 1.5–1.9× a bare relay); a tool that is not served is left
+    // to the transport, which refuses it as every other path does.
+    const direct = parsed !== undefined ? directToolCall(req, parsed) : null;
+    const run = direct !== null ? service.toolCall(direct.name) : undefined;
+    if (direct !== null && run !== undefined) return answerToolCall(res, direct.id, () => run(direct.args));
     if (parsed !== undefined && acceptsJsonRpc(req) && !isJsonRpc(parsed)) return refuse(res, 400, "Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (or a non-empty batch of them).", {}, -32600);
 
     const server = serverMembers(service.newServer());
