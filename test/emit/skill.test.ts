@@ -17,6 +17,7 @@ import { parseContract, parseContractText } from "../../src/contract/parse.js";
 import { commandSpecs } from "../../src/emit/cli/commands.js";
 import { emitPackage } from "../../src/emit/index.js";
 import {
+  commandListing,
   emitSkill,
   SKILL_BODY_COMMAND_LIMIT,
   SKILL_DESCRIPTION_MAX,
@@ -213,6 +214,13 @@ describe("size", () => {
     const all = [...parts.references.values()].flatMap(referencedCommands);
     expect(all).toHaveLength(1000);
     expect(new Set(all).size).toBe(1000);
+  });
+
+  it("the body rendered from the commands' listing alone (what the diff and the budget render) is the body generate writes", () => {
+    for (const model of [...models.values(), grouped(1000, 40), parseContractText("synthetic-1000.yaml", syntheticContract(1000)).model!]) {
+      expect(commandListing(model)).toEqual(commandSpecs(model).map(({ name, group, summary }) => ({ name, group, summary })));
+      expect(skillBody(model)).toBe(skillParts(model).body);
+    }
   });
 
   it("a contract without toolsets is one group, split into bounded parts", () => {

@@ -9,7 +9,7 @@
 import { stringify } from "yaml";
 import type { CommandSpec, FlagSpec } from "../../cli-runtime/program.js";
 import { EXIT_CODE_TABLE, EXIT_CODES } from "../../cli-runtime/exit-codes.js";
-import { baseUrlEnvOf, cliFlagNames, cliName, resolveLocal } from "../../model/naming.js";
+import { baseUrlEnvOf, cliFlagNames, cliName, commandNames, resolveLocal } from "../../model/naming.js";
 import { isSchemaObject, type SchemaObject } from "../../contract/schema-walk.js";
 import { authEnvVars, type ContractModel, type OperationModel } from "../../model/types.js";
 import { commandExample, commandSpecs } from "../cli/commands.js";
@@ -51,14 +51,27 @@ export const SKILL_REFERENCE_COMMAND_LIMIT = 40;
 /** Shown for commands of a contract that declares no toolsets. */
 const DEFAULT_GROUP = "commands";
 
+/** What the body and the grouping need of a command: its name, group and summary (its flags only the references show). */
+export type CommandListing = Pick<CommandSpec, "name" | "group" | "summary">;
+
+/**
+ * Every command's listing, in operation order, without building its flags: what the body of a
+ * large contract costs to render (the diff's skill rules and the skill budget render it for each
+ * side) is then its names and summaries, not 1,000 commands' flag specs.
+ */
+export function commandListing(model: ContractModel): CommandListing[] {
+  const names = commandNames(model);
+  return model.operations.map((op) => ({ name: names.get(op.names.id)!, group: op.toolset, summary: op.summary }));
+}
+
 /** One reference file: the commands of one group (or one part of a large group). */
-export interface SkillGroup {
+export interface SkillGroup<C extends CommandListing = CommandSpec> {
   /** The group as the contract names it (a toolset), or null: the contract declares none. */
   readonly group: string | null;
   /** File name stem: `references/<file>.md`. */
   readonly file: string;
   readonly description: string;
-  readonly commands: readonly CommandSpec[];
+  readonly commands: readonly C[];
   /** For one part of a group split in name order: its first and last command; null when the group is whole. */
   readonly range: readonly [string, string] | null;
 }
@@ -81,8 +94,8 @@ function fileStem(name: string): string {
 }
 
 /** Commands grouped as the contract groups them (toolsets in declaration order, then any others), split into parts of bounded size. */
-export function skillGroups(model: ContractModel, commands: readonly CommandSpec[] = commandSpecs(model)): SkillGroup[] {
-  const byGroup = new Map<string | null, CommandSpec[]>();
+export function skillGroups<C extends CommandListing>(model: ContractModel, commands: readonly C[]): SkillGroup<C>[] {
+  const byGroup = new Map<string | null, C[]>();
   for (const toolset of model.toolsets) byGroup.set(toolset.name, []);
   for (const command of commands) {
     const list = byGroup.get(command.group) ?? [];
@@ -97,7 +110,7 @@ export function skillGroups(model: ContractModel, commands: readonly CommandSpec
     taken.add(stem);
     return stem;
   };
-  const groups: SkillGroup[] = [];
+  const groups: SkillGroup<C>[] = [];
   for (const [group, list] of byGroup) {
     if (list.length === 0) continue;
     const stem = fileStem(group ?? DEFAULT_GROUP);
@@ -241,7 +254,7 @@ function rulesSection(model: ContractModel): string[] {
 }
 
 /** The index: every command on one line, or, for a large contract, every group with its count. */
-function indexSection(groups: readonly SkillGroup[], total: number): string[] {
+function indexSection(groups: readonly SkillGroup<CommandListing>[], total: number): string[] {
   const lines = ["## Commands", ""];
   if (total <= SKILL_BODY_COMMAND_LIMIT) {
     for (const g of groups) {
@@ -269,7 +282,7 @@ function indexSection(groups: readonly SkillGroup[], total: number): string[] {
 }
 
 /** SKILL.md after the front matter. */
-export function skillBody(model: ContractModel, groups: readonly SkillGroup[] = skillGroups(model)): string {
+export function skillBody(model: ContractModel, groups: readonly SkillGroup<CommandListing>[] = skillGroups(model, commandListing(model))): string {
   const total = groups.reduce((n, g) => n + g.commands.length, 0);
   return [`# ${markdownText(model.title || model.name)}`, "", ...runSection(model), ...rulesSection(model), ...indexSection(groups, total)].join("\n");
 }
@@ -421,7 +434,7 @@ function commonErrors(model: ContractModel, ops: readonly OperationModel[]): str
 }
 
 /** `references/<file>.md` → its text: each command's flags, output fields, rules, errors and one worked invocation. */
-export function skillReferences(model: ContractModel, groups: readonly SkillGroup[] = skillGroups(model)): Map<string, string> {
+export function skillReferences(model: ContractModel, groups: readonly SkillGroup[] = skillGroups(model, commandSpecs(model))): Map<string, string> {
   const ops = new Map(model.operations.map((op) => [op.names.id, op] as const));
   const out = new Map<string, string>();
   for (const g of groups) {
@@ -439,7 +452,7 @@ export function skillReferences(model: ContractModel, groups: readonly SkillGrou
 
 /** The skill's three parts. */
 export function skillParts(model: ContractModel): SkillParts {
-  const groups = skillGroups(model);
+  const groups = skillGroups(model, commandSpecs(model));
   return { name: skillName(model), listing: skillListing(model), body: skillBody(model, groups), references: skillReferences(model, groups) };
 }
 
