@@ -6,6 +6,7 @@
  * mode, since it brings the TypeScript compiler and the engine.
  */
 import { existsSync, readFileSync } from "node:fs";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { join } from "node:path";
 import { docsIndex, groupByOperation, readMethodDocs } from "./docs.js";
 import { type CodeTool, codeMethodsOf, createExecutor, type ExecuteResult } from "./execute.js";
@@ -22,11 +23,6 @@ export interface CodeModeSource {
   readonly clientClass: string;
 }
 
-/** A tool result as MCP carries it (text only: the JSON of the answer). */
-export interface CodeToolResult {
-  readonly content: Array<{ type: "text"; text: string }>;
-  readonly isError?: boolean;
-}
 
 /** The built declaration when there is one, else the source. */
 function declared(dir: string, module: string): string {
@@ -37,10 +33,10 @@ function declared(dir: string, module: string): string {
   throw new Error(`code mode needs the SDK's declarations: neither ${built} nor ${source} exists (build the package with declarations)`);
 }
 
-const text = (value: unknown, isError = false): CodeToolResult => ({ content: [{ type: "text", text: JSON.stringify(value) ?? "null" }], ...(isError ? { isError: true } : {}) });
+const text = (value: unknown, isError = false): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value) ?? "null" }], ...(isError ? { isError: true } : {}) });
 
 /** An argument the tool refuses, as the SDK refuses input: invalid_input, fix_field, nothing ran. */
-function refused(field: string, message: string): CodeToolResult {
+function refused(field: string, message: string): CallToolResult {
   return text({ error: { code: "CODE_INVALID_ARGUMENT", class: "invalid_input", action: "fix_field", field, message: `${message}; nothing ran`, outcome: "rejected" } }, true);
 }
 
@@ -51,7 +47,7 @@ function failureClass(code: string): { class: string; action: string } {
 }
 
 /** The answer of one run, bounded: the result, or why there is none, with what was printed and how many calls ran. */
-export function executeAnswer(run: ExecuteResult): CodeToolResult {
+export function executeAnswer(run: ExecuteResult): CallToolResult {
   const printed = { ...(run.logs.length > 0 ? { logs: run.logs } : {}), ...(run.logsTruncated ? { logsTruncated: true } : {}) };
   // Calls the program left running: the answer waited for them (within the time limit) and says so.
   const atEnd = "runningAtEnd" in run ? run.runningAtEnd : undefined;
@@ -90,7 +86,7 @@ export function createCodeMode(source: CodeModeSource, tools: readonly CodeTool[
   const typeChecker = () => (checker ??= createTypeChecker(declared(source.sdkDir, "index"), source.clientClass));
 
   return {
-    searchDocs(args: Readonly<Record<string, unknown>>): CodeToolResult {
+    searchDocs(args: Readonly<Record<string, unknown>>): CallToolResult {
       const { query, offset = 0, limit = undefined } = args as { query?: unknown; offset?: unknown; limit?: unknown };
       if (typeof query !== "string" || query.length > 500) return refused("query", "query must be a string of at most 500 characters");
       if (!Number.isInteger(offset) || (offset as number) < 0) return refused("offset", "offset must be a whole number from 0 (a previous page's next_offset)");
@@ -100,7 +96,7 @@ export function createCodeMode(source: CodeModeSource, tools: readonly CodeTool[
       if (!checker) setImmediate(() => typeChecker().check("return 0;"));
       return text(page);
     },
-    async execute(args: Readonly<Record<string, unknown>>): Promise<CodeToolResult> {
+    async execute(args: Readonly<Record<string, unknown>>): Promise<CallToolResult> {
       const code = (args as { code?: unknown }).code;
       if (typeof code !== "string" || code.trim() === "" || code.length > PROGRAM_MAX_CHARS) return refused("code", `code must be a program of 1 to ${PROGRAM_MAX_CHARS} characters`);
       const check = typeChecker();

@@ -3,6 +3,7 @@
  * that mode. Kept apart from the engine and the type checker (mode.ts), which load only when a server
  * runs in code mode: what the catalogue shows costs the same for ten operations or ten thousand.
  */
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "./sandbox.js";
 
 export const SEARCH_DOCS_TOOL = "search_docs";
@@ -11,20 +12,12 @@ export const SEARCH_DOCS_MAX = 10;
 export const SEARCH_DOCS_DEFAULT = 3;
 export const EXECUTE_TOOL = "execute";
 
-/** A code-mode tool as `tools/list` serves it. */
-export interface CodeModeTool {
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  readonly inputSchema: { readonly [key: string]: unknown };
-  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean; readonly openWorldHint: boolean };
-}
 
 /** Most characters of program an `execute` takes (a program is a few lines; data belongs in calls). */
 export const PROGRAM_MAX_CHARS = 20_000;
 
 /** The two tools; `platform` is the SDK's title (the contract's), `limits` the sandbox's bounds. */
-export function codeModeTools(platform: string, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): CodeModeTool[] {
+export function codeModeTools(platform: string, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Tool[] {
   return [
     {
       name: SEARCH_DOCS_TOOL,

@@ -526,11 +526,11 @@ export function createMcpService(def: McpDefinition, options: ServeOptions = {})
 function codeCatalogue(def: McpDefinition, selected: readonly ToolSpec[], sdk: () => McpClient, counted: (task: () => Promise<CallToolResult>) => Promise<CallToolResult>): Catalogue {
   const source = def.code;
   if (!source) throw new CatalogueError("MCP_NO_CODE_MODE", `${def.name} was generated without code mode: regenerate it with this contractgen, or serve its tools (--mode tools).`);
-  const listed = codeModeTools(source.title) as unknown as Catalogue["listed"];
-  let mode: Promise<{ searchDocs(args: JsonObject): CallToolResult; execute(args: JsonObject): Promise<CallToolResult> }> | undefined;
+  const listed = codeModeTools(source.title);
+  let mode: Promise<ReturnType<typeof import("../code-runtime/mode.js").createCodeMode>> | undefined;
   const load = () =>
     (mode ??= import("../code-runtime/mode.js").then(
-      (m) => m.createCodeMode(source, selected, sdk) as unknown as { searchDocs(args: JsonObject): CallToolResult; execute(args: JsonObject): Promise<CallToolResult> },
+      (m) => m.createCodeMode(source, selected, sdk),
       (e: unknown) => {
         mode = undefined;
         throw e;
